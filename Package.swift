@@ -1,0 +1,61 @@
+// swift-tools-version: 6.2
+// The package of the PointsOfInterest showcase: the app of WWDC 2018 session 417
+// "Testing Tips & Tricks", rebuilt as running software, with a test target per tier of the test pyramid.
+
+import PackageDescription
+
+/// Settings every target shares: Swift 6 language mode (set below) plus the upcoming features that keep
+/// the code explicit about existentials, imports and what each file uses.
+let swiftSettings: [SwiftSetting] = [
+    // https://github.com/swiftlang/swift-evolution/blob/main/proposals/0335-existential-any.md
+    .enableUpcomingFeature("ExistentialAny"),
+    // https://github.com/swiftlang/swift-evolution/blob/main/proposals/0444-member-import-visibility.md
+    .enableUpcomingFeature("MemberImportVisibility"),
+    // https://github.com/swiftlang/swift-evolution/blob/main/proposals/0409-access-level-on-imports.md
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+/// Settings of the test targets: Swift 6 language mode only. The talk's test code must compile as an attendee
+/// types it in, and it writes protocol types without `any` and relies on Foundation's members being visible
+/// through `import XCTest`; the upcoming features above would reject both.
+let testSwiftSettings: [SwiftSetting] = []
+
+let package = Package(
+    name: "PointsOfInterest",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "POIDomain", targets: ["POIDomain"]),
+        .library(name: "POINetworking", targets: ["POINetworking"]),
+    ],
+    // Toolchain only: the package must build offline on a fresh machine.
+    dependencies: [],
+    targets: [
+        // Places, coordinates and distances.
+        .target(name: "POIDomain", swiftSettings: swiftSettings),
+        // The talk's networking layer: APIRequest, PointsOfInterestRequest, APIRequestLoader.
+        .target(name: "POINetworking", dependencies: ["POIDomain"], swiftSettings: swiftSettings),
+        // Test helpers shared by the test tiers (MockURLProtocol); not a product.
+        .target(name: "POITestSupport", dependencies: ["POINetworking"], swiftSettings: swiftSettings),
+
+        // The test pyramid: one target per tier, so `swift test --filter UnitTests` runs one tier.
+        .testTarget(
+            name: "UnitTests",
+            dependencies: ["POIDomain", "POINetworking", "POITestSupport"],
+            path: "Tests/Unit",
+            swiftSettings: testSwiftSettings
+        ),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["POIDomain", "POINetworking", "POITestSupport"],
+            path: "Tests/Integration",
+            swiftSettings: testSwiftSettings
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["POIDomain", "POINetworking", "POITestSupport"],
+            path: "Tests/EndToEnd",
+            swiftSettings: testSwiftSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,25 @@
+/// Why a `Coordinate` is not a position on Earth.
+public enum CoordinateError: Error, Sendable, CustomStringConvertible {
+    /// The latitude is NaN or infinite.
+    case latitudeNotFinite(Double)
+    /// The longitude is NaN or infinite.
+    case longitudeNotFinite(Double)
+    /// The latitude is outside -90...90.
+    case latitudeOutOfRange(Double)
+    /// The longitude is outside -180...180.
+    case longitudeOutOfRange(Double)
+
+    /// A sentence that names the wrong value and the accepted range.
+    public var description: String {
+        switch self {
+        case .latitudeNotFinite(let value):
+            "latitude \(value) is not a finite number"
+        case .longitudeNotFinite(let value):
+            "longitude \(value) is not a finite number"
+        case .latitudeOutOfRange(let value):
+            "latitude \(value) is outside -90...90"
+        case .longitudeOutOfRange(let value):
+            "longitude \(value) is outside -180...180"
+        }
+    }
+}

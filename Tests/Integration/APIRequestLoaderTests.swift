@@ -1,0 +1,195 @@
+import Foundation
+import POIDomain
+import POINetworking
+import POITestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The Swift Testing twin of `APIRequestLoaderXCTests`. Swift Testing runs these in parallel in one process, so
+/// each test takes its own host with `MockURLProtocol.withStub` instead of the talk's shared handler, and every
+/// scenario runs against both forms of the loader: the talk's completion handler and `async`.
+@Suite("APIRequestLoader over MockURLProtocol")
+struct APIRequestLoaderTests {
+    /// The loader's two public forms.
+    enum Form: String, CaseIterable, CustomTestStringConvertible {
+        case completionHandler
+        case async
+
+        var testDescription: String { rawValue }
+    }
+
+    static let convention = Coordinate(latitude: 37.3293, longitude: -121.8893)
+
+    /// Loads through `form` and returns the result; the completion handler must be called exactly once.
+    static func load(
+        _ form: Form,
+        with stub: MockURLProtocol.Stub,
+        at coordinate: Coordinate = convention
+    ) async -> Result<[PointOfInterest], any Error> {
+        let loader = APIRequestLoader(
+            apiRequest: PointsOfInterestRequest(baseURL: stub.baseURL),
+            urlSession: stub.session
+        )
+        switch form {
+        case .async:
+            do {
+                return .success(try await loader.loadAPIRequest(requestData: coordinate))
+            } catch {
+                return .failure(error)
+            }
+        case .completionHandler:
+            return await withCheckedContinuation { continuation in
+                loader.loadAPIRequest(requestData: coordinate) { places, error in
+                    if let places {
+                        continuation.resume(returning: .success(places))
+                    } else {
+                        continuation.resume(returning: .failure(error ?? APIError.notHTTPResponse))
+                    }
+                }
+            }
+        }
+    }
+
+    static func answer(_ body: String, status: Int = 200) -> MockURLProtocol.RequestHandler {
+        { request in
+            let response = HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: nil, headerFields: nil)!
+            return (response, Data(body.utf8))
+        }
+    }
+
+    @Test("The outgoing request is a GET of /locations with the coordinate", arguments: Form.allCases)
+    func outgoingRequest(form: Form) async throws {
+        try await MockURLProtocol.withStub(Self.answer("[]")) { stub in
+            _ = try await Self.load(form, with: stub).get()
+            let request = try #require(stub.requests.only)
+            #expect(request.httpMethod == "GET")
+            #expect(request.url?.host == stub.baseURL.host)
+            #expect(request.url?.path == "/locations")
+            #expect(request.url?.query == "lat=37.3293&long=-121.8893")
+        }
+    }
+
+    @Test("A 200 with places is parsed", arguments: Form.allCases)
+    func success(form: Form) async throws {
+        let body = #"[{"name": "Cathedral Basilica of St. Joseph", "category": "landmark"}]"#
+        let places = try await MockURLProtocol.withStub(Self.answer(body)) { stub in
+            try await Self.load(form, with: stub).get()
+        }
+        #expect(places == [PointOfInterest(name: "Cathedral Basilica of St. Joseph", category: .landmark)])
+    }
+
+    @Test(
+        "A status outside 2xx is its own error, whatever the body",
+        arguments: Form.allCases,
+        [(400, #"{"error": "lat is missing"}"#), (404, ""), (500, "<html>Internal Server Error</html>"), (503, "{")]
+    )
+    func httpErrorStatus(form: Form, answer: (status: Int, body: String)) async {
+        let result = await MockURLProtocol.withStub(Self.answer(answer.body, status: answer.status)) { stub in
+            await Self.load(form, with: stub)
+        }
+        let error = result.error as? APIError
+        #expect(error?.statusCode == answer.status, "\(String(describing: result))")
+        #expect(error?.description.contains("HTTP \(answer.status)") == true)
+    }
+
+    @Test(
+        "Transport errors reach the caller unchanged",
+        arguments: Form.allCases,
+        [URLError.Code.notConnectedToInternet, .timedOut, .cannotFindHost, .networkConnectionLost]
+    )
+    func transportError(form: Form, code: URLError.Code) async {
+        let result = await MockURLProtocol.withStub({ _ in throw URLError(code) }) { stub in
+            await Self.load(form, with: stub)
+        }
+        #expect((result.error as? URLError)?.code == code, "\(String(describing: result))")
+    }
+
+    @Test(
+        "A 200 whose body is not the list of places is a malformed response",
+        arguments: Form.allCases,
+        ["<html></html>", #"{"places": []}"#, #"[{"nom": "x"}]"#, ""]
+    )
+    func malformedBody(form: Form, body: String) async {
+        let result = await MockURLProtocol.withStub(Self.answer(body)) { stub in
+            await Self.load(form, with: stub)
+        }
+        guard case .malformedResponse = result.error as? APIError else {
+            Issue.record("expected malformedResponse, got \(String(describing: result))")
+            return
+        }
+    }
+
+    @Test("An invalid coordinate fails before anything is sent", arguments: Form.allCases)
+    func invalidCoordinate(form: Form) async {
+        await MockURLProtocol.withStub(Self.answer("[]")) { stub in
+            let result = await Self.load(form, with: stub, at: Coordinate(latitude: 0, longitude: 200))
+            #expect(result.error is RequestError)
+            #expect(stub.requests.isEmpty)
+        }
+    }
+
+    @Test("Cancelling the async load cancels the request and throws URLError.cancelled")
+    func asyncCancellation() async throws {
+        let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
+        try await confirmation("the request is stopped") { stopped in
+            try await MockURLProtocol.withStub(
+                { _ in
+                    arrived.yield()
+                    throw MockURLProtocol.Unanswered()
+                },
+                onCancel: { _ in stopped() }
+            ) { stub in
+                let load = Task { await Self.load(.async, with: stub) }
+                var iterator = arrivals.makeAsyncIterator()
+                await iterator.next()
+                load.cancel()
+                let result = await load.value
+                #expect((result.error as? URLError)?.code == .cancelled, "\(String(describing: result))")
+                try #require(stub.cancelledRequests.count == 1)
+            }
+        }
+    }
+
+    @Test("Cancelling the completion handler's task calls it once with URLError.cancelled")
+    func completionHandlerCancellation() async throws {
+        let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
+        try await MockURLProtocol.withStub({ _ in
+            arrived.yield()
+            throw MockURLProtocol.Unanswered()
+        }) { stub in
+            let loader = APIRequestLoader(
+                apiRequest: PointsOfInterestRequest(baseURL: stub.baseURL),
+                urlSession: stub.session
+            )
+            let error = await withCheckedContinuation { continuation in
+                let task = loader.loadAPIRequest(requestData: Self.convention) { places, error in
+                    continuation.resume(returning: error)
+                }
+                Task {
+                    var iterator = arrivals.makeAsyncIterator()
+                    await iterator.next()
+                    task?.cancel()
+                }
+            }
+            #expect((error as? URLError)?.code == .cancelled)
+            try #require(stub.cancelledRequests.count == 1)
+        }
+    }
+}
+
+extension Result {
+    /// The failure, or `nil` for a success.
+    fileprivate var error: Failure? {
+        if case .failure(let error) = self { error } else { nil }
+    }
+}
+
+extension Array {
+    /// The single element, or `nil` when there are none or several.
+    fileprivate var only: Element? {
+        count == 1 ? first : nil
+    }
+}
