@@ -15,8 +15,9 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
-/// Settings of the test targets: Swift 6 language mode only. The talk's test code must compile as an attendee
-/// types it in, and it writes protocol types without `any` and relies on Foundation's members being visible
+/// Settings of the test targets: Swift 6 language mode only.
+///
+/// The talk's test code must compile as an attendee types it in, and it writes protocol types without `any` and relies on Foundation's members being visible
 /// through `import XCTest`; the upcoming features above would reject both.
 let testSwiftSettings: [SwiftSetting] = []
 

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension Coordinate {
@@ -20,7 +20,8 @@ extension Coordinate {
         let deltaLongitude = (other.longitude - longitude) * .pi / 180
         let sinHalfLatitude = sin(deltaLatitude / 2)
         let sinHalfLongitude = sin(deltaLongitude / 2)
-        let haversine = sinHalfLatitude * sinHalfLatitude + cos(latitude1) * cos(latitude2) * sinHalfLongitude * sinHalfLongitude
+        let haversine =
+            sinHalfLatitude * sinHalfLatitude + cos(latitude1) * cos(latitude2) * sinHalfLongitude * sinHalfLongitude
         let centralAngle = 2 * asin(min(1, haversine.squareRoot()))
         return Distance(meters: Self.earthMeanRadius * centralAngle)
     }

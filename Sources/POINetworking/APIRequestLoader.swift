@@ -1,10 +1,9 @@
-
 // Linux: URLSession lives in FoundationNetworking; on Apple platforms it is part of Foundation.
 #if canImport(FoundationNetworking)
-import Foundation
-public import FoundationNetworking
+    import Foundation
+    public import FoundationNetworking
 #else
-public import Foundation
+    public import Foundation
 #endif
 
 /// Sends an `APIRequest` through a `URLSession` and parses the answer: the talk's `APIRequestLoader`.

@@ -2,7 +2,7 @@ public import Foundation
 public import POIDomain
 
 #if canImport(FoundationNetworking)
-public import FoundationNetworking
+    public import FoundationNetworking
 #endif
 
 /// The request for the places near a coordinate: `GET <base>/locations?lat=<latitude>&long=<longitude>`.

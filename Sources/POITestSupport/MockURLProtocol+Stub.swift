@@ -2,7 +2,7 @@ public import Foundation
 import Synchronization
 
 #if canImport(FoundationNetworking)
-public import FoundationNetworking
+    public import FoundationNetworking
 #endif
 
 extension MockURLProtocol {
@@ -59,8 +59,9 @@ extension MockURLProtocol {
         return URLSession(configuration: configuration)
     }
 
-    /// Runs `body` with a stub of its own whose requests `handler` answers; `onCancel` hears of cancelled requests.
-    /// The stub's host is unregistered and its session invalidated when `body` returns.
+    /// Runs `body` with a stub of its own, whose requests `handler` answers.
+    ///
+    /// `onCancel` hears of cancelled requests. The stub's host is unregistered and its session invalidated when `body` returns.
     ///
     /// The call throws only what `body` throws (typed throws: the handler's errors go to the loading system).
     public static func withStub<Result, Failure: Error>(

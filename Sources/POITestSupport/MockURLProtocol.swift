@@ -4,7 +4,7 @@ import Testing
 import XCTest
 
 #if canImport(FoundationNetworking)
-public import FoundationNetworking
+    public import FoundationNetworking
 #endif
 
 /// A `URLProtocol` that answers requests from a test's handler instead of the network: the talk's
@@ -42,8 +42,10 @@ public final class MockURLProtocol: URLProtocol {
         }
     }
 
-    /// Called, for requests answered by `requestHandler`, when the loading system stops a request before it was
-    /// answered: the request was cancelled. Cleared with `requestHandler`.
+    /// Hears of cancelled requests among those `requestHandler` answers.
+    ///
+    /// It is called when the loading system stops a request before it was answered, which means the request was
+    /// cancelled. Cleared after each XCTest test, like `requestHandler`.
     public static var cancellationHandler: (@Sendable (URLRequest) -> Void)? {
         get { registry.withLock { $0.sharedCancellationHandler } }
         set {

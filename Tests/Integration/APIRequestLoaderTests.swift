@@ -5,13 +5,15 @@ import POITestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
-/// The Swift Testing twin of `APIRequestLoaderXCTests`. Swift Testing runs these in parallel in one process, so
-/// each test takes its own host with `MockURLProtocol.withStub` instead of the talk's shared handler, and every
-/// scenario runs against both forms of the loader: the talk's completion handler and `async`.
-@Suite("APIRequestLoader over MockURLProtocol")
+/// The Swift Testing twin of `APIRequestLoaderXCTests`.
+///
+/// Swift Testing runs these in parallel in one process, so each test takes its own host with
+/// `MockURLProtocol.withStub` instead of the talk's shared handler, and every scenario runs against both forms of
+/// the loader: the talk's completion handler and `async`.
+@Suite("APIRequestLoader over MockURLProtocol", .timeLimit(.minutes(1)))
 struct APIRequestLoaderTests {
     /// The loader's two public forms.
     enum Form: String, CaseIterable, CustomTestStringConvertible {
@@ -101,7 +103,8 @@ struct APIRequestLoaderTests {
         [URLError.Code.notConnectedToInternet, .timedOut, .cannotFindHost, .networkConnectionLost]
     )
     func transportError(form: Form, code: URLError.Code) async {
-        let result = await MockURLProtocol.withStub({ _ in throw URLError(code) }) { stub in
+        let failing: MockURLProtocol.RequestHandler = { _ in throw URLError(code) }
+        let result = await MockURLProtocol.withStub(failing) { stub in
             await Self.load(form, with: stub)
         }
         #expect((result.error as? URLError)?.code == code, "\(String(describing: result))")
@@ -156,10 +159,11 @@ struct APIRequestLoaderTests {
     @Test("Cancelling the completion handler's task calls it once with URLError.cancelled")
     func completionHandlerCancellation() async throws {
         let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
-        try await MockURLProtocol.withStub({ _ in
+        let neverAnswering: MockURLProtocol.RequestHandler = { _ in
             arrived.yield()
             throw MockURLProtocol.Unanswered()
-        }) { stub in
+        }
+        try await MockURLProtocol.withStub(neverAnswering) { stub in
             let loader = APIRequestLoader(
                 apiRequest: PointsOfInterestRequest(baseURL: stub.baseURL),
                 urlSession: stub.session

@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
 import POIDomain
 import POINetworking
 import POITestSupport
+import Synchronization
 import XCTest
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The loader over a `URLSession` whose transport is `MockURLProtocol`, in XCTest as the talk writes it: the
@@ -46,7 +46,10 @@ final class APIRequestLoaderXCTests: XCTestCase {
             completion.fulfill()
         }
         // A loader that forgot `resume()` leaves its task suspended: caught here at once, with no waiting.
-        XCTAssertNotEqual(task?.state, .suspended, "the loader did not resume its data task")
+        guard task?.state != .suspended else {
+            XCTFail("the loader did not resume its data task")
+            return outcome.value
+        }
         wait(for: [completion], timeout: 5)
         return outcome.value
     }

@@ -50,7 +50,9 @@ struct CoordinateTests {
     @Test("A coordinate decodes from latitude and longitude, and an invalid one is rejected by name")
     func decoding() throws {
         let json = Data(#"{"latitude": 37.3293, "longitude": -121.8893}"#.utf8)
-        #expect(try JSONDecoder().decode(Coordinate.self, from: json) == Coordinate(latitude: 37.3293, longitude: -121.8893))
+        #expect(
+            try JSONDecoder().decode(Coordinate.self, from: json) == Coordinate(latitude: 37.3293, longitude: -121.8893)
+        )
 
         let invalid = Data(#"{"latitude": 91, "longitude": 0}"#.utf8)
         let error = try #require(throws: DecodingError.self) {

@@ -3,8 +3,9 @@ import Testing
 
 @Suite("Great-circle distance and its formatting")
 struct DistanceTests {
-    /// City pairs with their WGS84 geodesic distances, computed with GeographicLib (C. F. F. Karney, "Algorithms
-    /// for geodesics", 2013): the published reference the spherical formula must stay within 0.5% of.
+    /// City pairs with their WGS84 geodesic distances: the reference the spherical formula must stay within 0.5% of.
+    ///
+    /// The reference values were computed with GeographicLib (Karney, "Algorithms for geodesics", 2013).
     static let cityPairs: [(String, Coordinate, Coordinate, Double)] = [
         (
             "San Jose convention center to the San Francisco Ferry Building",
@@ -95,6 +96,7 @@ struct DistanceTests {
     @Test("Distances order by length")
     func ordering() {
         #expect(Distance(meters: 350) < Distance(meters: 1_200))
-        #expect(![Distance(meters: 2), Distance(meters: 1)].sorted().elementsEqual([2, 1].map(Distance.init(meters:))))
+        #expect(
+            ![Distance(meters: 2), Distance(meters: 1)].sorted().elementsEqual([2, 1].map(Distance.init(meters:))))
     }
 }

@@ -53,7 +53,10 @@ final class PointsOfInterestRequestXCTests: XCTestCase {
         let response = try request.parseResponse(data: jsonData)
         XCTAssertEqual(
             response,
-            [PointOfInterest(name: "San Jose Museum of Art", coordinate: Coordinate(latitude: 37.3331, longitude: -121.8899))]
+            [
+                PointOfInterest(
+                    name: "San Jose Museum of Art", coordinate: Coordinate(latitude: 37.3331, longitude: -121.8899))
+            ]
         )
     }
 

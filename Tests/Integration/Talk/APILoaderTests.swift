@@ -11,7 +11,7 @@ import POITestSupport
 import XCTest
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 class APILoaderTests: XCTestCase {
@@ -32,7 +32,9 @@ class APILoaderTests: XCTestCase {
         let mockJSONData = "[{\"name\":\"MyPointOfInterest\"}]".data(using: .utf8)!
         MockURLProtocol.requestHandler = { request in
             XCTAssertEqual(request.url?.query?.contains("lat=37.3293"), true)
-            return (HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!, mockJSONData)
+            return (
+                HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!, mockJSONData
+            )
         }
 
         let expectation = XCTestExpectation(description: "response")
