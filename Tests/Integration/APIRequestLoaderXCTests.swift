@@ -123,7 +123,8 @@ final class APIRequestLoaderXCTests: XCTestCase {
         wait(for: [completion], timeout: 0)
     }
 
-    func testCancellation() {
+    /// Makes the server hold every request open; returns expectations for its arrival and for its cancellation.
+    private func holdRequests() -> (arrived: XCTestExpectation, stopped: XCTestExpectation) {
         let arrived = expectation(description: "request reached the server")
         let stopped = expectation(description: "loading system stopped the request")
         MockURLProtocol.requestHandler = { _ in
@@ -131,6 +132,11 @@ final class APIRequestLoaderXCTests: XCTestCase {
             throw MockURLProtocol.Unanswered()
         }
         MockURLProtocol.cancellationHandler = { _ in stopped.fulfill() }
+        return (arrived, stopped)
+    }
+
+    func testCancellation() {
+        let (arrived, stopped) = holdRequests()
 
         let completion = expectation(description: "completion handler called")
         let task = loader.loadAPIRequest(requestData: convention) { places, error in
@@ -160,13 +166,7 @@ final class APIRequestLoaderXCTests: XCTestCase {
     }
 
     func testAsyncCancellation() async {
-        let arrived = expectation(description: "request reached the server")
-        let stopped = expectation(description: "loading system stopped the request")
-        MockURLProtocol.requestHandler = { _ in
-            arrived.fulfill()
-            throw MockURLProtocol.Unanswered()
-        }
-        MockURLProtocol.cancellationHandler = { _ in stopped.fulfill() }
+        let (arrived, stopped) = holdRequests()
         let loader = self.loader!
         let convention = self.convention
         let load = Task { try await loader.loadAPIRequest(requestData: convention) }
