@@ -1,5 +1,3 @@
-public import Foundation
-
 extension DecodingError {
     /// A one-line account of what `JSONDecoder` found wrong, with the path to it ("missing key 'name' at [0]").
     public var reason: String {
