@@ -27,6 +27,8 @@ let package = Package(
     products: [
         .library(name: "POIDomain", targets: ["POIDomain"]),
         .library(name: "POINetworking", targets: ["POINetworking"]),
+        .library(name: "POILocation", targets: ["POILocation"]),
+        .library(name: "POIApp", targets: ["POIApp"]),
     ],
     // Toolchain only: the package must build offline on a fresh machine.
     dependencies: [],
@@ -35,25 +37,30 @@ let package = Package(
         .target(name: "POIDomain", swiftSettings: swiftSettings),
         // The talk's networking layer: APIRequest, PointsOfInterestRequest, APIRequestLoader.
         .target(name: "POINetworking", dependencies: ["POIDomain"], swiftSettings: swiftSettings),
+        // The talk's location service: LocationFetcher, CurrentLocationProvider, gpsd on Linux.
+        .target(name: "POILocation", dependencies: ["POIDomain"], swiftSettings: swiftSettings),
+        // App logic: the places list model, FeaturedPlaceManager, the launch shortcut.
+        .target(
+            name: "POIApp", dependencies: ["POIDomain", "POINetworking", "POILocation"], swiftSettings: swiftSettings),
         // Test helpers shared by the test tiers (MockURLProtocol); not a product.
-        .target(name: "POITestSupport", dependencies: ["POINetworking"], swiftSettings: swiftSettings),
+        .target(name: "POITestSupport", dependencies: ["POINetworking", "POILocation"], swiftSettings: swiftSettings),
 
         // The test pyramid: one target per tier, so `swift test --filter UnitTests` runs one tier.
         .testTarget(
             name: "UnitTests",
-            dependencies: ["POIDomain", "POINetworking", "POITestSupport"],
+            dependencies: ["POIDomain", "POINetworking", "POILocation", "POIApp", "POITestSupport"],
             path: "Tests/Unit",
             swiftSettings: testSwiftSettings
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["POIDomain", "POINetworking", "POITestSupport"],
+            dependencies: ["POIDomain", "POINetworking", "POILocation", "POIApp", "POITestSupport"],
             path: "Tests/Integration",
             swiftSettings: testSwiftSettings
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["POIDomain", "POINetworking", "POITestSupport"],
+            dependencies: ["POIDomain", "POINetworking", "POILocation", "POIApp", "POITestSupport"],
             path: "Tests/EndToEnd",
             swiftSettings: testSwiftSettings
         ),

@@ -1,0 +1,73 @@
+public import Foundation
+public import POIDomain
+import Synchronization
+
+/// Rotates the featured place, one place every ten seconds: the talk's `FeaturedPlaceManager`.
+///
+/// The delay goes through an injected `TimerScheduler` (WWDC 2018 session 417, "Test execution speed"), so a test
+/// fires the timer at once and still checks the ten-second delay; most tests call `showNextPlace()` directly.
+///
+/// Swift 6: a `Timer`'s block is `@Sendable`, so the manager is `Sendable` with its state behind a lock. The
+/// scheduler is the one exception to the compiler's checking, see `timerScheduler`.
+public final class FeaturedPlaceManager: Sendable {
+    /// The talk's delay between two featured places.
+    public static let rotationInterval: TimeInterval = 10
+
+    /// The places shown in turn; never empty.
+    public let places: [PointOfInterest]
+    /// The delay `scheduleNextPlace()` asks for.
+    public let interval: TimeInterval
+
+    /// The scheduler, used only inside `schedulingLock`.
+    ///
+    /// `TimerScheduler` is not `Sendable`: the talk's mock is a struct whose closure writes a variable of the test,
+    /// and the test reads that variable afterwards. Taking the scheduler as `sending` (as `CurrentLocationProvider`
+    /// takes its fetcher) would forbid exactly that read, so the talk's test would not compile. Instead every use
+    /// of the scheduler is serialized by `schedulingLock`, which is what makes `nonisolated(unsafe)` sound here.
+    private nonisolated(unsafe) let timerScheduler: any TimerScheduler
+    private let schedulingLock = Mutex(())
+    private let state: Mutex<(index: Int, onPlaceChange: (@Sendable (PointOfInterest) -> Void)?)>
+
+    /// Creates the manager, showing the first place; the talk's `FeaturedPlaceManager(timerScheduler:)` stays valid.
+    ///
+    /// `places` must not be empty. `onPlaceChange` hears each new place, outside the manager's locks.
+    public init(
+        timerScheduler: any TimerScheduler = RunLoop.current,
+        places: [PointOfInterest] = PointOfInterest.sanJose,
+        interval: TimeInterval = FeaturedPlaceManager.rotationInterval,
+        onPlaceChange: (@Sendable (PointOfInterest) -> Void)? = nil
+    ) {
+        precondition(!places.isEmpty, "FeaturedPlaceManager needs at least one place")
+        self.places = places
+        self.interval = interval
+        self.timerScheduler = timerScheduler
+        self.state = Mutex((index: 0, onPlaceChange: onPlaceChange))
+    }
+
+    /// The place featured now.
+    public var currentPlace: PointOfInterest {
+        places[state.withLock { $0.index }]
+    }
+
+    /// Shows the next place after `interval` seconds, through a timer handed to the scheduler.
+    public func scheduleNextPlace() {
+        // Linux: `Timer(timeInterval:repeats:block:)` sets the fire date to now in swift-corelibs-foundation
+        // (#4712), so a ten-second timer would fire at once; giving the fire date explicitly works everywhere.
+        let fireDate = Date(timeIntervalSinceNow: interval)
+        let timer = Timer(fire: fireDate, interval: 0, repeats: false) { [weak self] _ in
+            self?.showNextPlace()
+        }
+        schedulingLock.withLock { _ in
+            timerScheduler.add(timer, forMode: .default)
+        }
+    }
+
+    /// Shows the next place now, wrapping around after the last one.
+    public func showNextPlace() {
+        let (place, onPlaceChange) = state.withLock { state in
+            state.index = (state.index + 1) % places.count
+            return (places[state.index], state.onPlaceChange)
+        }
+        onPlaceChange?(place)
+    }
+}

@@ -1,0 +1,111 @@
+import Dispatch
+import POIDomain
+import Synchronization
+
+/// A location fetcher that asks gpsd, the Linux GPS daemon, for the current position.
+///
+/// `requestLocation()` connects to gpsd (TCP port 2947 by default), turns on its JSON reports with
+/// `?WATCH={"enable":true,"json":true}`, and reads reports on a background queue until a TPV report has a 2D or
+/// 3D fix. It tells its delegate the position, or fails with a `LocationError` that says what went wrong: gpsd is
+/// not running, it has no fix, it closed the connection, it sent something that is not a report, or the timeout
+/// passed.
+public final class GPSDLocationFetcher: LocationFetcher, Sendable {
+    /// gpsd's well-known port.
+    public static let defaultPort: UInt16 = 2947
+
+    /// The host gpsd runs on.
+    public let host: String
+    /// The port gpsd listens on.
+    public let port: UInt16
+    /// How long one request may take, connection included.
+    public let timeout: Duration
+    /// How many TPV reports without a fix to read before failing with `LocationError.noFix`; gpsd sends about
+    /// one a second while its receiver searches.
+    public let reportsWithoutFix: Int
+
+    private let state = Mutex(FetcherState())
+
+    /// Creates a fetcher for the gpsd at `host`:`port`.
+    public init(
+        host: String = "127.0.0.1",
+        port: UInt16 = GPSDLocationFetcher.defaultPort,
+        timeout: Duration = .seconds(10),
+        reportsWithoutFix: Int = 5
+    ) {
+        self.host = host
+        self.port = port
+        self.timeout = timeout
+        self.reportsWithoutFix = reportsWithoutFix
+    }
+
+    public var locationFetcherDelegate: (any LocationFetcherDelegate)? {
+        get { state.withLock { $0.delegate } }
+        set { state.withLock { $0.delegate = newValue } }
+    }
+
+    public var desiredAccuracy: LocationAccuracy {
+        get { state.withLock { $0.desiredAccuracy } }
+        set { state.withLock { $0.desiredAccuracy = newValue } }
+    }
+
+    /// Asks gpsd on a background queue; the delegate hears the answer on that queue.
+    public func requestLocation() {
+        DispatchQueue.global().async {
+            let result = self.fetchPosition()
+            let delegate = self.locationFetcherDelegate
+            switch result {
+            case .success(let position):
+                delegate?.locationFetcher(self, didUpdateLocations: [position])
+            case .failure(let error):
+                delegate?.locationFetcher(self, didFailWithError: error)
+            }
+        }
+    }
+
+    /// Connects, watches, and reads reports until a fix, an error, the end of the stream or the deadline.
+    func fetchPosition() -> Result<Coordinate, LocationError> {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        do throws(LineConnection.Failure) {
+            let connection = try LineConnection(host: host, port: port, deadline: deadline)
+            try connection.send(#"?WATCH={"enable":true,"json":true};"# + "\n")
+            var lastMode = 0
+            var reportsSeen = 0
+            while true {
+                let line = try connection.readLine(deadline: deadline)
+                guard !line.isEmpty else { continue }
+                let report: GPSDReport
+                do {
+                    report = try GPSDReport(line: line)
+                } catch {
+                    return .failure(.gpsdError(error.description))
+                }
+                switch report {
+                case .error(let message):
+                    return .failure(.gpsdError(message))
+                case .position(let mode, _, _):
+                    if let fix = report.fix {
+                        return .success(fix)
+                    }
+                    lastMode = mode
+                    reportsSeen += 1
+                    if reportsSeen >= reportsWithoutFix {
+                        return .failure(.noFix(mode: lastMode))
+                    }
+                case .version, .other:
+                    continue
+                }
+            }
+        } catch {
+            switch error {
+            case .unreachable(let reason):
+                return .failure(.gpsdUnreachable(host: host, port: port, reason: reason))
+            case .closed:
+                return .failure(.gpsdClosedConnection)
+            case .timedOut:
+                return .failure(.timedOut(seconds: timeout / .seconds(1)))
+            case .io(let reason):
+                return .failure(.gpsdError(reason))
+            }
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import POIDomain
+import POILocation
+import POITestSupport
+import Testing
+
+/// The gpsd client against a fake gpsd on a loopback port: real sockets, scripted reports, no waiting on time.
+///
+/// Every script ends by closing the connection, so each outcome is decided by what gpsd sent, never by a timeout.
+@Suite("GPSDLocationFetcher against a fake gpsd", .timeLimit(.minutes(1)))
+struct GPSDLocationFetcherTests {
+    static let version = #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"#
+    static let devices =
+        #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyUSB0","driver":"NMEA0183"}]}"#
+    static let watch = #"{"class":"WATCH","enable":true,"json":true,"nmea":false,"raw":0,"scaled":false}"#
+    static let noFix = #"{"class":"TPV","device":"/dev/ttyUSB0","mode":1}"#
+    static let sky =
+        #"{"class":"SKY","device":"/dev/ttyUSB0","hdop":0.93,"satellites":[{"PRN":5,"el":31,"az":86,"ss":32,"used":true}]}"#
+    static let fix = #"{"class":"TPV","device":"/dev/ttyUSB0","mode":3,"lat":37.3293,"lon":-121.8893,"altHAE":25.3}"#
+
+    /// A delegate that hands the fetcher's one answer to an async caller.
+    final class Answer: LocationFetcherDelegate {
+        let continuation: CheckedContinuation<Result<[Coordinate], any Error>, Never>
+
+        init(_ continuation: CheckedContinuation<Result<[Coordinate], any Error>, Never>) {
+            self.continuation = continuation
+        }
+
+        func locationFetcher(_ fetcher: any LocationFetcher, didUpdateLocations locations: [Coordinate]) {
+            continuation.resume(returning: .success(locations))
+        }
+
+        func locationFetcher(_ fetcher: any LocationFetcher, didFailWithError error: any Error) {
+            continuation.resume(returning: .failure(error))
+        }
+    }
+
+    /// Runs one `requestLocation()` against a fake gpsd that plays `script`.
+    static func request(script: [String], reportsWithoutFix: Int = 5) async throws -> (
+        Result<[Coordinate], any Error>, commands: [String]
+    ) {
+        let gpsd = try FakeGPSD(script: script)
+        defer { gpsd.stop() }
+        let fetcher = GPSDLocationFetcher(port: gpsd.port, reportsWithoutFix: reportsWithoutFix)
+        var delegate: Answer?
+        let result = await withCheckedContinuation { continuation in
+            delegate = Answer(continuation)
+            fetcher.locationFetcherDelegate = delegate
+            fetcher.requestLocation()
+        }
+        withExtendedLifetime(delegate) {}
+        return (result, gpsd.receivedCommands)
+    }
+
+    @Test("A fix after the greeting, the device list and a search is reported, after a WATCH command")
+    func fix() async throws {
+        let (result, commands) = try await Self.request(
+            script: [Self.version, Self.devices, Self.watch, Self.noFix, Self.sky, Self.fix]
+        )
+        #expect(try result.get() == [Coordinate(latitude: 37.3293, longitude: -121.8893)])
+        #expect(commands == [#"?WATCH={"enable":true,"json":true};"#])
+    }
+
+    @Test("Reports without a fix end in LocationError.noFix")
+    func noFix() async throws {
+        let (result, _) = try await Self.request(
+            script: [Self.version, Self.watch, Self.noFix, Self.sky, Self.noFix, Self.noFix],
+            reportsWithoutFix: 3
+        )
+        #expect(throws: LocationError.noFix(mode: 1)) { try result.get() }
+    }
+
+    @Test("gpsd closing the connection before a fix is LocationError.gpsdClosedConnection")
+    func closedBeforeFix() async throws {
+        let (result, _) = try await Self.request(script: [Self.version, Self.watch, Self.noFix])
+        #expect(throws: LocationError.gpsdClosedConnection) { try result.get() }
+    }
+
+    @Test("An ERROR report ends the request with gpsd's message")
+    func errorReport() async throws {
+        let (result, _) = try await Self.request(
+            script: [Self.version, #"{"class":"ERROR","message":"Can't perform device open"}"#]
+        )
+        #expect(throws: LocationError.gpsdError("Can't perform device open")) { try result.get() }
+    }
+
+    @Test("A line that is not a gpsd report ends the request with a clear error")
+    func garbage() async throws {
+        let (result, _) = try await Self.request(script: [Self.version, "HTTP/1.1 400 Bad Request"])
+        #expect(throws: LocationError.gpsdError("not a gpsd JSON report: HTTP/1.1 400 Bad Request")) {
+            try result.get()
+        }
+    }
+
+    @Test("No gpsd on the port is LocationError.gpsdUnreachable, with the system's reason and what to do")
+    func notRunning() async throws {
+        let stopped = try FakeGPSD(script: [])
+        let port = stopped.port
+        stopped.stop()
+        let fetcher = GPSDLocationFetcher(port: port)
+        let provider = CurrentLocationProvider(locationFetcher: fetcher, notificationCenter: NotificationCenter())
+        let result = await withCheckedContinuation { continuation in
+            provider.locatePointOfInterest { continuation.resume(returning: $0) }
+        }
+        let error = try #require(throws: LocationError.self) { try result.get() }
+        #expect(error == .gpsdUnreachable(host: "127.0.0.1", port: port, reason: "connection refused"))
+        #expect(error.description.contains("start gpsd, or give the position with --lat and --long"))
+    }
+
+    @Test("Through CurrentLocationProvider, gpsd's position near the convention center is a point of interest")
+    func providerWithGPSD() async throws {
+        let gpsd = try FakeGPSD(script: [Self.version, Self.watch, Self.fix])
+        defer { gpsd.stop() }
+        let provider = CurrentLocationProvider(
+            locationFetcher: GPSDLocationFetcher(port: gpsd.port),
+            notificationCenter: NotificationCenter()
+        )
+        let isPointOfInterest = await withCheckedContinuation { continuation in
+            provider.checkCurrentLocation { continuation.resume(returning: $0) }
+        }
+        #expect(isPointOfInterest)
+    }
+}

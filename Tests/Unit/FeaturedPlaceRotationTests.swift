@@ -1,0 +1,132 @@
+import Foundation
+import POIApp
+import POIDomain
+import POITestSupport
+import Synchronization
+import Testing
+
+/// Delayed actions without waiting (WWDC 2018 session 417, "Test execution speed"), in Swift Testing.
+///
+/// Most tests call `showNextPlace()` directly, as the talk advises; one checks the timer's delay through a mock
+/// scheduler, one checks the real run loop on Linux, and the async twin runs on a manual clock.
+@Suite("FeaturedPlaceManager")
+struct FeaturedPlaceRotationTests {
+    static let places = ["A", "B", "C"].map { PointOfInterest(name: $0) }
+
+    /// A scheduler that records the timers it is given and fires them at once.
+    final class FiringScheduler: TimerScheduler, Sendable {
+        private let delays = Mutex<[TimeInterval]>([])
+
+        var recordedDelays: [TimeInterval] {
+            delays.withLock { $0 }
+        }
+
+        func add(_ timer: Timer, forMode mode: RunLoop.Mode) {
+            delays.withLock { $0.append(timer.fireDate.timeIntervalSinceNow) }
+            timer.fire()
+        }
+    }
+
+    /// A scheduler that hands timers to the current run loop and keeps them, so the test can invalidate them.
+    final class RunLoopScheduler: TimerScheduler, @unchecked Sendable {
+        // Used on the test's thread only; @unchecked because Timer is not Sendable.
+        var timers: [Timer] = []
+
+        func add(_ timer: Timer, forMode mode: RunLoop.Mode) {
+            timers.append(timer)
+            RunLoop.current.add(timer, forMode: mode)
+        }
+    }
+
+    @Test("showNextPlace goes through the places in order and wraps around")
+    func showNextPlace() {
+        let manager = FeaturedPlaceManager(timerScheduler: FiringScheduler(), places: Self.places)
+        var shown = [manager.currentPlace.name]
+        for _ in 0..<3 {
+            manager.showNextPlace()
+            shown.append(manager.currentPlace.name)
+        }
+        #expect(shown == ["A", "B", "C", "A"])
+    }
+
+    @Test("A manager with one place keeps showing it")
+    func singlePlace() {
+        let manager = FeaturedPlaceManager(timerScheduler: FiringScheduler(), places: [PointOfInterest(name: "Only")])
+        manager.showNextPlace()
+        #expect(manager.currentPlace.name == "Only")
+    }
+
+    @Test("onPlaceChange hears each new place")
+    func onPlaceChange() async {
+        await confirmation("the change is reported", expectedCount: 2) { changed in
+            let manager = FeaturedPlaceManager(timerScheduler: FiringScheduler(), places: Self.places) { place in
+                #expect(["B", "C"].contains(place.name))
+                changed()
+            }
+            manager.showNextPlace()
+            manager.showNextPlace()
+        }
+    }
+
+    @Test("scheduleNextPlace asks for a ten-second timer, or the interval it was given")
+    func scheduledDelay() {
+        for interval in [FeaturedPlaceManager.rotationInterval, 2.5] {
+            let scheduler = FiringScheduler()
+            let manager = FeaturedPlaceManager(timerScheduler: scheduler, places: Self.places, interval: interval)
+            manager.scheduleNextPlace()
+            #expect(scheduler.recordedDelays.count == 1)
+            #expect(abs((scheduler.recordedDelays.first ?? 0) - interval) < 1)
+            #expect(manager.currentPlace.name == "B")
+        }
+    }
+
+    @Test("On the real run loop the timer does not fire before its delay (corelibs #4712)")
+    func realRunLoopDoesNotFireEarly() throws {
+        let scheduler = RunLoopScheduler()
+        let manager = FeaturedPlaceManager(timerScheduler: scheduler, places: Self.places)
+        manager.scheduleNextPlace()
+        defer { for timer in scheduler.timers { timer.invalidate() } }
+
+        // Lets the run loop fire every timer that is due now, without waiting for anything.
+        _ = RunLoop.current.run(mode: .default, before: Date())
+
+        let timer = try #require(scheduler.timers.first)
+        #expect(timer.isValid)
+        #expect(abs(timer.fireDate.timeIntervalSinceNow - 10) < 1)
+        #expect(manager.currentPlace.name == "A")
+    }
+
+    @Test("The async twin rotates every ten seconds of an injected clock")
+    func rotationOnManualClock() async throws {
+        let clock = ManualClock()
+        let (changes, change) = AsyncStream.makeStream(of: String.self)
+        let manager = FeaturedPlaceManager(places: Self.places) { change.yield($0.name) }
+        let rotation = Task { try await manager.rotate(every: .seconds(10), on: clock, count: 2) }
+        var received = changes.makeAsyncIterator()
+
+        await clock.waitForSleepers()
+        #expect(clock.sleepingDeadlines == [ManualClock.Instant(offset: .seconds(10))])
+        clock.advance(by: .seconds(9))
+        #expect(clock.sleepingDeadlines.count == 1, "still asleep after 9 s")
+        #expect(manager.currentPlace.name == "A")
+
+        clock.advance(by: .seconds(1))
+        #expect(await received.next() == "B")
+        await clock.waitForSleepers()
+        clock.advance(by: .seconds(10))
+        #expect(await received.next() == "C")
+        try await rotation.value
+        #expect(clock.sleepingDeadlines.isEmpty)
+    }
+
+    @Test("Cancelling the async rotation stops it while it sleeps")
+    func rotationCancellation() async {
+        let clock = ManualClock()
+        let manager = FeaturedPlaceManager(places: Self.places)
+        let rotation = Task { try await manager.rotate(every: .seconds(10), on: clock) }
+        await clock.waitForSleepers()
+        rotation.cancel()
+        await #expect(throws: CancellationError.self) { try await rotation.value }
+        #expect(manager.currentPlace.name == "A")
+    }
+}

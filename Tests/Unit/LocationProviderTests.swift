@@ -1,0 +1,178 @@
+import Dispatch
+import Foundation
+import POIDomain
+import POILocation
+import Synchronization
+import Testing
+
+/// `CurrentLocationProvider` with a mocked fetcher and a private notification center, in Swift Testing.
+///
+/// The talk's own XCTest tests are in `Talk/CurrentLocationProviderTests.swift`; this suite adds the failure
+/// path, the delegate wiring without CoreLocation, asynchronous and shared requests, and the radius.
+@Suite("CurrentLocationProvider")
+struct LocationProviderTests {
+    /// A fetcher that answers from a closure, at once or from another queue.
+    final class MockLocationFetcher: LocationFetcher, Sendable {
+        private let state = Mutex<
+            (delegate: (any LocationFetcherDelegate)?, accuracy: LocationAccuracy, requests: Int)
+        >(
+            (nil, 0, 0)
+        )
+        let answer: @Sendable () -> Result<Coordinate, any Error>
+        let answersLater: Bool
+
+        init(answersLater: Bool = false, answer: @escaping @Sendable () -> Result<Coordinate, any Error>) {
+            self.answer = answer
+            self.answersLater = answersLater
+        }
+
+        var locationFetcherDelegate: (any LocationFetcherDelegate)? {
+            get { state.withLock { $0.delegate } }
+            set { state.withLock { $0.delegate = newValue } }
+        }
+
+        var desiredAccuracy: LocationAccuracy {
+            get { state.withLock { $0.accuracy } }
+            set { state.withLock { $0.accuracy = newValue } }
+        }
+
+        var requests: Int {
+            state.withLock { $0.requests }
+        }
+
+        func requestLocation() {
+            state.withLock { $0.requests += 1 }
+            let reply: @Sendable () -> Void = { [self] in
+                switch answer() {
+                case .success(let location):
+                    locationFetcherDelegate?.locationFetcher(self, didUpdateLocations: [location])
+                case .failure(let error): locationFetcherDelegate?.locationFetcher(self, didFailWithError: error)
+                }
+            }
+            if answersLater { DispatchQueue.global().async(execute: reply) } else { reply() }
+        }
+    }
+
+    struct Unlocatable: Error {}
+
+    static let convention = Coordinate(latitude: 37.3293, longitude: -121.8893)
+    static let paris = Coordinate(latitude: 48.8566, longitude: 2.3522)
+
+    static func locate(_ provider: CurrentLocationProvider) async -> Result<PointOfInterest?, any Error> {
+        await withCheckedContinuation { continuation in
+            provider.locatePointOfInterest { continuation.resume(returning: $0) }
+        }
+    }
+
+    @Test("notifyAuthChanged posts to the injected center, with the provider as object")
+    func notifyAuthChangedPosts() async {
+        let center = NotificationCenter()
+        let poster = CurrentLocationProvider(notificationCenter: center)
+        await confirmation("authChangedNotification on the injected center") { posted in
+            let token = center.addObserver(
+                forName: CurrentLocationProvider.authChangedNotification, object: poster, queue: nil
+            ) { _ in
+                posted()
+            }
+            poster.notifyAuthChanged()
+            center.removeObserver(token)
+        }
+    }
+
+    @Test("notifyAuthChanged does not post to .default")
+    func notifyAuthChangedAvoidsDefault() async {
+        let poster = CurrentLocationProvider(notificationCenter: NotificationCenter())
+        await confirmation("a notification on .default", expectedCount: 0) { posted in
+            let token = NotificationCenter.default.addObserver(
+                forName: CurrentLocationProvider.authChangedNotification,
+                object: poster,
+                queue: nil
+            ) { _ in posted() }
+            poster.notifyAuthChanged()
+            NotificationCenter.default.removeObserver(token)
+        }
+    }
+
+    @Test("The provider sets itself as the fetcher's delegate and asks for hundred-metre accuracy")
+    func delegateWiring() {
+        let fetcher = MockLocationFetcher { .success(Self.convention) }
+        let provider = CurrentLocationProvider(locationFetcher: fetcher, notificationCenter: NotificationCenter())
+        #expect(provider.isFetcherDelegate)
+        #expect(fetcher.locationFetcherDelegate === provider)
+        #expect(fetcher.desiredAccuracy == 100)
+        #expect(provider.fetcherDesiredAccuracy == 100)
+    }
+
+    @Test(
+        "checkCurrentLocation answers whether the position is at a point of interest",
+        arguments: [(convention, true), (paris, false), (Coordinate(latitude: 37.3302, longitude: -121.8881), true)]
+    )
+    func checkCurrentLocation(position: Coordinate, expected: Bool) async {
+        let provider = CurrentLocationProvider(locationFetcher: MockLocationFetcher { .success(position) })
+        let answer = await withCheckedContinuation { continuation in
+            provider.checkCurrentLocation { continuation.resume(returning: $0) }
+        }
+        #expect(answer == expected)
+    }
+
+    @Test("The nearest place within the radius is the one reported")
+    func nearestWithinRadius() async throws {
+        let provider = CurrentLocationProvider(locationFetcher: MockLocationFetcher { .success(Self.convention) })
+        let place = try await Self.locate(provider).get()
+        #expect(place?.name == "San Jose McEnery Convention Center")
+
+        let near = PointOfInterest(
+            name: "150 m north", coordinate: Coordinate(latitude: 37.33065, longitude: -121.8893))
+        let strict = CurrentLocationProvider(
+            locationFetcher: MockLocationFetcher { .success(Self.convention) },
+            pointsOfInterest: [near],
+            radius: Distance(meters: 100)
+        )
+        #expect(try await Self.locate(strict).get() == nil)
+        #expect(strict.pointOfInterest(at: Coordinate(latitude: 37.3306, longitude: -121.8893)) == near)
+    }
+
+    @Test("A fetcher that cannot locate makes checkCurrentLocation answer false and says why")
+    func failurePath() async {
+        let provider = CurrentLocationProvider(locationFetcher: MockLocationFetcher { .failure(Unlocatable()) })
+        let answer = await withCheckedContinuation { continuation in
+            provider.checkCurrentLocation { continuation.resume(returning: $0) }
+        }
+        #expect(answer == false)
+        let result = await Self.locate(provider)
+        #expect(throws: Unlocatable.self) { try result.get() }
+    }
+
+    @Test("A fetcher that answers later, from another queue, answers the check once")
+    func asynchronousFetcher() async throws {
+        let fetcher = MockLocationFetcher(answersLater: true) { .success(Self.convention) }
+        let provider = CurrentLocationProvider(locationFetcher: fetcher)
+        #expect(try await Self.locate(provider).get() != nil)
+        #expect(fetcher.requests == 1)
+    }
+
+    @Test("A completion may check again from inside the fetcher's synchronous answer")
+    func reentrantCheck() async {
+        let fetcher = MockLocationFetcher { .success(Self.convention) }
+        let provider = CurrentLocationProvider(locationFetcher: fetcher)
+        let second = await withCheckedContinuation { continuation in
+            provider.checkCurrentLocation { _ in
+                provider.checkCurrentLocation { continuation.resume(returning: $0) }
+            }
+        }
+        #expect(second)
+        #expect(fetcher.requests == 2)
+    }
+
+    @Test("The fixed-position fetcher reports its position, and rejects one that is not on Earth")
+    func fixedFetcher() async throws {
+        let fixed = CurrentLocationProvider(locationFetcher: FixedLocationFetcher(position: Self.convention))
+        #expect(try await Self.locate(fixed).get()?.name == "San Jose McEnery Convention Center")
+
+        let invalid = CurrentLocationProvider(
+            locationFetcher: FixedLocationFetcher(position: Coordinate(latitude: 95, longitude: 0))
+        )
+        let result = await Self.locate(invalid)
+        #expect(throws: LocationError.invalidPosition("latitude 95.0 is outside -90...90")) { try result.get() }
+    }
+}

@@ -1,0 +1,58 @@
+import POITestSupport
+import Testing
+
+/// The test clock itself: it wakes sleepers only when advanced, in deadline order, and honours cancellation.
+@Suite("ManualClock")
+struct ManualClockTests {
+    @Test("Time moves only when advanced")
+    func advancing() {
+        let clock = ManualClock()
+        #expect(clock.now == ManualClock.Instant(offset: .zero))
+        clock.advance(by: .seconds(3))
+        clock.advance(by: .milliseconds(500))
+        #expect(clock.now == ManualClock.Instant(offset: .milliseconds(3500)))
+    }
+
+    @Test("Sleepers wake when their deadline comes, earliest first")
+    func wakesInOrder() async throws {
+        let clock = ManualClock()
+        let (order, record) = AsyncStream.makeStream(of: Int.self)
+        let late = Task {
+            try await clock.sleep(for: .seconds(5))
+            record.yield(5)
+        }
+        let early = Task {
+            try await clock.sleep(for: .seconds(2))
+            record.yield(2)
+        }
+        await clock.waitForSleepers(count: 2)
+        clock.advance(by: .seconds(1))
+        #expect(clock.sleepingDeadlines.count == 2)
+        clock.advance(by: .seconds(1))
+        try await early.value
+        #expect(clock.sleepingDeadlines == [ManualClock.Instant(offset: .seconds(5))])
+        clock.advance(by: .seconds(10))
+        try await late.value
+        record.finish()
+        var woken: [Int] = []
+        for await value in order { woken.append(value) }
+        #expect(woken == [2, 5])
+    }
+
+    @Test("A deadline already past returns at once")
+    func pastDeadline() async throws {
+        let clock = ManualClock()
+        clock.advance(by: .seconds(1))
+        try await clock.sleep(until: ManualClock.Instant(offset: .zero))
+    }
+
+    @Test("Cancelling a sleeper throws CancellationError")
+    func cancellation() async {
+        let clock = ManualClock()
+        let sleeper = Task { try await clock.sleep(for: .seconds(60)) }
+        await clock.waitForSleepers()
+        sleeper.cancel()
+        await #expect(throws: CancellationError.self) { try await sleeper.value }
+        #expect(clock.sleepingDeadlines.isEmpty)
+    }
+}

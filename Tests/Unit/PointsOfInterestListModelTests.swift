@@ -1,0 +1,82 @@
+import Foundation
+import POIApp
+import POIDomain
+import POILocation
+import Testing
+
+/// Isolating a notification observer (WWDC 2018 session 417, "Working with notifications"), in Swift Testing.
+///
+/// Each test gives the list a `NotificationCenter` of its own, so tests that run in parallel never hear each
+/// other's notifications.
+@Suite("PointsOfInterestListModel")
+struct PointsOfInterestListModelTests {
+    static let convention = Coordinate(latitude: 37.3293, longitude: -121.8893)
+
+    @Test("A notification on the injected center reloads the list")
+    func reloadsOnInjectedCenter() {
+        let center = NotificationCenter()
+        let list = PointsOfInterestListModel(notificationCenter: center)
+        let before = list.reloadCount
+        #expect(!list.didHandleNotification)
+
+        center.post(name: CurrentLocationProvider.authChangedNotification, object: nil)
+
+        #expect(list.didHandleNotification)
+        #expect(list.reloadCount == before + 1)
+    }
+
+    @Test("A notification on .default does not reach a list observing another center")
+    func defaultCenterDoesNotReachIt() {
+        let list = PointsOfInterestListModel(notificationCenter: NotificationCenter())
+        NotificationCenter.default.post(name: CurrentLocationProvider.authChangedNotification, object: nil)
+        #expect(!list.didHandleNotification)
+    }
+
+    @Test("Other notifications on the same center are ignored")
+    func otherNotificationsIgnored() {
+        let center = NotificationCenter()
+        let list = PointsOfInterestListModel(notificationCenter: center)
+        center.post(name: Notification.Name("SomethingElse"), object: nil)
+        #expect(!list.didHandleNotification)
+    }
+
+    @Test("The observer block does not keep the list alive")
+    func stopsObservingWhenReleased() {
+        let center = NotificationCenter()
+        weak var released: PointsOfInterestListModel?
+        do {
+            let list = PointsOfInterestListModel(notificationCenter: center)
+            released = list
+        }
+        #expect(released == nil)
+        center.post(name: CurrentLocationProvider.authChangedNotification, object: nil)
+    }
+
+    @Test("Rows are the places nearest first, each with its distance")
+    func rowsNearestFirst() throws {
+        let list = PointsOfInterestListModel(notificationCenter: NotificationCenter(), position: Self.convention)
+        let rows = list.rows
+        #expect(rows.count == PointOfInterest.sanJose.count)
+        #expect(rows.first?.place.name == "San Jose McEnery Convention Center")
+        #expect(rows.last?.place.name == "Winchester Mystery House")
+        let distances = rows.compactMap(\.distance)
+        #expect(distances.count == rows.count)
+        #expect(distances == distances.sorted())
+        #expect(try #require(distances.first).description == "40 m")
+    }
+
+    @Test("Without a position the rows are in name order, and places without a position come last")
+    func rowsWithoutPosition() {
+        let places = [
+            PointOfInterest(name: "Zeta", coordinate: Coordinate(latitude: 37.33, longitude: -121.89)),
+            PointOfInterest(name: "Alpha"),
+            PointOfInterest(name: "Beta", coordinate: Coordinate(latitude: 37.34, longitude: -121.89)),
+        ]
+        let list = PointsOfInterestListModel(notificationCenter: NotificationCenter(), places: places)
+        #expect(list.rows.map(\.place.name) == ["Alpha", "Beta", "Zeta"])
+
+        list.update(places: places, position: Coordinate(latitude: 37.3401, longitude: -121.89))
+        #expect(list.rows.map(\.place.name) == ["Beta", "Zeta", "Alpha"])
+        #expect(list.rows.last?.distance == nil)
+    }
+}
