@@ -64,6 +64,12 @@ let package = Package(
             path: "Tests/EndToEnd",
             swiftSettings: testSwiftSettings
         ),
+        // Not a tier: an on-demand measurement of the talk's advice on predicate expectations.
+        .testTarget(
+            name: "ComparisonTests",
+            path: "Tests/Comparisons",
+            swiftSettings: testSwiftSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

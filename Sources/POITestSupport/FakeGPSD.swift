@@ -14,7 +14,8 @@ import Synchronization
 /// It listens on `127.0.0.1`, port 0 (the system picks a free one, `port` tells which), and serves each client
 /// in turn: it sends the first line of its script (gpsd greets with VERSION), reads the client's command line,
 /// sends the rest of the script and closes the connection. The commands it read are in `receivedCommands`.
-/// `stop()` (or deinit) closes everything, so a test never leaves it running.
+/// Its thread keeps it alive while it listens: call `stop()`, in a `defer` right after creating it, so that a
+/// test never leaves it running even when it fails.
 public final class FakeGPSD: Sendable {
     /// Why the fake could not start.
     public struct StartError: Error, CustomStringConvertible {
