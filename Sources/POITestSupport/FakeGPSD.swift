@@ -65,29 +65,33 @@ public final class FakeGPSD: Sendable {
         state.withLock { $0.commands }
     }
 
-    /// Stops listening and closes any open connection.
+    /// Stops listening and ends any open connection; the serving thread closes the descriptors as it exits.
+    ///
+    /// Only the serving thread closes descriptors, and `stop()` shuts them down under the same lock, so a descriptor
+    /// number that another test has been given since can never be shut down or accepted on by mistake.
     public func stop() {
-        let client = state.withLock { state -> Int32 in
-            defer { state.stopped = true }
-            return state.stopped ? -1 : state.client
+        state.withLock { state in
+            guard !state.stopped else { return }
+            state.stopped = true
+            if state.client >= 0 { shutdown(state.client, Int32(SHUT_RDWR)) }
+            shutdown(listener, Int32(SHUT_RDWR))
         }
-        if client >= 0 { shutdown(client, Int32(SHUT_RDWR)) }
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     private func serve(_ script: [String]) {
+        defer { close(listener) }
         while true {
             let client = accept(listener, nil, nil)
             guard client >= 0 else { return }
             let stopped = state.withLock { state -> Bool in
-                if !state.stopped { state.client = client }
+                if state.stopped {
+                    close(client)
+                } else {
+                    state.client = client
+                }
                 return state.stopped
             }
-            if stopped {
-                close(client)
-                return
-            }
+            if stopped { return }
             if let greeting = script.first {
                 send(greeting, to: client)
             }
@@ -97,8 +101,10 @@ public final class FakeGPSD: Sendable {
                     send(line, to: client)
                 }
             }
-            state.withLock { $0.client = -1 }
-            close(client)
+            state.withLock { state in
+                state.client = -1
+                close(client)
+            }
         }
     }
 
