@@ -37,13 +37,17 @@ let package = Package(
         .target(name: "POIDomain", swiftSettings: swiftSettings),
         // The talk's networking layer: APIRequest, PointsOfInterestRequest, APIRequestLoader.
         .target(name: "POINetworking", dependencies: ["POIDomain"], swiftSettings: swiftSettings),
+        // The few POSIX socket calls shared by the gpsd client, the stub server and the fake gpsd.
+        .target(name: "POISockets", swiftSettings: swiftSettings),
         // The talk's location service: LocationFetcher, CurrentLocationProvider, gpsd on Linux.
-        .target(name: "POILocation", dependencies: ["POIDomain"], swiftSettings: swiftSettings),
+        .target(name: "POILocation", dependencies: ["POIDomain", "POISockets"], swiftSettings: swiftSettings),
         // App logic: the places list model, FeaturedPlaceManager, the launch shortcut.
         .target(
             name: "POIApp", dependencies: ["POIDomain", "POINetworking", "POILocation"], swiftSettings: swiftSettings),
         // Test helpers shared by the test tiers (MockURLProtocol); not a product.
-        .target(name: "POITestSupport", dependencies: ["POINetworking", "POILocation"], swiftSettings: swiftSettings),
+        .target(
+            name: "POITestSupport",
+            dependencies: ["POINetworking", "POILocation", "POISockets"], swiftSettings: swiftSettings),
 
         // The test pyramid: one target per tier, so `swift test --filter UnitTests` runs one tier.
         .testTarget(

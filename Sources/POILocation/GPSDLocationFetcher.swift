@@ -1,5 +1,6 @@
 import Dispatch
 import POIDomain
+import POISockets
 import Synchronization
 
 /// A location fetcher that asks gpsd, the Linux GPS daemon, for the current position.
@@ -65,7 +66,7 @@ public final class GPSDLocationFetcher: LocationFetcher, Sendable {
     /// Connects, watches, and reads reports until a fix, an error, the end of the stream or the deadline.
     func fetchPosition() -> Result<Coordinate, LocationError> {
         let deadline = ContinuousClock.now.advanced(by: timeout)
-        do throws(LineConnection.Failure) {
+        do throws(SocketError) {
             let connection = try LineConnection(host: host, port: port, deadline: deadline)
             try connection.send(#"?WATCH={"enable":true,"json":true};"# + "\n")
             var lastMode = 0
