@@ -25,9 +25,12 @@ let package = Package(
     name: "PointsOfInterest",
     platforms: [.macOS(.v15)],
     products: [
+        .executable(name: "poi", targets: ["poi"]),
+        .executable(name: "poi-server", targets: ["poi-server"]),
         .library(name: "POIDomain", targets: ["POIDomain"]),
         .library(name: "POINetworking", targets: ["POINetworking"]),
         .library(name: "POILocation", targets: ["POILocation"]),
+        .library(name: "POIServer", targets: ["POIServer"]),
         .library(name: "POIApp", targets: ["POIApp"]),
     ],
     // Toolchain only: the package must build offline on a fresh machine.
@@ -41,9 +44,17 @@ let package = Package(
         .target(name: "POISockets", swiftSettings: swiftSettings),
         // The talk's location service: LocationFetcher, CurrentLocationProvider, gpsd on Linux.
         .target(name: "POILocation", dependencies: ["POIDomain", "POISockets"], swiftSettings: swiftSettings),
+        // The stub server: the places over HTTP on POSIX sockets, with fault scenarios for end-to-end tests.
+        .target(name: "POIServer", dependencies: ["POIDomain", "POISockets"], swiftSettings: swiftSettings),
         // App logic: the places list model, FeaturedPlaceManager, the launch shortcut.
         .target(
-            name: "POIApp", dependencies: ["POIDomain", "POINetworking", "POILocation"], swiftSettings: swiftSettings),
+            name: "POIApp",
+            dependencies: ["POIDomain", "POINetworking", "POILocation", "POIServer"],
+            swiftSettings: swiftSettings
+        ),
+        // The thin executables: the CLI and the stub server.
+        .executableTarget(name: "poi", dependencies: ["POIApp"], swiftSettings: swiftSettings),
+        .executableTarget(name: "poi-server", dependencies: ["POIApp"], swiftSettings: swiftSettings),
         // Test helpers shared by the test tiers (MockURLProtocol); not a product.
         .target(
             name: "POITestSupport",
@@ -52,19 +63,19 @@ let package = Package(
         // The test pyramid: one target per tier, so `swift test --filter UnitTests` runs one tier.
         .testTarget(
             name: "UnitTests",
-            dependencies: ["POIDomain", "POINetworking", "POILocation", "POIApp", "POITestSupport"],
+            dependencies: ["POIDomain", "POINetworking", "POILocation", "POIServer", "POIApp", "POITestSupport"],
             path: "Tests/Unit",
             swiftSettings: testSwiftSettings
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["POIDomain", "POINetworking", "POILocation", "POIApp", "POITestSupport"],
+            dependencies: ["POIDomain", "POINetworking", "POILocation", "POIServer", "POIApp", "POITestSupport"],
             path: "Tests/Integration",
             swiftSettings: testSwiftSettings
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["POIDomain", "POINetworking", "POILocation", "POIApp", "POITestSupport"],
+            dependencies: ["POIDomain", "POINetworking", "POILocation", "POIServer", "POIApp", "POITestSupport"],
             path: "Tests/EndToEnd",
             swiftSettings: testSwiftSettings
         ),

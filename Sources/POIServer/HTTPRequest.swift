@@ -1,0 +1,88 @@
+public import Foundation
+
+/// The head of an HTTP/1.x request, as the stub server reads it: method, path, query and headers.
+public struct HTTPRequest: Equatable, Sendable {
+    /// The request method, for example `GET`.
+    public var method: String
+    /// The path, percent-decoded, for example `/locations`.
+    public var path: String
+    /// The query parameters, percent-decoded, in order.
+    public var query: [URLQueryItem]
+    /// The header fields, names lower-cased.
+    public var headers: [String: String]
+
+    /// The first value of the query parameter `name`.
+    public func queryValue(_ name: String) -> String? {
+        query.first { $0.name == name }?.value
+    }
+
+    /// What reading a request head from bytes found so far.
+    public enum ParseResult: Equatable, Sendable {
+        /// More bytes are needed.
+        case incomplete
+        /// A whole head.
+        case complete(HTTPRequest)
+        /// The bytes are not an HTTP request; the reason says why.
+        case invalid(String)
+    }
+
+    /// Reads a request head from the bytes received so far.
+    ///
+    /// The request line is checked as soon as it is complete, so binary garbage is rejected at once.
+    public static func parse(_ bytes: [UInt8]) -> ParseResult {
+        guard let lineEnd = bytes.firstIndex(of: UInt8(ascii: "\n")) else {
+            return bytes.allSatisfy(isPrintableOrSpace) ? .incomplete : .invalid("the request line is not text")
+        }
+        let requestLine = text(bytes[..<lineEnd])
+        let parts = requestLine.split(separator: " ", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[2].hasPrefix("HTTP/1."), !parts[0].isEmpty,
+            parts[0].allSatisfy({ $0.isUppercase && $0.isASCII })
+        else {
+            return .invalid("the request line is not 'METHOD /path HTTP/1.1'")
+        }
+        let target = String(parts[1])
+        guard target.hasPrefix("/"), let components = URLComponents(string: target) else {
+            return .invalid("the request target is not a path")
+        }
+        guard let headEnd = headEnd(in: bytes, from: lineEnd) else { return .incomplete }
+        var headers: [String: String] = [:]
+        for line in text(bytes[(lineEnd + 1)..<headEnd]).split(whereSeparator: \.isNewline) where !line.isEmpty {
+            guard let colon = line.firstIndex(of: ":") else { return .invalid("a header line has no colon") }
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return .complete(
+            HTTPRequest(
+                method: String(parts[0]),
+                path: components.path,
+                query: components.queryItems ?? [],
+                headers: headers
+            )
+        )
+    }
+
+    /// The index where the blank line that ends the head starts, searching after the request line.
+    private static func headEnd(in bytes: [UInt8], from lineEnd: Int) -> Int? {
+        var index = lineEnd
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "\n") {
+                let next = index + 1
+                if next < bytes.count, bytes[next] == UInt8(ascii: "\n") { return next }
+                if next + 1 < bytes.count, bytes[next] == UInt8(ascii: "\r"), bytes[next + 1] == UInt8(ascii: "\n") {
+                    return next
+                }
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    private static func text(_ bytes: ArraySlice<UInt8>) -> String {
+        let string = String(decoding: bytes, as: UTF8.self)
+        return string.hasSuffix("\r") ? String(string.dropLast()) : string
+    }
+
+    private static func isPrintableOrSpace(_ byte: UInt8) -> Bool {
+        (0x20..<0x7F).contains(byte) || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\t")
+    }
+}

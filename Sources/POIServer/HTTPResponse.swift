@@ -1,0 +1,65 @@
+public import Foundation
+
+/// An HTTP/1.1 response of the stub server; every one closes the connection.
+public struct HTTPResponse: Equatable, Sendable {
+    /// The status code.
+    public var status: Int
+    /// Header fields besides Content-Length and Connection, which `serialized` adds.
+    public var headers: [(String, String)]
+    /// The body.
+    public var body: Data
+
+    /// Creates a response.
+    public init(status: Int, headers: [(String, String)] = [], body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A JSON response with `value` encoded, keys sorted so that the output is stable.
+    public static func json(_ value: some Encodable, status: Int = 200) -> HTTPResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let body = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: body)
+    }
+
+    /// A JSON error: `{"error": message, "status": status}`.
+    public static func error(_ status: Int, _ message: String) -> HTTPResponse {
+        json(ErrorBody(error: message, status: status), status: status)
+    }
+
+    private struct ErrorBody: Encodable {
+        var error: String
+        var status: Int
+    }
+
+    /// The bytes on the wire; a HEAD response keeps the headers and drops the body.
+    public func serialized(includingBody: Bool = true) -> [UInt8] {
+        var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
+        for (name, value) in headers {
+            head += "\(name): \(value)\r\n"
+        }
+        head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        return Array(head.utf8) + (includingBody ? Array(body) : [])
+    }
+
+    public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
+        lhs.status == rhs.status && lhs.body == rhs.body
+            && lhs.headers.map { "\($0.0): \($0.1)" } == rhs.headers.map { "\($0.0): \($0.1)" }
+    }
+
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 400: "Bad Request"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
+        default: "Status"
+        }
+    }
+}

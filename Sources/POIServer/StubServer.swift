@@ -1,0 +1,142 @@
+import Dispatch
+public import Foundation
+import POIDomain
+public import POISockets
+import Synchronization
+
+/// The package's HTTP server for places: the talk's local mock server, whose data tests control.
+///
+/// It serves `GET /locations?lat=…&long=…` (optional `radius` in metres and `limit`) and `GET /health` over plain
+/// POSIX sockets, one request per connection. It binds `127.0.0.1` and a port the system chooses unless told
+/// otherwise, and it is built to survive what a network sends: a request head over the size limit gets 431, text
+/// that is not HTTP gets 400, a client that sends nothing is dropped after the idle timeout, and at most
+/// `maximumConnections` are served at once (more wait in the listen backlog).
+public final class StubServer: Sendable {
+    /// How the server runs.
+    public struct Configuration: Sendable {
+        /// The address to bind; `127.0.0.1` keeps the server off the network.
+        public var host = "127.0.0.1"
+        /// The port; 0 lets the system choose a free one.
+        public var port: UInt16 = 0
+        /// What the server lists and how it misbehaves.
+        public var routes = StubServerRoutes(places: PointOfInterest.sanJose)
+        /// How long a client may take to send its request head.
+        public var idleTimeout: Duration = .seconds(5)
+        /// The largest request head accepted, in bytes.
+        public var maximumRequestSize = 16 * 1024
+        /// How many connections are served at once.
+        public var maximumConnections = 64
+
+        /// The default configuration: the bundled places on 127.0.0.1, a free port, no fault.
+        public init() {}
+    }
+
+    /// The configuration it runs with.
+    public let configuration: Configuration
+    /// The port it listens on.
+    public let port: UInt16
+
+    private let listener: Int32
+    private let slots: DispatchSemaphore
+    private let state = Mutex((stopped: false, finished: false))
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Binds, listens and starts serving on a thread of its own.
+    public init(configuration: Configuration = Configuration()) throws(SocketError) {
+        self.configuration = configuration
+        (listener, port) = try Socket.listen(host: configuration.host, port: configuration.port)
+        slots = DispatchSemaphore(value: configuration.maximumConnections)
+        let thread = Thread { [self] in acceptLoop() }
+        thread.name = "StubServer \(port)"
+        thread.start()
+    }
+
+    /// The server's base URL, for example `http://127.0.0.1:49152`.
+    public var url: URL {
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        return URL(string: "http://\(host):\(port)")!
+    }
+
+    /// Stops accepting connections; requests being served finish. Safe to call more than once.
+    public func stop() {
+        state.withLock { state in
+            guard !state.stopped else { return }
+            state.stopped = true
+            Socket.shutdown(listener)
+        }
+    }
+
+    /// Blocks until the accept loop has ended after `stop()`.
+    public func waitUntilStopped() {
+        finished.wait()
+        finished.signal()
+    }
+
+    private func acceptLoop() {
+        defer {
+            Socket.close(listener)
+            finished.signal()
+        }
+        while true {
+            slots.wait()
+            guard let client = Socket.accept(listener) else {
+                slots.signal()
+                return
+            }
+            DispatchQueue.global().async { [self] in
+                serve(client)
+                Socket.close(client)
+                slots.signal()
+            }
+        }
+    }
+
+    /// Reads one request head, answers it and returns; the caller closes the connection.
+    private func serve(_ client: Int32) {
+        let deadline = ContinuousClock.now.advanced(by: configuration.idleTimeout)
+        var received: [UInt8] = []
+        while true {
+            switch HTTPRequest.parse(received) {
+            case .complete(let request):
+                answer(request, on: client)
+                return
+            case .invalid(let reason):
+                send(.error(400, reason), to: client)
+                return
+            case .incomplete:
+                guard received.count <= configuration.maximumRequestSize else {
+                    send(
+                        .error(431, "the request head is larger than \(configuration.maximumRequestSize) bytes"),
+                        to: client)
+                    return
+                }
+                do {
+                    received += try Socket.receive(from: client, deadline: deadline)
+                } catch .timedOut {
+                    send(.error(408, "no complete request within \(configuration.idleTimeout)"), to: client)
+                    return
+                } catch {
+                    return
+                }
+            }
+        }
+    }
+
+    private func answer(_ request: HTTPRequest, on client: Int32) {
+        let includeBody = request.method != "HEAD"
+        switch configuration.routes.reply(to: request) {
+        case .respond(let response):
+            send(response, to: client, includingBody: includeBody)
+        case .respondAfter(let delay, let response):
+            // The `slow` fault: the delay is the behaviour under test, played by the server, not by a test.
+            Thread.sleep(forTimeInterval: delay / .seconds(1))
+            send(response, to: client, includingBody: includeBody)
+        case .drop:
+            return
+        }
+    }
+
+    private func send(_ response: HTTPResponse, to client: Int32, includingBody: Bool = true) {
+        try? Socket.send(response.serialized(includingBody: includingBody), to: client)
+    }
+}

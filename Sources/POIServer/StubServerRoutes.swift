@@ -1,0 +1,139 @@
+import Foundation
+public import POIDomain
+
+/// What the stub server answers to a request: a pure function of the request and the dataset, so that the unit
+/// tier tests it without sockets.
+public struct StubServerRoutes: Sendable {
+    /// What the connection handler must do.
+    public enum Reply: Equatable, Sendable {
+        /// Send this response.
+        case respond(HTTPResponse)
+        /// Wait `delay`, then send this response.
+        case respondAfter(Duration, HTTPResponse)
+        /// Close the connection without answering.
+        case drop
+    }
+
+    /// The places the server lists.
+    public var places: [PointOfInterest]
+    /// A fault for every `/locations` request, unless a request names its own.
+    public var fault: StubServerFault?
+    /// How long the `slow` fault waits.
+    public var slowDelay: Duration
+
+    /// Creates the routes.
+    public init(places: [PointOfInterest], fault: StubServerFault? = nil, slowDelay: Duration = .seconds(2)) {
+        self.places = places
+        self.fault = fault
+        self.slowDelay = slowDelay
+    }
+
+    /// The reply to `request`.
+    public func reply(to request: HTTPRequest) -> Reply {
+        switch request.path {
+        case "/health":
+            guard ["GET", "HEAD"].contains(request.method) else { return methodNotAllowed(request) }
+            return .respond(.json(Health(status: "ok", places: places.count)))
+        case "/locations":
+            guard ["GET", "HEAD"].contains(request.method) else { return methodNotAllowed(request) }
+            return locations(request)
+        default:
+            return .respond(.error(404, "no such path: \(request.path) (try /locations?lat=37.3293&long=-121.8893)"))
+        }
+    }
+
+    private func methodNotAllowed(_ request: HTTPRequest) -> Reply {
+        var response = HTTPResponse.error(405, "\(request.method) is not allowed on \(request.path); use GET")
+        response.headers.append(("Allow", "GET, HEAD"))
+        return .respond(response)
+    }
+
+    private func locations(_ request: HTTPRequest) -> Reply {
+        var fault = self.fault
+        if let name = request.queryValue("fault") {
+            guard let requested = StubServerFault(rawValue: name) else {
+                return .respond(.error(400, "fault must be one of \(StubServerFault.names), not '\(name)'"))
+            }
+            fault = requested
+        }
+        let listing: HTTPResponse
+        switch parseQuery(request) {
+        case .failure(let message):
+            return .respond(.error(400, message.text))
+        case .success(let query):
+            listing = .json(nearby(query))
+        }
+        switch fault {
+        case nil: return .respond(listing)
+        case .serverError:
+            let page =
+                "<html><head><title>500 Internal Server Error</title></head><body><h1>Internal Server Error</h1></body></html>"
+            return .respond(HTTPResponse(status: 500, headers: [("Content-Type", "text/html")], body: Data(page.utf8)))
+        case .notJSON:
+            return .respond(
+                HTTPResponse(
+                    status: 200, headers: [("Content-Type", "text/plain")], body: Data("this is not JSON\n".utf8))
+            )
+        case .slow: return .respondAfter(slowDelay, listing)
+        case .drop: return .drop
+        }
+    }
+
+    private struct Health: Encodable {
+        var status: String
+        var places: Int
+    }
+
+    private struct Query {
+        var position: Coordinate
+        var radius: Double?
+        var limit: Int?
+    }
+
+    private struct Message: Error {
+        var text: String
+    }
+
+    private func parseQuery(_ request: HTTPRequest) -> Result<Query, Message> {
+        guard let latitudeText = request.queryValue("lat") else { return .failure(Message(text: "lat is missing")) }
+        guard let longitudeText = request.queryValue("long") else {
+            return .failure(Message(text: "long is missing"))
+        }
+        guard let latitude = Double(latitudeText) else {
+            return .failure(Message(text: "lat '\(latitudeText)' is not a number"))
+        }
+        guard let longitude = Double(longitudeText) else {
+            return .failure(Message(text: "long '\(longitudeText)' is not a number"))
+        }
+        let position = Coordinate(latitude: latitude, longitude: longitude)
+        do {
+            try position.validate()
+        } catch {
+            return .failure(Message(text: error.description))
+        }
+        var query = Query(position: position)
+        if let radiusText = request.queryValue("radius") {
+            guard let radius = Double(radiusText), radius.isFinite, radius > 0 else {
+                return .failure(Message(text: "radius '\(radiusText)' is not a positive number of metres"))
+            }
+            query.radius = radius
+        }
+        if let limitText = request.queryValue("limit") {
+            guard let limit = Int(limitText), limit > 0 else {
+                return .failure(Message(text: "limit '\(limitText)' is not a positive whole number"))
+            }
+            query.limit = limit
+        }
+        return .success(query)
+    }
+
+    /// The places within the radius, nearest first, at most `limit` of them.
+    private func nearby(_ query: Query) -> [PointOfInterest] {
+        let measured: [(place: PointOfInterest, meters: Double)] = places.map { place in
+            (place, place.distance(from: query.position)?.meters ?? .infinity)
+        }
+        let radius = query.radius ?? .infinity
+        let sorted = measured.filter { $0.meters <= radius }.sorted { $0.meters < $1.meters }.map(\.place)
+        return Array(sorted.prefix(query.limit ?? sorted.count))
+    }
+}
