@@ -57,7 +57,9 @@ public final class StubServer: Sendable {
         return URL(string: "http://\(host):\(port)")!
     }
 
-    /// Stops accepting connections; requests being served finish. Safe to call more than once.
+    /// Stops accepting connections.
+    ///
+    /// Requests being served finish. Safe to call more than once.
     public func stop() {
         state.withLock { state in
             guard !state.stopped else { return }

@@ -1,7 +1,9 @@
 public import Foundation
 
-/// The `poi` command line: parses the arguments, runs a command, and turns every failure into a one-line message
-/// and its exit status. The executable is a thin shell over `run`.
+/// The `poi` command line: parses the arguments and runs a command.
+///
+/// Every failure becomes a one-line message on stderr and the exit status of its kind; the executable is a thin
+/// shell over `run`.
 public struct POICommandLine: Sendable {
     /// The version `poi --version` prints.
     public static let version = "1.0.0"

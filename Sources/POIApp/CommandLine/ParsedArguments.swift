@@ -8,8 +8,10 @@ public struct ParsedArguments: Equatable, Sendable {
     /// `--name` options that take no value, by name without dashes.
     public var flags: Set<String> = []
 
-    /// Parses `arguments` for `command`, which accepts the options `valueOptions` (each followed by a value) and
-    /// the flags `flags`. `--` ends the options.
+    /// Parses `arguments` for `command`.
+    ///
+    /// The command accepts the options `valueOptions` (each followed by a value) and the flags `flags`; `--` ends
+    /// the options.
     public static func parse(
         _ arguments: [String],
         command: String,
