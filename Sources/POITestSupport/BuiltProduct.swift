@@ -1,0 +1,190 @@
+public import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Runs the package's built executables from tests: the end-to-end tier's way to use `poi` and `poi-server`.
+///
+/// Waiting for a process goes through `terminationHandler`, after both pipes were read to the end:
+/// `Process.waitUntilExit()` adds about 50 ms per process on Linux, the handler about 5 ms. Every process is
+/// ended even when the test fails: `run` kills a process that outlives its time limit, and `withServer` stops
+/// the server however its body ends.
+public enum BuiltProduct {
+    /// What a finished process left: its exit status and everything it wrote.
+    public struct Result: Sendable {
+        /// The exit status (or 128 + the signal's number when a signal ended it).
+        public var status: Int32
+        /// Standard output.
+        public var standardOutput: String
+        /// Standard error.
+        public var standardError: String
+    }
+
+    /// Why a product could not be run.
+    public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong.
+        public var description: String
+    }
+
+    /// The folder of the built products: where the test bundle itself was built.
+    public static var productsDirectory: URL {
+        #if os(macOS)
+            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+                return bundle.bundleURL.deletingLastPathComponent()
+            }
+            return Bundle.main.bundleURL.deletingLastPathComponent()
+        #else
+            return Bundle.main.bundleURL
+        #endif
+    }
+
+    /// Runs the built product `name` with `arguments` and returns when it has exited.
+    ///
+    /// `environment` is added to the test's own; a process still running after `timeLimit` is killed and the call
+    /// throws, so a hanging product fails its test instead of hanging the suite.
+    public static func run(
+        _ name: String,
+        _ arguments: [String],
+        environment: [String: String] = [:],
+        timeLimit: Duration = .seconds(20)
+    ) async throws -> Result {
+        let process = try makeProcess(name, arguments, environment: environment)
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        let exited = Exit()
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        let watchdog = Task {
+            try await Task.sleep(for: timeLimit)
+            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
+        }
+        async let standardOutput = readToEnd(output.fileHandleForReading)
+        async let standardError = readToEnd(errors.fileHandleForReading)
+        let (stdout, stderr) = await (standardOutput, standardError)
+        await exited.wait()
+        watchdog.cancel()
+        if process.terminationReason == .uncaughtSignal, process.terminationStatus == SIGKILL {
+            throw Failure(description: "\(name) \(arguments.joined(separator: " ")) ran longer than \(timeLimit)")
+        }
+        let status =
+            process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return Result(status: status, standardOutput: stdout, standardError: stderr)
+    }
+
+    /// A running `poi-server`: its URL, and its process for signals.
+    public struct Server: Sendable {
+        /// The URL the server printed as its first line.
+        public let url: URL
+        /// The server's process identifier.
+        public let processIdentifier: Int32
+    }
+
+    /// Starts `poi-server` with `arguments`, waits for the URL it prints first, runs `body`, then stops the server
+    /// with SIGTERM and waits for it, whether `body` returned or threw; returns `body`'s result and the server's
+    /// exit status.
+    public static func withServer<T: Sendable>(
+        _ arguments: [String] = [],
+        _ body: (Server) async throws -> T
+    ) async throws -> (result: T, serverStatus: Int32) {
+        let process = try makeProcess("poi-server", arguments, environment: [:])
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        let exited = Exit()
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        func stop() async -> Int32 {
+            if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+            await exited.wait()
+            return process.terminationStatus
+        }
+        let firstLine = await readFirstLine(output.fileHandleForReading)
+        guard let firstLine, let url = URL(string: firstLine), url.scheme == "http" else {
+            _ = await stop()
+            let stderr = await readToEnd(errors.fileHandleForReading)
+            throw Failure(
+                description: "poi-server printed no URL (first line: \(firstLine ?? "none"); stderr: \(stderr))")
+        }
+        do {
+            let result = try await body(Server(url: url, processIdentifier: process.processIdentifier))
+            return (result, await stop())
+        } catch {
+            _ = await stop()
+            throw error
+        }
+    }
+
+    private static func makeProcess(_ name: String, _ arguments: [String], environment: [String: String]) throws
+        -> Process
+    {
+        let executable = productsDirectory.appendingPathComponent(name)
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw Failure(description: "no built \(name) at \(executable.path); run 'swift build' first")
+        }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        return process
+    }
+
+    private static func readToEnd(_ handle: FileHandle) async -> String {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let data = handle.readDataToEndOfFile()
+                continuation.resume(returning: String(decoding: data, as: UTF8.self))
+            }
+        }
+    }
+
+    private static func readFirstLine(_ handle: FileHandle) async -> String? {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var line = Data()
+                while true {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    line.append(chunk)
+                    if line.contains(UInt8(ascii: "\n")) { break }
+                }
+                let text = String(decoding: line, as: UTF8.self).split(separator: "\n").first.map(String.init)
+                continuation.resume(returning: text)
+            }
+        }
+    }
+}
+
+/// A process exit that can be awaited, signalled from `terminationHandler`.
+private final class Exit: Sendable {
+    private let state = Mutex<(exited: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func signal() {
+        let waiters = state.withLock { state in
+            state.exited = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let done = state.withLock { state in
+                if state.exited { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import POITestSupport
+import Testing
+
+/// `poi`'s help, version, bad input and `featured`, as a user sees them.
+@Suite("poi command line, end to end", .timeLimit(.minutes(1)))
+struct CommandLineEndToEndTests {
+    @Test("--help, help nearby and --version answer on stdout with status 0")
+    func help() async throws {
+        let help = try await BuiltProduct.run("poi", ["--help"])
+        #expect(help.status == 0)
+        #expect(help.standardOutput.contains("Usage:"))
+        #expect(help.standardOutput.contains("poi nearby [--lat DEGREES --long DEGREES]"))
+
+        let nearby = try await BuiltProduct.run("poi", ["help", "nearby"])
+        #expect(nearby.status == 0)
+        #expect(nearby.standardOutput.contains("--timeout SECONDS"))
+        #expect(try await BuiltProduct.run("poi", ["nearby", "--help"]).standardOutput == nearby.standardOutput)
+
+        let version = try await BuiltProduct.run("poi", ["--version"])
+        #expect(version.standardOutput == "poi 1.0.0\n")
+    }
+
+    @Test(
+        "Bad input never crashes: one line on stderr, and the status of its kind",
+        arguments: [
+            ([], 64, "no command given"),
+            (["frobnicate"], 64, "no command named 'frobnicate'"),
+            (["help", "frobnicate"], 64, "no command named 'frobnicate'"),
+            (["nearby", "--lat", "37.3"], 64, "--lat and --long go together"),
+            (["nearby", "--lat"], 64, "--lat needs a value"),
+            (["nearby", "--lat", "north", "--long", "1"], 64, "--lat must be a number, not 'north'"),
+            (
+                ["nearby", "--lat", "1", "--long", "2", "--limit", "0"], 64,
+                "--limit must be a whole number of at least 1"
+            ),
+            (["nearby", "--lat", "1", "--long", "2", "--colour"], 64, "unknown option --colour for 'poi nearby'"),
+            (
+                ["nearby", "--lat", "1", "--long", "2", "--server", "ftp://x"], 64,
+                "--server must be an http or https URL"
+            ),
+            (["nearby", "--lat", "1", "--long", "2", "--timeout", "0"], 64, "--timeout must be more than 0 seconds"),
+            (["nearby", "--lat", "91", "--long", "0"], 65, "invalid coordinate: latitude 91.0 is outside -90...90"),
+            (
+                ["nearby", "--lat", "0", "--long", "-180.5"], 65,
+                "invalid coordinate: longitude -180.5 is outside -180...180"
+            ),
+            (["featured", "--interval", "-1"], 64, "--interval must be more than 0 seconds"),
+        ] as [([String], Int32, String)]
+    )
+    func badInput(arguments: [String], status: Int32, message: String) async throws {
+        let result = try await BuiltProduct.run("poi", arguments)
+        #expect(result.status == status, "\(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+        #expect(result.standardError.hasPrefix("poi: \(message)"), "\(result.standardError)")
+    }
+
+    @Test("featured shows a place, then rotates on the real run loop")
+    func featured() async throws {
+        let result = try await BuiltProduct.run("poi", ["featured", "--interval", "0.02", "--count", "2"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(
+            result.standardOutput == """
+                Featured: San Jose McEnery Convention Center
+                Featured: Center for the Performing Arts
+                Featured: The Tech Interactive
+
+                """)
+    }
+}

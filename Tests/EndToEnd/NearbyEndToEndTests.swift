@@ -1,0 +1,128 @@
+import Foundation
+import POITestSupport
+import Testing
+
+/// `poi nearby` as a user runs it: the built executable, against the in-process server or a `poi-server` process.
+///
+/// The talk's end-to-end advice (WWDC 2018 session 417, "Testing network requests"): run the whole app against a
+/// local mock server whose data the test controls. Each test launches its own processes on port 0, so tests run
+/// in parallel, and every server is stopped however the test ends.
+@Suite("poi nearby, end to end", .timeLimit(.minutes(1)))
+struct NearbyEndToEndTests {
+    static let convention = ["--lat", "37.3293", "--long", "-121.8893"]
+
+    /// The JSON schema of `poi nearby --json`, read back.
+    struct Report: Decodable {
+        struct Place: Decodable {
+            var name: String
+            var category: String?
+            var distanceMeters: Double?
+            var distance: String?
+        }
+
+        var position: [String: Double]
+        var places: [Place]
+    }
+
+    @Test("With no server given, the built-in server answers and the places come nearest first")
+    func builtInServer() async throws {
+        let result = try await BuiltProduct.run("poi", ["nearby"] + Self.convention + ["--limit", "3"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.isEmpty)
+        let lines = result.standardOutput.split(separator: "\n")
+        #expect(lines.first == "Places near 37.3293, -121.8893, nearest first:")
+        #expect(
+            lines.dropFirst().map { $0.trimmingCharacters(in: .whitespaces) } == [
+                "40 m  San Jose McEnery Convention Center  (venue)",
+                "150 m  Center for the Performing Arts  (venue)",
+                "260 m  San Jose Museum of Quilts & Textiles  (museum)",
+            ])
+    }
+
+    @Test("--json prints the documented schema, nearest first, parsed back")
+    func json() async throws {
+        let result = try await BuiltProduct.run("poi", ["nearby", "--json"] + Self.convention)
+        #expect(result.status == 0, "\(result.standardError)")
+        let report = try JSONDecoder().decode(Report.self, from: Data(result.standardOutput.utf8))
+        #expect(report.position == ["latitude": 37.3293, "longitude": -121.8893])
+        #expect(report.places.count == 22)
+        let distances = report.places.compactMap(\.distanceMeters)
+        #expect(distances.count == 22)
+        #expect(distances == distances.sorted())
+        #expect(report.places.first?.name == "San Jose McEnery Convention Center")
+        #expect(report.places.first?.distance == "40 m")
+        #expect(report.places.last?.name == "Winchester Mystery House")
+    }
+
+    @Test("Against a poi-server process with its own data, given by --server and by POI_SERVER_URL")
+    func serverProcessWithData() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("poi-e2e-\(UUID().uuidString).json")
+        try Data(
+            #"""
+            [{"name": "Far", "coordinate": {"latitude": 37.40, "longitude": -121.89}},
+             {"name": "Near", "coordinate": {"latitude": 37.33, "longitude": -121.8893}, "category": "park"}]
+            """#.utf8
+        ).write(to: data)
+        defer { try? FileManager.default.removeItem(at: data) }
+
+        let (outputs, serverStatus) = try await BuiltProduct.withServer(["--data", data.path]) { server in
+            let byOption = try await BuiltProduct.run(
+                "poi", ["nearby", "--server", server.url.absoluteString] + Self.convention)
+            let byEnvironment = try await BuiltProduct.run(
+                "poi",
+                ["nearby"] + Self.convention,
+                environment: ["POI_SERVER_URL": server.url.absoluteString]
+            )
+            return [byOption, byEnvironment].map(\.standardOutput)
+        }
+        #expect(serverStatus == 0, "poi-server stops cleanly on SIGTERM")
+        for output in outputs {
+            #expect(
+                output.split(separator: "\n").dropFirst().map { $0.trimmingCharacters(in: .whitespaces) } == [
+                    "80 m  Near  (park)",
+                    "7.9 km  Far",
+                ])
+        }
+    }
+
+    @Test(
+        "Each server fault ends with its own exit status and a one-line message",
+        arguments: [
+            (["--fault", "500"], [String](), 70, "answered HTTP 500"),
+            (["--fault", "not-json"], [], 76, "sent a bad answer: the server's answer is not the expected JSON"),
+            (["--fault", "drop"], [], 69, "closed the connection without answering"),
+            (["--fault", "slow", "--slow-ms", "3000"], ["--timeout", "0.2"], 75, "did not answer within 0.2 seconds"),
+        ]
+    )
+    func faults(serverArguments: [String], clientArguments: [String], status: Int32, message: String) async throws {
+        let (result, _) = try await BuiltProduct.withServer(serverArguments) { server in
+            try await BuiltProduct.run(
+                "poi",
+                ["nearby", "--server", server.url.absoluteString] + Self.convention + clientArguments
+            )
+        }
+        #expect(result.status == status, "\(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.count == 1, "one line, no stack trace: \(result.standardError)")
+        #expect(lines.first?.hasPrefix("poi: ") == true)
+        #expect(result.standardError.contains(message), "\(result.standardError)")
+    }
+
+    @Test("A server that is not running is exit status 69 with what to check")
+    func serverNotRunning() async throws {
+        let (url, _) = try await BuiltProduct.withServer { $0.url }
+        let result = try await BuiltProduct.run("poi", ["nearby", "--server", url.absoluteString] + Self.convention)
+        #expect(result.status == 69)
+        #expect(result.standardError.contains("is it running? check --server or POI_SERVER_URL"))
+    }
+
+    @Test("Without a position and without gpsd, exit status 66 says to start gpsd or pass --lat and --long")
+    func noLocation() async throws {
+        let (url, _) = try await BuiltProduct.withServer { $0.url }
+        let result = try await BuiltProduct.run("poi", ["nearby"], environment: ["POI_GPSD_PORT": "\(url.port!)"])
+        #expect(result.status == 66, "\(result.standardError)")
+        #expect(result.standardError.contains("no location: gpsd is not running at 127.0.0.1:\(url.port!)"))
+        #expect(result.standardError.contains("start gpsd, or give the position with --lat and --long"))
+    }
+}

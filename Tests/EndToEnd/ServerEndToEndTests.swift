@@ -1,0 +1,60 @@
+import Foundation
+import POITestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `poi-server` as a process: its first line, its signals, and curl as a client.
+@Suite("poi-server, end to end", .timeLimit(.minutes(1)))
+struct ServerEndToEndTests {
+    @Test("It prints its URL first, on 127.0.0.1 and a port the system chose, and stops cleanly on SIGINT")
+    func sigint() async throws {
+        let (url, status) = try await BuiltProduct.withServer { server in
+            kill(server.processIdentifier, SIGINT)
+            return server.url
+        }
+        #expect(url.host == "127.0.0.1")
+        #expect((url.port ?? 0) > 0)
+        #expect(status == 0)
+    }
+
+    @Test(
+        "curl gets the places and the JSON errors",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl")))
+    func curl() async throws {
+        let (results, _) = try await BuiltProduct.withServer { server in
+            let ok = try await Self.curl(["-sS", "-i", "\(server.url)/locations?lat=37.3293&long=-121.8893&limit=1"])
+            let bad = try await Self.curl(["-sS", "-i", "\(server.url)/locations?lat=37.3293"])
+            let head = try await Self.curl(["-sS", "-I", "\(server.url)/health"])
+            return [ok, bad, head]
+        }
+        #expect(results[0].hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(
+            results[0].contains(
+                #"[{"category":"venue","coordinate":{"latitude":37.3292,"longitude":-121.8889},"name":"San Jose McEnery Convention Center"}]"#
+            ))
+        #expect(results[1].hasPrefix("HTTP/1.1 400 Bad Request\r\n"))
+        #expect(results[1].hasSuffix(#"{"error":"long is missing","status":400}"#))
+        #expect(results[2].hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(results[2].contains("Content-Length: "))
+    }
+
+    static func curl(_ arguments: [String]) async throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: output.fileHandleForReading.readDataToEndOfFile())
+            }
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
