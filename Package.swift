@@ -63,19 +63,25 @@ let package = Package(
         // The test pyramid: one target per tier, so `swift test --filter UnitTests` runs one tier.
         .testTarget(
             name: "UnitTests",
-            dependencies: ["POIDomain", "POINetworking", "POILocation", "POIServer", "POIApp", "POITestSupport"],
+            dependencies: [
+                "POIDomain", "POINetworking", "POILocation", "POIServer", "POIApp", "POISockets", "POITestSupport",
+            ],
             path: "Tests/Unit",
             swiftSettings: testSwiftSettings
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["POIDomain", "POINetworking", "POILocation", "POIServer", "POIApp", "POITestSupport"],
+            dependencies: [
+                "POIDomain", "POINetworking", "POILocation", "POIServer", "POIApp", "POISockets", "POITestSupport",
+            ],
             path: "Tests/Integration",
             swiftSettings: testSwiftSettings
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["POIDomain", "POINetworking", "POILocation", "POIServer", "POIApp", "POITestSupport"],
+            dependencies: [
+                "POIDomain", "POINetworking", "POILocation", "POIServer", "POIApp", "POISockets", "POITestSupport",
+            ],
             path: "Tests/EndToEnd",
             swiftSettings: testSwiftSettings
         ),

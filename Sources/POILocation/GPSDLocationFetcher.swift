@@ -1,4 +1,3 @@
-import Dispatch
 import POIDomain
 import POISockets
 import Synchronization
@@ -49,9 +48,9 @@ public final class GPSDLocationFetcher: LocationFetcher, Sendable {
         set { state.withLock { $0.desiredAccuracy = newValue } }
     }
 
-    /// Asks gpsd on a background queue; the delegate hears the answer on that queue.
+    /// Asks gpsd on a thread of its own (the socket I/O blocks); the delegate hears the answer on that thread.
     public func requestLocation() {
-        DispatchQueue.global().async {
+        BlockingCall.start {
             let result = self.fetchPosition()
             let delegate = self.locationFetcherDelegate
             switch result {

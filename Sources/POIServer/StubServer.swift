@@ -85,7 +85,8 @@ public final class StubServer: Sendable {
                 slots.signal()
                 return
             }
-            DispatchQueue.global().async { [self] in
+            // A thread per connection: the I/O blocks (see BlockingCall for why not a global queue).
+            BlockingCall.start { [self] in
                 serve(client)
                 Socket.close(client)
                 slots.signal()

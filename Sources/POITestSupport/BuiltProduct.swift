@@ -1,4 +1,5 @@
 public import Foundation
+import POISockets
 import Synchronization
 
 #if canImport(Glibc)
@@ -105,8 +106,15 @@ public enum BuiltProduct {
         try process.run()
         func stop() async -> Int32 {
             if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+            // A server that ignores SIGTERM is killed after five seconds rather than hanging the suite.
+            let killer = Task {
+                try await Task.sleep(for: .seconds(5))
+                kill(process.processIdentifier, SIGKILL)
+            }
             await exited.wait()
-            return process.terminationStatus
+            killer.cancel()
+            return process.terminationReason == .uncaughtSignal
+                ? 128 + process.terminationStatus : process.terminationStatus
         }
         let firstLine = await readFirstLine(output.fileHandleForReading)
         guard let firstLine, let url = URL(string: firstLine), url.scheme == "http" else {
@@ -139,27 +147,21 @@ public enum BuiltProduct {
     }
 
     private static func readToEnd(_ handle: FileHandle) async -> String {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                let data = handle.readDataToEndOfFile()
-                continuation.resume(returning: String(decoding: data, as: UTF8.self))
-            }
+        await BlockingCall.run {
+            String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
         }
     }
 
     private static func readFirstLine(_ handle: FileHandle) async -> String? {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                var line = Data()
-                while true {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { break }
-                    line.append(chunk)
-                    if line.contains(UInt8(ascii: "\n")) { break }
-                }
-                let text = String(decoding: line, as: UTF8.self).split(separator: "\n").first.map(String.init)
-                continuation.resume(returning: text)
+        await BlockingCall.run {
+            var line = Data()
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                line.append(chunk)
+                if line.contains(UInt8(ascii: "\n")) { break }
             }
+            return String(decoding: line, as: UTF8.self).split(separator: "\n").first.map(String.init)
         }
     }
 }

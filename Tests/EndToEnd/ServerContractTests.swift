@@ -27,6 +27,7 @@ struct ServerContractTests {
     static func loader() throws -> APIRequestLoader<PointsOfInterestRequest> {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 10
+        configuration.urlCache = nil
         let serverURL = try #require(contractServerURL)
         return APIRequestLoader(
             apiRequest: PointsOfInterestRequest(baseURL: serverURL),

@@ -1,4 +1,5 @@
 import Foundation
+import POISockets
 import POITestSupport
 import Testing
 

@@ -112,15 +112,16 @@ public enum ServerCommand {
             FileHandle.standardError.write(Data("poi-server: cannot listen: \(error)\n".utf8))
             return .serverUnreachable
         }
-        // The first line is the URL, written at once so that a test reading the pipe sees it.
-        FileHandle.standardOutput.write(Data("\(server.url.absoluteString)\n".utf8))
+        // The signal handlers come first: a client that reads the URL may send SIGTERM at once.
         let signals = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { server.stop() }
             source.resume()
+            signal(number, SIG_IGN)
             return source
         }
+        // The first line is the URL, written at once so that a test reading the pipe sees it.
+        FileHandle.standardOutput.write(Data("\(server.url.absoluteString)\n".utf8))
         server.waitUntilStopped()
         withExtendedLifetime(signals) {}
         return .success

@@ -1,0 +1,176 @@
+import Foundation
+import POIDomain
+import POINetworking
+import POIServer
+import POISockets
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The stub server over real loopback sockets: what it answers, and what it survives.
+@Suite("StubServer over loopback", .timeLimit(.minutes(1)))
+struct StubServerTests {
+    static func withServer<T>(
+        _ configure: (inout StubServer.Configuration) -> Void = { _ in },
+        _ body: (StubServer) async throws -> T
+    ) async throws -> T {
+        var configuration = StubServer.Configuration()
+        configure(&configuration)
+        let server = try StubServer(configuration: configuration)
+        defer { server.stop() }
+        return try await body(server)
+    }
+
+    /// Sends `bytes` on a new connection and returns everything the server sent before closing; the blocking
+    /// socket calls run on a thread of their own, off the cooperative pool.
+    static func exchange(_ bytes: [UInt8], port: UInt16) async throws -> String {
+        try await BlockingCall.run { try blockingExchange(bytes, port: port) }
+    }
+
+    private static func blockingExchange(_ bytes: [UInt8], port: UInt16) throws -> String {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        let socket = try Socket.connect(host: "127.0.0.1", port: port, deadline: deadline)
+        defer { Socket.close(socket) }
+        if !bytes.isEmpty {
+            try Socket.send(bytes, to: socket)
+        }
+        var received: [UInt8] = []
+        while true {
+            do {
+                received += try Socket.receive(from: socket, deadline: deadline)
+            } catch .closed {
+                break
+            }
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    static func get(_ target: String, port: UInt16, method: String = "GET") async throws -> String {
+        try await exchange(Array("\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8), port: port)
+    }
+
+    @Test("The loader gets the places over real HTTP on loopback")
+    func loaderOverLoopback() async throws {
+        try await Self.withServer { server in
+            // No URL cache: FoundationNetworking looks requests up in it on a background-QoS queue, which costs
+            // about half a second on a cold process here.
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.urlCache = nil
+            let loader = APIRequestLoader(
+                apiRequest: PointsOfInterestRequest(baseURL: server.url),
+                urlSession: URLSession(configuration: configuration)
+            )
+            let places = try await loader.loadAPIRequest(
+                requestData: Coordinate(latitude: 37.3293, longitude: -121.8893))
+            #expect(places.count == PointOfInterest.sanJose.count)
+            #expect(places.first?.name == "San Jose McEnery Convention Center")
+        }
+    }
+
+    @Test("HEAD answers the headers without the body")
+    func head() async throws {
+        try await Self.withServer { server in
+            let answer = try await Self.get("/health", port: server.port, method: "HEAD")
+            #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"))
+            #expect(answer.hasSuffix("\r\n\r\n"))
+            #expect(answer.contains("Content-Length: 27\r\n"))
+        }
+    }
+
+    @Test(
+        "Requests that are not HTTP are answered 400, at once",
+        arguments: [
+            [UInt8]("GARBAGE\r\n\r\n".utf8),
+            [UInt8]("GET\r\n\r\n".utf8),
+            [UInt8]("get /locations HTTP/1.1\r\n\r\n".utf8),
+            [UInt8]("GET locations HTTP/1.1\r\n\r\n".utf8),
+            [UInt8]("GET /health HTTP/1.1\r\nNoColonHere\r\n\r\n".utf8),
+            [0x00, 0xFF, 0x13, 0x37, 0x0A],
+            [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xFC, 0x03, 0x03],
+        ]
+    )
+    func notHTTP(bytes: [UInt8]) async throws {
+        try await Self.withServer { server in
+            let answer = try await Self.exchange(bytes, port: server.port)
+            #expect(answer.hasPrefix("HTTP/1.1 400 Bad Request\r\n"))
+        }
+    }
+
+    @Test("A request head over the size limit is answered 431")
+    func oversized() async throws {
+        try await Self.withServer {
+            $0.maximumRequestSize = 1024
+        } _: { server in
+            let huge = "GET /health HTTP/1.1\r\nX-Padding: " + String(repeating: "a", count: 4096)
+            let answer = try await Self.exchange(Array(huge.utf8), port: server.port)
+            #expect(answer.hasPrefix("HTTP/1.1 431 "))
+        }
+    }
+
+    @Test("A client that sends nothing, or half a request, is answered 408 after the idle timeout")
+    func idleClients() async throws {
+        try await Self.withServer {
+            $0.idleTimeout = .milliseconds(100)
+        } _: { server in
+            let silent = try await Self.exchange([], port: server.port)
+            let half = try await Self.exchange(Array("GET /health HTTP/1.1\r\n".utf8), port: server.port)
+            #expect(silent.hasPrefix("HTTP/1.1 408 "))
+            #expect(half.hasPrefix("HTTP/1.1 408 "))
+        }
+    }
+
+    @Test("A client that hangs up mid-request does not hurt the server")
+    func hangUp() async throws {
+        try await Self.withServer { server in
+            let port = server.port
+            try await BlockingCall.run {
+                let deadline = ContinuousClock.now.advanced(by: .seconds(5))
+                for _ in 0..<20 {
+                    let socket = try Socket.connect(host: "127.0.0.1", port: port, deadline: deadline)
+                    try Socket.send(Array("GET /locations?lat=1".utf8), to: socket)
+                    Socket.close(socket)
+                }
+            }
+            let health = try await Self.get("/health", port: server.port)
+            #expect(health.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        }
+    }
+
+    @Test("Many clients at once are all answered, more than the connections it serves at a time")
+    func manyClients() async throws {
+        try await Self.withServer {
+            $0.maximumConnections = 4
+        } _: { server in
+            let port = server.port
+            let answers = try await withThrowingTaskGroup(of: String.self) { group in
+                for index in 0..<64 {
+                    group.addTask {
+                        try await Self.get("/locations?lat=37.33&long=-121.88&limit=\(index % 5 + 1)", port: port)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(answers.count == 64)
+            #expect(answers.allSatisfy { $0.hasPrefix("HTTP/1.1 200 OK\r\n") })
+        }
+    }
+
+    @Test("The drop fault closes the connection without a byte")
+    func drop() async throws {
+        try await Self.withServer { server in
+            let answer = try await Self.get("/locations?lat=1&long=1&fault=drop", port: server.port)
+            #expect(answer.isEmpty)
+        }
+    }
+
+    @Test("After stop the port refuses connections")
+    func stop() async throws {
+        let server = try StubServer()
+        let port = server.port
+        server.stop()
+        server.waitUntilStopped()
+        await #expect(throws: SocketError.self) { try await Self.get("/health", port: port) }
+    }
+}
