@@ -11,6 +11,14 @@ public struct HTTPRequest: Equatable, Sendable {
     /// The header fields, names lower-cased.
     public var headers: [String: String]
 
+    /// Creates a request head.
+    public init(method: String, path: String, query: [URLQueryItem] = [], headers: [String: String] = [:]) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+    }
+
     /// The first value of the query parameter `name`.
     public func queryValue(_ name: String) -> String? {
         query.first { $0.name == name }?.value

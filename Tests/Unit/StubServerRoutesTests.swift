@@ -1,0 +1,119 @@
+import Foundation
+import POIDomain
+import POIServer
+import Testing
+
+/// What the stub server answers, without sockets: the routing is a pure function of the request.
+@Suite("StubServerRoutes")
+struct StubServerRoutesTests {
+    static let routes = StubServerRoutes(places: PointOfInterest.sanJose)
+
+    static func request(_ path: String, _ query: [String: String] = [:], method: String = "GET") -> HTTPRequest {
+        HTTPRequest(
+            method: method,
+            path: path,
+            query: query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) },
+            headers: [:]
+        )
+    }
+
+    static func response(_ reply: StubServerRoutes.Reply) -> HTTPResponse? {
+        if case .respond(let response) = reply { response } else { nil }
+    }
+
+    static func places(_ reply: StubServerRoutes.Reply) throws -> [PointOfInterest] {
+        let answer = try #require(Self.response(reply))
+        #expect(answer.status == 200)
+        return try JSONDecoder().decode([PointOfInterest].self, from: answer.body)
+    }
+
+    @Test("/locations lists the places nearest first")
+    func locations() throws {
+        let places = try Self.places(
+            Self.routes.reply(to: Self.request("/locations", ["lat": "37.3293", "long": "-121.8893"])))
+        #expect(places.count == PointOfInterest.sanJose.count)
+        #expect(places.first?.name == "San Jose McEnery Convention Center")
+        #expect(places.last?.name == "Winchester Mystery House")
+    }
+
+    @Test("radius and limit narrow the list")
+    func radiusAndLimit() throws {
+        let near = try Self.places(
+            Self.routes.reply(to: Self.request("/locations", ["lat": "37.3293", "long": "-121.8893", "radius": "300"]))
+        )
+        #expect(
+            near.map(\.name) == [
+                "San Jose McEnery Convention Center", "Center for the Performing Arts",
+                "San Jose Museum of Quilts & Textiles", "The Tech Interactive",
+            ])
+        let two = try Self.places(
+            Self.routes.reply(to: Self.request("/locations", ["lat": "37.3293", "long": "-121.8893", "limit": "2"]))
+        )
+        #expect(two.count == 2)
+    }
+
+    @Test(
+        "Missing or invalid parameters are 400 with a JSON error that names them",
+        arguments: [
+            ([:], "lat is missing"),
+            (["lat": "1"], "long is missing"),
+            (["lat": "north", "long": "1"], "lat 'north' is not a number"),
+            (["lat": "1", "long": "1e999"], "longitude inf is not a finite number"),
+            (["lat": "100", "long": "1"], "latitude 100.0 is outside -90...90"),
+            (["lat": "1", "long": "1", "radius": "-5"], "radius '-5' is not a positive number of metres"),
+            (["lat": "1", "long": "1", "limit": "0"], "limit '0' is not a positive whole number"),
+            (["lat": "1", "long": "1", "fault": "fire"], "fault must be one of 500, not-json, slow, drop, not 'fire'"),
+        ] as [([String: String], String)]
+    )
+    func badRequest(query: [String: String], message: String) throws {
+        let response = try #require(Self.response(Self.routes.reply(to: Self.request("/locations", query))))
+        #expect(response.status == 400)
+        struct ErrorBody: Decodable {
+            var error: String
+            var status: Int
+        }
+        let body = try JSONDecoder().decode(ErrorBody.self, from: response.body)
+        #expect(body.error == message)
+        #expect(body.status == 400)
+    }
+
+    @Test("Unknown paths are 404, other methods 405 with Allow")
+    func notFoundAndMethod() throws {
+        #expect(Self.response(Self.routes.reply(to: Self.request("/nope")))?.status == 404)
+        let post = try #require(Self.response(Self.routes.reply(to: Self.request("/locations", method: "POST"))))
+        #expect(post.status == 405)
+        #expect(post.headers.contains { $0 == ("Allow", "GET, HEAD") })
+        #expect(Self.response(Self.routes.reply(to: Self.request("/health", method: "DELETE")))?.status == 405)
+    }
+
+    @Test("The health endpoint says ok and how many places there are")
+    func health() throws {
+        let response = try #require(Self.response(Self.routes.reply(to: Self.request("/health"))))
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"places":22,"status":"ok"}"#)
+    }
+
+    @Test("Each fault, for the whole server or for one request")
+    func faults() throws {
+        let query = ["lat": "37.3293", "long": "-121.8893"]
+        var faulty = Self.routes
+        faulty.fault = .serverError
+        #expect(Self.response(faulty.reply(to: Self.request("/locations", query)))?.status == 500)
+        #expect(Self.response(faulty.reply(to: Self.request("/health")))?.status == 200, "health stays healthy")
+
+        let notJSON = try #require(
+            Self.response(
+                Self.routes.reply(to: Self.request("/locations", query.merging(["fault": "not-json"]) { $1 }))))
+        #expect(notJSON.status == 200)
+        #expect((try? JSONSerialization.jsonObject(with: notJSON.body)) == nil)
+        #expect(Self.routes.reply(to: Self.request("/locations", query.merging(["fault": "drop"]) { $1 })) == .drop)
+        guard
+            case .respondAfter(let delay, let response) = Self.routes.reply(
+                to: Self.request("/locations", query.merging(["fault": "slow"]) { $1 }))
+        else {
+            Issue.record("expected a delayed answer")
+            return
+        }
+        #expect(delay == .seconds(2))
+        #expect(response.status == 200)
+    }
+}
