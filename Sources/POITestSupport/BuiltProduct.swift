@@ -53,7 +53,8 @@ public enum BuiltProduct {
         environment: [String: String] = [:],
         timeLimit: Duration = .seconds(20)
     ) async throws -> Result {
-        let process = try makeProcess(name, arguments, environment: environment)
+        let process = try makeProcess(
+            productsDirectory.appendingPathComponent(name), arguments, environment: environment)
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
@@ -61,7 +62,7 @@ public enum BuiltProduct {
         process.standardInput = FileHandle.nullDevice
         let exited = Exit()
         process.terminationHandler = { _ in exited.signal() }
-        try process.run()
+        try await launch(process)
         let watchdog = Task {
             try await Task.sleep(for: timeLimit)
             process.terminate()
@@ -95,7 +96,26 @@ public enum BuiltProduct {
         _ arguments: [String] = [],
         _ body: (Server) async throws -> T
     ) async throws -> (result: T, serverStatus: Int32) {
-        let process = try makeProcess("poi-server", arguments, environment: [:])
+        let executable = productsDirectory.appendingPathComponent("poi-server")
+        return try await withRunningProcess(executable, arguments) { firstLine, processIdentifier in
+            guard let url = URL(string: firstLine), url.scheme == "http" else {
+                throw Failure(description: "poi-server printed no URL (first line: \(firstLine))")
+            }
+            return try await body(Server(url: url, processIdentifier: processIdentifier))
+        }
+    }
+
+    /// Starts `executable`, waits for its first line of output (its sign that it is ready), runs `body` with that
+    /// line and the process identifier, then stops the process with `stopSignal` (SIGKILL after five seconds) and
+    /// waits for it, whether `body` returned or threw; returns `body`'s result and the process's exit status.
+    public static func withRunningProcess<T: Sendable>(
+        _ executable: URL,
+        _ arguments: [String],
+        environment: [String: String] = [:],
+        stopSignal: Int32 = SIGTERM,
+        _ body: (_ firstLine: String, _ processIdentifier: Int32) async throws -> T
+    ) async throws -> (result: T, serverStatus: Int32) {
+        let process = try makeProcess(executable, arguments, environment: environment)
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
@@ -103,10 +123,10 @@ public enum BuiltProduct {
         process.standardInput = FileHandle.nullDevice
         let exited = Exit()
         process.terminationHandler = { _ in exited.signal() }
-        try process.run()
+        try await launch(process)
         func stop() async -> Int32 {
-            if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-            // A server that ignores SIGTERM is killed after five seconds rather than hanging the suite.
+            if process.isRunning { kill(process.processIdentifier, stopSignal) }
+            // A process that ignores the signal is killed after five seconds rather than hanging the suite.
             let killer = Task {
                 try await Task.sleep(for: .seconds(5))
                 kill(process.processIdentifier, SIGKILL)
@@ -116,15 +136,13 @@ public enum BuiltProduct {
             return process.terminationReason == .uncaughtSignal
                 ? 128 + process.terminationStatus : process.terminationStatus
         }
-        let firstLine = await readFirstLine(output.fileHandleForReading)
-        guard let firstLine, let url = URL(string: firstLine), url.scheme == "http" else {
+        guard let firstLine = await readFirstLine(output.fileHandleForReading) else {
             _ = await stop()
             let stderr = await readToEnd(errors.fileHandleForReading)
-            throw Failure(
-                description: "poi-server printed no URL (first line: \(firstLine ?? "none"); stderr: \(stderr))")
+            throw Failure(description: "\(executable.lastPathComponent) printed nothing (stderr: \(stderr))")
         }
         do {
-            let result = try await body(Server(url: url, processIdentifier: process.processIdentifier))
+            let result = try await body(firstLine, process.processIdentifier)
             return (result, await stop())
         } catch {
             _ = await stop()
@@ -132,12 +150,26 @@ public enum BuiltProduct {
         }
     }
 
-    private static func makeProcess(_ name: String, _ arguments: [String], environment: [String: String]) throws
+    /// Starts `process` from a thread whose signal mask is empty.
+    ///
+    /// Linux: `Process` passes the launching thread's signal mask on to the child, and the threads that run Swift
+    /// tasks block SIGINT and SIGTERM; a child that does not reset its mask (gpsfake, a Python program) then
+    /// ignores the signals that should stop it.
+    private static func launch(_ process: Process) async throws {
+        let launched = UncheckedProcess(process)
+        try await BlockingCall.run {
+            var empty = sigset_t()
+            sigemptyset(&empty)
+            pthread_sigmask(SIG_SETMASK, &empty, nil)
+            try launched.process.run()
+        }
+    }
+
+    private static func makeProcess(_ executable: URL, _ arguments: [String], environment: [String: String]) throws
         -> Process
     {
-        let executable = productsDirectory.appendingPathComponent(name)
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw Failure(description: "no built \(name) at \(executable.path); run 'swift build' first")
+            throw Failure(description: "no executable \(executable.path); run 'swift build' first")
         }
         let process = Process()
         process.executableURL = executable
@@ -163,6 +195,15 @@ public enum BuiltProduct {
             }
             return String(decoding: line, as: UTF8.self).split(separator: "\n").first.map(String.init)
         }
+    }
+}
+
+/// Hands a `Process` to the launching thread; it is used there only until `run()` returns.
+private struct UncheckedProcess: @unchecked Sendable {
+    let process: Process
+
+    init(_ process: Process) {
+        self.process = process
     }
 }
 

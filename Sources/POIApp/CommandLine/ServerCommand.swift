@@ -102,6 +102,15 @@ public enum ServerCommand {
             print(help)
             return .success
         }
+        // SIGINT and SIGTERM are blocked before any thread starts, so every thread inherits the mask and a signal
+        // sent at any moment stays pending until the waiting thread below takes it: none is lost, none kills the
+        // process. (A dispatch signal source plus SIG_IGN races on Linux: whichever is installed last wins.)
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+
         let server: StubServer
         do {
             server = try StubServer(configuration: try configuration(arguments))
@@ -112,18 +121,16 @@ public enum ServerCommand {
             FileHandle.standardError.write(Data("poi-server: cannot listen: \(error)\n".utf8))
             return .serverUnreachable
         }
-        // The signal handlers come first: a client that reads the URL may send SIGTERM at once.
-        let signals = [SIGINT, SIGTERM].map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { server.stop() }
-            source.resume()
-            signal(number, SIG_IGN)
-            return source
+        let waitedSignals = stopSignals
+        Thread.detachNewThread {
+            var signals = waitedSignals
+            var received: Int32 = 0
+            sigwait(&signals, &received)
+            server.stop()
         }
         // The first line is the URL, written at once so that a test reading the pipe sees it.
         FileHandle.standardOutput.write(Data("\(server.url.absoluteString)\n".utf8))
         server.waitUntilStopped()
-        withExtendedLifetime(signals) {}
         return .success
     }
 }
