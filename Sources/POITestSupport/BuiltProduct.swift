@@ -53,16 +53,11 @@ public enum BuiltProduct {
         environment: [String: String] = [:],
         timeLimit: Duration = .seconds(20)
     ) async throws -> Result {
-        let process = try makeProcess(
-            productsDirectory.appendingPathComponent(name), arguments, environment: environment)
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        let exited = Exit()
-        process.terminationHandler = { _ in exited.signal() }
-        try await launch(process)
+        let (process, output, errors, exited) = try await start(
+            productsDirectory.appendingPathComponent(name),
+            arguments,
+            environment: environment
+        )
         let watchdog = Task {
             try await Task.sleep(for: timeLimit)
             process.terminate()
@@ -115,15 +110,7 @@ public enum BuiltProduct {
         stopSignal: Int32 = SIGTERM,
         _ body: (_ firstLine: String, _ processIdentifier: Int32) async throws -> T
     ) async throws -> (result: T, serverStatus: Int32) {
-        let process = try makeProcess(executable, arguments, environment: environment)
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        let exited = Exit()
-        process.terminationHandler = { _ in exited.signal() }
-        try await launch(process)
+        let (process, output, errors, exited) = try await start(executable, arguments, environment: environment)
         func stop() async -> Int32 {
             if process.isRunning { kill(process.processIdentifier, stopSignal) }
             // A process that ignores the signal is killed after five seconds rather than hanging the suite.
@@ -165,8 +152,9 @@ public enum BuiltProduct {
         }
     }
 
-    private static func makeProcess(_ executable: URL, _ arguments: [String], environment: [String: String]) throws
-        -> Process
+    /// Starts `executable` with pipes for its output and errors, no input, and an awaitable exit.
+    private static func start(_ executable: URL, _ arguments: [String], environment: [String: String]) async throws
+        -> (process: Process, output: Pipe, errors: Pipe, exited: Exit)
     {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw Failure(description: "no executable \(executable.path); run 'swift build' first")
@@ -175,7 +163,15 @@ public enum BuiltProduct {
         process.executableURL = executable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        return process
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        let exited = Exit()
+        process.terminationHandler = { _ in exited.signal() }
+        try await launch(process)
+        return (process, output, errors, exited)
     }
 
     private static func readToEnd(_ handle: FileHandle) async -> String {
