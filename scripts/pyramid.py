@@ -1,0 +1,342 @@
+#!/usr/bin/env python3
+"""Runs the test pyramid one tier at a time and reports it: counts, times, the slowest tests, budgets, flakiness.
+
+Used by scripts/pyramid (every tier, the report, the budgets) and scripts/test-tier (one tier). Python's standard
+library only: the Swift package stays free of dependencies, and this file's logic is tested by
+scripts/tests/test_pyramid.py.
+
+XCTest's results are read from its console output ("Test Case '...' passed (0.001 seconds)"): on Linux it writes
+its xUnit file only under --parallel. Swift Testing's are read from the xUnit file that `swift test --xunit-output`
+writes for it (per-test time, failures, skip reasons).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+TIERS = ["Unit", "Integration", "EndToEnd"]
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_BUDGETS = ROOT / "scripts" / "budgets.json"
+
+
+@dataclasses.dataclass
+class TestResult:
+    """One test's outcome: passed, failed or skipped, with its time and, for the last two, why."""
+
+    identifier: str
+    seconds: float
+    outcome: str
+    message: str = ""
+
+
+@dataclasses.dataclass
+class TierRun:
+    """One run of one tier."""
+
+    tier: str
+    wall_seconds: float
+    exit_code: int
+    results: list[TestResult]
+    output: str = ""
+
+    def count(self, outcome: str) -> int:
+        return sum(1 for result in self.results if result.outcome == outcome)
+
+    @property
+    def failed(self) -> int:
+        failed = self.count("failed")
+        # A run that exited non-zero with no failing test (a crash, a build error) counts as one failure.
+        return failed if failed or self.exit_code == 0 else 1
+
+
+# MARK: Parsing
+
+XCTEST_CASE = re.compile(r"^Test Case '(?:-\[)?([\w.]+)[ .]([\w]+)\]?' (passed|failed|skipped) \(([\d.]+) seconds\)")
+XCTEST_ERROR = re.compile(r"^.*?: error: ([\w.]+)\.(\w+) : (.*)$")
+XCTEST_SKIP = re.compile(r"^.*?: ([\w.]+)\.(\w+) : Test skipped(?: - |: )(.*)$")
+
+
+def parse_xctest_console(text: str, module: str) -> list[TestResult]:
+    """The XCTest results in a `swift test` console output, as `Module.Class/testMethod`."""
+    messages: dict[str, str] = {}
+    results = []
+    for line in text.splitlines():
+        for pattern in (XCTEST_ERROR, XCTEST_SKIP):
+            match = pattern.match(line)
+            if match:
+                messages.setdefault(f"{match[1]}/{match[2]}", match[3].strip())
+        match = XCTEST_CASE.match(line)
+        if match:
+            key = f"{match[1]}/{match[2]}"
+            # Darwin names the class with its module (-[UnitTests.Class test]), Linux without (Class.test).
+            identifier = key if key.startswith(f"{module}.") else f"{module}.{key}"
+            results.append(TestResult(identifier, float(match[4]), match[3], messages.get(key, "")))
+    return results
+
+
+def parse_swift_testing_xunit(path: Path) -> list[TestResult]:
+    """The Swift Testing results in the xUnit file `swift test --xunit-output` writes for it."""
+    if not path.exists():
+        return []
+    results = []
+    for case in ElementTree.parse(path).getroot().iter("testcase"):
+        identifier = f"{case.get('classname')}/{case.get('name')}"
+        seconds = float(case.get("time") or 0)
+        failure = case.find("failure")
+        skipped = case.find("skipped")
+        if failure is not None:
+            results.append(TestResult(identifier, seconds, "failed", (failure.get("message") or failure.text or "").strip()))
+        elif skipped is not None:
+            results.append(TestResult(identifier, seconds, "skipped", (skipped.text or skipped.get("message") or "").strip()))
+        else:
+            results.append(TestResult(identifier, seconds, "passed"))
+    return results
+
+
+# MARK: Budgets, shape, flakiness
+
+
+def check_budgets(runs: list[TierRun], budgets: dict) -> list[str]:
+    """Every breach of the budgets, as sentences that name the tier or the test."""
+    breaches = []
+    for run in runs:
+        budget = budgets.get("tiers", {}).get(run.tier)
+        if not budget:
+            continue
+        if run.wall_seconds > budget["maxTierSeconds"]:
+            breaches.append(
+                f"{run.tier} tier took {run.wall_seconds:.2f} s, over its budget of {budget['maxTierSeconds']} s"
+            )
+        exceptions = budget.get("exceptions", {})
+        for result in run.results:
+            limit = exceptions.get(result.identifier, budget["maxSecondsPerTest"])
+            if result.seconds > limit:
+                breaches.append(
+                    f"{result.identifier} took {result.seconds:.3f} s, over the {run.tier} budget of {limit} s a test"
+                )
+    counts = {run.tier: len(run.results) for run in runs}
+    shape = budgets.get("shape", [])
+    for wider, narrower in zip(shape, shape[1:]):
+        if wider in counts and narrower in counts and counts[wider] <= counts[narrower]:
+            breaches.append(
+                f"not a pyramid: {wider} has {counts[wider]} tests, not more than {narrower}'s {counts[narrower]}"
+            )
+    return breaches
+
+
+def flaky_tests(rounds: list[list[TierRun]]) -> dict[str, list[str]]:
+    """The tests whose outcome changed between rounds, with their outcomes in order."""
+    outcomes: dict[str, list[str]] = {}
+    for round_runs in rounds:
+        for run in round_runs:
+            for result in run.results:
+                outcomes.setdefault(result.identifier, []).append(result.outcome)
+    return {test: seen for test, seen in sorted(outcomes.items()) if len(set(seen)) > 1}
+
+
+# MARK: Output
+
+
+def draw_pyramid(counts: dict[str, int], width: int = 48) -> list[str]:
+    """The tiers as centred bars, the top tier first, each bar's length proportional to its number of tests."""
+    largest = max(counts.values(), default=0) or 1
+    lines = []
+    for tier in reversed([tier for tier in TIERS if tier in counts]):
+        length = max(1, round(counts[tier] / largest * width)) if counts[tier] else 0
+        bar = ("█" * length).center(width)
+        lines.append(f"  {bar}  {tier:<12}{counts[tier]:>5}")
+    return lines
+
+
+def tier_summary(run: TierRun) -> dict:
+    tests = len(run.results)
+    return {
+        "tier": run.tier,
+        "tests": tests,
+        "passed": run.count("passed"),
+        "failed": run.failed,
+        "skipped": run.count("skipped"),
+        "wallSeconds": round(run.wall_seconds, 3),
+        "secondsPerTest": round(run.wall_seconds / tests, 4) if tests else None,
+        "slowest": [
+            {"test": result.identifier, "seconds": round(result.seconds, 3)}
+            for result in sorted(run.results, key=lambda result: -result.seconds)[:3]
+        ],
+        "skippedTests": [
+            {"test": result.identifier, "reason": result.message} for result in run.results if result.outcome == "skipped"
+        ],
+        "failedTests": [
+            {"test": result.identifier, "message": result.message} for result in run.results if result.outcome == "failed"
+        ],
+    }
+
+
+def report_json(runs, build_seconds, breaches, flaky) -> dict:
+    return {
+        "buildSeconds": round(build_seconds, 2),
+        "tiers": [tier_summary(run) for run in runs],
+        "budgetBreaches": breaches,
+        "flaky": flaky,
+        "passed": not breaches and not flaky and all(run.failed == 0 and run.results for run in runs),
+    }
+
+
+def report_text(report: dict) -> str:
+    lines = [f"Build: {report['buildSeconds']:.1f} s (not counted in the tiers' times)", ""]
+    lines.append(f"  {'tier':<12}{'tests':>6}{'passed':>8}{'failed':>8}{'skipped':>9}{'wall':>9}{'per test':>11}")
+    for tier in report["tiers"]:
+        per_test = f"{tier['secondsPerTest'] * 1000:.1f} ms" if tier["secondsPerTest"] is not None else "-"
+        lines.append(
+            f"  {tier['tier']:<12}{tier['tests']:>6}{tier['passed']:>8}{tier['failed']:>8}{tier['skipped']:>9}"
+            f"{tier['wallSeconds']:>7.2f} s{per_test:>11}"
+        )
+    lines += ["", *draw_pyramid({tier["tier"]: tier["tests"] for tier in report["tiers"]}), ""]
+    for tier in report["tiers"]:
+        slowest = ", ".join(f"{entry['test']} {entry['seconds'] * 1000:.0f} ms" for entry in tier["slowest"])
+        lines.append(f"  slowest {tier['tier']}: {slowest or '-'}")
+        for entry in tier["skippedTests"]:
+            lines.append(f"  skipped {entry['test']}: {entry['reason']}")
+        for entry in tier["failedTests"]:
+            lines.append(f"  FAILED {entry['test']}: {entry['message']}")
+    for breach in report["budgetBreaches"]:
+        lines.append(f"  BUDGET {breach}")
+    for test, outcomes in report["flaky"].items():
+        lines.append(f"  FLAKY {test}: {' → '.join(outcomes)}")
+    return "\n".join(lines)
+
+
+def report_markdown(report: dict) -> str:
+    lines = [
+        "| tier | tests | passed | failed | skipped | wall | per test | slowest |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for tier in report["tiers"]:
+        per_test = f"{tier['secondsPerTest'] * 1000:.1f} ms" if tier["secondsPerTest"] is not None else "-"
+        slowest = tier["slowest"][0] if tier["slowest"] else None
+        slow = f"`{slowest['test']}` {slowest['seconds'] * 1000:.0f} ms" if slowest else "-"
+        lines.append(
+            f"| {tier['tier']} | {tier['tests']} | {tier['passed']} | {tier['failed']} | {tier['skipped']} "
+            f"| {tier['wallSeconds']:.2f} s | {per_test} | {slow} |"
+        )
+    lines.append("")
+    lines.append(f"Build: {report['buildSeconds']:.1f} s.")
+    for breach in report["budgetBreaches"]:
+        lines.append(f"- **budget:** {breach}")
+    for test, outcomes in report["flaky"].items():
+        lines.append(f"- **flaky:** `{test}`: {' → '.join(outcomes)}")
+    return "\n".join(lines) + "\n"
+
+
+def closing_line(runs: list[TierRun]) -> str:
+    """The plain line CI reads: 'tests: N passed, N failed, N skipped'."""
+    passed = sum(run.count("passed") for run in runs)
+    failed = sum(run.failed for run in runs)
+    skipped = sum(run.count("skipped") for run in runs)
+    return f"tests: {passed} passed, {failed} failed, {skipped} skipped"
+
+
+# MARK: Running
+
+
+def progress(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def build() -> float:
+    progress("== build (swift build --build-tests)")
+    start = time.monotonic()
+    completed = subprocess.run(["swift", "build", "--build-tests"], cwd=ROOT, capture_output=True, text=True)
+    seconds = time.monotonic() - start
+    output = completed.stdout + completed.stderr
+    if completed.returncode != 0:
+        sys.stdout.write(output)
+        raise SystemExit("pyramid: the build failed")
+    warnings = sorted({line for line in output.splitlines() if re.match(r"^/.*: warning: ", line)})
+    if warnings:
+        print("\n".join(warnings))
+        raise SystemExit("pyramid: the build printed warnings; the project keeps zero warnings")
+    progress(f"   built in {seconds:.1f} s")
+    return seconds
+
+
+def run_tier(tier: str, extra: list[str]) -> TierRun:
+    progress(f"== {tier} tier (swift test --skip-build --filter '^{tier}Tests\\.')")
+    with tempfile.TemporaryDirectory() as folder:
+        xunit = Path(folder) / f"{tier}.xml"
+        command = ["swift", "test", "--skip-build", "--filter", f"^{tier}Tests\\.", "--xunit-output", str(xunit), *extra]
+        start = time.monotonic()
+        completed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+        seconds = time.monotonic() - start
+        output = completed.stdout + completed.stderr
+        results = parse_xctest_console(output, f"{tier}Tests")
+        results += parse_swift_testing_xunit(xunit.with_name(f"{tier}-swift-testing.xml"))
+    run = TierRun(tier, seconds, completed.returncode, results, output)
+    progress(
+        f"   {tier}: {len(results)} tests, {run.count('passed')} passed, {run.failed} failed, "
+        f"{run.count('skipped')} skipped in {seconds:.2f} s"
+    )
+    if run.failed:
+        failing = [line for line in output.splitlines() if "error:" in line or line.startswith("✘")]
+        print("\n".join(failing[:40]), file=sys.stderr)
+    if not results:
+        progress(f"   the {tier} tier ran no test (is the target still named {tier}Tests?)")
+    return run
+
+
+def main(arguments: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="scripts/pyramid", description=__doc__.splitlines()[0])
+    parser.add_argument("--tier", choices=TIERS, action="append", help="run only this tier (repeatable)")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N", help="run the tiers N times, list flaky tests")
+    parser.add_argument("--json", metavar="FILE", help="write the report as JSON (- for stdout)")
+    parser.add_argument("--markdown", metavar="FILE", help="write the report as a Markdown table (- for stdout)")
+    parser.add_argument("--budgets", default=str(DEFAULT_BUDGETS), metavar="FILE", help="the budgets file")
+    parser.add_argument("--no-budgets", action="store_true", help="report without checking the budgets")
+    parser.add_argument("--quiet", action="store_true", help="print only the tiers' lines and the closing line")
+    options, extra = parser.parse_known_args(arguments)
+    if options.repeat < 1:
+        parser.error("--repeat takes a whole number of at least 1")
+    tiers = options.tier or TIERS
+
+    build_seconds = build()
+    rounds = []
+    for index in range(options.repeat):
+        if options.repeat > 1:
+            progress(f"== round {index + 1} of {options.repeat}")
+        rounds.append([run_tier(tier, extra) for tier in tiers])
+    runs = rounds[-1]
+
+    budgets = json.loads(Path(options.budgets).read_text()) if not options.no_budgets else {}
+    breaches = sorted({breach for round_runs in rounds for breach in check_budgets(round_runs, budgets)})
+    if options.tier:
+        breaches = [breach for breach in breaches if not breach.startswith("not a pyramid")]
+    flaky = flaky_tests(rounds)
+    report = report_json(runs, build_seconds, breaches, flaky)
+
+    if not options.quiet:
+        print(report_text(report))
+    for destination, content in (
+        (options.json, json.dumps(report, indent=2) + "\n"),
+        (options.markdown, report_markdown(report)),
+    ):
+        if destination == "-":
+            sys.stdout.write(content)
+        elif destination:
+            with open(destination, "a", encoding="utf-8") as file:
+                file.write(content)
+    print(closing_line(runs))
+    return 0 if report["passed"] else 1
+
+
+if __name__ == "__main__":
+    os.chdir(ROOT)
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,171 @@
+"""Tests of scripts/pyramid.py's own logic: parsing both test runners' output, budgets, shape, flakiness, drawing.
+
+Run with: python3 -m unittest discover -s scripts/tests
+"""
+
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import pyramid  # noqa: E402
+from pyramid import TestResult, TierRun  # noqa: E402
+
+LINUX_XCTEST = """\
+Test Suite 'Selected tests' started at 2026-11-21 10:00:00.000
+Test Case 'APILoaderTests.testLoaderSuccess' started at 2026-11-21 10:00:00.001
+Test Case 'APILoaderTests.testLoaderSuccess' passed (0.005 seconds)
+Test Case 'APIRequestLoaderXCTests.testSuccess' started at 2026-11-21 10:00:00.006
+/work/main/Tests/Integration/APIRequestLoaderXCTests.swift:72: error: APIRequestLoaderXCTests.testSuccess : XCTAssertEqual failed: ("nil") is not equal to ("[]") -
+/work/main/Tests/Integration/APIRequestLoaderXCTests.swift:73: error: APIRequestLoaderXCTests.testSuccess : a second failure
+Test Case 'APIRequestLoaderXCTests.testSuccess' failed (1.002 seconds)
+/work/main/Tests/Comparisons/X.swift:28: ExpectationSpeedComparison.testCompare : Test skipped - on demand only
+Test Case 'ExpectationSpeedComparison.testCompare' skipped (0.001 seconds)
+	 Executed 3 tests, with 1 test skipped and 1 failure (0 unexpected) in 1.008 (1.008) seconds
+"""
+
+DARWIN_XCTEST = "Test Case '-[UnitTests.CoordinateXCTests testValid]' passed (0.002 seconds).\n"
+
+SWIFT_TESTING_XUNIT = """<?xml version="1.0" encoding="UTF-8"?>
+<testsuites>
+  <testsuite name="TestResults" errors="0" tests="3" failures="1" skipped="1" time="0.5">
+    <testcase classname="UnitTests.DistanceTests" name="cityPair(name:from:to:referenceMeters:)" time="0.003" />
+    <testcase classname="UnitTests.AppLaunchTests" name="optionalWork(environment:runsOptionalWork:)" time="0.2">
+      <failure message="Expectation failed: ran == runsOptionalWork" />
+    </testcase>
+    <testcase classname="EndToEndTests.ServerContractTests" name="placesNearConventionCenter()">
+      <skipped>POI_SERVER_URL is not set</skipped>
+    </testcase>
+  </testsuite>
+</testsuites>
+"""
+
+BUDGETS = {
+    "tiers": {
+        "Unit": {"maxSecondsPerTest": 0.25, "maxTierSeconds": 3.0},
+        "Integration": {"maxSecondsPerTest": 0.75, "maxTierSeconds": 5.0},
+        "EndToEnd": {"maxSecondsPerTest": 1.5, "maxTierSeconds": 15.0, "exceptions": {"E2E.slow/known()": 8.0}},
+    },
+    "shape": ["Unit", "Integration", "EndToEnd"],
+}
+
+
+def run(tier, results, seconds=0.5, exit_code=0):
+    return TierRun(tier, seconds, exit_code, results)
+
+
+def passed(identifier, seconds=0.001):
+    return TestResult(identifier, seconds, "passed")
+
+
+class ParsingTests(unittest.TestCase):
+    def test_linux_xctest_console(self):
+        results = pyramid.parse_xctest_console(LINUX_XCTEST, "IntegrationTests")
+        self.assertEqual(
+            [(r.identifier, r.seconds, r.outcome) for r in results],
+            [
+                ("IntegrationTests.APILoaderTests/testLoaderSuccess", 0.005, "passed"),
+                ("IntegrationTests.APIRequestLoaderXCTests/testSuccess", 1.002, "failed"),
+                ("IntegrationTests.ExpectationSpeedComparison/testCompare", 0.001, "skipped"),
+            ],
+        )
+        self.assertTrue(results[1].message.startswith("XCTAssertEqual failed"), "the first failure's message")
+        self.assertEqual(results[2].message, "on demand only")
+
+    def test_darwin_xctest_console_keeps_one_module_prefix(self):
+        results = pyramid.parse_xctest_console(DARWIN_XCTEST, "UnitTests")
+        self.assertEqual(results[0].identifier, "UnitTests.CoordinateXCTests/testValid")
+
+    def test_swift_testing_xunit(self):
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "Unit-swift-testing.xml"
+            path.write_text(SWIFT_TESTING_XUNIT)
+            results = pyramid.parse_swift_testing_xunit(path)
+        self.assertEqual([r.outcome for r in results], ["passed", "failed", "skipped"])
+        self.assertEqual(results[0].identifier, "UnitTests.DistanceTests/cityPair(name:from:to:referenceMeters:)")
+        self.assertEqual(results[1].message, "Expectation failed: ran == runsOptionalWork")
+        self.assertEqual(results[2].message, "POI_SERVER_URL is not set")
+
+    def test_missing_xunit_file_is_no_results(self):
+        self.assertEqual(pyramid.parse_swift_testing_xunit(Path("/nonexistent/x.xml")), [])
+
+    def test_a_crash_without_a_failing_test_still_fails_the_tier(self):
+        self.assertEqual(run("Unit", [passed("a")], exit_code=1).failed, 1)
+        self.assertEqual(run("Unit", [passed("a")], exit_code=0).failed, 0)
+
+
+class BudgetTests(unittest.TestCase):
+    def pyramid_runs(self, unit_results=None, unit_seconds=0.5):
+        return [
+            run("Unit", unit_results or [passed(f"U{i}") for i in range(3)], unit_seconds),
+            run("Integration", [passed("I1"), passed("I2")]),
+            run("EndToEnd", [passed("E1")]),
+        ]
+
+    def test_within_budget(self):
+        self.assertEqual(pyramid.check_budgets(self.pyramid_runs(), BUDGETS), [])
+
+    def test_a_slow_test_is_named(self):
+        runs = self.pyramid_runs([passed("UnitTests/sleepy()", 1.002), passed("U2"), passed("U3")])
+        self.assertEqual(
+            pyramid.check_budgets(runs, BUDGETS),
+            ["UnitTests/sleepy() took 1.002 s, over the Unit budget of 0.25 s a test"],
+        )
+
+    def test_a_slow_tier(self):
+        breaches = pyramid.check_budgets(self.pyramid_runs(unit_seconds=3.5), BUDGETS)
+        self.assertEqual(breaches, ["Unit tier took 3.50 s, over its budget of 3.0 s"])
+
+    def test_exceptions_raise_one_test_budget(self):
+        runs = [run("EndToEnd", [passed("E2E.slow/known()", 5.0), passed("E2E.other/test()", 2.0)])]
+        self.assertEqual(
+            pyramid.check_budgets(runs, BUDGETS),
+            ["E2E.other/test() took 2.000 s, over the EndToEnd budget of 1.5 s a test"],
+        )
+
+    def test_shape_must_be_a_pyramid(self):
+        runs = [run("Unit", [passed("U1")]), run("Integration", [passed("I1"), passed("I2")]), run("EndToEnd", [])]
+        self.assertEqual(
+            pyramid.check_budgets(runs, BUDGETS),
+            ["not a pyramid: Unit has 1 tests, not more than Integration's 2"],
+        )
+
+
+class FlakyTests(unittest.TestCase):
+    def test_changed_outcomes_are_flaky(self):
+        first = [run("Unit", [passed("a"), passed("b")])]
+        second = [run("Unit", [passed("a"), TestResult("b", 0.1, "failed", "boom")])]
+        self.assertEqual(pyramid.flaky_tests([first, second]), {"b": ["passed", "failed"]})
+
+    def test_stable_outcomes_are_not(self):
+        rounds = [[run("Unit", [passed("a"), TestResult("s", 0, "skipped")])] for _ in range(3)]
+        self.assertEqual(pyramid.flaky_tests(rounds), {})
+
+
+class OutputTests(unittest.TestCase):
+    def test_pyramid_bars_are_proportional_and_top_tier_first(self):
+        lines = pyramid.draw_pyramid({"Unit": 100, "Integration": 50, "EndToEnd": 10}, width=20)
+        self.assertEqual([line.count("█") for line in lines], [2, 10, 20])
+        self.assertIn("EndToEnd", lines[0])
+        self.assertIn("Unit", lines[2])
+
+    def test_an_empty_tier_draws_no_bar(self):
+        self.assertEqual(pyramid.draw_pyramid({"Unit": 3, "EndToEnd": 0}, width=10)[0].count("█"), 0)
+
+    def test_closing_line_is_the_plain_line_ci_reads(self):
+        runs = [run("Unit", [passed("a"), TestResult("b", 0, "skipped")]), run("EndToEnd", [passed("c")], exit_code=1)]
+        self.assertEqual(pyramid.closing_line(runs), "tests: 2 passed, 1 failed, 1 skipped")
+
+    def test_markdown_has_a_row_per_tier_and_the_breaches(self):
+        runs = [run("Unit", [passed("UnitTests/x()", 0.004)], 0.4)]
+        report = pyramid.report_json(runs, 12.0, ["a breach"], {})
+        markdown = pyramid.report_markdown(report)
+        self.assertIn("| Unit | 1 | 1 | 0 | 0 | 0.40 s | 400.0 ms | `UnitTests/x()` 4 ms |", markdown)
+        self.assertIn("- **budget:** a breach", markdown)
+        self.assertFalse(report["passed"])
+
+
+if __name__ == "__main__":
+    unittest.main()
