@@ -9,7 +9,7 @@ import Testing
 ///
 /// Most tests call `showNextPlace()` directly, as the talk advises; one checks the timer's delay through a mock
 /// scheduler, one checks the real run loop on Linux, and the async twin runs on a manual clock.
-@Suite("FeaturedPlaceManager")
+@Suite("FeaturedPlaceManager", .timeLimit(.minutes(1)))
 struct FeaturedPlaceRotationTests {
     static let places = ["A", "B", "C"].map { PointOfInterest(name: $0) }
 
@@ -105,9 +105,10 @@ struct FeaturedPlaceRotationTests {
         var received = changes.makeAsyncIterator()
 
         await clock.waitForSleepers()
-        #expect(clock.sleepingDeadlines == [ManualClock.Instant(offset: .seconds(10))])
+        // #require, not #expect: a rotation that woke too early must end the test here, not leave it waiting.
+        try #require(clock.sleepingDeadlines == [ManualClock.Instant(offset: .seconds(10))])
         clock.advance(by: .seconds(9))
-        #expect(clock.sleepingDeadlines.count == 1, "still asleep after 9 s")
+        try #require(clock.sleepingDeadlines.count == 1, "still asleep after 9 s")
         #expect(manager.currentPlace.name == "A")
 
         clock.advance(by: .seconds(1))

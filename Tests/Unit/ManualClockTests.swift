@@ -2,7 +2,7 @@ import POITestSupport
 import Testing
 
 /// The test clock itself: it wakes sleepers only when advanced, in deadline order, and honours cancellation.
-@Suite("ManualClock")
+@Suite("ManualClock", .timeLimit(.minutes(1)))
 struct ManualClockTests {
     @Test("Time moves only when advanced")
     func advancing() {
