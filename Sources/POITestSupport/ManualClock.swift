@@ -106,9 +106,10 @@ public final class ManualClock: Clock, Sendable {
         for sleeper in due { sleeper.continuation.resume() }
     }
 
-    /// Returns once at least `count` tasks sleep on the clock, so that a test advances it only after the code under
-    /// test went to sleep; it waits on the sleepers' arrival, never on time.
-    /// If the waiting task is cancelled (a test's time limit), it returns at once.
+    /// Returns once at least `count` tasks sleep on the clock.
+    ///
+    /// A test advances the clock only after the code under test went to sleep; this waits on the sleepers' arrival,
+    /// never on time. If the waiting task is cancelled (a test's time limit), it returns at once.
     public func waitForSleepers(count: Int = 1) async {
         let id = state.withLock { state in
             defer { state.nextID += 1 }
