@@ -1,0 +1,27 @@
+import Foundation
+import POIDomain
+import POINetworking
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The XCTest twin of `ServerContractTests`: the networking stack against the server named by `POI_SERVER_URL`,
+/// skipped with `XCTSkip` and the reason when it is not set.
+final class ServerContractXCTests: XCTestCase {
+    func testServerAcceptsTheAppsRequestAndItsAnswerParses() async throws {
+        let text = ProcessInfo.processInfo.environment["POI_SERVER_URL"]
+        try XCTSkipIf(text == nil, "POI_SERVER_URL is not set: set it to a server's base URL to run this contract test")
+        let serverURL = try XCTUnwrap(URL(string: text ?? ""))
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        let loader = APIRequestLoader(
+            apiRequest: PointsOfInterestRequest(baseURL: serverURL),
+            urlSession: URLSession(configuration: configuration)
+        )
+        let places = try await loader.loadAPIRequest(requestData: Coordinate(latitude: 37.3293, longitude: -121.8893))
+        XCTAssertFalse(places.isEmpty)
+        XCTAssertTrue(places.allSatisfy { !$0.name.isEmpty })
+    }
+}
