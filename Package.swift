@@ -85,6 +85,13 @@ let package = Package(
             path: "Tests/EndToEnd",
             swiftSettings: testSwiftSettings
         ),
+        // Not a tier: the workshop's hidden tests, switched on by scripts/workshop (docs/workshop.md).
+        .testTarget(
+            name: "WorkshopTests",
+            dependencies: ["POIDomain", "POINetworking", "POIApp", "POITestSupport"],
+            path: "Tests/Workshop",
+            swiftSettings: testSwiftSettings
+        ),
         // Not a tier: an on-demand measurement of the talk's advice on predicate expectations.
         .testTarget(
             name: "ComparisonTests",
