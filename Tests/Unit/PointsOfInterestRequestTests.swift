@@ -105,7 +105,8 @@ struct PointsOfInterestRequestTests {
 
     @Test("Fields the app does not know are ignored, and unknown categories are kept")
     func parsingExtraFields() throws {
-        let json = #"[{"name": "SAP Center", "wheelchairAccess": true, "tags": ["arena"], "category": "arena", "id": 7}]"#
+        let json =
+            #"[{"name": "SAP Center", "wheelchairAccess": true, "tags": ["arena"], "category": "arena", "id": 7}]"#
         let places = try request.parseResponse(data: Data(json.utf8))
         #expect(places == [PointOfInterest(name: "SAP Center", category: "arena")])
     }

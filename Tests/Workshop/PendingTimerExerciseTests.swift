@@ -4,7 +4,9 @@ import POIDomain
 import Synchronization
 import Testing
 
-/// Exercise `pending-timer` (chapter 9, delayed actions): `scheduleNextPlace()` does nothing while a timer it
+/// Exercise `pending-timer` (chapter 9, delayed actions).
+///
+/// `scheduleNextPlace()` does nothing while a timer it
 /// scheduled has not fired yet, so that two calls do not skip a place. A mock scheduler keeps the timers, and the
 /// test fires them when it wants: no waiting.
 @Suite(

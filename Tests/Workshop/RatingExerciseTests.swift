@@ -3,7 +3,9 @@ import POIDomain
 import POINetworking
 import Testing
 
-/// Exercise `rating` (chapter 2, decomposing network code): the server sends each place's rating, 0 to 5, and the app
+/// Exercise `rating` (chapter 2, decomposing network code).
+///
+/// the server sends each place's rating, 0 to 5, and the app
 /// must keep it. Parsing is a pure function, so these are unit tests: no network.
 @Suite("Exercise: rating", .enabled(if: WorkshopSwitch.isOn("rating"), WorkshopSwitch.reason("rating")))
 struct RatingExerciseTests {

@@ -2,7 +2,9 @@ import Foundation
 import POIApp
 import XCTest
 
-/// Exercise `reload-notification` (chapter 6, testing notification posters): after each reload the list posts
+/// Exercise `reload-notification` (chapter 6, testing notification posters).
+///
+/// after each reload the list posts
 /// `PointsOfInterestListModelDidReload`, with itself as the object, on its injected center.
 final class ReloadNotificationExerciseTests: XCTestCase {
     private let reloaded = Notification.Name("PointsOfInterestListModelDidReload")

@@ -9,7 +9,9 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Exercise `retry` (chapter 3, the URLProtocol stub): when the server answers 503 Service Unavailable, the loader
+/// Exercise `retry` (chapter 3, the URLProtocol stub).
+///
+/// when the server answers 503 Service Unavailable, the loader
 /// tries once more before it gives up. `MockURLProtocol` plays a server that is busy once.
 @Suite(
     "Exercise: retry", .enabled(if: WorkshopSwitch.isOn("retry"), WorkshopSwitch.reason("retry")),
