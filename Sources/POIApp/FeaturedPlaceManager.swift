@@ -51,7 +51,7 @@ public final class FeaturedPlaceManager: Sendable {
 
     /// Shows the next place after `interval` seconds, through a timer handed to the scheduler.
     public func scheduleNextPlace() {
-        // Linux: `Timer(timeInterval:repeats:block:)` sets the fire date to now in swift-corelibs-foundation
+        // Linux: Timer's `timeInterval:repeats:block:` initializer sets the fire date to now in swift-corelibs-foundation
         // (#4712), so a ten-second timer would fire at once; giving the fire date explicitly works everywhere.
         let fireDate = Date(timeIntervalSinceNow: interval)
         let timer = Timer(fire: fireDate, interval: 0, repeats: false) { [weak self] _ in
