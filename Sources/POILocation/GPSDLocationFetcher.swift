@@ -5,8 +5,10 @@ import Synchronization
 /// A location fetcher that asks gpsd, the Linux GPS daemon, for the current position.
 ///
 /// `requestLocation()` connects to gpsd (TCP port 2947 by default), turns on its JSON reports with
-/// `?WATCH={"enable":true,"json":true}`, and reads reports on a background queue until a TPV report has a 2D or
-/// 3D fix. It tells its delegate the position, or fails with a `LocationError` that says what went wrong: gpsd is
+/// `?WATCH={"enable":true,"json":true};` and asks for its latest fix with `?POLL;`, then reads reports on a thread of
+/// its own until the POLL answer or a TPV report has a 2D or 3D fix. Polling answers at once when gpsd already has a
+/// fix, instead of waiting for the receiver's next report (about a second); without one, the TPV reports that follow
+/// decide. It tells its delegate the position, or fails with a `LocationError` that says what went wrong: gpsd is
 /// not running, it has no fix, it closed the connection, it sent something that is not a report, or the timeout
 /// passed.
 public final class GPSDLocationFetcher: LocationFetcher, Sendable {
@@ -48,6 +50,9 @@ public final class GPSDLocationFetcher: LocationFetcher, Sendable {
         set { state.withLock { $0.desiredAccuracy = newValue } }
     }
 
+    /// What the fetcher sends gpsd, as one line: turn on JSON reports, then ask for the latest fix.
+    static let commands = #"?WATCH={"enable":true,"json":true};?POLL;"# + "\n"
+
     /// Asks gpsd on a thread of its own (the socket I/O blocks); the delegate hears the answer on that thread.
     public func requestLocation() {
         BlockingCall.start {
@@ -67,7 +72,7 @@ public final class GPSDLocationFetcher: LocationFetcher, Sendable {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         do throws(SocketError) {
             let connection = try LineConnection(host: host, port: port, deadline: deadline)
-            try connection.send(#"?WATCH={"enable":true,"json":true};"# + "\n")
+            try connection.send(Self.commands)
             var lastMode = 0
             var reportsSeen = 0
             while true {
@@ -90,6 +95,11 @@ public final class GPSDLocationFetcher: LocationFetcher, Sendable {
                     reportsSeen += 1
                     if reportsSeen >= reportsWithoutFix {
                         return .failure(.noFix(mode: lastMode))
+                    }
+                case .poll:
+                    // An answer without a fix (no active device yet, or no report): the TPV reports decide.
+                    if let fix = report.fix {
+                        return .success(fix)
                     }
                 case .version, .other:
                     continue

@@ -7,6 +7,9 @@ public enum GPSDReport: Equatable, Sendable {
     case version(release: String)
     /// A time-position-velocity report: the fix mode and, with a fix, the position.
     case position(mode: Int, latitude: Double?, longitude: Double?)
+    /// The answer to `?POLL;`: gpsd's latest TPV report of each active device, each a `.position`; empty while no
+    /// device is active or none has reported yet.
+    case poll(positions: [GPSDReport])
     /// gpsd reports an error, for example an unknown command.
     case error(message: String)
     /// Any other class of report (SKY, DEVICES, WATCH, …), which a location fetcher skips.
@@ -25,6 +28,13 @@ public enum GPSDReport: Equatable, Sendable {
         var lat: Double?
         var lon: Double?
         var message: String?
+        var tpv: [PositionFields]?
+    }
+
+    private struct PositionFields: Decodable {
+        var mode: Int?
+        var lat: Double?
+        var lon: Double?
     }
 
     /// Parses one line that gpsd sent, without its newline.
@@ -41,6 +51,11 @@ public enum GPSDReport: Equatable, Sendable {
             self = .version(release: fields.release ?? "unknown")
         case "TPV":
             self = .position(mode: fields.mode ?? 0, latitude: fields.lat, longitude: fields.lon)
+        case "POLL":
+            let positions = (fields.tpv ?? []).map { tpv in
+                GPSDReport.position(mode: tpv.mode ?? 0, latitude: tpv.lat, longitude: tpv.lon)
+            }
+            self = .poll(positions: positions)
         case "ERROR":
             self = .error(message: fields.message ?? "unknown error")
         default:
@@ -48,10 +63,17 @@ public enum GPSDReport: Equatable, Sendable {
         }
     }
 
-    /// The position of a TPV report with a 2D or 3D fix and a valid latitude and longitude, else `nil`.
+    /// The position of a TPV report with a 2D or 3D fix and a valid latitude and longitude, or the first such
+    /// position of a POLL answer; else `nil`.
     public var fix: Coordinate? {
-        guard case .position(let mode, let latitude?, let longitude?) = self, mode >= 2 else { return nil }
-        let coordinate = Coordinate(latitude: latitude, longitude: longitude)
-        return coordinate.isValid ? coordinate : nil
+        switch self {
+        case .position(let mode, let latitude?, let longitude?) where mode >= 2:
+            let coordinate = Coordinate(latitude: latitude, longitude: longitude)
+            return coordinate.isValid ? coordinate : nil
+        case .poll(let positions):
+            return positions.lazy.compactMap(\.fix).first
+        default:
+            return nil
+        }
     }
 }

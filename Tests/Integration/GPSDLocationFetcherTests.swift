@@ -17,6 +17,8 @@ struct GPSDLocationFetcherTests {
     static let sky =
         #"{"class":"SKY","device":"/dev/ttyUSB0","hdop":0.93,"satellites":[{"PRN":5,"el":31,"az":86,"ss":32,"used":true}]}"#
     static let fix = #"{"class":"TPV","device":"/dev/ttyUSB0","mode":3,"lat":37.3293,"lon":-121.8893,"altHAE":25.3}"#
+    static let emptyPoll = #"{"class":"POLL","time":"2026-11-21T11:30:35.612Z","active":0,"tpv":[],"gst":[],"sky":[]}"#
+    static let polledFix = #"{"class":"POLL","active":1,"tpv":[\#(fix)],"gst":[],"sky":[]}"#
 
     /// A delegate that hands the fetcher's one answer to an async caller.
     final class Answer: LocationFetcherDelegate {
@@ -52,13 +54,28 @@ struct GPSDLocationFetcherTests {
         return (result, gpsd.receivedCommands)
     }
 
-    @Test("A fix after the greeting, the device list and a search is reported, after a WATCH command")
+    @Test("A fix after the greeting, the device list and a search is reported, after a WATCH and a POLL command")
     func fix() async throws {
         let (result, commands) = try await Self.request(
             script: [Self.version, Self.devices, Self.watch, Self.noFix, Self.sky, Self.fix]
         )
         #expect(try result.get() == [Coordinate(latitude: 37.3293, longitude: -121.8893)])
-        #expect(commands == [#"?WATCH={"enable":true,"json":true};"#])
+        #expect(commands == [#"?WATCH={"enable":true,"json":true};?POLL;"#])
+    }
+
+    @Test("gpsd's latest fix, in its answer to POLL, is reported at once, with no TPV report to wait for")
+    func polledFix() async throws {
+        let (result, _) = try await Self.request(script: [Self.version, Self.devices, Self.watch, Self.polledFix])
+        #expect(try result.get() == [Coordinate(latitude: 37.3293, longitude: -121.8893)])
+    }
+
+    @Test("A POLL answer without a fix leaves the answer to the TPV reports, and does not count as one without a fix")
+    func pollWithoutFix() async throws {
+        let (result, _) = try await Self.request(
+            script: [Self.version, Self.watch, Self.emptyPoll, Self.fix],
+            reportsWithoutFix: 1
+        )
+        #expect(try result.get() == [Coordinate(latitude: 37.3293, longitude: -121.8893)])
     }
 
     @Test("Reports without a fix end in LocationError.noFix")

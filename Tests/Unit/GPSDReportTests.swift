@@ -60,6 +60,43 @@ struct GPSDReportTests {
         #expect(try GPSDReport(line: watch) == .other(className: "WATCH"))
     }
 
+    @Test("A POLL answer carries gpsd's latest TPV report of each device; its fix is the first with one")
+    func pollWithFix() throws {
+        // As gpsd 3.22 answers `?POLL;` once a networked receiver has reported a position.
+        let line = """
+            {"class":"POLL","time":"2026-11-21T11:30:35.613Z","active":2,"tpv":[\
+            {"class":"TPV","device":"/dev/ttyUSB1","mode":1},\
+            {"class":"TPV","device":"tcp://127.0.0.1:47747","mode":3,"time":"2018-06-05T17:00:00.000Z",\
+            "ept":0.005,"lat":37.329300000,"lon":-121.889300000,"altHAE":25.000}],"gst":[],"sky":[]}
+            """
+        let report = try GPSDReport(line: line)
+        #expect(
+            report
+                == .poll(positions: [
+                    .position(mode: 1, latitude: nil, longitude: nil),
+                    .position(mode: 3, latitude: 37.3293, longitude: -121.8893),
+                ])
+        )
+        #expect(report.fix == Coordinate(latitude: 37.3293, longitude: -121.8893))
+    }
+
+    @Test(
+        "A POLL answer before any fix gives no position",
+        arguments: [
+            #"{"class":"POLL","time":"2026-11-21T11:30:35.612Z","active":0,"tpv":[],"gst":[],"sky":[]}"#,
+            #"{"class":"POLL","time":"2026-11-21T11:30:35.612Z","active":1,"tpv":[{"class":"TPV","mode":1}]}"#,
+            #"{"class":"POLL","active":0}"#,
+        ]
+    )
+    func pollWithoutFix(line: String) throws {
+        let report = try GPSDReport(line: line)
+        guard case .poll = report else {
+            Issue.record("expected a POLL answer, got \(report)")
+            return
+        }
+        #expect(report.fix == nil)
+    }
+
     @Test("An ERROR report carries gpsd's message")
     func errorReport() throws {
         let line = #"{"class":"ERROR","message":"Unrecognized request '?FOO'"}"#
