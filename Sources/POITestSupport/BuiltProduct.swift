@@ -100,13 +100,23 @@ public enum BuiltProduct {
         }
     }
 
-    /// Starts `executable`, waits for its first line of output (its sign that it is ready), runs `body` with that
-    /// line and the process identifier, then stops the process with `stopSignal` (SIGKILL after five seconds) and
-    /// waits for it, whether `body` returned or threw; returns `body`'s result and the process's exit status.
+    /// How a process started by `withRunningProcess` shows that it is ready.
+    public enum Readiness: Sendable {
+        /// It prints a first line of output, as `poi-server` prints its URL.
+        case firstLine
+        /// It prints nothing; the body waits for its own sign (gpsd connecting to its receiver, say).
+        case toldByBody
+    }
+
+    /// Starts `executable`, waits for its first line of output (its sign that it is ready) unless `readiness` says
+    /// the body waits instead, runs `body` with that line ("" then) and the process identifier, then stops the
+    /// process with `stopSignal` (SIGKILL after five seconds) and waits for it, whether `body` returned or threw;
+    /// returns `body`'s result and the process's exit status.
     public static func withRunningProcess<T: Sendable>(
         _ executable: URL,
         _ arguments: [String],
         environment: [String: String] = [:],
+        readiness: Readiness = .firstLine,
         stopSignal: Int32 = SIGTERM,
         _ body: (_ firstLine: String, _ processIdentifier: Int32) async throws -> T
     ) async throws -> (result: T, serverStatus: Int32) {
@@ -123,7 +133,12 @@ public enum BuiltProduct {
             return process.terminationReason == .uncaughtSignal
                 ? 128 + process.terminationStatus : process.terminationStatus
         }
-        guard let firstLine = await readFirstLine(output.fileHandleForReading) else {
+        let firstLine: String? =
+            switch readiness {
+            case .firstLine: await readFirstLine(output.fileHandleForReading)
+            case .toldByBody: ""
+            }
+        guard let firstLine else {
             _ = await stop()
             let stderr = await readToEnd(errors.fileHandleForReading)
             throw Failure(description: "\(executable.lastPathComponent) printed nothing (stderr: \(stderr))")
@@ -133,14 +148,18 @@ public enum BuiltProduct {
             return (result, await stop())
         } catch {
             _ = await stop()
-            throw error
+            // A process that says nothing when ready may have said why it was not: give that with the error.
+            guard readiness == .toldByBody else { throw error }
+            let stderr = await readToEnd(errors.fileHandleForReading).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !stderr.isEmpty else { throw error }
+            throw Failure(description: "\(error) (\(executable.lastPathComponent) wrote: \(stderr))")
         }
     }
 
     /// Starts `process` from a thread whose signal mask is empty.
     ///
     /// Linux: `Process` passes the launching thread's signal mask on to the child, and the threads that run Swift
-    /// tasks block SIGINT and SIGTERM; a child that does not reset its mask (gpsfake, a Python program) then
+    /// tasks block SIGINT and SIGTERM; a child that does not reset its mask (gpsfake, a Python program, did not) then
     /// ignores the signals that should stop it.
     private static func launch(_ process: Process) async throws {
         let launched = UncheckedProcess(process)

@@ -9,19 +9,24 @@ import Testing
     import Darwin
 #endif
 
-/// `poi nearby` without coordinates, against a real gpsd replaying a recorded NMEA track through gpsfake.
+/// Where Debian installs gpsd.
+private let gpsdExecutable = URL(fileURLWithPath: "/usr/sbin/gpsd")
+
+/// `poi nearby` without coordinates, against a real gpsd that reads a recorded NMEA track from a networked receiver.
 ///
-/// Runs when gpsfake is installed (Debian: `apt-get install gpsd gpsd-clients`, which CI does); otherwise it is
-/// skipped and says so.
+/// Runs when gpsd is installed (Debian: `apt-get install gpsd`, which CI does); otherwise it is skipped and says so.
+/// gpsd runs in the foreground (`-N`) on a free port, reading the test's `NetworkGPSReceiver` as its one device
+/// (`-n` opens it at once). Every step waits for an event, none for time: gpsd connecting to the receiver, gpsd
+/// reporting the fix of the track to a watcher, `poi` exiting.
 @Suite(
     "poi nearby with gpsd, end to end",
     .enabled(
-        if: FileManager.default.isExecutableFile(atPath: "/usr/bin/gpsfake"),
-        "gpsfake is not installed: apt-get install gpsd gpsd-clients to run this test"
+        if: FileManager.default.isExecutableFile(atPath: gpsdExecutable.path),
+        "gpsd is not installed: apt-get install gpsd to run this test"
     ),
     .timeLimit(.minutes(1))
 )
-struct GPSFakeEndToEndTests {
+struct GPSDEndToEndTests {
     /// A short walk north-east from the convention center's doors, one RMC and one GGA sentence a second, as a
     /// receiver records it.
     static let track = """
@@ -36,28 +41,27 @@ struct GPSFakeEndToEndTests {
 
         """.replacingOccurrences(of: "\n", with: "\r\n")
 
-    @Test("Without --lat and --long, poi asks gpsd and lists the places near the replayed position")
+    @Test("Without --lat and --long, poi asks gpsd and lists the places near the receiver's position")
     func nearbyFromGPSD() async throws {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("poi-track-\(UUID().uuidString).nmea")
-        try Data(Self.track.utf8).write(to: log)
-        defer { try? FileManager.default.removeItem(at: log) }
-        // A free port: bind port 0, read the number, release it for gpsfake's gpsd.
+        let receiver = try NetworkGPSReceiver()
+        defer { receiver.stop() }
+        // A free port: bind port 0, read the number, release it for gpsd.
         let (probe, port) = try Socket.listen(host: "127.0.0.1", port: 0)
         Socket.close(probe)
 
-        // gpsfake -p prints gpsd's reports as a client; its first line means gpsd is up and serving. SIGINT, not
-        // SIGTERM, stops it: on SIGINT gpsfake also stops the gpsd it started, on SIGTERM that gpsd is left running.
-        let (result, gpsfakeStatus) = try await BuiltProduct.withRunningProcess(
-            URL(fileURLWithPath: "/usr/bin/gpsfake"),
-            ["-P", "\(port)", "-p", "-q", "-c", "0.1", log.path],
-            stopSignal: SIGINT
-        ) { firstLine, _ in
-            #expect(firstLine.contains(#""class":"VERSION""#))
+        // -N foreground, -n open the device now, -b read-only (send the receiver nothing), -S the client port.
+        let (result, gpsdStatus) = try await BuiltProduct.withRunningProcess(
+            gpsdExecutable, ["-N", "-n", "-b", "-S", "\(port)", receiver.source], readiness: .toldByBody
+        ) { _, _ in
+            try await receiver.waitForGPSD()
+            let report = try await receiver.replay(Self.track, throughGPSDOnPort: port)
+            #expect(report.fix.map { abs($0.latitude - 37.3293) < 0.0001 } == true, "\(report)")
+            // gpsd now has a fix: poi's POLL gets it at once.
             return try await BuiltProduct.run(
                 "poi", ["nearby", "--limit", "2"], environment: ["POI_GPSD_PORT": "\(port)"])
         }
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(gpsfakeStatus == 0, "gpsfake stopped cleanly, with its gpsd")
+        #expect(gpsdStatus == 0, "gpsd stopped cleanly on SIGTERM")
         let lines = result.standardOutput.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(lines.first?.hasPrefix("Places near 37.32") == true, "\(result.standardOutput)")
         #expect(lines.dropFirst().first?.hasSuffix("San Jose McEnery Convention Center  (venue)") == true)

@@ -1,0 +1,117 @@
+import Foundation
+public import POILocation
+public import POISockets
+import Synchronization
+
+/// A GPS receiver on the network, for a real gpsd to read: the end-to-end tier's way to give gpsd a position.
+///
+/// It listens on `127.0.0.1`, port 0; gpsd, started with `source` as its device and `-n`, connects to it at once,
+/// as to a networked receiver that speaks NMEA 0183. `waitForGPSD(timeout:)` returns when it has, and
+/// `replay(_:throughGPSDOnPort:timeout:)` sends a recorded track and returns when gpsd reports the fix it made of it,
+/// so a test knows that gpsd has a position without waiting on time. Call `stop()` in a `defer` right after
+/// creating it.
+public final class NetworkGPSReceiver: Sendable {
+    /// Why gpsd did not do what the receiver expected.
+    public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong.
+        public let description: String
+    }
+
+    /// The port it listens on.
+    public let port: UInt16
+
+    private let listener: Int32
+    private let state = Mutex((gpsd: Int32(-1), stopped: false))
+
+    /// Starts listening on a loopback port chosen by the system.
+    public init() throws(SocketError) {
+        (listener, port) = try Socket.listen(host: "127.0.0.1", port: 0, backlog: 1)
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// The device to give gpsd on its command line: `tcp://127.0.0.1:<port>`.
+    public var source: String {
+        "tcp://127.0.0.1:\(port)"
+    }
+
+    /// Returns when gpsd has connected, or throws after `timeout`.
+    ///
+    /// gpsd opens the port its clients use before it opens its devices (gpsd.c, `main`), so once it has connected
+    /// here it also accepts clients.
+    public func waitForGPSD(timeout: Duration = .seconds(5)) async throws {
+        try await BlockingCall.run { [self] in
+            let deadline = ContinuousClock.now.advanced(by: timeout)
+            do throws(SocketError) {
+                try Socket.wait(for: Int16(POLLIN), on: listener, until: deadline)
+            } catch {
+                throw Failure(
+                    description: "gpsd did not connect to \(source) within \(timeout) (\(error)); did it start?")
+            }
+            guard let gpsd = Socket.accept(listener) else { throw Failure(description: "the receiver was stopped") }
+            state.withLock { state in
+                if state.stopped { Socket.close(gpsd) } else { state.gpsd = gpsd }
+            }
+        }
+    }
+
+    /// Sends `sentences` (NMEA 0183, each ending in CR LF) to gpsd and returns the fix gpsd reports from them.
+    ///
+    /// It watches gpsd on `gpsdPort` as a client first, and sends the track only once gpsd has acknowledged the
+    /// WATCH, so the report that carries the fix cannot pass before the watch.
+    @discardableResult
+    public func replay(_ sentences: String, throughGPSDOnPort gpsdPort: UInt16, timeout: Duration = .seconds(5))
+        async throws -> GPSDReport
+    {
+        try await BlockingCall.run { [self] in
+            let deadline = ContinuousClock.now.advanced(by: timeout)
+            let gpsd = state.withLock { $0.gpsd }
+            guard gpsd >= 0 else { throw Failure(description: "gpsd has not connected; call waitForGPSD() first") }
+            let watcher = try Socket.connect(host: "127.0.0.1", port: gpsdPort, deadline: deadline)
+            defer { Socket.close(watcher) }
+            try Socket.send(Array(#"?WATCH={"enable":true,"json":true};"#.utf8) + [10], to: watcher)
+            var lines = LineReader(descriptor: watcher)
+            while case .other(let className) = try GPSDReport(line: lines.next(deadline: deadline)),
+                className != "WATCH"
+            {}
+            try Socket.send(Array(sentences.utf8), to: gpsd)
+            while true {
+                let report = try GPSDReport(line: lines.next(deadline: deadline))
+                if report.fix != nil { return report }
+            }
+        }
+    }
+
+    /// Closes the connection to gpsd (which sees its receiver go away) and stops listening.
+    public func stop() {
+        state.withLock { state in
+            guard !state.stopped else { return }
+            state.stopped = true
+            if state.gpsd >= 0 { Socket.close(state.gpsd) }
+            Socket.close(listener)
+        }
+    }
+}
+
+/// Splits what a socket receives into lines.
+private struct LineReader {
+    let descriptor: Int32
+    var buffer: [UInt8] = []
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    mutating func next(deadline: ContinuousClock.Instant) throws(SocketError) -> String {
+        while true {
+            if let end = buffer.firstIndex(of: 10) {
+                let line = String(decoding: buffer[..<end], as: UTF8.self)
+                buffer.removeSubrange(...end)
+                return line.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            buffer += try Socket.receive(from: descriptor, deadline: deadline)
+        }
+    }
+}
