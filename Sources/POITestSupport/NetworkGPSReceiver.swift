@@ -69,16 +69,13 @@ public final class NetworkGPSReceiver: Sendable {
             let deadline = ContinuousClock.now.advanced(by: timeout)
             let gpsd = state.withLock { $0.gpsd }
             guard gpsd >= 0 else { throw Failure(description: "gpsd has not connected; call waitForGPSD() first") }
-            let watcher = try Socket.connect(host: "127.0.0.1", port: gpsdPort, deadline: deadline)
-            defer { Socket.close(watcher) }
-            try Socket.send(Array(#"?WATCH={"enable":true,"json":true};"#.utf8) + [10], to: watcher)
-            var lines = LineReader(descriptor: watcher)
-            while case .other(let className) = try GPSDReport(line: lines.next(deadline: deadline)),
-                className != "WATCH"
-            {}
+            let watcher = try LineConnection(host: "127.0.0.1", port: gpsdPort, deadline: deadline)
+            try watcher.send(#"?WATCH={"enable":true,"json":true};"# + "\n")
+            // gpsd greets (VERSION), lists its devices (DEVICES), then acknowledges the watch (WATCH).
+            while try GPSDReport(line: watcher.readLine(deadline: deadline)) != .other(className: "WATCH") {}
             try Socket.send(Array(sentences.utf8), to: gpsd)
             while true {
-                let report = try GPSDReport(line: lines.next(deadline: deadline))
+                let report = try GPSDReport(line: watcher.readLine(deadline: deadline))
                 if report.fix != nil { return report }
             }
         }
@@ -91,27 +88,6 @@ public final class NetworkGPSReceiver: Sendable {
             state.stopped = true
             if state.gpsd >= 0 { Socket.close(state.gpsd) }
             Socket.close(listener)
-        }
-    }
-}
-
-/// Splits what a socket receives into lines.
-private struct LineReader {
-    let descriptor: Int32
-    var buffer: [UInt8] = []
-
-    init(descriptor: Int32) {
-        self.descriptor = descriptor
-    }
-
-    mutating func next(deadline: ContinuousClock.Instant) throws(SocketError) -> String {
-        while true {
-            if let end = buffer.firstIndex(of: 10) {
-                let line = String(decoding: buffer[..<end], as: UTF8.self)
-                buffer.removeSubrange(...end)
-                return line.trimmingCharacters(in: .whitespacesAndNewlines)
-            }
-            buffer += try Socket.receive(from: descriptor, deadline: deadline)
         }
     }
 }

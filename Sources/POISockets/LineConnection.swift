@@ -1,12 +1,11 @@
-import POISockets
-
-/// A TCP client connection that reads newline-terminated lines, with a deadline on every wait.
-final class LineConnection {
+/// A TCP client connection that reads newline-terminated lines, with a deadline on every wait: the gpsd client's,
+/// and a test's watching gpsd.
+public final class LineConnection {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
 
     /// Connects to `host`:`port` (a name or a numeric address), giving up at `deadline`.
-    init(host: String, port: UInt16, deadline: ContinuousClock.Instant) throws(SocketError) {
+    public init(host: String, port: UInt16, deadline: ContinuousClock.Instant) throws(SocketError) {
         descriptor = try Socket.connect(host: host, port: port, deadline: deadline)
     }
 
@@ -15,12 +14,12 @@ final class LineConnection {
     }
 
     /// Sends all of `text`.
-    func send(_ text: String) throws(SocketError) {
+    public func send(_ text: String) throws(SocketError) {
         try Socket.send(Array(text.utf8), to: descriptor)
     }
 
     /// The next line without its line ending; throws `.closed` at the end of the stream, `.timedOut` at `deadline`.
-    func readLine(deadline: ContinuousClock.Instant) throws(SocketError) -> String {
+    public func readLine(deadline: ContinuousClock.Instant) throws(SocketError) -> String {
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
