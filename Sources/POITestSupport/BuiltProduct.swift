@@ -159,7 +159,7 @@ public enum BuiltProduct {
     /// Starts `process` from a thread whose signal mask is empty.
     ///
     /// Linux: `Process` passes the launching thread's signal mask on to the child, and the threads that run Swift
-    /// tasks block SIGINT and SIGTERM; a child that does not reset its mask (gpsfake, a Python program, did not) then
+    /// tasks block SIGINT and SIGTERM; a child that does not reset its mask (gpsfake, a Python program) then
     /// ignores the signals that should stop it.
     private static func launch(_ process: Process) async throws {
         let launched = UncheckedProcess(process)

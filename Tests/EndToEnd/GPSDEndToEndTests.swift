@@ -27,20 +27,6 @@ private let gpsdExecutable = URL(fileURLWithPath: "/usr/sbin/gpsd")
     .timeLimit(.minutes(1))
 )
 struct GPSDEndToEndTests {
-    /// A short walk north-east from the convention center's doors, one RMC and one GGA sentence a second, as a
-    /// receiver records it.
-    static let track = """
-        $GPRMC,170000.00,A,3719.7580,N,12153.3580,W,0.5,45.0,050618,,,A*78
-        $GPGGA,170000.00,3719.7580,N,12153.3580,W,1,08,0.9,25.0,M,-30.0,M,,*6C
-        $GPRMC,170001.00,A,3719.7610,N,12153.3550,W,0.5,45.0,050618,,,A*7E
-        $GPGGA,170001.00,3719.7610,N,12153.3550,W,1,08,0.9,25.0,M,-30.0,M,,*6A
-        $GPRMC,170002.00,A,3719.7640,N,12153.3520,W,0.5,45.0,050618,,,A*7F
-        $GPGGA,170002.00,3719.7640,N,12153.3520,W,1,08,0.9,25.0,M,-30.0,M,,*6B
-        $GPRMC,170003.00,A,3719.7670,N,12153.3490,W,0.5,45.0,050618,,,A*77
-        $GPGGA,170003.00,3719.7670,N,12153.3490,W,1,08,0.9,25.0,M,-30.0,M,,*63
-
-        """.replacingOccurrences(of: "\n", with: "\r\n")
-
     @Test("Without --lat and --long, poi asks gpsd and lists the places near the receiver's position")
     func nearbyFromGPSD() async throws {
         let receiver = try NetworkGPSReceiver()
@@ -54,7 +40,7 @@ struct GPSDEndToEndTests {
             gpsdExecutable, ["-N", "-n", "-b", "-S", "\(port)", receiver.source], readiness: .toldByBody
         ) { _, _ in
             try await receiver.waitForGPSD()
-            let report = try await receiver.replay(Self.track, throughGPSDOnPort: port)
+            let report = try await receiver.replay(RecordedTrack.conventionCenterWalk, throughGPSDOnPort: port)
             #expect(report.fix.map { abs($0.latitude - 37.3293) < 0.0001 } == true, "\(report)")
             // gpsd now has a fix: poi's POLL gets it at once.
             return try await BuiltProduct.run(

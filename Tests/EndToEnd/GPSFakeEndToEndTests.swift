@@ -1,0 +1,58 @@
+import Foundation
+import POISockets
+import POITestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `poi nearby` without coordinates, against a real gpsd replaying a recorded NMEA track through gpsfake, gpsd's
+/// own test driver.
+///
+/// The same check as `GPSDEndToEndTests`, the way gpsd's project replays logs. It costs about 2 s (gpsfake sleeps
+/// 1.4 s after starting gpsd, before it feeds the log), so it runs only when asked: `POI_GPSFAKE=1` and gpsfake
+/// installed (Debian: `apt-get install gpsd gpsd-clients`). CI runs it in a step of its own; the tiers skip it and
+/// say why.
+@Suite(
+    "poi nearby with gpsd, through gpsfake",
+    .enabled(
+        if: ProcessInfo.processInfo.environment["POI_GPSFAKE"] == "1",
+        "set POI_GPSFAKE=1 to replay the track through gpsfake too (about 2 s; GPSDEndToEndTests does it in 35 ms)"
+    ),
+    .enabled(
+        if: FileManager.default.isExecutableFile(atPath: "/usr/bin/gpsfake"),
+        "gpsfake is not installed: apt-get install gpsd gpsd-clients to run this test"
+    ),
+    .timeLimit(.minutes(1))
+)
+struct GPSFakeEndToEndTests {
+    @Test("Without --lat and --long, poi asks gpsd and lists the places near the replayed position")
+    func nearbyFromGPSD() async throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("poi-track-\(UUID().uuidString).nmea")
+        try Data(RecordedTrack.conventionCenterWalk.utf8).write(to: log)
+        defer { try? FileManager.default.removeItem(at: log) }
+        // A free port: bind port 0, read the number, release it for gpsfake's gpsd.
+        let (probe, port) = try Socket.listen(host: "127.0.0.1", port: 0)
+        Socket.close(probe)
+
+        // gpsfake -p prints gpsd's reports as a client; its first line means gpsd is up and serving. SIGINT, not
+        // SIGTERM, stops it: on SIGINT gpsfake also stops the gpsd it started, on SIGTERM that gpsd is left running.
+        let (result, gpsfakeStatus) = try await BuiltProduct.withRunningProcess(
+            URL(fileURLWithPath: "/usr/bin/gpsfake"),
+            ["-P", "\(port)", "-p", "-q", "-c", "0.1", log.path],
+            stopSignal: SIGINT
+        ) { firstLine, _ in
+            #expect(firstLine.contains(#""class":"VERSION""#))
+            return try await BuiltProduct.run(
+                "poi", ["nearby", "--limit", "2"], environment: ["POI_GPSD_PORT": "\(port)"])
+        }
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(gpsfakeStatus == 0, "gpsfake stopped cleanly, with its gpsd")
+        let lines = result.standardOutput.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(lines.first?.hasPrefix("Places near 37.32") == true, "\(result.standardOutput)")
+        #expect(lines.dropFirst().first?.hasSuffix("San Jose McEnery Convention Center  (venue)") == true)
+    }
+}
