@@ -1,6 +1,7 @@
 import Foundation
 import POIDomain
 import POINetworking
+import Synchronization
 import Testing
 
 @testable import POIApp
@@ -62,6 +63,39 @@ struct CommandLineTests {
     func exitStatuses(error: any Error, code: ExitCode) {
         let server = URL(string: "http://127.0.0.1:8080")!
         #expect(NearbyCommand.commandLineError(for: error, server: server, timeout: 2).code == code)
+    }
+
+    /// Runs `poi` in process; returns its exit status and what it wrote, standard error lines prefixed "err: ".
+    @MainActor
+    static func run(_ arguments: [String]) async -> (ExitCode, [String]) {
+        let lines = Mutex<[String]>([])
+        let commandLine = POICommandLine(
+            environment: [:],
+            output: { text in lines.withLock { $0.append(text) } },
+            errorOutput: { text in lines.withLock { $0.append("err: \(text)") } }
+        )
+        let status = await commandLine.run(arguments)
+        return (status, lines.withLock { $0 })
+    }
+
+    @Test(
+        "--version takes nothing after it, --help at most a command, as help does",
+        arguments: [
+            (["--version", "extra"], "err: poi: unexpected argument 'extra' after --version (see 'poi --help')"),
+            (["--help", "nearby", "featured"], "err: poi: 'poi --help' takes at most one command (see 'poi --help')"),
+            (["-h", "-v"], "err: poi: no command named '-v' (see 'poi --help')"),
+        ]
+    )
+    func topLevelFlagsCheckTheirArguments(arguments: [String], message: String) async {
+        let (status, lines) = await Self.run(arguments)
+        #expect(status == .usage)
+        #expect(lines == [message])
+    }
+
+    @Test("poi --help nearby and poi -h featured show the command's help, as poi help does")
+    func helpFlagWithACommand() async {
+        #expect(await Self.run(["--help", "nearby"]) == (.success, [POICommandLine.help("nearby")!]))
+        #expect(await Self.run(["-h", "featured"]) == (.success, [POICommandLine.help("featured")!]))
     }
 
     @Test("Exit statuses are distinct")

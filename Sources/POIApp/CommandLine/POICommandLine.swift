@@ -45,15 +45,15 @@ public struct POICommandLine: Sendable {
         }
         let rest = Array(arguments.dropFirst())
         switch command {
-        case "--help", "-h":
-            output(Self.help(nil)!)
-        case "help":
-            guard rest.count <= 1 else { throw .usage("'poi help' takes at most one command") }
+        case "help", "--help", "-h":
+            // `poi --help nearby` is `poi help nearby`, as with git.
+            guard rest.count <= 1 else { throw .usage("'poi \(command)' takes at most one command") }
             guard let text = Self.help(rest.first) else {
                 throw .usage("no command named '\(rest[0])'")
             }
             output(text)
         case "--version":
+            if let extra = rest.first { throw .usage("unexpected argument '\(extra)' after --version") }
             output("poi \(Self.version)")
         case "nearby":
             if rest.contains("--help") || rest.contains("-h") { return output(Self.help("nearby")!) }
@@ -76,7 +76,7 @@ public struct POICommandLine: Sendable {
             Usage:
               poi nearby [--lat DEGREES --long DEGREES] [--limit N] [--json] [--server URL] [--timeout SECONDS]
               poi featured [--interval SECONDS] [--count N]
-              poi help [COMMAND]
+              poi help [COMMAND]    (also: poi --help [COMMAND])
               poi --version
 
             Without --server (or POI_SERVER_URL), poi starts the package's server in-process on 127.0.0.1.
