@@ -23,6 +23,31 @@ struct ServerEndToEndTests {
         #expect(status == 0)
     }
 
+    @Test("--help and --version answer on stdout with status 0")
+    func helpAndVersion() async throws {
+        let help = try await BuiltProduct.run("poi-server", ["--help"])
+        #expect(help.status == 0)
+        #expect(help.standardOutput.contains("Usage: poi-server [--host ADDRESS]"))
+        let version = try await BuiltProduct.run("poi-server", ["--version"])
+        #expect(version.status == 0)
+        #expect(version.standardOutput == "poi-server 1.0.0\n")
+    }
+
+    @Test(
+        "Bad options: one line on stderr that names poi-server and its help, and status 64",
+        arguments: [
+            (["--colour"], "unknown option --colour for 'poi-server' (see 'poi-server --help')"),
+            (["--version", "2"], "unexpected argument '2' after --version (see 'poi-server --help')"),
+            (["--port", "70000"], "--port must be 0...65535, not '70000' (see 'poi-server --help')"),
+        ]
+    )
+    func badOptions(arguments: [String], message: String) async throws {
+        let result = try await BuiltProduct.run("poi-server", arguments)
+        #expect(result.status == 64)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError == "poi-server: \(message)\n")
+    }
+
     @Test(
         "curl gets the places and the JSON errors",
         .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl")))
@@ -51,11 +76,7 @@ struct ServerEndToEndTests {
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        let data = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: output.fileHandleForReading.readDataToEndOfFile())
-            }
-        }
+        let data = await BlockingCall.run { output.fileHandleForReading.readDataToEndOfFile() }
         return String(decoding: data, as: UTF8.self)
     }
 }

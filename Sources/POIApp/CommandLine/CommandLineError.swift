@@ -11,10 +11,21 @@ public struct CommandLineError: Error, Equatable, Sendable, CustomStringConverti
         self.message = message
     }
 
-    /// A usage error that points at the help of `command`.
+    /// A usage error that points at the help of `command`: a command of `poi` ("nearby"), or a program of its own
+    /// ("poi-server").
     public static func usage(_ message: String, command: String? = nil) -> CommandLineError {
-        let help = command.map { "poi help \($0)" } ?? "poi --help"
+        let help =
+            switch command {
+            case nil: "poi --help"
+            case let program? where program.hasPrefix("poi-"): "\(program) --help"
+            case let command?: "poi help \(command)"
+            }
         return CommandLineError(.usage, "\(message) (see '\(help)')")
+    }
+
+    /// How a message names `command`: "poi nearby", or "poi-server" for a program of its own.
+    static func displayName(of command: String) -> String {
+        command.hasPrefix("poi-") ? command : "poi \(command)"
     }
 
     public var description: String {

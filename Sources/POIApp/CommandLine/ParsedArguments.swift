@@ -8,7 +8,7 @@ public struct ParsedArguments: Equatable, Sendable {
     /// `--name` options that take no value, by name without dashes.
     public var flags: Set<String> = []
 
-    /// Parses `arguments` for `command`.
+    /// Parses `arguments` for `command` (a command of `poi`, or "poi-server").
     ///
     /// The command accepts the options `valueOptions` (each followed by a value) and the flags `flags`; `--` ends
     /// the options.
@@ -52,7 +52,8 @@ public struct ParsedArguments: Equatable, Sendable {
                     throw .usage("--\(name) needs a value", command: command)
                 }
             } else {
-                throw .usage("unknown option \(argument) for 'poi \(command)'", command: command)
+                throw .usage(
+                    "unknown option \(argument) for '\(CommandLineError.displayName(of: command))'", command: command)
             }
         }
         return parsed

@@ -17,6 +17,7 @@ public enum ServerCommand {
 
         Usage: poi-server [--host ADDRESS] [--port PORT] [--data FILE] [--fault NAME] [--slow-ms MS]
                           [--idle-timeout SECONDS]
+               poi-server --version
 
           --host ADDRESS          address to bind (default 127.0.0.1)
           --port PORT             port (default 0: the system chooses; the first line of output is the URL)
@@ -32,12 +33,12 @@ public enum ServerCommand {
     public static func configuration(_ arguments: [String]) throws(CommandLineError) -> StubServer.Configuration {
         let parsed = try ParsedArguments.parse(
             arguments,
-            command: "server",
+            command: "poi-server",
             valueOptions: ["host", "port", "data", "fault", "slow-ms", "idle-timeout"],
             flags: []
         )
         func usage(_ message: String) -> CommandLineError {
-            CommandLineError(.usage, "\(message) (see 'poi-server --help')")
+            .usage(message, command: "poi-server")
         }
         if let extra = parsed.positional.first { throw usage("unexpected argument '\(extra)'") }
         var configuration = StubServer.Configuration()
@@ -100,6 +101,16 @@ public enum ServerCommand {
     public static func main(_ arguments: [String]) -> ExitCode {
         if arguments.contains("--help") || arguments.contains("-h") {
             print(help)
+            return .success
+        }
+        if arguments.first == "--version" {
+            guard arguments.count == 1 else {
+                let error = CommandLineError.usage(
+                    "unexpected argument '\(arguments[1])' after --version", command: "poi-server")
+                FileHandle.standardError.write(Data("poi-server: \(error.message)\n".utf8))
+                return error.code
+            }
+            print("poi-server \(POICommandLine.version)")
             return .success
         }
         // SIGINT and SIGTERM are blocked before any thread starts, so every thread inherits the mask and a signal
