@@ -145,4 +145,16 @@ struct CommandLineTests {
             try ServerCommand.configuration(["--data", "/nonexistent/places.json"])
         }
     }
+
+    @Test("A --data file that is not an array of places says where it is wrong")
+    func serverDataErrors() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("places-\(UUID().uuidString).json")
+        try Data(#"[{"name": "Café"}, {"name": 42}]"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let error = #expect(throws: CommandLineError.self) { try ServerCommand.configuration(["--data", file.path]) }
+        #expect(error?.code == .usage)
+        #expect(
+            error?.message.hasPrefix(
+                "--data: \(file.path) is not a JSON array of places: expected a string at [1].name") == true)
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import POIDomain
+import POINetworking
 public import POIServer
 
 #if canImport(Glibc)
@@ -82,18 +83,9 @@ public enum ServerCommand {
         do {
             return try JSONDecoder().decode([PointOfInterest].self, from: data)
         } catch let error as DecodingError {
-            throw CommandLineError(.usage, "--data: \(path) is not a JSON array of places: \(Self.reason(error))")
+            throw CommandLineError(.usage, "--data: \(path) is not a JSON array of places: \(error.reason)")
         } catch {
             throw CommandLineError(.usage, "--data: \(path) is not a JSON array of places")
-        }
-    }
-
-    private static func reason(_ error: DecodingError) -> String {
-        switch error {
-        case .keyNotFound(let key, _): "missing key '\(key.stringValue)'"
-        case .dataCorrupted(let context): context.debugDescription
-        case .typeMismatch(_, let context), .valueNotFound(_, let context): context.debugDescription
-        @unknown default: "\(error)"
         }
     }
 
