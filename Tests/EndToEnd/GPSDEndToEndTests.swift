@@ -43,11 +43,20 @@ struct GPSDEndToEndTests {
             let report = try await receiver.replay(RecordedTrack.conventionCenterWalk, throughGPSDOnPort: port)
             #expect(report.fix.map { abs($0.latitude - 37.3293) < 0.0001 } == true, "\(report)")
             // gpsd now has a fix: poi's POLL gets it at once.
-            return try await BuiltProduct.run(
-                "poi", ["nearby", "--limit", "2"], environment: ["POI_GPSD_PORT": "\(port)"])
+            return try await Self.nearby(gpsdPort: port)
         }
-        #expect(result.status == 0, "\(result.standardError)")
         #expect(gpsdStatus == 0, "gpsd stopped cleanly on SIGTERM")
+        Self.expectPlacesNearTheTrack(result)
+    }
+
+    /// Runs `poi nearby` without coordinates, so that it asks the gpsd on `gpsdPort`.
+    static func nearby(gpsdPort: UInt16) async throws -> BuiltProduct.Result {
+        try await BuiltProduct.run("poi", ["nearby", "--limit", "2"], environment: ["POI_GPSD_PORT": "\(gpsdPort)"])
+    }
+
+    /// Checks that `poi nearby` succeeded and listed the places near `RecordedTrack.conventionCenterWalk`.
+    static func expectPlacesNearTheTrack(_ result: BuiltProduct.Result) {
+        #expect(result.status == 0, "\(result.standardError)")
         let lines = result.standardOutput.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(lines.first?.hasPrefix("Places near 37.32") == true, "\(result.standardOutput)")
         #expect(lines.dropFirst().first?.hasSuffix("San Jose McEnery Convention Center  (venue)") == true)

@@ -46,13 +46,9 @@ struct GPSFakeEndToEndTests {
             stopSignal: SIGINT
         ) { firstLine, _ in
             #expect(firstLine.contains(#""class":"VERSION""#))
-            return try await BuiltProduct.run(
-                "poi", ["nearby", "--limit", "2"], environment: ["POI_GPSD_PORT": "\(port)"])
+            return try await GPSDEndToEndTests.nearby(gpsdPort: port)
         }
-        #expect(result.status == 0, "\(result.standardError)")
         #expect(gpsfakeStatus == 0, "gpsfake stopped cleanly, with its gpsd")
-        let lines = result.standardOutput.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        #expect(lines.first?.hasPrefix("Places near 37.32") == true, "\(result.standardOutput)")
-        #expect(lines.dropFirst().first?.hasSuffix("San Jose McEnery Convention Center  (venue)") == true)
+        GPSDEndToEndTests.expectPlacesNearTheTrack(result)
     }
 }
