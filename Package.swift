@@ -35,36 +35,65 @@ let package = Package(
     ],
     // Toolchain only: the package must build offline on a fresh machine.
     dependencies: [],
+    // Layers, each target importing only targets of the layers below it (docs/12 draws the graph):
+    //   1. POIDomain, POISockets, POIHTTP            what everything stands on
+    //   2. POINetworking, POILocation, POIServer     the app's services, and the stub server
+    //   3. POIApp                                    the app logic
+    //   4. POICommandLine; POICommands, POIServerCommand   what both command lines share; each command line
+    //   5. poi, poi-server                           thin executables
+    // POITestSupport stands apart: the tests' helpers, no product.
     targets: [
-        // Places, coordinates and distances.
+        // 1. Places, coordinates, distances, and the one "nearest places" ordering.
         .target(name: "POIDomain", swiftSettings: swiftSettings),
-        // The talk's networking layer: APIRequest, PointsOfInterestRequest, APIRequestLoader.
-        .target(name: "POINetworking", dependencies: ["POIDomain"], swiftSettings: swiftSettings),
-        // The few POSIX socket calls shared by the gpsd client, the stub server and the fake gpsd.
+        // 1. The POSIX socket calls: owned descriptors, a listener, lines, blocking work on threads of its own.
         .target(name: "POISockets", swiftSettings: swiftSettings),
-        // The talk's location service: LocationFetcher, CurrentLocationProvider, gpsd on Linux.
+        // 1. HTTP's words shared by the client's errors and the server: the reason phrases.
+        .target(name: "POIHTTP", swiftSettings: swiftSettings),
+
+        // 2. The talk's networking layer: APIRequest, PointsOfInterestRequest, APIRequestLoader (URLSession).
+        .target(name: "POINetworking", dependencies: ["POIDomain", "POIHTTP"], swiftSettings: swiftSettings),
+        // 2. The talk's location service: LocationFetcher, CurrentLocationProvider, gpsd on Linux.
         .target(name: "POILocation", dependencies: ["POIDomain", "POISockets"], swiftSettings: swiftSettings),
-        // The stub server: the places over HTTP on POSIX sockets, with fault scenarios for end-to-end tests.
-        .target(name: "POIServer", dependencies: ["POIDomain", "POISockets"], swiftSettings: swiftSettings),
-        // App logic: the places list model, FeaturedPlaceManager, the launch shortcut.
+        // 2. The stub server: the places over HTTP on POSIX sockets, with fault scenarios for end-to-end tests.
+        .target(name: "POIServer", dependencies: ["POIDomain", "POISockets", "POIHTTP"], swiftSettings: swiftSettings),
+
+        // 3. App logic: the places list model, FeaturedPlaceManager, the launch shortcut. No server, no URLSession.
+        .target(name: "POIApp", dependencies: ["POIDomain", "POILocation"], swiftSettings: swiftSettings),
+
+        // 4. What both command lines share: option declarations, the small parser, exit statuses, usage errors.
+        .target(name: "POICommandLine", swiftSettings: swiftSettings),
+        // 4. poi's commands: nearby (with the in-process server when none is given) and featured.
         .target(
-            name: "POIApp",
-            dependencies: ["POIDomain", "POINetworking", "POILocation", "POIServer"],
+            name: "POICommands",
+            dependencies: ["POICommandLine", "POIApp", "POIDomain", "POILocation", "POINetworking", "POIServer"],
             swiftSettings: swiftSettings
         ),
-        // The thin executables: the CLI and the stub server.
-        .executableTarget(name: "poi", dependencies: ["POIApp"], swiftSettings: swiftSettings),
-        .executableTarget(name: "poi-server", dependencies: ["POIApp"], swiftSettings: swiftSettings),
-        // Test helpers shared by the test tiers (MockURLProtocol); not a product.
+        // 4. poi-server's command, beside the server: it links neither URLSession nor the gpsd client.
+        .target(
+            name: "POIServerCommand",
+            dependencies: ["POICommandLine", "POIServer", "POIDomain", "POISockets"],
+            swiftSettings: swiftSettings
+        ),
+
+        // 5. The thin executables.
+        .executableTarget(name: "poi", dependencies: ["POICommands", "POICommandLine"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "poi-server", dependencies: ["POIServerCommand", "POICommandLine"], swiftSettings: swiftSettings),
+
+        // Apart: test helpers shared by the test tiers (MockURLProtocol, ManualClock, BuiltProduct...); not a product.
         .target(
             name: "POITestSupport",
-            dependencies: ["POINetworking", "POILocation", "POISockets"], swiftSettings: swiftSettings),
+            dependencies: ["POIDomain", "POINetworking", "POILocation", "POISockets"],
+            swiftSettings: swiftSettings
+        ),
 
-        // The test pyramid: one target per tier, so `swift test --filter UnitTests` runs one tier.
+        // The test pyramid: one target per tier, so `swift test --filter UnitTests` runs one tier. Each lists
+        // exactly the modules its files import.
         .testTarget(
             name: "UnitTests",
             dependencies: [
-                "POIDomain", "POINetworking", "POILocation", "POIServer", "POIApp", "POISockets", "POITestSupport",
+                "POIApp", "POICommandLine", "POICommands", "POIDomain", "POIHTTP", "POILocation", "POINetworking",
+                "POIServer", "POIServerCommand", "POISockets", "POITestSupport",
             ],
             path: "Tests/Unit",
             swiftSettings: testSwiftSettings
@@ -72,23 +101,22 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "POIDomain", "POINetworking", "POILocation", "POIServer", "POIApp", "POISockets", "POITestSupport",
+                "POICommandLine", "POIDomain", "POILocation", "POINetworking", "POIServer", "POIServerCommand",
+                "POISockets", "POITestSupport",
             ],
             path: "Tests/Integration",
             swiftSettings: testSwiftSettings
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: [
-                "POIDomain", "POINetworking", "POILocation", "POIServer", "POIApp", "POISockets", "POITestSupport",
-            ],
+            dependencies: ["POIDomain", "POINetworking", "POISockets", "POITestSupport"],
             path: "Tests/EndToEnd",
             swiftSettings: testSwiftSettings
         ),
         // Not a tier: the workshop's hidden tests, switched on by scripts/workshop (docs/workshop.md).
         .testTarget(
             name: "WorkshopTests",
-            dependencies: ["POIDomain", "POINetworking", "POIApp", "POITestSupport"],
+            dependencies: ["POIApp", "POIDomain", "POINetworking", "POITestSupport"],
             path: "Tests/Workshop",
             swiftSettings: testSwiftSettings
         ),

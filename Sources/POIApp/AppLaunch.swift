@@ -27,8 +27,14 @@ public struct AppLaunch: Sendable {
     @discardableResult
     public func finishLaunching(essential: () throws -> Void, optional: () throws -> Void) rethrows -> Bool {
         try essential()
+        return try performOptionalWork(optional)
+    }
+
+    /// Runs `work` unless a test runner launched the app; returns whether it ran.
+    @discardableResult
+    public func performOptionalWork(_ work: () throws -> Void) rethrows -> Bool {
         guard !isUnitTesting else { return false }
-        try optional()
+        try work()
         return true
     }
 }

@@ -24,8 +24,10 @@ public final class FeaturedPlaceManager: Sendable {
     /// and the test reads that variable afterwards. Taking the scheduler as `sending` (as `CurrentLocationProvider`
     /// takes its fetcher) would forbid exactly that read, so the talk's test would not compile. Instead every use
     /// of the scheduler is serialized by `schedulingLock`, which is what makes `nonisolated(unsafe)` sound here.
+    /// The lock is recursive because the talk's mock fires the timer inside `add`, and a rotation's timer
+    /// schedules the next one.
     private nonisolated(unsafe) let timerScheduler: any TimerScheduler
-    private let schedulingLock = Mutex(())
+    private let schedulingLock = NSRecursiveLock()
     private let state: Mutex<(index: Int, onPlaceChange: (@Sendable (PointOfInterest) -> Void)?)>
 
     /// Creates the manager, showing the first place; the talk's `FeaturedPlaceManager(timerScheduler:)` stays valid.
@@ -51,13 +53,34 @@ public final class FeaturedPlaceManager: Sendable {
 
     /// Shows the next place after `interval` seconds, through a timer handed to the scheduler.
     public func scheduleNextPlace() {
+        schedule { [weak self] in
+            self?.showNextPlace()
+        }
+    }
+
+    /// Shows the next place every `interval` seconds, `count` times (without end when `nil`), each through a
+    /// timer handed to the scheduler when the one before has fired; calls `completion` after the last.
+    ///
+    /// The rotation keeps the manager alive until it ends, so a caller need not hold on to it.
+    public func startRotation(count: Int? = nil, completion: (@Sendable () -> Void)? = nil) {
+        if let count, count <= 0 {
+            completion?()
+            return
+        }
+        schedule {
+            self.showNextPlace()
+            self.startRotation(count: count.map { $0 - 1 }, completion: completion)
+        }
+    }
+
+    private func schedule(_ action: @escaping @Sendable () -> Void) {
         // Linux: Timer's `timeInterval:repeats:block:` initializer sets the fire date to now in swift-corelibs-foundation
         // (#4712), so a ten-second timer would fire at once; giving the fire date explicitly works everywhere.
         let fireDate = Date(timeIntervalSinceNow: interval)
-        let timer = Timer(fire: fireDate, interval: 0, repeats: false) { [weak self] _ in
-            self?.showNextPlace()
+        let timer = Timer(fire: fireDate, interval: 0, repeats: false) { _ in
+            action()
         }
-        schedulingLock.withLock { _ in
+        schedulingLock.withLock {
             timerScheduler.add(timer, forMode: .default)
         }
     }

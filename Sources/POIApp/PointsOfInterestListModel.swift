@@ -13,12 +13,7 @@ import Synchronization
 /// keeps its state behind a lock.
 public final class PointsOfInterestListModel: Sendable {
     /// One line of the list: a place and how far it is from the position, when both are known.
-    public struct Row: Equatable, Sendable {
-        /// The place.
-        public let place: PointOfInterest
-        /// How far it is from the list's position.
-        public let distance: Distance?
-    }
+    public typealias Row = NearbyPlace
 
     /// The center whose `authChangedNotification` reloads the list.
     public let notificationCenter: NotificationCenter
@@ -64,7 +59,7 @@ public final class PointsOfInterestListModel: Sendable {
         }
     }
 
-    /// The places, nearest first; places without a position come last, by name.
+    /// The places, nearest first (`nearestFirst(from:)` says how ties and places without a position go).
     public var rows: [Row] {
         state.withLock { $0.rows }
     }
@@ -91,7 +86,7 @@ public final class PointsOfInterestListModel: Sendable {
     /// Computes the rows again from the places and the position.
     public func reload() {
         state.withLock { state in
-            state.rows = Self.rows(for: state.places, from: state.position)
+            state.rows = state.places.nearestFirst(from: state.position)
             state.reloadCount += 1
         }
     }
@@ -100,20 +95,6 @@ public final class PointsOfInterestListModel: Sendable {
     func handleAuthChanged() {
         state.withLock { $0.didHandleNotification = true }
         reload()
-    }
-
-    /// Sorts `places` by distance from `position`; without a position, by name.
-    static func rows(for places: [PointOfInterest], from position: Coordinate?) -> [Row] {
-        places
-            .map { Row(place: $0, distance: position.flatMap($0.distance(from:))) }
-            .sorted { left, right in
-                switch (left.distance, right.distance) {
-                case (let l?, let r?) where l != r: l < r
-                case (.some, nil): true
-                case (nil, .some): false
-                default: left.place.name < right.place.name
-                }
-            }
     }
 }
 

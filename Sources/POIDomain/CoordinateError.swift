@@ -1,5 +1,5 @@
 /// Why a `Coordinate` is not a position on Earth.
-public enum CoordinateError: Error, Sendable, CustomStringConvertible {
+public enum CoordinateError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The latitude is NaN or infinite.
     case latitudeNotFinite(Double)
     /// The longitude is NaN or infinite.
@@ -21,5 +21,10 @@ public enum CoordinateError: Error, Sendable, CustomStringConvertible {
         case .longitudeOutOfRange(let value):
             "longitude \(value) is outside -180...180"
         }
+    }
+
+    /// The message every layer shows for an invalid coordinate: `invalid coordinate: latitude 91.0 is outside -90...90`.
+    public var message: String {
+        "invalid coordinate: \(description)"
     }
 }

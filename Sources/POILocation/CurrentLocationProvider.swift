@@ -90,11 +90,10 @@ public final class CurrentLocationProvider: NSObject, LocationFetcherDelegate, S
 
     /// The nearest place within `radius` of `position`, if any.
     public func pointOfInterest(at position: Coordinate) -> PointOfInterest? {
-        pointsOfInterest
-            .compactMap { place in place.distance(from: position).map { (place, $0) } }
-            .filter { $0.1 <= radius }
-            .min { $0.1 < $1.1 }?
-            .0
+        guard let nearest = pointsOfInterest.nearestFirst(from: position).first, let distance = nearest.distance,
+            distance <= radius
+        else { return nil }
+        return nearest.place
     }
 
     /// Asks the fetcher for the position once; callers that ask while a request is out share its answer.

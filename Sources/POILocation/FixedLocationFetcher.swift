@@ -1,37 +1,28 @@
 public import POIDomain
-import Synchronization
 
-/// A fetcher that reports one position given up front, for positions typed on the command line.
+/// A fetcher that reports one position given up front: `poi nearby --lat … --long …`.
 ///
-/// It answers inside `requestLocation()`; an invalid position fails with `LocationError.invalidPosition`.
-public final class FixedLocationFetcher: LocationFetcher, Sendable {
+/// It answers inside `requestLocation()`, as the talk's mock does; a position that is not on Earth fails with
+/// `LocationError.invalidCoordinate`. Like the talk's mock it is a struct: it keeps no state but the delegate
+/// (weakly, as `CLLocationManager` does) and the accuracy asked of it.
+public struct FixedLocationFetcher: LocationFetcher {
     /// The position it reports.
     public let position: Coordinate
-    private let state = Mutex(FetcherState())
+    public weak var locationFetcherDelegate: (any LocationFetcherDelegate)?
+    public var desiredAccuracy: LocationAccuracy = 0
 
     /// Creates a fetcher that always reports `position`.
     public init(position: Coordinate) {
         self.position = position
     }
 
-    public var locationFetcherDelegate: (any LocationFetcherDelegate)? {
-        get { state.withLock { $0.delegate } }
-        set { state.withLock { $0.delegate = newValue } }
-    }
-
-    public var desiredAccuracy: LocationAccuracy {
-        get { state.withLock { $0.desiredAccuracy } }
-        set { state.withLock { $0.desiredAccuracy = newValue } }
-    }
-
     /// Reports the position, or why it is not one.
     public func requestLocation() {
-        let delegate = locationFetcherDelegate
         do {
             try position.validate()
-            delegate?.locationFetcher(self, didUpdateLocations: [position])
+            locationFetcherDelegate?.locationFetcher(self, didUpdateLocations: [position])
         } catch {
-            delegate?.locationFetcher(self, didFailWithError: LocationError.invalidPosition(error.description))
+            locationFetcherDelegate?.locationFetcher(self, didFailWithError: LocationError.invalidCoordinate(error))
         }
     }
 }

@@ -119,3 +119,9 @@ public final class GPSDLocationFetcher: LocationFetcher, Sendable {
         }
     }
 }
+
+/// The delegate, held weakly as `CLLocationManager` holds it, and the accuracy asked of the fetcher.
+private struct FetcherState {
+    weak var delegate: (any LocationFetcherDelegate)?
+    var desiredAccuracy: LocationAccuracy = 0
+}

@@ -1,3 +1,5 @@
+public import POIDomain
+
 /// Why a fetcher could not find the current position.
 public enum LocationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// gpsd does not answer at `host`:`port`; `reason` is what the system said.
@@ -11,7 +13,7 @@ public enum LocationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// gpsd sent something that is not one of its JSON reports, or reported an error.
     case gpsdError(String)
     /// A position given by the user is not on Earth.
-    case invalidPosition(String)
+    case invalidCoordinate(CoordinateError)
 
     /// A sentence that says what went wrong and what to do about it.
     public var description: String {
@@ -26,8 +28,8 @@ public enum LocationError: Error, Sendable, Equatable, CustomStringConvertible {
             "gpsd reported no position within \(seconds) seconds"
         case .gpsdError(let message):
             "gpsd: \(message)"
-        case .invalidPosition(let reason):
-            "invalid position: \(reason)"
+        case .invalidCoordinate(let error):
+            error.message
         }
     }
 

@@ -1,4 +1,5 @@
 public import Foundation
+import POIHTTP
 
 /// Why a request that reached the server did not produce a result.
 ///
@@ -18,7 +19,7 @@ public enum APIError: Error, Sendable, CustomStringConvertible {
         case .unacceptableStatusCode(let status, let body):
             let excerpt = String(decoding: body.prefix(200), as: UTF8.self)
                 .split(whereSeparator: \.isNewline).joined(separator: " ")
-            let reason = "the server answered HTTP \(status) (\(Self.reasonPhrase(for: status)))"
+            let reason = "the server answered HTTP \(status) (\(HTTPStatus.reasonPhrase(for: status)))"
             return excerpt.isEmpty ? reason : "\(reason): \(excerpt)"
         case .malformedResponse(let reason):
             return "the server's answer is not the expected JSON: \(reason)"
@@ -30,25 +31,5 @@ public enum APIError: Error, Sendable, CustomStringConvertible {
     /// The HTTP status code, when the error is about one.
     public var statusCode: Int? {
         if case .unacceptableStatusCode(let status, _) = self { status } else { nil }
-    }
-
-    private static func reasonPhrase(for status: Int) -> String {
-        switch status {
-        case 400: "bad request"
-        case 401: "unauthorized"
-        case 403: "forbidden"
-        case 404: "not found"
-        case 405: "method not allowed"
-        case 429: "too many requests"
-        case 500: "internal server error"
-        case 502: "bad gateway"
-        case 503: "service unavailable"
-        case 504: "gateway timeout"
-        case 100..<200: "informational"
-        case 300..<400: "redirection"
-        case 400..<500: "client error"
-        case 500..<600: "server error"
-        default: "not a valid HTTP status"
-        }
     }
 }

@@ -1,3 +1,5 @@
+import POIDomain
+
 // Linux: URLSession lives in FoundationNetworking; on Apple platforms it is part of Foundation.
 #if canImport(FoundationNetworking)
     import Foundation

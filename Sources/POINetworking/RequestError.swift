@@ -8,8 +8,8 @@ public enum RequestError: Error, Sendable, CustomStringConvertible {
     /// A sentence that says what was wrong with the input.
     public var description: String {
         switch self {
-        case .invalidCoordinate(let reason):
-            "invalid coordinate: \(reason)"
+        case .invalidCoordinate(let error):
+            error.message
         }
     }
 }

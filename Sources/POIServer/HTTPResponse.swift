@@ -1,4 +1,5 @@
 public import Foundation
+import POIHTTP
 
 /// An HTTP/1.1 response of the stub server; every one closes the connection.
 public struct HTTPResponse: Equatable, Sendable {
@@ -36,7 +37,7 @@ public struct HTTPResponse: Equatable, Sendable {
 
     /// The bytes on the wire; a HEAD response keeps the headers and drops the body.
     public func serialized(includingBody: Bool = true) -> [UInt8] {
-        var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
+        var head = "HTTP/1.1 \(status) \(HTTPStatus.reasonPhrase(for: status))\r\n"
         for (name, value) in headers {
             head += "\(name): \(value)\r\n"
         }
@@ -47,19 +48,5 @@ public struct HTTPResponse: Equatable, Sendable {
     public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
         lhs.status == rhs.status && lhs.body == rhs.body
             && lhs.headers.map { "\($0.0): \($0.1)" } == rhs.headers.map { "\($0.0): \($0.1)" }
-    }
-
-    static func reason(_ status: Int) -> String {
-        switch status {
-        case 200: "OK"
-        case 400: "Bad Request"
-        case 404: "Not Found"
-        case 405: "Method Not Allowed"
-        case 408: "Request Timeout"
-        case 431: "Request Header Fields Too Large"
-        case 500: "Internal Server Error"
-        case 503: "Service Unavailable"
-        default: "Status"
-        }
     }
 }

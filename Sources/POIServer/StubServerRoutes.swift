@@ -21,8 +21,15 @@ public struct StubServerRoutes: Sendable {
     /// How long the `slow` fault waits.
     public var slowDelay: Duration
 
+    /// How long the `slow` fault waits unless told otherwise.
+    public static let defaultSlowDelay: Duration = .seconds(2)
+
     /// Creates the routes.
-    public init(places: [PointOfInterest], fault: StubServerFault? = nil, slowDelay: Duration = .seconds(2)) {
+    public init(
+        places: [PointOfInterest],
+        fault: StubServerFault? = nil,
+        slowDelay: Duration = StubServerRoutes.defaultSlowDelay
+    ) {
         self.places = places
         self.fault = fault
         self.slowDelay = slowDelay
@@ -109,7 +116,7 @@ public struct StubServerRoutes: Sendable {
         do {
             try position.validate()
         } catch {
-            return .failure(Message(text: error.description))
+            return .failure(Message(text: error.message))
         }
         var query = Query(position: position)
         if let radiusText = request.queryValue("radius") {
@@ -127,13 +134,12 @@ public struct StubServerRoutes: Sendable {
         return .success(query)
     }
 
-    /// The places within the radius, nearest first, at most `limit` of them.
+    /// The places within the radius, nearest first, at most `limit` of them; without a radius, places without a
+    /// position come last.
     private func nearby(_ query: Query) -> [PointOfInterest] {
-        let measured: [(place: PointOfInterest, meters: Double)] = places.map { place in
-            (place, place.distance(from: query.position)?.meters ?? .infinity)
+        let sorted = places.nearestFirst(from: query.position).filter { nearby in
+            query.radius.map { radius in nearby.distance.map { $0.meters <= radius } ?? false } ?? true
         }
-        let radius = query.radius ?? .infinity
-        let sorted = measured.filter { $0.meters <= radius }.sorted { $0.meters < $1.meters }.map(\.place)
-        return Array(sorted.prefix(query.limit ?? sorted.count))
+        return sorted.prefix(query.limit ?? sorted.count).map(\.place)
     }
 }

@@ -1,5 +1,7 @@
-// The `poi-server` executable: a thin shell over POIApp's `ServerCommand`.
-import POIApp
+// The `poi-server` executable: a thin shell over POIServerCommand's `ServerCommand`.
+import Foundation
+import POICommandLine
+import POIServerCommand
 
 #if canImport(Glibc)
     import Glibc
@@ -7,4 +9,13 @@ import POIApp
     import Darwin
 #endif
 
-exit(ServerCommand.main(Array(CommandLine.arguments.dropFirst())).rawValue)
+// First, before any other thread starts: see StopSignals.
+let stopSignals = StopSignals.block()
+let command = ServerCommand(output: StandardStreams.output, errorOutput: StandardStreams.errorOutput)
+Task {
+    let code = await command.run(Array(CommandLine.arguments.dropFirst()), until: stopSignals.wait)
+    exit(code.rawValue)
+}
+// Not dispatchMain(): on Linux it parks the main thread in sigsuspend with an empty mask, which unblocks the stop
+// signals there and lets them kill the process.
+RunLoop.main.run()

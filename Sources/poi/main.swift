@@ -1,6 +1,7 @@
-// The `poi` command-line tool: a thin shell over POIApp's `POICommandLine`.
+// The `poi` executable: a thin shell over POICommands' `POICommand`.
 import Foundation
-import POIApp
+import POICommandLine
+import POICommands
 
 #if canImport(Glibc)
     import Glibc
@@ -8,13 +9,13 @@ import POIApp
     import Darwin
 #endif
 
-let commandLine = POICommandLine(
-    // FileHandle writes are unbuffered: output reaches a pipe before `exit`, and stays in order with stderr.
-    output: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
-    errorOutput: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+let command = POICommand(
+    environment: ProcessInfo.processInfo.environment,
+    output: StandardStreams.output,
+    errorOutput: StandardStreams.errorOutput
 )
 Task { @MainActor in
-    let code = await commandLine.run(Array(CommandLine.arguments.dropFirst()))
+    let code = await command.run(Array(CommandLine.arguments.dropFirst()))
     exit(code.rawValue)
 }
 // The main run loop drives the main actor and `poi featured`'s timers.

@@ -7,17 +7,17 @@ import Testing
 struct CommandLineEndToEndTests {
     @Test("--help, help nearby and --version answer on stdout with status 0")
     func help() async throws {
-        let help = try await BuiltProduct.run("poi", ["--help"])
+        let help = try await Programs.poi(["--help"])
         #expect(help.status == 0)
         #expect(help.standardOutput.contains("Usage:"))
-        #expect(help.standardOutput.contains("poi nearby [--lat DEGREES --long DEGREES]"))
+        #expect(help.standardOutput.contains("poi nearby [--lat DEGREES] [--long DEGREES]"))
 
-        let nearby = try await BuiltProduct.run("poi", ["help", "nearby"])
+        let nearby = try await Programs.poi(["help", "nearby"])
         #expect(nearby.status == 0)
         #expect(nearby.standardOutput.contains("--timeout SECONDS"))
-        #expect(try await BuiltProduct.run("poi", ["nearby", "--help"]).standardOutput == nearby.standardOutput)
+        #expect(try await Programs.poi(["nearby", "--help"]).standardOutput == nearby.standardOutput)
 
-        let version = try await BuiltProduct.run("poi", ["--version"])
+        let version = try await Programs.poi(["--version"])
         #expect(version.standardOutput == "poi 1.0.0\n")
     }
 
@@ -39,26 +39,42 @@ struct CommandLineEndToEndTests {
                 ["nearby", "--lat", "1", "--long", "2", "--server", "ftp://x"], 64,
                 "--server must be an http or https URL"
             ),
-            (["nearby", "--lat", "1", "--long", "2", "--timeout", "0"], 64, "--timeout must be more than 0 seconds"),
+            (
+                ["nearby", "--lat", "1", "--long", "2", "--timeout", "0"], 64,
+                "--timeout must be a number of seconds more than 0"
+            ),
             (["nearby", "--lat", "91", "--long", "0"], 65, "invalid coordinate: latitude 91.0 is outside -90...90"),
             (
                 ["nearby", "--lat", "0", "--long", "-180.5"], 65,
                 "invalid coordinate: longitude -180.5 is outside -180...180"
             ),
-            (["featured", "--interval", "-1"], 64, "--interval must be more than 0 seconds"),
+            (["featured", "--interval", "-1"], 64, "--interval must be a number of seconds more than 0"),
         ] as [([String], Int32, String)]
     )
     func badInput(arguments: [String], status: Int32, message: String) async throws {
-        let result = try await BuiltProduct.run("poi", arguments)
+        let result = try await Programs.poi(arguments)
         #expect(result.status == status, "\(result.standardError)")
         #expect(result.standardOutput.isEmpty)
         #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
         #expect(result.standardError.hasPrefix("poi: \(message)"), "\(result.standardError)")
     }
 
+    @Test("The launch shortcut: IS_UNIT_TESTING=1 skips the tip on stderr, a launch without it shows the tip")
+    func launchShortcut() async throws {
+        let arguments = ["featured", "--count", "0"]
+        let testing = try await Programs.poi(arguments, environment: ["IS_UNIT_TESTING": "1"])
+        let normal = try await Programs.poi(arguments, environment: ["IS_UNIT_TESTING": nil])
+        #expect(testing.status == 0)
+        #expect(normal.status == 0)
+        #expect(testing.standardOutput == "Featured: San Jose McEnery Convention Center\n")
+        #expect(normal.standardOutput == testing.standardOutput)
+        #expect(testing.standardError.isEmpty)
+        #expect(normal.standardError.hasPrefix("poi: tip: "), "\(normal.standardError)")
+    }
+
     @Test("featured shows a place, then rotates on the real run loop")
     func featured() async throws {
-        let result = try await BuiltProduct.run("poi", ["featured", "--interval", "0.02", "--count", "2"])
+        let result = try await Programs.poi(["featured", "--interval", "0.02", "--count", "2"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(
             result.standardOutput == """

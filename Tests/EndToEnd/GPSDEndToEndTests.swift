@@ -37,8 +37,8 @@ struct GPSDEndToEndTests {
 
         // -N foreground, -n open the device now, -b read-only (send the receiver nothing), -S the client port.
         let (result, gpsdStatus) = try await BuiltProduct.withRunningProcess(
-            gpsdExecutable, ["-N", "-n", "-b", "-S", "\(port)", receiver.source], readiness: .toldByBody
-        ) { _, _ in
+            gpsdExecutable, ["-N", "-n", "-b", "-S", "\(port)", receiver.source]
+        ) { _ in
             try await receiver.waitForGPSD()
             let report = try await receiver.replay(RecordedTrack.conventionCenterWalk, throughGPSDOnPort: port)
             #expect(report.fix.map { abs($0.latitude - 37.3293) < 0.0001 } == true, "\(report)")
@@ -51,7 +51,7 @@ struct GPSDEndToEndTests {
 
     /// Runs `poi nearby` without coordinates, so that it asks the gpsd on `gpsdPort`.
     static func nearby(gpsdPort: UInt16) async throws -> BuiltProduct.Result {
-        try await BuiltProduct.run("poi", ["nearby", "--limit", "2"], environment: ["POI_GPSD_PORT": "\(gpsdPort)"])
+        try await Programs.poi(["nearby", "--limit", "2"], environment: ["POI_GPSD_PORT": "\(gpsdPort)"])
     }
 
     /// Checks that `poi nearby` succeeded and listed the places near `RecordedTrack.conventionCenterWalk`.

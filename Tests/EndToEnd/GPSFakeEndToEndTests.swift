@@ -40,12 +40,13 @@ struct GPSFakeEndToEndTests {
 
         // gpsfake -p prints gpsd's reports as a client; its first line means gpsd is up and serving. SIGINT, not
         // SIGTERM, stops it: on SIGINT gpsfake also stops the gpsd it started, on SIGTERM that gpsd is left running.
+        let greets: @Sendable (String) -> Bool = { $0.contains(#""class":"VERSION""#) }
         let (result, gpsfakeStatus) = try await BuiltProduct.withRunningProcess(
             URL(fileURLWithPath: "/usr/bin/gpsfake"),
             ["-P", "\(port)", "-p", "-q", "-c", "0.1", log.path],
+            readyWhen: greets,
             stopSignal: SIGINT
-        ) { firstLine, _ in
-            #expect(firstLine.contains(#""class":"VERSION""#))
+        ) { _ in
             return try await GPSDEndToEndTests.nearby(gpsdPort: port)
         }
         #expect(gpsfakeStatus == 0, "gpsfake stopped cleanly, with its gpsd")

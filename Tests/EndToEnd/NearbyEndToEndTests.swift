@@ -26,7 +26,7 @@ struct NearbyEndToEndTests {
 
     @Test("With no server given, the built-in server answers and the places come nearest first")
     func builtInServer() async throws {
-        let result = try await BuiltProduct.run("poi", ["nearby"] + Self.convention + ["--limit", "3"])
+        let result = try await Programs.poi(["nearby"] + Self.convention + ["--limit", "3"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardError.isEmpty)
         let lines = result.standardOutput.split(separator: "\n")
@@ -41,7 +41,7 @@ struct NearbyEndToEndTests {
 
     @Test("--json prints the documented schema, nearest first, parsed back")
     func json() async throws {
-        let result = try await BuiltProduct.run("poi", ["nearby", "--json"] + Self.convention)
+        let result = try await Programs.poi(["nearby", "--json"] + Self.convention)
         #expect(result.status == 0, "\(result.standardError)")
         let report = try JSONDecoder().decode(Report.self, from: Data(result.standardOutput.utf8))
         #expect(report.position == ["latitude": 37.3293, "longitude": -121.8893])
@@ -65,17 +65,17 @@ struct NearbyEndToEndTests {
         ).write(to: data)
         defer { try? FileManager.default.removeItem(at: data) }
 
-        let (outputs, serverStatus) = try await BuiltProduct.withServer(["--data", data.path]) { server in
-            let byOption = try await BuiltProduct.run(
-                "poi", ["nearby", "--server", server.url.absoluteString] + Self.convention)
-            let byEnvironment = try await BuiltProduct.run(
-                "poi",
+        let (outputs, exitStatus) = try await Programs.withPOIServer(["--data", data.path]) { server in
+            let byOption = try await Programs.poi(
+                ["nearby", "--server", server.url.absoluteString] + Self.convention)
+            let byEnvironment = try await Programs.poi(
+
                 ["nearby"] + Self.convention,
                 environment: ["POI_SERVER_URL": server.url.absoluteString]
             )
             return [byOption, byEnvironment].map(\.standardOutput)
         }
-        #expect(serverStatus == 0, "poi-server stops cleanly on SIGTERM")
+        #expect(exitStatus == 0, "poi-server stops cleanly on SIGTERM")
         for output in outputs {
             #expect(
                 output.split(separator: "\n").dropFirst().map { $0.trimmingCharacters(in: .whitespaces) } == [
@@ -88,16 +88,16 @@ struct NearbyEndToEndTests {
     @Test(
         "Each server fault ends with its own exit status and a one-line message",
         arguments: [
-            (["--fault", "500"], [String](), 70, "answered HTTP 500"),
+            (["--fault", "500"], [String](), 81, "answered HTTP 500"),
             (["--fault", "not-json"], [], 76, "sent a bad answer: the server's answer is not the expected JSON"),
             (["--fault", "drop"], [], 69, "closed the connection without answering"),
             (["--fault", "slow", "--slow-ms", "3000"], ["--timeout", "0.2"], 75, "did not answer within 0.2 seconds"),
         ]
     )
     func faults(serverArguments: [String], clientArguments: [String], status: Int32, message: String) async throws {
-        let (result, _) = try await BuiltProduct.withServer(serverArguments) { server in
-            try await BuiltProduct.run(
-                "poi",
+        let (result, _) = try await Programs.withPOIServer(serverArguments) { server in
+            try await Programs.poi(
+
                 ["nearby", "--server", server.url.absoluteString] + Self.convention + clientArguments
             )
         }
@@ -111,17 +111,17 @@ struct NearbyEndToEndTests {
 
     @Test("A server that is not running is exit status 69 with what to check")
     func serverNotRunning() async throws {
-        let (url, _) = try await BuiltProduct.withServer { $0.url }
-        let result = try await BuiltProduct.run("poi", ["nearby", "--server", url.absoluteString] + Self.convention)
+        let (url, _) = try await Programs.withPOIServer { $0.url }
+        let result = try await Programs.poi(["nearby", "--server", url.absoluteString] + Self.convention)
         #expect(result.status == 69)
         #expect(result.standardError.contains("is it running? check --server or POI_SERVER_URL"))
     }
 
-    @Test("Without a position and without gpsd, exit status 66 says to start gpsd or pass --lat and --long")
+    @Test("Without a position and without gpsd, exit status 80 says to start gpsd or pass --lat and --long")
     func noLocation() async throws {
-        let (url, _) = try await BuiltProduct.withServer { $0.url }
-        let result = try await BuiltProduct.run("poi", ["nearby"], environment: ["POI_GPSD_PORT": "\(url.port!)"])
-        #expect(result.status == 66, "\(result.standardError)")
+        let (url, _) = try await Programs.withPOIServer { $0.url }
+        let result = try await Programs.poi(["nearby"], environment: ["POI_GPSD_PORT": "\(url.port!)"])
+        #expect(result.status == 80, "\(result.standardError)")
         #expect(result.standardError.contains("no location: gpsd is not running at 127.0.0.1:\(url.port!)"))
         #expect(result.standardError.contains("start gpsd, or give the position with --lat and --long"))
     }

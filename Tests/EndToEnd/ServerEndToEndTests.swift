@@ -14,7 +14,7 @@ import Testing
 struct ServerEndToEndTests {
     @Test("It prints its URL first, on 127.0.0.1 and a port the system chose, and stops cleanly on SIGINT")
     func sigint() async throws {
-        let (url, status) = try await BuiltProduct.withServer { server in
+        let (url, status) = try await Programs.withPOIServer { server in
             kill(server.processIdentifier, SIGINT)
             return server.url
         }
@@ -52,7 +52,7 @@ struct ServerEndToEndTests {
         "curl gets the places and the JSON errors",
         .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl")))
     func curl() async throws {
-        let (results, _) = try await BuiltProduct.withServer { server in
+        let (results, _) = try await Programs.withPOIServer { server in
             let ok = try await Self.curl(["-sS", "-i", "\(server.url)/locations?lat=37.3293&long=-121.8893&limit=1"])
             let bad = try await Self.curl(["-sS", "-i", "\(server.url)/locations?lat=37.3293"])
             let head = try await Self.curl(["-sS", "-I", "\(server.url)/health"])
@@ -70,13 +70,6 @@ struct ServerEndToEndTests {
     }
 
     static func curl(_ arguments: [String]) async throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = await BlockingCall.run { output.fileHandleForReading.readDataToEndOfFile() }
-        return String(decoding: data, as: UTF8.self)
+        try await BuiltProduct.run(URL(fileURLWithPath: "/usr/bin/curl"), arguments).standardOutput
     }
 }

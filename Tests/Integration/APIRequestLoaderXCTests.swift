@@ -87,7 +87,7 @@ final class APIRequestLoaderXCTests: XCTestCase {
         XCTAssertEqual((error as? APIError)?.statusCode, 500, "\(String(describing: error))")
         XCTAssertEqual(
             (error as? APIError)?.description,
-            "the server answered HTTP 500 (internal server error): <html><h1>Internal Server Error</h1></html>"
+            "the server answered HTTP 500 (Internal Server Error): <html><h1>Internal Server Error</h1></html>"
         )
     }
 

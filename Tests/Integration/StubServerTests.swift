@@ -12,7 +12,7 @@ import Testing
 /// The stub server over real loopback sockets: what it answers, and what it survives.
 @Suite("StubServer over loopback", .timeLimit(.minutes(1)))
 struct StubServerTests {
-    static func withServer<T>(
+    static func withStubServer<T>(
         _ configure: (inout StubServer.Configuration) -> Void = { _ in },
         _ body: (StubServer) async throws -> T
     ) async throws -> T {
@@ -53,7 +53,7 @@ struct StubServerTests {
 
     @Test("The loader gets the places over real HTTP on loopback")
     func loaderOverLoopback() async throws {
-        try await Self.withServer { server in
+        try await Self.withStubServer { server in
             // No URL cache: FoundationNetworking looks requests up in it on a background-QoS queue, which costs
             // about half a second on a cold process here.
             let configuration = URLSessionConfiguration.ephemeral
@@ -71,7 +71,7 @@ struct StubServerTests {
 
     @Test("HEAD answers the headers without the body")
     func head() async throws {
-        try await Self.withServer { server in
+        try await Self.withStubServer { server in
             let answer = try await Self.get("/health", port: server.port, method: "HEAD")
             #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"))
             #expect(answer.hasSuffix("\r\n\r\n"))
@@ -92,7 +92,7 @@ struct StubServerTests {
         ]
     )
     func notHTTP(bytes: [UInt8]) async throws {
-        try await Self.withServer { server in
+        try await Self.withStubServer { server in
             let answer = try await Self.exchange(bytes, port: server.port)
             #expect(answer.hasPrefix("HTTP/1.1 400 Bad Request\r\n"))
         }
@@ -100,7 +100,7 @@ struct StubServerTests {
 
     @Test("A request head over the size limit is answered 431")
     func oversized() async throws {
-        try await Self.withServer {
+        try await Self.withStubServer {
             $0.maximumRequestSize = 1024
         } _: { server in
             let huge = "GET /health HTTP/1.1\r\nX-Padding: " + String(repeating: "a", count: 4096)
@@ -111,7 +111,7 @@ struct StubServerTests {
 
     @Test("A client that sends nothing, or half a request, is answered 408 after the idle timeout")
     func idleClients() async throws {
-        try await Self.withServer {
+        try await Self.withStubServer {
             $0.idleTimeout = .milliseconds(100)
         } _: { server in
             let silent = try await Self.exchange([], port: server.port)
@@ -123,7 +123,7 @@ struct StubServerTests {
 
     @Test("A client that hangs up mid-request does not hurt the server")
     func hangUp() async throws {
-        try await Self.withServer { server in
+        try await Self.withStubServer { server in
             let port = server.port
             try await BlockingCall.run {
                 let deadline = ContinuousClock.now.advanced(by: .seconds(5))
@@ -140,7 +140,7 @@ struct StubServerTests {
 
     @Test("Many clients at once are all answered, more than the connections it serves at a time")
     func manyClients() async throws {
-        try await Self.withServer {
+        try await Self.withStubServer {
             $0.maximumConnections = 4
         } _: { server in
             let port = server.port
@@ -159,7 +159,7 @@ struct StubServerTests {
 
     @Test("The drop fault closes the connection without a byte")
     func drop() async throws {
-        try await Self.withServer { server in
+        try await Self.withStubServer { server in
             let answer = try await Self.get("/locations?lat=1&long=1&fault=drop", port: server.port)
             #expect(answer.isEmpty)
         }

@@ -177,6 +177,6 @@ struct LocationProviderTests {
             locationFetcher: FixedLocationFetcher(position: Coordinate(latitude: 95, longitude: 0))
         )
         let result = await Self.locate(invalid)
-        #expect(throws: LocationError.invalidPosition("latitude 95.0 is outside -90...90")) { try result.get() }
+        #expect(throws: LocationError.invalidCoordinate(.latitudeOutOfRange(95))) { try result.get() }
     }
 }

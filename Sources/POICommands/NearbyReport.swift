@@ -1,6 +1,6 @@
 public import POIDomain
 
-/// The output of `poi nearby --json`: one stable, documented schema (docs/cli.md).
+/// The output of `poi nearby --json`: one stable schema, documented in docs/04-end-to-end-and-contract-tests.md.
 ///
 /// `{"position": {"latitude": …, "longitude": …}, "places": [{"name": …, "category": … or null,
 /// "coordinate": {…} or null, "distanceMeters": … or null, "distance": "350 m" or null}]}`, places nearest first.
@@ -38,8 +38,8 @@ public struct NearbyReport: Codable, Equatable, Sendable {
     /// The places, nearest first.
     public var places: [Place]
 
-    /// Builds the report from the list model's rows.
-    public init(position: Coordinate, rows: [PointsOfInterestListModel.Row]) {
+    /// Builds the report from the places near `position`, in their order.
+    public init(position: Coordinate, rows: [NearbyPlace]) {
         self.position = position
         self.places = rows.map { row in
             Place(

@@ -1,0 +1,11 @@
+extension Option {
+    /// An option that takes a number of seconds, whose default is `seconds`: `10`, `0.5`.
+    public static func seconds(_ name: String, _ summary: String, default seconds: Double) -> Option {
+        .value(name, "SECONDS", summary, default: Self.text(seconds))
+    }
+
+    /// A number as a person writes it: without `.0` when it is whole.
+    static func text(_ number: Double) -> String {
+        number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : String(number)
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import POIApp
+import POICommandLine
+import POIDomain
+import POILocation
+import POINetworking
+import POIServer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `poi nearby`: the places near a position, nearest first, through the same layers as the app: the position from
+/// a `LocationFetcher` through `CurrentLocationProvider`, the places from `APIRequestLoader`, the order from the
+/// list model.
+struct NearbyCommand {
+    static let latitude = Option.value(
+        "lat", "DEGREES", "latitude, -90...90 (with --long; without both, gpsd is asked for the position)")
+    static let longitude = Option.value("long", "DEGREES", "longitude, -180...180")
+    static let limit = Option.value("limit", "N", "show at most N places (default: all)")
+    static let json = Option.flag("json", "print the result as JSON instead of text")
+    static let server = Option.value(
+        "server", "URL", "the server's base URL (default: $POI_SERVER_URL, else a server started in-process)")
+    static let timeout = Option.seconds("timeout", "how long to wait for the server", default: defaultTimeout)
+
+    static let serverVariable = EnvironmentVariable(
+        "POI_SERVER_URL", "the server's base URL when --server is not given")
+    static let gpsdHostVariable = EnvironmentVariable("POI_GPSD_HOST", "gpsd's host (default 127.0.0.1)")
+    static let gpsdPortVariable = EnvironmentVariable(
+        "POI_GPSD_PORT", "gpsd's port (default \(GPSDLocationFetcher.defaultPort))")
+
+    /// How long `poi nearby` waits for the server unless `--timeout` says otherwise.
+    static let defaultTimeout: TimeInterval = 10
+
+    static let description = CommandDescription(
+        name: "poi nearby",
+        helpCommand: "poi help nearby",
+        abstract: "lists the places near a position, nearest first, each with its distance.",
+        options: [latitude, longitude, limit, json, server, timeout],
+        environment: [serverVariable, gpsdHostVariable, gpsdPortVariable],
+        examples: ["poi nearby --lat 37.3293 --long -121.8893 --limit 5"],
+        exitCodes: [
+            .success, .usage, .invalidInput, .serverUnreachable, .cannotListen, .timeout, .malformedResponse,
+            .noLocation, .httpError,
+        ]
+    )
+
+    /// What the command line asked for.
+    struct Request {
+        /// Where the position comes from.
+        var position: PositionSource
+        var limit: Int?
+        var json: Bool
+        /// `nil`: start the package's server in-process.
+        var serverURL: URL?
+        var timeout: TimeInterval
+    }
+
+    /// Where the position comes from; both go through a `LocationFetcher`.
+    enum PositionSource: Equatable {
+        /// Given on the command line.
+        case given(Coordinate)
+        /// Asked of gpsd.
+        case gpsd(host: String, port: UInt16)
+
+        func makeFetcher() -> any LocationFetcher {
+            switch self {
+            case .given(let position): FixedLocationFetcher(position: position)
+            case .gpsd(let host, let port): GPSDLocationFetcher(host: host, port: port)
+            }
+        }
+    }
+
+    let environment: [String: String]
+
+    /// Reads the options and the environment; throws a usage error for bad ones.
+    func parse(_ arguments: [String]) throws(CommandLineError) -> Request {
+        let parsed = try Self.description.parse(arguments)
+        try parsed.expectNoPositional()
+        let serverURL =
+            if let text = parsed.value(Self.server) {
+                try Self.serverURL(text, from: "--server")
+            } else {
+                try environment[Self.serverVariable].flatMap { text throws(CommandLineError) in
+                    try Self.serverURL(text, from: Self.serverVariable.name)
+                }
+            }
+        return Request(
+            position: try positionSource(parsed),
+            limit: try parsed.integer(Self.limit, minimum: 1),
+            json: parsed.contains(Self.json),
+            serverURL: serverURL,
+            timeout: try parsed.seconds(Self.timeout) ?? Self.defaultTimeout
+        )
+    }
+
+    /// Where the position comes from: `--lat`/`--long`, or gpsd when neither is given.
+    private func positionSource(_ parsed: ParsedArguments) throws(CommandLineError) -> PositionSource {
+        switch (try parsed.double(Self.latitude), try parsed.double(Self.longitude)) {
+        case (let latitude?, let longitude?):
+            return .given(Coordinate(latitude: latitude, longitude: longitude))
+        case (nil, nil):
+            let host = environment[Self.gpsdHostVariable] ?? "127.0.0.1"
+            guard !host.isEmpty else {
+                throw Self.description.usageError("\(Self.gpsdHostVariable.name) must name a host, not be empty")
+            }
+            var port = GPSDLocationFetcher.defaultPort
+            if let text = environment[Self.gpsdPortVariable] {
+                guard let value = UInt16(text), value > 0 else {
+                    throw Self.description.usageError(
+                        "\(Self.gpsdPortVariable.name) must be a port number, not '\(text)'")
+                }
+                port = value
+            }
+            return .gpsd(host: host, port: port)
+        default:
+            throw Self.description.usageError("--lat and --long go together")
+        }
+    }
+
+    /// Finds the position, loads the places near it and prints them.
+    @MainActor
+    func run(_ request: Request, output: @Sendable (String) -> Void) async throws(CommandLineError) {
+        let position = try await Self.locate(with: request.position.makeFetcher())
+        let places: [PointOfInterest]
+        if let serverURL = request.serverURL {
+            places = try await Self.load(near: position, from: serverURL, timeout: request.timeout)
+        } else {
+            // No server given: start the package's server in-process, so that a fresh clone works offline.
+            let server: StubServer
+            do {
+                server = try StubServer()
+            } catch {
+                throw CommandLineError(.cannotListen, "cannot start the built-in server: \(error)")
+            }
+            defer { server.stop() }
+            places = try await Self.load(near: position, from: server.url, timeout: request.timeout)
+        }
+        let list = PointsOfInterestListModel(
+            notificationCenter: NotificationCenter(), places: places, position: position)
+        let report = NearbyReport(
+            position: position, rows: request.limit.map { Array(list.rows.prefix($0)) } ?? list.rows)
+        if request.json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            output(String(decoding: (try? encoder.encode(report)) ?? Data(), as: UTF8.self))
+        } else {
+            output(report.text)
+        }
+    }
+
+    /// The position, through `CurrentLocationProvider` as the app finds it.
+    static func locate(with fetcher: sending any LocationFetcher) async throws(CommandLineError) -> Coordinate {
+        let provider = CurrentLocationProvider(locationFetcher: fetcher, notificationCenter: NotificationCenter())
+        let result = await withCheckedContinuation { continuation in
+            provider.locateCurrentPosition { continuation.resume(returning: $0) }
+        }
+        switch result {
+        case .success(let position):
+            return position
+        case .failure(LocationError.invalidCoordinate(let error)):
+            throw CommandLineError(.invalidInput, error.message)
+        case .failure(let error):
+            throw CommandLineError(.noLocation, "no location: \(error)")
+        }
+    }
+
+    /// The server URL in `text`: http or https with a host; `source` names where it came from.
+    static func serverURL(_ text: String, from source: String) throws(CommandLineError) -> URL {
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+            url.host?.isEmpty == false
+        else {
+            throw description.usageError(
+                "\(source) must be an http or https URL such as http://127.0.0.1:8080, not '\(text)'")
+        }
+        return url
+    }
+
+    /// Loads the places near `position` from the server at `url`.
+    static func load(near position: Coordinate, from url: URL, timeout: TimeInterval) async throws(CommandLineError)
+        -> [PointOfInterest]
+    {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.urlCache = nil
+        let session = URLSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
+        let loader = APIRequestLoader(apiRequest: PointsOfInterestRequest(baseURL: url), urlSession: session)
+        do {
+            return try await loader.loadAPIRequest(requestData: position)
+        } catch {
+            throw commandLineError(for: error, server: url, timeout: timeout)
+        }
+    }
+
+    /// The message and exit status for a failed load.
+    static func commandLineError(for error: any Error, server: URL, timeout: TimeInterval) -> CommandLineError {
+        let at = "the server at \(server.absoluteString)"
+        if let error = error as? APIError {
+            switch error {
+            case .unacceptableStatusCode(let status, _):
+                return CommandLineError(.httpError, "\(at) answered HTTP \(status): \(error)")
+            case .malformedResponse, .notHTTPResponse:
+                return CommandLineError(.malformedResponse, "\(at) sent a bad answer: \(error)")
+            }
+        }
+        if let error = error as? URLError {
+            switch error.code {
+            case .timedOut:
+                return CommandLineError(.timeout, "\(at) did not answer within \(timeout) seconds (raise --timeout)")
+            case .networkConnectionLost, .badServerResponse, .zeroByteResource:
+                return CommandLineError(.serverUnreachable, "\(at) closed the connection without answering")
+            default:
+                return CommandLineError(
+                    .serverUnreachable,
+                    "cannot reach \(at) (\(error.localizedDescription)): is it running? check --server or POI_SERVER_URL"
+                )
+            }
+        }
+        return CommandLineError(.serverUnreachable, "cannot reach \(at): \(error)")
+    }
+}

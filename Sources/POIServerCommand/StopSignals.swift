@@ -1,0 +1,47 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// SIGINT and SIGTERM as `poi-server`'s stop trigger: blocked in every thread, and taken by one with `sigwait`.
+///
+/// `block()` must run on the main thread before any other thread starts, so that every thread inherits the mask
+/// and a signal sent at any moment stays pending until `wait()` takes it: none is lost, none kills the process.
+/// (A dispatch signal source plus `SIG_IGN` races on Linux: whichever is installed last wins.) Only the
+/// executable calls it; a test stops the program through a trigger of its own and leaves its runner's signal
+/// mask alone.
+public struct StopSignals: Sendable {
+    private let signals: [Int32]
+
+    /// Blocks SIGINT and SIGTERM in the calling thread, and so in every thread it starts later.
+    public static func block() -> StopSignals {
+        let stop = StopSignals(signals: [SIGINT, SIGTERM])
+        var set = stop.signalSet()
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+        return stop
+    }
+
+    /// Returns when one of the signals arrives.
+    public func wait() async {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var set = signalSet()
+                var received: Int32 = 0
+                sigwait(&set, &received)
+                continuation.resume()
+            }
+        }
+    }
+
+    private func signalSet() -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in signals { sigaddset(&set, signal) }
+        return set
+    }
+}

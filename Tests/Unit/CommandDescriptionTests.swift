@@ -1,0 +1,101 @@
+import POICommandLine
+import Testing
+
+/// The small parser and the help that both command lines build from one declaration per option.
+@Suite("CommandDescription: one declaration per option")
+struct CommandDescriptionTests {
+    static let latitude = Option.value("lat", "DEGREES", "latitude")
+    static let limit = Option.value("limit", "N", "at most N", default: "all")
+    static let json = Option.flag("json", "as JSON")
+    static let timeout = Option.seconds("timeout", "how long to wait", default: 10)
+
+    static let command = CommandDescription(
+        name: "poi nearby",
+        helpCommand: "poi help nearby",
+        abstract: "lists places.",
+        options: [latitude, limit, json, timeout],
+        environment: [EnvironmentVariable("POI_SERVER_URL", "the server")],
+        exitCodes: [.success, .usage, .timeout]
+    )
+
+    @Test("Options take the next argument or an = value, negative numbers included; flags take none")
+    func parsing() throws {
+        let parsed = try Self.command.parse(["--lat", "37.3", "--limit=-2", "--json", "extra", "--", "--lat"])
+        #expect(parsed.values == ["lat": "37.3", "limit": "-2"])
+        #expect(parsed.contains(Self.json))
+        #expect(parsed.positional == ["extra", "--lat"])
+        #expect(try Self.command.parse(["--lat", "-121.8893"]).value(Self.latitude) == "-121.8893")
+        #expect(try Self.command.parse(["-121.8893"]).positional == ["-121.8893"])
+    }
+
+    @Test(
+        "Usage mistakes are one message that points at the command's help",
+        arguments: [
+            (["--colour"], "unknown option --colour for 'poi nearby' (see 'poi help nearby')"),
+            (["--lat"], "--lat needs a value (see 'poi help nearby')"),
+            (["--lat", "1", "--lat", "2"], "--lat is given twice (see 'poi help nearby')"),
+            (["--json=yes"], "--json takes no value (see 'poi help nearby')"),
+            (["extra"], "unexpected argument 'extra' (see 'poi help nearby')"),
+        ]
+    )
+    func usageErrors(arguments: [String], message: String) {
+        #expect(throws: CommandLineError(.usage, message)) {
+            try Self.command.parse(arguments).expectNoPositional()
+        }
+    }
+
+    @Test("A program of its own points at its own --help")
+    func programHelp() {
+        let program = CommandDescription(name: "poi-server", helpCommand: "poi-server --help", abstract: "serves.")
+        #expect(program.usageError("bad").message == "bad (see 'poi-server --help')")
+    }
+
+    @Test("Values are checked with the option's name in the message")
+    func typedValues() throws {
+        let parsed = try Self.command.parse(["--lat", "north", "--limit", "0", "--timeout", "-1"])
+        #expect(throws: Self.command.usageError("--lat must be a number, not 'north'")) {
+            try parsed.double(Self.latitude)
+        }
+        #expect(throws: Self.command.usageError("--limit must be a whole number of at least 1, not '0'")) {
+            try parsed.integer(Self.limit, minimum: 1)
+        }
+        #expect(throws: Self.command.usageError("--timeout must be a number of seconds more than 0, not '-1'")) {
+            try parsed.seconds(Self.timeout)
+        }
+        #expect(try Self.command.parse(["--timeout", "0.5"]).seconds(Self.timeout) == 0.5)
+        #expect(try Self.command.parse([]).seconds(Self.timeout) == nil)
+    }
+
+    @Test("The usage line and the help come from the declarations, defaults included")
+    func help() {
+        #expect(Self.command.usage == "poi nearby [--lat DEGREES] [--limit N] [--json] [--timeout SECONDS]")
+        #expect(
+            Self.command.help == """
+                poi nearby: lists places.
+
+                Usage: poi nearby [--lat DEGREES] [--limit N] [--json] [--timeout SECONDS]
+
+                Options:
+                  --lat DEGREES      latitude
+                  --limit N          at most N (default all)
+                  --json             as JSON
+                  --timeout SECONDS  how long to wait (default 10)
+
+                Environment:
+                  POI_SERVER_URL  the server
+
+                Exit status:
+                  0   done
+                  64  the command line is wrong
+                  75  the server did not answer in time
+                """)
+    }
+
+    @Test("Exit statuses are distinct, and follow sysexits.h in its range or are the package's own above it")
+    func exitStatuses() {
+        #expect(Set(ExitCode.allCases.map(\.rawValue)).count == ExitCode.allCases.count)
+        for code in ExitCode.allCases where code != .success {
+            #expect((64...78).contains(code.rawValue) == (code.sysexits != nil), "\(code)")
+        }
+    }
+}

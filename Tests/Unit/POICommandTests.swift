@@ -1,0 +1,171 @@
+import Foundation
+import POIApp
+import POICommandLine
+import POIDomain
+import POILocation
+import POINetworking
+import Synchronization
+import Testing
+
+@testable import POICommands
+
+/// `poi` run in process, with no server: help, usage errors, the launch shortcut, the environment, exit statuses.
+///
+/// What needs a server runs in the end-to-end tier.
+@Suite("poi, in process")
+struct POICommandTests {
+    /// Runs `poi` in process; returns its exit status and what it wrote, standard error lines prefixed "err: ".
+    @MainActor
+    static func run(_ arguments: [String], environment: [String: String] = ["IS_UNIT_TESTING": "1"]) async
+        -> (ExitCode, [String])
+    {
+        let lines = Mutex<[String]>([])
+        let command = POICommand(
+            environment: environment,
+            output: { text in lines.withLock { $0.append(text) } },
+            errorOutput: { text in lines.withLock { $0.append("err: \(text)") } }
+        )
+        let status = await command.run(arguments)
+        return (status, lines.withLock { $0 })
+    }
+
+    @Test(
+        "--version takes nothing after it, --help at most a command, as help does",
+        arguments: [
+            (["--version", "extra"], "err: poi: unexpected argument 'extra' after --version (see 'poi --help')"),
+            (["--help", "nearby", "featured"], "err: poi: 'poi --help' takes at most one command (see 'poi --help')"),
+            (["-h", "-v"], "err: poi: no command named '-v' (see 'poi --help')"),
+        ]
+    )
+    func topLevelFlagsCheckTheirArguments(arguments: [String], message: String) async {
+        let (status, lines) = await Self.run(arguments)
+        #expect(status == .usage)
+        #expect(lines == [message])
+    }
+
+    @Test("poi --help nearby and poi featured -h show the command's help, as poi help does")
+    func helpFlagWithACommand() async {
+        #expect(await Self.run(["--help", "nearby"]) == (.success, [NearbyCommand.description.help]))
+        #expect(await Self.run(["featured", "-h"]) == (.success, [FeaturedCommand.description.help]))
+        #expect(await Self.run(["--version"]) == (.success, ["poi \(PackageVersion.current)"]))
+    }
+
+    @Test("The launch shortcut: a normal launch shows the tip on stderr, IS_UNIT_TESTING=1 skips it")
+    func launchShortcut() async {
+        let normal = await Self.run(["featured", "--count", "0"], environment: [:])
+        #expect(normal.0 == .success)
+        #expect(normal.1 == ["err: \(POICommand.tip)", "Featured: San Jose McEnery Convention Center"])
+
+        let testing = await Self.run(["featured", "--count", "0"], environment: ["IS_UNIT_TESTING": "1"])
+        #expect(testing == (.success, ["Featured: San Jose McEnery Convention Center"]))
+    }
+
+    @Test("A usage error stays the only line on stderr: the tip comes after the command line was read")
+    func usageErrorBeforeTheTip() async {
+        let (status, lines) = await Self.run(["featured", "--count", "-1"], environment: [:])
+        #expect(status == .usage)
+        #expect(lines == ["err: poi: --count must be a whole number of at least 0, not '-1' (see 'poi help featured')"])
+    }
+
+    @Test(
+        "Every variable the help lists changes what poi does: a bad value is named in the error",
+        arguments: [
+            ("POI_SERVER_URL", "ftp://x", "POI_SERVER_URL must be an http or https URL"),
+            ("POI_GPSD_HOST", "", "POI_GPSD_HOST must name a host"),
+            ("POI_GPSD_PORT", "http", "POI_GPSD_PORT must be a port number, not 'http'"),
+        ]
+    )
+    func environment(variable: String, value: String, message: String) async throws {
+        let (status, lines) = await Self.run(["nearby"], environment: ["IS_UNIT_TESTING": "1", variable: value])
+        #expect(status == .usage)
+        #expect(lines.count == 1)
+        #expect(lines.first?.hasPrefix("err: poi: \(message)") == true, "\(lines)")
+    }
+
+    @Test("The help lists exactly the variables poi reads, and names only files that exist")
+    func helpIsTrue() throws {
+        let helps = ([nil] + POICommand.commands.map { String($0.name.dropFirst(4)) }).compactMap(POICommand.help)
+        let text = helps.joined(separator: "\n")
+        let named = Set(text.matches(of: /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/).map { String($0.output) })
+        #expect(named == Set(POICommand.environmentVariables.map(\.name)))
+        #expect(named == ["IS_UNIT_TESTING", "POI_SERVER_URL", "POI_GPSD_HOST", "POI_GPSD_PORT"])
+
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
+        for match in text.matches(of: /\b(?:docs|scripts|Sources)\/[\w\/.-]+/) {
+            let path = String(match.output).trimmingCharacters(in: CharacterSet(charactersIn: ".,)"))
+            #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path), "\(path)")
+        }
+    }
+
+    @Test("The defaults the help shows are the ones the program uses")
+    func defaults() {
+        #expect(FeaturedCommand.interval.defaultValue == "10")
+        #expect(FeaturedPlaceManager.rotationInterval == 10)
+        #expect(NearbyCommand.timeout.defaultValue == "10")
+    }
+
+    @Test("--lat/--long give a fixed position, none asks gpsd, one alone is a usage error")
+    func positionSource() throws {
+        let nearby = NearbyCommand(environment: ["POI_GPSD_HOST": "localhost", "POI_GPSD_PORT": "2948"])
+        #expect(
+            try nearby.parse(["--lat", "1", "--long", "2"]).position
+                == .given(Coordinate(latitude: 1, longitude: 2)))
+        #expect(try nearby.parse([]).position == .gpsd(host: "localhost", port: 2948))
+        #expect(throws: NearbyCommand.description.usageError("--lat and --long go together")) {
+            try nearby.parse(["--long", "2"])
+        }
+    }
+
+    @Test("An invalid coordinate goes through the location provider, and ends with its own status")
+    func invalidCoordinate() async {
+        await #expect(throws: CommandLineError(.invalidInput, "invalid coordinate: latitude 91.0 is outside -90...90"))
+        {
+            try await NearbyCommand.locate(with: FixedLocationFetcher(position: Coordinate(latitude: 91, longitude: 0)))
+        }
+    }
+
+    @Test(
+        "Each kind of failure has its exit status",
+        arguments: [
+            (APIError.unacceptableStatusCode(503, body: Data()), ExitCode.httpError),
+            (APIError.malformedResponse(reason: "x"), .malformedResponse),
+            (URLError(.timedOut), .timeout),
+            (URLError(.cannotConnectToHost), .serverUnreachable),
+            (URLError(.networkConnectionLost), .serverUnreachable),
+        ] as [(any Error, ExitCode)]
+    )
+    func exitStatuses(error: any Error, code: ExitCode) {
+        let server = URL(string: "http://127.0.0.1:8080")!
+        #expect(NearbyCommand.commandLineError(for: error, server: server, timeout: 2).code == code)
+    }
+
+    @Test("The text report aligns distances and says when there are no places")
+    func textReport() {
+        let position = Coordinate(latitude: 37.3293, longitude: -121.8893)
+        let places = [
+            PointOfInterest(name: "Far", coordinate: Coordinate(latitude: 37.40, longitude: -121.89)),
+            PointOfInterest(
+                name: "Near", coordinate: Coordinate(latitude: 37.33, longitude: -121.8893), category: .park),
+        ]
+        #expect(
+            NearbyReport(position: position, rows: places.nearestFirst(from: position)).text == """
+                Places near 37.3293, -121.8893, nearest first:
+                    80 m  Near  (park)
+                  7.9 km  Far
+                """)
+        #expect(NearbyReport(position: position, rows: []).text.hasSuffix("(no places)"))
+    }
+
+    @Test("The server URL must be http or https with a host, and the message names where it came from")
+    func serverURL() throws {
+        #expect(try NearbyCommand.serverURL("http://127.0.0.1:8080", from: "--server").port == 8080)
+        for bad in ["ftp://x", "127.0.0.1:8080", "http://", "not a url"] {
+            #expect(
+                throws: NearbyCommand.description.usageError(
+                    "--server must be an http or https URL such as http://127.0.0.1:8080, not '\(bad)'")
+            ) {
+                try NearbyCommand.serverURL(bad, from: "--server")
+            }
+        }
+    }
+}

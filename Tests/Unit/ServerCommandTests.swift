@@ -1,0 +1,56 @@
+import Foundation
+import POICommandLine
+import POIServer
+import Testing
+
+@testable import POIServerCommand
+
+/// poi-server's command line: options into a configuration, and the exit statuses of bad input.
+@Suite("poi-server's command line")
+struct ServerCommandTests {
+    @Test("poi-server's options become its configuration, and bad ones say so")
+    func options() throws {
+        let configuration = try ServerCommand.configuration([
+            "--port", "0", "--fault", "slow", "--slow-ms", "50", "--idle-timeout", "0.25",
+        ])
+        #expect(configuration.host == "127.0.0.1")
+        #expect(configuration.routes.fault == .slow)
+        #expect(configuration.routes.slowDelay == .milliseconds(50))
+        #expect(configuration.idleTimeout == .milliseconds(250))
+        for bad in [["--port", "70000"], ["--fault", "fire"], ["--slow-ms", "-1"], ["--idle-timeout", "0"], ["x"]] {
+            #expect(throws: CommandLineError.self) { try ServerCommand.configuration(bad) }
+        }
+    }
+
+    @Test("The help shows the defaults of the server's own configuration")
+    func helpDefaults() {
+        let defaults = StubServer.Configuration()
+        #expect(ServerCommand.help.contains("--host ADDRESS"))
+        #expect(ServerCommand.host.defaultValue == defaults.host)
+        #expect(ServerCommand.idleTimeout.defaultValue == "5")
+        #expect(defaults.idleTimeout == .seconds(5))
+        #expect(ServerCommand.slowDelay.defaultValue == "2000")
+        #expect(defaults.routes.slowDelay == .seconds(2))
+    }
+
+    @Test("A --data file that cannot be read is status 66")
+    func unreadableData() {
+        let error = #expect(throws: CommandLineError.self) {
+            try ServerCommand.configuration(["--data", "/nonexistent/places.json"])
+        }
+        #expect(error?.code == .unreadableInput)
+        #expect(error?.message.hasPrefix("--data: cannot read /nonexistent/places.json") == true)
+    }
+
+    @Test("A --data file that is not an array of places is status 65, and says where it is wrong")
+    func invalidData() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("places-\(UUID().uuidString).json")
+        try Data(#"[{"name": "Café"}, {"name": 42}]"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let error = #expect(throws: CommandLineError.self) { try ServerCommand.configuration(["--data", file.path]) }
+        #expect(error?.code == .invalidInput)
+        #expect(
+            error?.message.hasPrefix(
+                "--data: \(file.path) is not a JSON array of places: expected a string at [1].name") == true)
+    }
+}
