@@ -4,8 +4,9 @@ import POISockets
 import Synchronization
 import Testing
 
-/// poi-server's program run in process: it serves until its injected stop trigger fires, and says when it cannot
-/// listen. No signal is sent, and the test runner's signal mask is left alone.
+/// poi-server's program run in process: it serves until its injected stop trigger fires, or says it cannot listen.
+///
+/// No signal is sent, and the test runner's signal mask is left alone.
 @Suite("poi-server, in process", .timeLimit(.minutes(1)))
 struct ServerCommandTests {
     /// What one in-process run wrote: standard output lines, and standard error lines.
