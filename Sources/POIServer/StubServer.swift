@@ -2,7 +2,6 @@ import Dispatch
 public import Foundation
 import POIDomain
 public import POISockets
-import Synchronization
 
 /// The package's HTTP server for places: the talk's local mock server, whose data tests control.
 ///
@@ -36,15 +35,15 @@ public final class StubServer: Sendable {
     /// The port it listens on.
     public let port: UInt16
 
-    private let listener: Int32
+    private let listener: SocketListener
     private let slots: DispatchSemaphore
-    private let state = Mutex((stopped: false, finished: false))
     private let finished = DispatchSemaphore(value: 0)
 
     /// Binds, listens and starts serving on a thread of its own.
     public init(configuration: Configuration = Configuration()) throws(SocketError) {
         self.configuration = configuration
-        (listener, port) = try Socket.listen(host: configuration.host, port: configuration.port)
+        listener = try SocketListener(host: configuration.host, port: configuration.port)
+        port = listener.port
         slots = DispatchSemaphore(value: configuration.maximumConnections)
         let thread = Thread { [self] in acceptLoop() }
         thread.name = "StubServer \(port)"
@@ -57,15 +56,11 @@ public final class StubServer: Sendable {
         return URL(string: "http://\(host):\(port)")!
     }
 
-    /// Stops accepting connections.
+    /// Stops accepting connections and ends the ones being served.
     ///
-    /// Requests being served finish. Safe to call more than once.
+    /// Safe to call more than once.
     public func stop() {
-        state.withLock { state in
-            guard !state.stopped else { return }
-            state.stopped = true
-            Socket.shutdown(listener)
-        }
+        listener.stop()
     }
 
     /// Blocks until the accept loop has ended after `stop()`.
@@ -75,27 +70,24 @@ public final class StubServer: Sendable {
     }
 
     private func acceptLoop() {
-        defer {
-            Socket.close(listener)
-            finished.signal()
-        }
+        defer { finished.signal() }
         while true {
             slots.wait()
-            guard let client = Socket.accept(listener) else {
+            guard let client = listener.accept() else {
                 slots.signal()
                 return
             }
             // A thread per connection: the I/O blocks (see BlockingCall for why not a global queue).
             BlockingCall.start { [self] in
                 serve(client)
-                Socket.close(client)
+                client.close()
                 slots.signal()
             }
         }
     }
 
     /// Reads one request head, answers it and returns; the caller closes the connection.
-    private func serve(_ client: Int32) {
+    private func serve(_ client: SocketDescriptor) {
         let deadline = ContinuousClock.now.advanced(by: configuration.idleTimeout)
         var received: [UInt8] = []
         while true {
@@ -125,7 +117,7 @@ public final class StubServer: Sendable {
         }
     }
 
-    private func answer(_ request: HTTPRequest, on client: Int32) {
+    private func answer(_ request: HTTPRequest, on client: SocketDescriptor) {
         let includeBody = request.method != "HEAD"
         switch configuration.routes.reply(to: request) {
         case .respond(let response):
@@ -139,7 +131,7 @@ public final class StubServer: Sendable {
         }
     }
 
-    private func send(_ response: HTTPResponse, to client: Int32, includingBody: Bool = true) {
+    private func send(_ response: HTTPResponse, to client: SocketDescriptor, includingBody: Bool = true) {
         try? Socket.send(response.serialized(includingBody: includingBody), to: client)
     }
 }

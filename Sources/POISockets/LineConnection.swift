@@ -1,21 +1,21 @@
 /// A TCP client connection that reads newline-terminated lines, with a deadline on every wait: the gpsd client's,
 /// and a test's watching gpsd.
 public final class LineConnection {
-    private let descriptor: Int32
+    private let socket: SocketDescriptor
     private var buffer: [UInt8] = []
 
     /// Connects to `host`:`port` (a name or a numeric address), giving up at `deadline`.
     public init(host: String, port: UInt16, deadline: ContinuousClock.Instant) throws(SocketError) {
-        descriptor = try Socket.connect(host: host, port: port, deadline: deadline)
+        socket = try Socket.connect(host: host, port: port, deadline: deadline)
     }
 
     deinit {
-        Socket.close(descriptor)
+        socket.close()
     }
 
     /// Sends all of `text`.
     public func send(_ text: String) throws(SocketError) {
-        try Socket.send(Array(text.utf8), to: descriptor)
+        try Socket.send(Array(text.utf8), to: socket)
     }
 
     /// The next line without its line ending; throws `.closed` at the end of the stream, `.timedOut` at `deadline`.
@@ -26,7 +26,7 @@ public final class LineConnection {
                 buffer.removeSubrange(...newline)
                 return line.hasSuffix("\r") ? String(line.dropLast()) : line
             }
-            buffer.append(contentsOf: try Socket.receive(from: descriptor, deadline: deadline))
+            buffer.append(contentsOf: try Socket.receive(from: socket, deadline: deadline))
             guard buffer.count <= 1 << 20 else { throw .io("a line longer than 1 MiB") }
         }
     }

@@ -11,58 +11,37 @@ import Synchronization
 /// test never leaves it running even when it fails.
 public final class FakeGPSD: Sendable {
     /// The port it listens on.
-    public let port: UInt16
+    public var port: UInt16 { listener.port }
 
-    private let listener: Int32
-    private let state = Mutex((commands: [String](), client: Int32(-1), stopped: false))
+    private let listener: SocketListener
+    private let commands = Mutex<[String]>([])
 
     /// Starts listening and serving `script`, one JSON report per element, to every client.
     public init(script: [String]) throws(SocketError) {
-        (listener, port) = try Socket.listen(host: "127.0.0.1", port: 0)
+        listener = try SocketListener()
         let thread = Thread { [self] in serve(script) }
-        thread.name = "FakeGPSD \(port)"
+        thread.name = "FakeGPSD \(listener.port)"
         thread.start()
     }
 
     /// The command lines clients sent, in order.
     public var receivedCommands: [String] {
-        state.withLock { $0.commands }
+        commands.withLock { $0 }
     }
 
-    /// Stops listening and ends any open connection; the serving thread closes the descriptors as it exits.
-    ///
-    /// Only the serving thread closes descriptors, and `stop()` shuts them down under the same lock, so a descriptor
-    /// number that another test has been given since can never be shut down or accepted on by mistake.
+    /// Stops listening and ends any open connection.
     public func stop() {
-        state.withLock { state in
-            guard !state.stopped else { return }
-            state.stopped = true
-            if state.client >= 0 { Socket.shutdown(state.client) }
-            Socket.shutdown(listener)
-        }
+        listener.stop()
     }
 
     private func serve(_ script: [String]) {
-        defer { Socket.close(listener) }
-        while let client = Socket.accept(listener) {
-            let stopped = state.withLock { state -> Bool in
-                if state.stopped {
-                    Socket.close(client)
-                } else {
-                    state.client = client
-                }
-                return state.stopped
-            }
-            if stopped { return }
+        while let client = listener.accept() {
             converse(with: client, script: script)
-            state.withLock { state in
-                state.client = -1
-                Socket.close(client)
-            }
+            client.close()
         }
     }
 
-    private func converse(with client: Int32, script: [String]) {
+    private func converse(with client: SocketDescriptor, script: [String]) {
         let deadline = ContinuousClock.now.advanced(by: .seconds(30))
         do throws(SocketError) {
             if let greeting = script.first {
@@ -73,7 +52,7 @@ public final class FakeGPSD: Sendable {
                 received += try Socket.receive(from: client, deadline: deadline)
             }
             let command = received.prefix { $0 != UInt8(ascii: "\n") }
-            state.withLock { $0.commands.append(String(decoding: command, as: UTF8.self)) }
+            commands.withLock { $0.append(String(decoding: command, as: UTF8.self)) }
             for line in script.dropFirst() {
                 try Socket.send(Array((line + "\n").utf8), to: client)
             }

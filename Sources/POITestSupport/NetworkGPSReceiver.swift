@@ -18,14 +18,14 @@ public final class NetworkGPSReceiver: Sendable {
     }
 
     /// The port it listens on.
-    public let port: UInt16
+    public var port: UInt16 { listener.port }
 
-    private let listener: Int32
-    private let state = Mutex((gpsd: Int32(-1), stopped: false))
+    private let listener: SocketListener
+    private let gpsd = Mutex<SocketDescriptor?>(nil)
 
     /// Starts listening on a loopback port chosen by the system.
     public init() throws(SocketError) {
-        (listener, port) = try Socket.listen(host: "127.0.0.1", port: 0, backlog: 1)
+        listener = try SocketListener(backlog: 1)
     }
 
     deinit {
@@ -45,15 +45,13 @@ public final class NetworkGPSReceiver: Sendable {
         try await BlockingCall.run { [self] in
             let deadline = ContinuousClock.now.advanced(by: timeout)
             do throws(SocketError) {
-                try Socket.wait(for: Int16(POLLIN), on: listener, until: deadline)
+                try listener.waitForConnection(until: deadline)
             } catch {
                 throw Failure(
                     description: "gpsd did not connect to \(source) within \(timeout) (\(error)); did it start?")
             }
-            guard let gpsd = Socket.accept(listener) else { throw Failure(description: "the receiver was stopped") }
-            state.withLock { state in
-                if state.stopped { Socket.close(gpsd) } else { state.gpsd = gpsd }
-            }
+            guard let connection = listener.accept() else { throw Failure(description: "the receiver was stopped") }
+            gpsd.withLock { $0 = connection }
         }
     }
 
@@ -67,8 +65,9 @@ public final class NetworkGPSReceiver: Sendable {
     {
         try await BlockingCall.run { [self] in
             let deadline = ContinuousClock.now.advanced(by: timeout)
-            let gpsd = state.withLock { $0.gpsd }
-            guard gpsd >= 0 else { throw Failure(description: "gpsd has not connected; call waitForGPSD() first") }
+            guard let gpsd = self.gpsd.withLock({ $0 }) else {
+                throw Failure(description: "gpsd has not connected; call waitForGPSD() first")
+            }
             let watcher = try LineConnection(host: "127.0.0.1", port: gpsdPort, deadline: deadline)
             try watcher.send(#"?WATCH={"enable":true,"json":true};"# + "\n")
             // gpsd greets (VERSION), lists its devices (DEVICES), then acknowledges the watch (WATCH).
@@ -83,11 +82,6 @@ public final class NetworkGPSReceiver: Sendable {
 
     /// Closes the connection to gpsd (which sees its receiver go away) and stops listening.
     public func stop() {
-        state.withLock { state in
-            guard !state.stopped else { return }
-            state.stopped = true
-            if state.gpsd >= 0 { Socket.close(state.gpsd) }
-            Socket.close(listener)
-        }
+        listener.stop()
     }
 }

@@ -32,8 +32,8 @@ struct GPSDEndToEndTests {
         let receiver = try NetworkGPSReceiver()
         defer { receiver.stop() }
         // A free port: bind port 0, read the number, release it for gpsd.
-        let (probe, port) = try Socket.listen(host: "127.0.0.1", port: 0)
-        Socket.close(probe)
+        let (probe, port) = try Socket.bind(host: "127.0.0.1", port: 0)
+        probe.close()
 
         // -N foreground, -n open the device now, -b read-only (send the receiver nothing), -S the client port.
         let (result, gpsdStatus) = try await BuiltProduct.withRunningProcess(

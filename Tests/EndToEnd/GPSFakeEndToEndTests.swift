@@ -35,8 +35,8 @@ struct GPSFakeEndToEndTests {
         try Data(RecordedTrack.conventionCenterWalk.utf8).write(to: log)
         defer { try? FileManager.default.removeItem(at: log) }
         // A free port: bind port 0, read the number, release it for gpsfake's gpsd.
-        let (probe, port) = try Socket.listen(host: "127.0.0.1", port: 0)
-        Socket.close(probe)
+        let (probe, port) = try Socket.bind(host: "127.0.0.1", port: 0)
+        probe.close()
 
         // gpsfake -p prints gpsd's reports as a client; its first line means gpsd is up and serving. SIGINT, not
         // SIGTERM, stops it: on SIGINT gpsfake also stops the gpsd it started, on SIGTERM that gpsd is left running.

@@ -39,8 +39,8 @@ struct ServerCommandTests {
 
     @Test("A port that is taken is status 71, with the system's reason")
     func cannotListen() async throws {
-        let (held, port) = try Socket.listen(host: "127.0.0.1", port: 0)
-        defer { Socket.close(held) }
+        let (held, port) = try Socket.bind(host: "127.0.0.1", port: 0)
+        defer { held.close() }
         let lines = Lines()
         let command = ServerCommand(
             output: { line in lines.output.withLock { $0.append(line) } },

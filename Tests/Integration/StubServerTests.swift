@@ -32,7 +32,7 @@ struct StubServerTests {
     private static func blockingExchange(_ bytes: [UInt8], port: UInt16) throws -> String {
         let deadline = ContinuousClock.now.advanced(by: .seconds(10))
         let socket = try Socket.connect(host: "127.0.0.1", port: port, deadline: deadline)
-        defer { Socket.close(socket) }
+        defer { socket.close() }
         if !bytes.isEmpty {
             try Socket.send(bytes, to: socket)
         }
@@ -130,7 +130,7 @@ struct StubServerTests {
                 for _ in 0..<20 {
                     let socket = try Socket.connect(host: "127.0.0.1", port: port, deadline: deadline)
                     try Socket.send(Array("GET /locations?lat=1".utf8), to: socket)
-                    Socket.close(socket)
+                    socket.close()
                 }
             }
             let health = try await Self.get("/health", port: server.port)

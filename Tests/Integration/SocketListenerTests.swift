@@ -1,0 +1,52 @@
+import POISockets
+import Testing
+
+/// The owned socket and the listener every server stops with, over loopback.
+@Suite("SocketListener and SocketDescriptor over loopback", .timeLimit(.minutes(1)))
+struct SocketListenerTests {
+    @Test("stop() wakes a thread blocked in accept, and the listener accepts nothing after")
+    func stopWakesAccept() async throws {
+        let listener = try SocketListener()
+        async let accepted = BlockingCall.run { listener.accept() == nil }
+        listener.stop()
+        #expect(await accepted)
+        #expect(listener.accept() == nil)
+    }
+
+    @Test("stop() ends the connections it accepted: a thread blocked reading one gets .closed")
+    func stopEndsConnections() async throws {
+        let listener = try SocketListener()
+        let client = try Socket.connect(
+            host: "127.0.0.1", port: listener.port, deadline: .now.advanced(by: .seconds(10)))
+        defer { client.close() }
+        let server = try #require(listener.accept())
+        async let read: SocketError? = BlockingCall.run {
+            do throws(SocketError) {
+                _ = try Socket.receive(from: server, deadline: .now.advanced(by: .seconds(10)))
+                return nil
+            } catch {
+                return error
+            }
+        }
+        listener.stop()
+        #expect(await read == .closed)
+        #expect(server.isClosed)
+    }
+
+    @Test("A closed descriptor is never used again, and closing twice is harmless")
+    func closedOnce() throws {
+        let (socket, _) = try Socket.bind(host: "127.0.0.1", port: 0)
+        socket.close()
+        socket.close()
+        #expect(throws: SocketError.closed) { try Socket.send([1], to: socket) }
+    }
+
+    @Test("A port bound without listening refuses connections while the test holds it")
+    func boundButNotListening() throws {
+        let (held, port) = try Socket.bind(host: "127.0.0.1", port: 0, listening: false)
+        defer { held.close() }
+        #expect(throws: SocketError.self) {
+            try Socket.connect(host: "127.0.0.1", port: port, deadline: .now.advanced(by: .seconds(10)))
+        }
+    }
+}
