@@ -35,12 +35,14 @@ let package = Package(
     ],
     // Toolchain only: the package must build offline on a fresh machine.
     dependencies: [],
-    // Layers, each target importing only targets of the layers below it (docs/12 draws the graph):
-    //   1. POIDomain, POISockets, POIHTTP            what everything stands on
-    //   2. POINetworking, POILocation, POIServer     the app's services, and the stub server
-    //   3. POIApp                                    the app logic
-    //   4. POICommandLine; POICommands, POIServerCommand   what both command lines share; each command line
-    //   5. poi, poi-server                           thin executables
+    // Layers, each target importing only targets of the layers below it (docs/12 draws the graph; scripts/check-layers
+    // checks it against every import):
+    //   1. POIDomain, POISockets, POIHTTP                what everything stands on
+    //   2. POINetworking, POILocation, POIServer         the app's services, and the stub server
+    //   3. POIApp                                        the app logic
+    //   4. POICommandLine                                what both command lines share
+    //   5. POICommands, POIServerCommand                 poi's commands; poi-server's, beside the server
+    //   6. poi, poi-server                               thin executables
     // POITestSupport stands apart: the tests' helpers, no product.
     targets: [
         // 1. Places, coordinates, distances, and the one "nearest places" ordering.
@@ -62,20 +64,20 @@ let package = Package(
 
         // 4. What both command lines share: option declarations, the small parser, exit statuses, usage errors.
         .target(name: "POICommandLine", swiftSettings: swiftSettings),
-        // 4. poi's commands: nearby (with the in-process server when none is given) and featured.
+        // 5. poi's commands: nearby (with the in-process server when none is given) and featured.
         .target(
             name: "POICommands",
             dependencies: ["POICommandLine", "POIApp", "POIDomain", "POILocation", "POINetworking", "POIServer"],
             swiftSettings: swiftSettings
         ),
-        // 4. poi-server's command, beside the server: it links neither URLSession nor the gpsd client.
+        // 5. poi-server's command, beside the server: it links neither URLSession nor the gpsd client.
         .target(
             name: "POIServerCommand",
             dependencies: ["POICommandLine", "POIServer", "POIDomain", "POISockets"],
             swiftSettings: swiftSettings
         ),
 
-        // 5. The thin executables.
+        // 6. The thin executables.
         .executableTarget(name: "poi", dependencies: ["POICommands", "POICommandLine"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "poi-server", dependencies: ["POIServerCommand", "POICommandLine"], swiftSettings: swiftSettings),
@@ -83,7 +85,7 @@ let package = Package(
         // Apart: test helpers shared by the test tiers (MockURLProtocol, ManualClock, BuiltProduct...); not a product.
         .target(
             name: "POITestSupport",
-            dependencies: ["POIDomain", "POINetworking", "POILocation", "POISockets"],
+            dependencies: ["POILocation", "POISockets"],
             swiftSettings: swiftSettings
         ),
 
@@ -93,7 +95,7 @@ let package = Package(
             name: "UnitTests",
             dependencies: [
                 "POIApp", "POICommandLine", "POICommands", "POIDomain", "POIHTTP", "POILocation", "POINetworking",
-                "POIServer", "POIServerCommand", "POISockets", "POITestSupport",
+                "POIServer", "POIServerCommand", "POITestSupport",
             ],
             path: "Tests/Unit",
             swiftSettings: testSwiftSettings
