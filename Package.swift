@@ -35,7 +35,7 @@ let package = Package(
     ],
     // Toolchain only: the package must build offline on a fresh machine.
     dependencies: [],
-    // Layers, each target importing only targets of the layers below it (docs/12 draws the graph; scripts/check-layers
+    // Layers, each target importing only targets of the layers below it (docs/12 draws the graph; scripts/check-layout
     // checks it against every import):
     //   1. POIDomain, POISockets, POIHTTP                what everything stands on
     //   2. POINetworking, POILocation, POIServer         the app's services, and the stub server

@@ -4,7 +4,7 @@ import Testing
 
 /// `poi`'s help, version, bad input and `featured`, as a user sees them.
 @Suite("poi command line, end to end", .timeLimit(.minutes(1)))
-struct CommandLineEndToEndTests {
+struct POIEndToEndTests {
     @Test("--help, help nearby and --version answer on stdout with status 0")
     func help() async throws {
         let help = try await Programs.poi(["--help"])

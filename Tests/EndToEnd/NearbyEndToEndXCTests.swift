@@ -2,7 +2,7 @@ import POITestSupport
 import XCTest
 
 /// The XCTest twin of the end-to-end suites: the built `poi` as a process, its output and its exit status.
-final class CommandLineEndToEndXCTests: XCTestCase {
+final class NearbyEndToEndXCTests: XCTestCase {
     func testNearbyListsTheConventionCenterFirst() async throws {
         let result = try await Programs.poi(
             ["nearby", "--lat", "37.3293", "--long", "-121.8893", "--limit", "1"])

@@ -11,7 +11,7 @@ import Testing
 
 /// `poi-server` as a process: its first line, its signals, and curl as a client.
 @Suite("poi-server, end to end", .timeLimit(.minutes(1)))
-struct ServerEndToEndTests {
+struct POIServerEndToEndTests {
     @Test("It prints its URL first, on 127.0.0.1 and a port the system chose, and stops cleanly on SIGINT")
     func sigint() async throws {
         let (url, status) = try await Programs.withPOIServer { server in

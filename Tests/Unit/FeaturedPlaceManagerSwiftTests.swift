@@ -10,7 +10,7 @@ import Testing
 /// Most tests call `showNextPlace()` directly, as the talk advises; one checks the timer's delay through a mock
 /// scheduler, one checks the real run loop on Linux, and the async twin runs on a manual clock.
 @Suite("FeaturedPlaceManager", .timeLimit(.minutes(1)))
-struct FeaturedPlaceRotationTests {
+struct FeaturedPlaceManagerSwiftTests {
     static let places = ["A", "B", "C"].map { PointOfInterest(name: $0) }
 
     /// A scheduler that records the timers it is given and fires them at once.

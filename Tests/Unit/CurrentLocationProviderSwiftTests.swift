@@ -10,7 +10,7 @@ import Testing
 /// The talk's own XCTest tests are in `Talk/CurrentLocationProviderTests.swift`; this suite adds the failure
 /// path, the delegate wiring without CoreLocation, asynchronous and shared requests, and the radius.
 @Suite("CurrentLocationProvider", .timeLimit(.minutes(1)))
-struct LocationProviderTests {
+struct CurrentLocationProviderSwiftTests {
     /// A fetcher that answers from a closure, at once or from another queue.
     final class MockLocationFetcher: LocationFetcher, Sendable {
         private let state = Mutex<
