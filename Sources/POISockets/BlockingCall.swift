@@ -3,9 +3,8 @@ import Foundation
 /// Runs blocking work (socket reads, pipe reads) on a thread of its own.
 ///
 /// Linux: blocking calls must stay off both Swift's cooperative pool and Dispatch's global queues. libdispatch on
-/// Linux adds a worker thread only after it notices that its threads are all blocked, which took about a second
-/// here: a server that blocked a global-queue thread per connection answered 64 clients in 1.4 s instead of a few
-/// milliseconds.
+/// Linux adds a worker thread only after it notices that its threads are all blocked, so a server that blocks a
+/// global-queue thread per connection answers many clients at the pace of that slow growth instead of at once.
 public enum BlockingCall {
     /// Runs `work` on a new thread and returns its result.
     public static func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {

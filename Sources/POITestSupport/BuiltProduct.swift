@@ -12,9 +12,9 @@ import Synchronization
 ///
 /// It knows nothing of any one program: a caller says how a process shows it is ready (a predicate on its lines
 /// of output) and which signal stops it. Waiting goes through `terminationHandler`, after both pipes were read to
-/// the end: `Process.waitUntilExit()` adds about 50 ms per process on Linux, the handler about 5 ms. Every process
-/// is ended even when the test fails: `run` kills a process that outlives its time limit, and
-/// `withRunningProcess` stops its process however its body ends.
+/// the end: on Linux `Process.waitUntilExit()` polls, which costs a process several times what the handler does
+/// (measured in docs/04-end-to-end-and-contract-tests.md). Every process is ended even when the test fails: `run`
+/// kills a process that outlives its time limit, and `withRunningProcess` stops its process however its body ends.
 public enum BuiltProduct {
     /// What a finished process left: its exit status and everything it wrote.
     public struct Result: Sendable {
