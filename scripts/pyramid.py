@@ -27,6 +27,11 @@ from pathlib import Path
 TIERS = ["Unit", "Integration", "EndToEnd"]
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_BUDGETS = ROOT / "scripts" / "budgets.json"
+# The files whose quoted figures come from a run (between `<!-- pyramid:KEY -->` markers).
+DOCS = ["README.md", "docs/*.md"]
+# How far a quoted time may be from the run's, either way, before --check-docs fails: machines and load differ,
+# a count may not differ at all.
+TIME_FACTOR = 4.0
 
 
 @dataclasses.dataclass
@@ -245,6 +250,81 @@ def closing_line(runs: list[TierRun]) -> str:
     return f"tests: {passed} passed, {failed} failed, {skipped} skipped"
 
 
+# MARK: Figures in the docs
+
+# `<!-- pyramid:KEY -->VALUE<!-- /pyramid -->`: KEY is `tests:TIER`, `tests:all`, `wall:TIER`, `per-test:TIER` or
+# `report` (the whole text report, in a fenced block between the markers).
+MARKER = re.compile(r"<!-- pyramid:([\w:-]+) -->((?:(?!<!-- pyramid:).)*?)<!-- /pyramid -->", re.S)
+REPORT_ROW = re.compile(r"^  (\w+)\s+(\d+)\s+\d+\s+\d+\s+\d+\s+([\d.]+) s\s+([\d.]+) ms$", re.M)
+
+
+def figures(report: dict) -> dict[str, str]:
+    """The values a marker can quote, from a report of every tier."""
+    values = {"tests:all": str(sum(tier["tests"] for tier in report["tiers"])), "report": report_text(report)}
+    for tier in report["tiers"]:
+        values[f"tests:{tier['tier']}"] = str(tier["tests"])
+        values[f"wall:{tier['tier']}"] = f"{tier['wallSeconds']:.2f} s"
+        if tier["secondsPerTest"] is not None:
+            values[f"per-test:{tier['tier']}"] = f"{tier['secondsPerTest'] * 1000:.1f} ms"
+    return values
+
+
+def quoted(key: str, value: str) -> str:
+    """A marker's body for `value`: inline, or a fenced block for the report."""
+    return f"\n```\n{value}\n```\n" if key == "report" else value
+
+
+def update_docs(text: str, values: dict[str, str]) -> str:
+    """`text` with every marker's body replaced by the run's value; unknown keys are left alone."""
+
+    def replace(match: re.Match) -> str:
+        key = match[1]
+        if key not in values:
+            return match[0]
+        return f"<!-- pyramid:{key} -->{quoted(key, values[key])}<!-- /pyramid -->"
+
+    return MARKER.sub(replace, text)
+
+
+def check_docs(text: str, values: dict[str, str], where: str) -> list[str]:
+    """Where `text` quotes a figure the run contradicts: a count that differs, a time off by more than TIME_FACTOR."""
+    problems = []
+
+    def seconds(text: str) -> float:
+        number, unit = text.split()
+        return float(number) / (1000 if unit == "ms" else 1)
+
+    def compare(key: str, quoted_value: str, run_value: str) -> None:
+        if key.startswith("tests:"):
+            if quoted_value.strip() != run_value:
+                problems.append(f"{where} quotes {quoted_value.strip()} for {key}, the run has {run_value}")
+            return
+        ratio = seconds(quoted_value) / max(seconds(run_value), 1e-6)
+        if not 1 / TIME_FACTOR <= ratio <= TIME_FACTOR:
+            problems.append(f"{where} quotes {quoted_value.strip()} for {key}, the run took {run_value}")
+
+    for match in MARKER.finditer(text):
+        key, body = match[1], match[2]
+        if key == "report":
+            rows = {row[0]: row for row in REPORT_ROW.findall(body)}
+            for tier, tests, wall, per_test in rows.values():
+                if f"tests:{tier}" in values:
+                    compare(f"tests:{tier}", tests, values[f"tests:{tier}"])
+                    compare(f"wall:{tier}", f"{wall} s", values[f"wall:{tier}"])
+            missing = [tier for tier in TIERS if f"tests:{tier}" in values and tier not in rows]
+            if missing:
+                problems.append(f"{where}'s report has no row for {', '.join(missing)}")
+        elif key in values:
+            compare(key, body, values[key])
+        else:
+            problems.append(f"{where} quotes pyramid:{key}, which the run does not measure")
+    return problems
+
+
+def doc_files() -> list[Path]:
+    return sorted(path for pattern in DOCS for path in ROOT.glob(pattern))
+
+
 # MARK: Running
 
 
@@ -302,7 +382,18 @@ def main(arguments: list[str]) -> int:
     parser.add_argument("--budgets", default=str(DEFAULT_BUDGETS), metavar="FILE", help="the budgets file")
     parser.add_argument("--no-budgets", action="store_true", help="report without checking the budgets")
     parser.add_argument("--quiet", action="store_true", help="print only the tiers' lines and the closing line")
+    figures_group = parser.add_mutually_exclusive_group()
+    figures_group.add_argument(
+        "--update-docs", action="store_true", help="rewrite the figures the docs quote (pyramid markers) from this run"
+    )
+    figures_group.add_argument(
+        "--check-docs",
+        action="store_true",
+        help=f"fail when a quoted count differs from this run's, or a time by more than {TIME_FACTOR:g}x",
+    )
     options, extra = parser.parse_known_args(arguments)
+    if (options.update_docs or options.check_docs) and options.tier:
+        parser.error("--update-docs and --check-docs need every tier: leave out --tier")
     if options.repeat < 1:
         parser.error("--repeat takes a whole number of at least 1")
     tiers = options.tier or TIERS
@@ -321,9 +412,24 @@ def main(arguments: list[str]) -> int:
         breaches = [breach for breach in breaches if not breach.startswith("not a pyramid")]
     flaky = flaky_tests(rounds)
     report = report_json(runs, build_seconds, breaches, flaky)
+    docs_problems = []
+    if options.update_docs and report["passed"]:
+        values = figures(report)
+        for path in doc_files():
+            text = path.read_text()
+            updated = update_docs(text, values)
+            if updated != text:
+                path.write_text(updated)
+                progress(f"   updated the figures in {path.relative_to(ROOT)}")
+    elif options.check_docs:
+        values = figures(report)
+        for path in doc_files():
+            docs_problems += check_docs(path.read_text(), values, str(path.relative_to(ROOT)))
 
     if not options.quiet:
         print(report_text(report))
+    for problem in docs_problems:
+        print(f"  DOCS {problem} (scripts/pyramid --update-docs)")
     for destination, content in (
         (options.json, json.dumps(report, indent=2) + "\n"),
         (options.markdown, report_markdown(report)),
@@ -334,7 +440,7 @@ def main(arguments: list[str]) -> int:
             with open(destination, "a", encoding="utf-8") as file:
                 file.write(content)
     print(closing_line(runs))
-    return 0 if report["passed"] else 1
+    return 0 if report["passed"] and not docs_problems else 1
 
 
 if __name__ == "__main__":

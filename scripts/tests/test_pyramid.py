@@ -167,5 +167,52 @@ class OutputTests(unittest.TestCase):
         self.assertFalse(report["passed"])
 
 
+class DocsFiguresTests(unittest.TestCase):
+    def report(self, unit_tests=2, unit_wall=0.5):
+        runs = [
+            run("Unit", [passed(f"u{i}", 0.001) for i in range(unit_tests)], unit_wall),
+            run("EndToEnd", [passed("e", 0.05)], 0.8),
+        ]
+        return pyramid.report_json(runs, 1.0, [], {})
+
+    def test_update_rewrites_inline_figures_and_the_report_block(self):
+        values = pyramid.figures(self.report())
+        text = (
+            "Unit: <!-- pyramid:tests:Unit -->98<!-- /pyramid --> tests in <!-- pyramid:wall:Unit -->9 s<!-- /pyramid -->"
+            "\n<!-- pyramid:report -->\n```\nold\n```\n<!-- /pyramid -->\n<!-- pyramid:unknown -->x<!-- /pyramid -->"
+        )
+        updated = pyramid.update_docs(text, values)
+        self.assertIn("<!-- pyramid:tests:Unit -->2<!-- /pyramid -->", updated)
+        self.assertIn("<!-- pyramid:wall:Unit -->0.50 s<!-- /pyramid -->", updated)
+        self.assertIn("  Unit             2       2       0        0   0.50 s", updated)
+        self.assertNotIn("old", updated)
+        self.assertIn("<!-- pyramid:unknown -->x<!-- /pyramid -->", updated)
+        self.assertEqual(pyramid.check_docs(updated.replace("<!-- pyramid:unknown -->x<!-- /pyramid -->", ""), values, "f"), [])
+
+    def test_check_fails_on_a_count_that_differs(self):
+        values = pyramid.figures(self.report(unit_tests=3))
+        problems = pyramid.check_docs("<!-- pyramid:tests:Unit -->2<!-- /pyramid -->", values, "README.md")
+        self.assertEqual(problems, ["README.md quotes 2 for tests:Unit, the run has 3"])
+
+    def test_check_allows_times_within_the_factor_only(self):
+        values = pyramid.figures(self.report(unit_wall=0.5))
+        self.assertEqual(pyramid.check_docs("<!-- pyramid:wall:Unit -->1.90 s<!-- /pyramid -->", values, "f"), [])
+        self.assertEqual(len(pyramid.check_docs("<!-- pyramid:wall:Unit -->2.10 s<!-- /pyramid -->", values, "f")), 1)
+        self.assertEqual(len(pyramid.check_docs("<!-- pyramid:wall:Unit -->0.10 s<!-- /pyramid -->", values, "f")), 1)
+
+    def test_check_reads_the_counts_of_a_quoted_report(self):
+        stale = pyramid.update_docs("<!-- pyramid:report --><!-- /pyramid -->", pyramid.figures(self.report()))
+        problems = pyramid.check_docs(stale, pyramid.figures(self.report(unit_tests=5)), "README.md")
+        self.assertEqual(problems, ["README.md quotes 2 for tests:Unit, the run has 5"])
+
+    def test_a_marker_never_spans_another(self):
+        text = "<!-- pyramid:stray --> text <!-- pyramid:tests:Unit -->9<!-- /pyramid -->"
+        self.assertIn("<!-- pyramid:tests:Unit -->2<!-- /pyramid -->", pyramid.update_docs(text, pyramid.figures(self.report())))
+
+    def test_check_names_a_figure_the_run_does_not_measure(self):
+        problems = pyramid.check_docs("<!-- pyramid:tests:Smoke -->1<!-- /pyramid -->", {}, "f")
+        self.assertEqual(problems, ["f quotes pyramid:tests:Smoke, which the run does not measure"])
+
+
 if __name__ == "__main__":
     unittest.main()
