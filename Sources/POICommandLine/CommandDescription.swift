@@ -16,7 +16,7 @@ public struct CommandDescription: Sendable {
     public let arguments: String
     /// The environment variables it reads.
     public let environment: [EnvironmentVariable]
-    /// Paragraphs shown after the options.
+    /// Paragraphs shown after the options, before the environment.
     public let discussion: [String]
     /// Command lines to try.
     public let examples: [String]
@@ -56,16 +56,16 @@ public struct CommandDescription: Sendable {
         ([name] + options.map(\.usage) + (arguments.isEmpty ? [] : [arguments])).joined(separator: " ")
     }
 
-    /// The whole help: what it does, usage, options, environment, discussion, examples and exit statuses.
+    /// The whole help: what it does, usage, options, discussion, environment, examples and exit statuses.
     public var help: String {
         var sections = ["\(name): \(abstract)", "Usage: \(usage)"]
         if !options.isEmpty {
             sections.append(Self.table("Options:", options.map { ($0.spelling, $0.helpText) }))
         }
+        sections += discussion
         if !environment.isEmpty {
             sections.append(Self.table("Environment:", environment.map { ($0.name, $0.summary) }))
         }
-        sections += discussion
         if !examples.isEmpty {
             sections.append((["Examples:"] + examples.map { "  \($0)" }).joined(separator: "\n"))
         }

@@ -44,7 +44,7 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
         switch self {
         case .success: "done"
         case .usage: "the command line is wrong"
-        case .invalidInput: "an input is not valid (a coordinate, a --data file)"
+        case .invalidInput: "an input is not valid"
         case .unreadableInput: "an input file cannot be read"
         case .serverUnreachable: "the server cannot be reached"
         case .cannotListen: "a server cannot listen on its address"
