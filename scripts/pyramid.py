@@ -139,17 +139,35 @@ def check_budgets(runs: list[TierRun], budgets: dict) -> list[str]:
     return breaches
 
 
-def flaky_tests(rounds: list[list[TierRun]]) -> dict[str, list[str]]:
-    """The tests whose outcome changed between rounds, with their outcomes in order."""
+def flaky_tests(rounds: list[list[TierRun]]) -> dict[str, dict]:
+    """The tests whose outcome changed between rounds: how often each outcome came, and every failure's round and
+    message, so that a flaky test's report says why it failed."""
     outcomes: dict[str, list[str]] = {}
-    for round_runs in rounds:
+    failures: dict[str, list[dict]] = {}
+    for number, round_runs in enumerate(rounds, start=1):
         for run in round_runs:
             for result in run.results:
                 outcomes.setdefault(result.identifier, []).append(result.outcome)
-    return {test: seen for test, seen in sorted(outcomes.items()) if len(set(seen)) > 1}
+                if result.outcome == "failed":
+                    failures.setdefault(result.identifier, []).append({"round": number, "message": result.message})
+    return {
+        test: {
+            "rounds": len(seen),
+            "outcomes": {outcome: seen.count(outcome) for outcome in sorted(set(seen))},
+            "failures": failures.get(test, []),
+        }
+        for test, seen in sorted(outcomes.items())
+        if len(set(seen)) > 1
+    }
 
 
-# MARK: Output
+def flaky_lines(test: str, flaky: dict) -> list[str]:
+    """A flaky test's lines in the text report: its outcomes, then each failing round with its message."""
+    counts = ", ".join(f"{outcome} {count}" for outcome, count in flaky["outcomes"].items())
+    lines = [f"FLAKY {test}: {counts} in {flaky['rounds']} rounds"]
+    for failure in flaky["failures"]:
+        lines.append(f"  round {failure['round']}: {failure['message'] or '(no message)'}")
+    return lines
 
 
 def draw_pyramid(counts: dict[str, int], width: int = 48) -> list[str]:
@@ -215,8 +233,8 @@ def report_text(report: dict) -> str:
             lines.append(f"  FAILED {entry['test']}: {entry['message']}")
     for breach in report["budgetBreaches"]:
         lines.append(f"  BUDGET {breach}")
-    for test, outcomes in report["flaky"].items():
-        lines.append(f"  FLAKY {test}: {' → '.join(outcomes)}")
+    for test, flaky in report["flaky"].items():
+        lines += [f"  {line}" for line in flaky_lines(test, flaky)]
     return "\n".join(lines)
 
 
@@ -237,8 +255,10 @@ def report_markdown(report: dict) -> str:
     lines.append(f"Build: {report['buildSeconds']:.1f} s.")
     for breach in report["budgetBreaches"]:
         lines.append(f"- **budget:** {breach}")
-    for test, outcomes in report["flaky"].items():
-        lines.append(f"- **flaky:** `{test}`: {' → '.join(outcomes)}")
+    for test, flaky in report["flaky"].items():
+        first, *failures = flaky_lines(test, flaky)
+        lines.append(f"- **flaky:** `{test}`: {first.split(': ', 1)[1]}")
+        lines += [f"  - {failure.strip()}" for failure in failures]
     return "\n".join(lines) + "\n"
 
 

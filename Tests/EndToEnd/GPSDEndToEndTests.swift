@@ -29,24 +29,57 @@ private let gpsdExecutable = URL(fileURLWithPath: "/usr/sbin/gpsd")
 struct GPSDEndToEndTests {
     @Test("Without --lat and --long, poi asks gpsd and lists the places near the receiver's position")
     func nearbyFromGPSD() async throws {
-        let receiver = try NetworkGPSReceiver()
-        defer { receiver.stop() }
-        // A free port: bind port 0, read the number, release it for gpsd.
-        let (probe, port) = try Socket.bind(host: "127.0.0.1", port: 0)
-        probe.close()
-
-        // -N foreground, -n open the device now, -b read-only (send the receiver nothing), -S the client port.
-        let (result, gpsdStatus) = try await BuiltProduct.withRunningProcess(
-            gpsdExecutable, ["-N", "-n", "-b", "-S", "\(port)", receiver.source]
-        ) { _ in
-            try await receiver.waitForGPSD()
-            let report = try await receiver.replay(RecordedTrack.conventionCenterWalk, throughGPSDOnPort: port)
-            #expect(report.fix.map { abs($0.latitude - 37.3293) < 0.0001 } == true, "\(report)")
-            // gpsd now has a fix: poi's POLL gets it at once.
-            return try await Self.nearby(gpsdPort: port)
+        let (result, gpsdStatus) = try await Self.withGPSD { port in
+            // gpsd has the track's fix, and the port is known to be its own: poi's POLL gets the fix at once.
+            try await Self.nearby(gpsdPort: port)
         }
         #expect(gpsdStatus == 0, "gpsd stopped cleanly on SIGTERM")
         Self.expectPlacesNearTheTrack(result)
+    }
+
+    /// Starts gpsd on a port of its own, gives it the recorded track through a `NetworkGPSReceiver`, runs `body` once
+    /// gpsd reports the track's fix, and stops gpsd; returns `body`'s result and gpsd's exit status.
+    ///
+    /// gpsd binds its client port itself and cannot bind port 0, so the test picks a free port and releases it for
+    /// gpsd; another process may take it in between. So the port is proven to be gpsd's before `body` runs: gpsd
+    /// connected to this test's receiver, and a watcher on that port saw gpsd report the fix of this test's track.
+    /// A port that fails the proof (gpsd could not bind it, or something else answers there) is given up, gpsd is
+    /// stopped, and the next attempt takes a new port, three attempts at most.
+    static func withGPSD<T: Sendable>(_ body: (UInt16) async throws -> T) async throws -> (result: T, exitStatus: Int32)
+    {
+        var failures: [String] = []
+        for _ in 1...3 {
+            let receiver = try NetworkGPSReceiver()
+            defer { receiver.stop() }
+            let (probe, port) = try Socket.bind(host: "127.0.0.1", port: 0)
+            probe.close()
+            // -N foreground, -n open the device now, -b read-only (send the receiver nothing), -S the client port.
+            let (attempt, status) = try await BuiltProduct.withRunningProcess(
+                gpsdExecutable, ["-N", "-n", "-b", "-S", "\(port)", receiver.source]
+            ) { _ -> Result<T, PortNotProven> in
+                do {
+                    try await receiver.waitForGPSD()
+                    let report = try await receiver.replay(RecordedTrack.conventionCenterWalk, throughGPSDOnPort: port)
+                    guard report.fix.map({ abs($0.latitude - 37.3293) < 0.0001 }) == true else {
+                        return .failure(
+                            PortNotProven(reason: "port \(port): gpsd reported \(report), not the track's fix"))
+                    }
+                } catch {
+                    return .failure(PortNotProven(reason: "port \(port): \(error)"))
+                }
+                return .success(try await body(port))
+            }
+            switch attempt {
+            case .success(let result): return (result, status)
+            case .failure(let failure): failures.append(failure.reason)
+            }
+        }
+        throw BuiltProduct.Failure(description: "gpsd never got a port of its own: \(failures.joined(separator: "; "))")
+    }
+
+    /// Why a port could not be shown to be the test's gpsd's.
+    struct PortNotProven: Error {
+        let reason: String
     }
 
     /// Runs `poi nearby` without coordinates, so that it asks the gpsd on `gpsdPort`.

@@ -1,4 +1,5 @@
 import Foundation
+import POISockets
 import POITestSupport
 import Testing
 
@@ -111,18 +112,22 @@ struct NearbyEndToEndTests {
 
     @Test("A server that is not running is exit status 69 with what to check")
     func serverNotRunning() async throws {
-        let (url, _) = try await Programs.withPOIServer { $0.url }
-        let result = try await Programs.poi(["nearby", "--server", url.absoluteString] + Self.convention)
-        #expect(result.status == 69)
+        // A port that nothing else can take while the test runs, and that refuses every connection: bound, never
+        // listening. (A port freed by a stopped server could be taken by a parallel test's server before poi runs.)
+        let (held, port) = try Socket.bind(host: "127.0.0.1", port: 0, listening: false)
+        defer { held.close() }
+        let result = try await Programs.poi(["nearby", "--server", "http://127.0.0.1:\(port)"] + Self.convention)
+        #expect(result.status == 69, "\(result.standardError)")
         #expect(result.standardError.contains("is it running? check --server or POI_SERVER_URL"))
     }
 
     @Test("Without a position and without gpsd, exit status 80 says to start gpsd or pass --lat and --long")
     func noLocation() async throws {
-        let (url, _) = try await Programs.withPOIServer { $0.url }
-        let result = try await Programs.poi(["nearby"], environment: ["POI_GPSD_PORT": "\(url.port!)"])
+        let (held, port) = try Socket.bind(host: "127.0.0.1", port: 0, listening: false)
+        defer { held.close() }
+        let result = try await Programs.poi(["nearby"], environment: ["POI_GPSD_PORT": "\(port)"])
         #expect(result.status == 80, "\(result.standardError)")
-        #expect(result.standardError.contains("no location: gpsd is not running at 127.0.0.1:\(url.port!)"))
+        #expect(result.standardError.contains("no location: gpsd is not running at 127.0.0.1:\(port)"))
         #expect(result.standardError.contains("start gpsd, or give the position with --lat and --long"))
     }
 }

@@ -137,7 +137,18 @@ class FlakyTests(unittest.TestCase):
     def test_changed_outcomes_are_flaky(self):
         first = [run("Unit", [passed("a"), passed("b")])]
         second = [run("Unit", [passed("a"), TestResult("b", 0.1, "failed", "boom")])]
-        self.assertEqual(pyramid.flaky_tests([first, second]), {"b": ["passed", "failed"]})
+        flaky = pyramid.flaky_tests([first, second, first])
+        self.assertEqual(
+            flaky,
+            {"b": {"rounds": 3, "outcomes": {"failed": 1, "passed": 2}, "failures": [{"round": 2, "message": "boom"}]}},
+        )
+        self.assertEqual(
+            pyramid.flaky_lines("b", flaky["b"]), ["FLAKY b: failed 1, passed 2 in 3 rounds", "  round 2: boom"]
+        )
+        report = pyramid.report_json(first, 1.0, [], flaky)
+        self.assertIn("  FLAKY b: failed 1, passed 2 in 3 rounds\n    round 2: boom", pyramid.report_text(report))
+        self.assertIn("- **flaky:** `b`: failed 1, passed 2 in 3 rounds\n  - round 2: boom", pyramid.report_markdown(report))
+        self.assertFalse(report["passed"])
 
     def test_stable_outcomes_are_not(self):
         rounds = [[run("Unit", [passed("a"), TestResult("s", 0, "skipped")])] for _ in range(3)]
