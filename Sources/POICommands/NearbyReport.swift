@@ -1,6 +1,6 @@
 public import POIDomain
 
-/// The output of `poi nearby --json`: one stable schema, documented in docs/04-end-to-end-and-contract-tests.md.
+/// The output of `poi nearby --json`: one stable schema, docs/api/nearby-report.schema.json.
 ///
 /// `{"position": {"latitude": …, "longitude": …}, "places": [{"name": …, "category": … or null,
 /// "coordinate": {…} or null, "distanceMeters": … or null, "distance": "350 m" or null}]}`, places nearest first.

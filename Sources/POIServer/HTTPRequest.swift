@@ -19,9 +19,9 @@ public struct HTTPRequest: Equatable, Sendable {
         self.headers = headers
     }
 
-    /// The first value of the query parameter `name`.
+    /// The first value of the query parameter `name`: `nil` when it is absent, empty when it has no value.
     public func queryValue(_ name: String) -> String? {
-        query.first { $0.name == name }?.value
+        query.first { $0.name == name }.map { $0.value ?? "" }
     }
 
     /// What reading a request head from bytes found so far.

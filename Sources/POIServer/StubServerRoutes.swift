@@ -56,6 +56,9 @@ public struct StubServerRoutes: Sendable {
     }
 
     private func locations(_ request: HTTPRequest) -> Reply {
+        if let problem = Self.unacceptableParameters(request.query) {
+            return .respond(.error(400, problem))
+        }
         var fault = self.fault
         if let name = request.queryValue("fault") {
             guard let requested = StubServerFault(rawValue: name) else {
@@ -84,6 +87,22 @@ public struct StubServerRoutes: Sendable {
         case .slow: return .respondAfter(slowDelay, listing)
         case .drop: return .drop
         }
+    }
+
+    /// The parameters `/locations` takes: the API's four, and `fault`, the test-only one that stays out of the
+    /// API's contract (docs/api/openapi.json).
+    static let locationParameters = ["lat", "long", "radius", "limit", "fault"]
+
+    /// Why the parameters cannot be read one way only: one the API does not have, or one given twice.
+    static func unacceptableParameters(_ query: [URLQueryItem]) -> String? {
+        var seen: Set<String> = []
+        for item in query {
+            guard locationParameters.contains(item.name) else {
+                return "unknown parameter '\(item.name)'; /locations takes lat, long, radius and limit"
+            }
+            guard seen.insert(item.name).inserted else { return "\(item.name) is given twice" }
+        }
+        return nil
     }
 
     private struct Health: Encodable {

@@ -45,6 +45,28 @@ struct ServerContractTests {
             #expect(!place.name.isEmpty)
             #expect(place.coordinate?.isValid ?? true, "\(place.name) has an invalid position")
         }
+        // docs/api/openapi.json: nearest first, places without a position after the others.
+        let position = Coordinate(latitude: 37.3293, longitude: -121.8893)
+        let distances = places.map { $0.distance(from: position)?.meters ?? .infinity }
+        #expect(distances == distances.sorted(), "the places are not nearest first")
+    }
+
+    @Test(
+        "A query the contract refuses is a 400 whose JSON names the problem",
+        arguments: ["lat=north&long=1", "lat=1", "lat=91&long=1", "lat=1&long=2&lat=3", "lat=1&long=2&latitude=3"]
+    )
+    func refusedQuery(query: String) async throws {
+        struct ErrorBody: Decodable {
+            var error: String
+            var status: Int
+        }
+        let base = try #require(contractServerURL)
+        let url = try #require(URL(string: base.appendingPathComponent("locations").absoluteString + "?" + query))
+        let (data, response) = try await Self.loader().urlSession.data(from: url)
+        #expect((response as? HTTPURLResponse)?.statusCode == 400)
+        let body = try JSONDecoder().decode(ErrorBody.self, from: data)
+        #expect(body.status == 400)
+        #expect(!body.error.isEmpty)
     }
 
     @Test(

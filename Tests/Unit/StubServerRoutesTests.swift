@@ -63,6 +63,14 @@ struct StubServerRoutesTests {
             (["lat": "1", "long": "1", "radius": "-5"], "radius '-5' is not a positive number of metres"),
             (["lat": "1", "long": "1", "limit": "0"], "limit '0' is not a positive whole number"),
             (["lat": "1", "long": "1", "fault": "fire"], "fault must be one of 500, not-json, slow, drop, not 'fire'"),
+            (["lat": "nan", "long": "1"], "invalid coordinate: latitude nan is not a finite number"),
+            (["lat": "", "long": "1"], "lat '' is not a number"),
+            (["lat": "1", "long": "1", "radius": "inf"], "radius 'inf' is not a positive number of metres"),
+            (["lat": "1", "long": "1", "limit": "1.5"], "limit '1.5' is not a positive whole number"),
+            (
+                ["lat": "1", "long": "1", "latitude": "2"],
+                "unknown parameter 'latitude'; /locations takes lat, long, radius and limit"
+            ),
         ] as [([String: String], String)]
     )
     func badRequest(query: [String: String], message: String) throws {
@@ -75,6 +83,22 @@ struct StubServerRoutesTests {
         let body = try JSONDecoder().decode(ErrorBody.self, from: response.body)
         #expect(body.error == message)
         #expect(body.status == 400)
+    }
+
+    @Test(
+        "A parameter given twice, or given without a value, is 400: the query must read one way only",
+        arguments: [
+            ([("lat", "1"), ("long", "2"), ("lat", "3")], "lat is given twice"),
+            ([("lat", "1"), ("long", "2"), ("limit", "1"), ("limit", "1")], "limit is given twice"),
+            ([("lat", nil), ("long", "2")], "lat '' is not a number"),
+        ] as [([(String, String?)], String)]
+    )
+    func ambiguousQuery(items: [(String, String?)], message: String) throws {
+        let request = HTTPRequest(
+            method: "GET", path: "/locations", query: items.map { URLQueryItem(name: $0.0, value: $0.1) })
+        let response = try #require(Self.response(Self.routes.reply(to: request)))
+        #expect(response.status == 400)
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"error":"\#(message)","status":400}"#)
     }
 
     @Test("Unknown paths are 404, other methods 405 with Allow")
