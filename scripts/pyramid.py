@@ -24,6 +24,8 @@ import time
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
+import tier_coverage
+
 TIERS = ["Unit", "Integration", "EndToEnd"]
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_BUDGETS = ROOT / "scripts" / "budgets.json"
@@ -32,6 +34,8 @@ DOCS = ["README.md", "docs/*.md"]
 # How far a quoted time may be from the run's, either way, before --check-docs fails: machines and load differ,
 # a count may not differ at all.
 TIME_FACTOR = 4.0
+# The instrumented build of --coverage, apart from the normal one (.gitignore has .build-*/).
+COVERAGE_SCRATCH = ROOT / ".build-coverage"
 
 
 @dataclasses.dataclass
@@ -354,10 +358,11 @@ def progress(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def build() -> float:
-    progress("== build (swift build --build-tests)")
+def build(extra: list[str] | None = None) -> float:
+    command = ["swift", "build", "--build-tests", *(extra or [])]
+    progress(f"== build ({' '.join(command)})")
     start = time.monotonic()
-    completed = subprocess.run(["swift", "build", "--build-tests"], cwd=ROOT, capture_output=True, text=True)
+    completed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     seconds = time.monotonic() - start
     output = completed.stdout + completed.stderr
     if completed.returncode != 0:
@@ -369,6 +374,15 @@ def build() -> float:
         raise SystemExit("pyramid: the build printed warnings; the project keeps zero warnings")
     progress(f"   built in {seconds:.1f} s")
     return seconds
+
+
+def coverage_binaries() -> list[Path]:
+    """The instrumented binaries whose lines a tier may run: the test binary, and the programs tests launch."""
+    folder = COVERAGE_SCRATCH / "debug"
+    tests = folder / "PointsOfInterestPackageTests.xctest"
+    if tests.is_dir():  # macOS: a bundle
+        tests = tests / "Contents" / "MacOS" / "PointsOfInterestPackageTests"
+    return [path for path in (tests, folder / "poi", folder / "poi-server") if path.exists()]
 
 
 def run_tier(tier: str, extra: list[str]) -> TierRun:
@@ -407,6 +421,11 @@ def main(arguments: list[str]) -> int:
     parser.add_argument(
         "--skip-build", action="store_true", help="run the tiers on the build that is there (a CI job handed it over)"
     )
+    parser.add_argument(
+        "--coverage",
+        action="store_true",
+        help=f"line coverage per tier and module, on an instrumented build in {COVERAGE_SCRATCH.name}/ (no budgets)",
+    )
     figures_group = parser.add_mutually_exclusive_group()
     figures_group.add_argument(
         "--update-docs", action="store_true", help="rewrite the figures the docs quote (pyramid markers) from this run"
@@ -417,26 +436,42 @@ def main(arguments: list[str]) -> int:
         help=f"fail when a quoted count differs from this run's, or a time by more than {TIME_FACTOR:g}x",
     )
     options, extra = parser.parse_known_args(arguments)
+    if options.coverage and (options.repeat > 1 or options.update_docs or options.check_docs):
+        parser.error("--coverage runs once, on an instrumented build: leave out --repeat, --update-docs, --check-docs")
     if (options.update_docs or options.check_docs) and options.tier:
         parser.error("--update-docs and --check-docs need every tier: leave out --tier")
     if options.repeat < 1:
         parser.error("--repeat takes a whole number of at least 1")
     tiers = options.tier or TIERS
 
-    build_seconds = build() if not options.skip_build else None
+    build_extra = ["--enable-code-coverage", "--scratch-path", str(COVERAGE_SCRATCH)] if options.coverage else []
+    build_seconds = build(build_extra) if not options.skip_build else None
     rounds = []
+    per_tier_lines = {}
     for index in range(options.repeat):
         if options.repeat > 1:
             progress(f"== round {index + 1} of {options.repeat}")
-        rounds.append([run_tier(tier, extra) for tier in tiers])
+        if options.coverage:
+            round_runs = []
+            for tier in tiers:
+                profiles = COVERAGE_SCRATCH / "debug" / "codecov"
+                tier_coverage.clear_profiles(profiles)
+                round_runs.append(run_tier(tier, [*extra, *build_extra]))
+                per_tier_lines[tier] = tier_coverage.tier_counts(profiles, coverage_binaries(), ROOT)
+            rounds.append(round_runs)
+        else:
+            rounds.append([run_tier(tier, extra) for tier in tiers])
     runs = rounds[-1]
 
-    budgets = json.loads(Path(options.budgets).read_text()) if not options.no_budgets else {}
+    no_budgets = options.no_budgets or options.coverage
+    budgets = json.loads(Path(options.budgets).read_text()) if not no_budgets else {}
     breaches = sorted({breach for round_runs in rounds for breach in check_budgets(round_runs, budgets)})
     if options.tier:
         breaches = [breach for breach in breaches if not breach.startswith("not a pyramid")]
     flaky = flaky_tests(rounds)
     report = report_json(runs, build_seconds, breaches, flaky)
+    if options.coverage:
+        report.update(tier_coverage.report(per_tier_lines, tiers))
     docs_problems = []
     if options.update_docs and report["passed"]:
         values = figures(report)
@@ -453,11 +488,13 @@ def main(arguments: list[str]) -> int:
 
     if not options.quiet:
         print(report_text(report))
+        if options.coverage:
+            print("\n" + tier_coverage.text(report))
     for problem in docs_problems:
         print(f"  DOCS {problem} (scripts/pyramid --update-docs)")
     for destination, content in (
         (options.json, json.dumps(report, indent=2) + "\n"),
-        (options.markdown, report_markdown(report)),
+        (options.markdown, report_markdown(report) + (tier_coverage.markdown(report) if options.coverage else "")),
     ):
         if destination == "-":
             sys.stdout.write(content)
