@@ -15,6 +15,8 @@ struct CommandDescriptionTests {
         abstract: "lists places.",
         options: [latitude, limit, json, timeout],
         environment: [EnvironmentVariable("POI_SERVER_URL", "the server")],
+        discussion: ["Without a server, one starts in-process."],
+        examples: ["poi nearby --lat 1", "poi nearby --json"],
         exitCodes: [.success, .usage, .timeout]
     )
 
@@ -81,8 +83,14 @@ struct CommandDescriptionTests {
                   --json             as JSON
                   --timeout SECONDS  how long to wait (default 10)
 
+                Without a server, one starts in-process.
+
                 Environment:
                   POI_SERVER_URL  the server
+
+                Examples:
+                  poi nearby --lat 1
+                  poi nearby --json
 
                 Exit status:
                   0   done

@@ -1,0 +1,104 @@
+"""Tests of scripts/mutants.py's mutant generation: each operator, and no mutant inside a comment, a string literal
+of any form, or code this machine does not compile.
+
+Run with: python3 -m unittest discover -s scripts/tests
+"""
+
+import sys
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import mutants  # noqa: E402
+
+
+def mutations(source: str, operator: str | None = None) -> list[str]:
+    found = mutants.mutants_of("Sources/X/X.swift", source)
+    return [m.mutated.strip() for m in found if operator is None or m.operator == operator]
+
+
+class OperatorTests(unittest.TestCase):
+    def test_relational_flips_and_boundaries(self):
+        self.assertEqual(mutations("if a < b {}", "relational-boundary"), ["if a <= b {}"])
+        self.assertEqual(mutations("if a >= b {}", "relational-negation"), ["if a < b {}"])
+        self.assertEqual(mutations("let f: (Int) -> Int = g", "relational-boundary"), [])
+        self.assertEqual(mutations("let a: Array<Int> = []", "relational-negation"), [])
+
+    def test_equality_logical_arithmetic_and_booleans(self):
+        self.assertEqual(mutations("x == y", "equality"), ["x != y"])
+        self.assertEqual(mutations("a && b", "logical"), ["a || b"])
+        self.assertEqual(mutations("a + b", "arithmetic"), ["a - b"])
+        self.assertEqual(mutations("return true", "boolean-literal"), ["return false"])
+
+    def test_removed_call_and_throw(self):
+        self.assertEqual(mutations("    task.resume()", "removed-call"), ["()"])
+        self.assertEqual(mutations("    center.post(name: n, object: self)", "removed-call"), ["()"])
+        self.assertEqual(mutations("    return f()", "removed-call"), [])
+        self.assertEqual(mutations("    let x = f()", "removed-call"), [])
+        self.assertEqual(mutations("    throw .usage(\"x\")", "removed-throw"), ["()"])
+
+    def test_negated_guard_and_constant_shift(self):
+        self.assertEqual(mutations("guard a > 0 else { return }", "negated-condition"), ["guard !(a > 0) else { return }"])
+        self.assertEqual(mutations("guard let a else { return }", "negated-condition"), [])
+        self.assertEqual(mutations("if count <= 0 {}", "constant-shift"), ["if count <= 1 {}"])
+
+    def test_at_least_eight_operators(self):
+        self.assertGreaterEqual(len(mutants.OPERATORS), 8)
+
+
+class NeverInCommentsOrStringsTests(unittest.TestCase):
+    def test_comments_line_and_nested_block(self):
+        self.assertEqual(mutations("// a < b\n/* a < b /* nested */ a == b */\nlet x = y"), [])
+
+    def test_string_literals_of_every_form(self):
+        sources = [
+            'let s = "a < b && c == d"',
+            'let s = "value \\(a + b) == c"',
+            'let s = """\n  a < b\n  true\n  """',
+            'let s = #"a == "b" < c"#',
+            'let s = ##"a "# == b"##',
+            'let s = #"""\n a < b\n """#',
+        ]
+        for source in sources:
+            with self.subTest(source=source):
+                self.assertEqual(mutations(source), [])
+
+    def test_code_after_a_string_is_still_code(self):
+        self.assertEqual(mutations('let ok = "a < b" == s', "equality"), ['let ok = "a < b" != s'])
+
+    def test_branches_not_compiled_here_are_left_alone(self):
+        source = "#if canImport(CoreLocation)\nlet a = b == c\n#else\nlet a = b == d\n#endif"
+        self.assertEqual(mutations(source, "equality"), ["let a = b != d"])
+        source = "#if canImport(Glibc)\nx == 1\n#elseif canImport(Darwin)\ny == 1\n#endif"
+        self.assertEqual(mutations(source, "equality"), ["x != 1"])
+
+
+class SelectionTests(unittest.TestCase):
+    def test_limit_spreads_deterministically(self):
+        items = list(range(100))
+        self.assertEqual(mutants.spread(items, 4), [0, 25, 50, 75])
+        self.assertEqual(mutants.spread(items, 4), mutants.spread(items, 4))
+        self.assertEqual(mutants.spread(items[:3], 10), items[:3])
+
+    def test_report_matrix_score_and_survivors(self):
+        results = [
+            {"file": "Sources/A/a.swift", "line": 1, "operator": "equality", "original": "a", "mutated": "b",
+             "killed_by": "Unit", "status": "killed", "seconds": {"build": 2, "Unit": 1}},
+            {"file": "Sources/A/a.swift", "line": 2, "operator": "logical", "original": "c", "mutated": "d",
+             "killed_by": None, "status": "survived", "seconds": {"build": 2, "Unit": 1, "Integration": 1,
+                                                                   "EndToEnd": 2}},
+            {"file": "Sources/B/b.swift", "line": 3, "operator": "arithmetic", "original": "e", "mutated": "f",
+             "killed_by": None, "status": "not compiled", "seconds": {"build": 1}},
+        ]
+        report = mutants.make_report(results)
+        self.assertEqual(report["matrix"]["A"]["Unit"], 1)
+        self.assertEqual(report["matrix"]["A"]["survived"], 1)
+        self.assertEqual(report["matrix"]["B"]["not compiled"], 1)
+        self.assertEqual(report["score"], 0.5)
+        self.assertEqual(report["cost"]["Unit"], {"seconds": 2, "killed": 1, "secondsPerKill": 2.0})
+        self.assertIn("SURVIVED Sources/A/a.swift:2 logical", mutants.report_text(report))
+
+
+if __name__ == "__main__":
+    unittest.main()
