@@ -11,6 +11,9 @@ both passed. The first tier that fails kills the mutant; a mutant no tier kills 
 compile is counted apart. A tier that runs longer than its time limit (derived from its normal time) is stopped
 with its whole process group and counts as killing the mutant, marked as a time-out.
 
+With the lines each tier ran (saved by scripts/pyramid --coverage for the same sources), a tier that never runs the
+mutated line is not run for that mutant, and a mutant on a line no tier runs survives without a build.
+
 scripts/mutants-ignore.txt excuses equivalent mutants: one a line, `FILE<TAB>OPERATOR<TAB>ORIGINAL LINE<TAB>REASON`,
 keyed by the original line's text, not its number. The score is killed / (mutants - not compiled - excused).
 Python's standard library only; the mutant generation is tested by scripts/tests/test_mutants.py.
@@ -29,6 +32,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+import tier_coverage
 
 ROOT = Path(__file__).resolve().parent.parent
 TIERS = ["Unit", "Integration", "EndToEnd"]
@@ -315,11 +320,14 @@ def main(arguments: list[str]) -> int:
         limits[tier] = max(5.0, 5 * seconds)
     progress(f"   time limits: {', '.join(f'{t} {s:.0f} s' for t, s in limits.items())}")
 
+    reached = tier_coverage.load_lines(ROOT, ROOT / ".build-coverage")
+    progress("   lines by tier: " + ("from scripts/pyramid --coverage" if reached else
+                                     "none for these sources (run scripts/pyramid --coverage to skip tiers)"))
     results = []
     started = time.monotonic()
     try:
         for index, mutant in enumerate(mutants, start=1):
-            results.append(run_mutant(mutant, ignored, limits))
+            results.append(run_mutant(mutant, ignored, limits, reached))
             elapsed = time.monotonic() - started
             left = elapsed / index * (len(mutants) - index)
             progress(f"   {index}/{len(mutants)} {results[-1]['status']:<13} {mutant.file}:{mutant.line} "
@@ -335,11 +343,23 @@ def main(arguments: list[str]) -> int:
     return 0
 
 
-def run_mutant(mutant: Mutant, ignored: dict, limits: dict[str, float]) -> dict:
+def tiers_reaching(mutant: Mutant, reached: dict[str, dict[str, set[int]]] | None) -> list[str]:
+    """The tiers that run the mutated line (every tier when nothing is known)."""
+    if reached is None:
+        return TIERS
+    return [tier for tier in TIERS if mutant.line in reached.get(tier, {}).get(mutant.file, set())]
+
+
+def run_mutant(mutant: Mutant, ignored: dict, limits: dict[str, float], reached=None) -> dict:
     entry = {**dataclasses.asdict(mutant), "killed_by": None, "seconds": {}, "status": "survived"}
     if mutant.key in ignored:
         entry["status"] = "excused"
         entry["reason"] = ignored[mutant.key]
+        return entry
+    tiers = tiers_reaching(mutant, reached)
+    if not tiers:
+        entry["status"] = "survived"
+        entry["reason"] = "no tier runs this line"
         return entry
     path = SCRATCH / mutant.file
     original = path.read_text()
@@ -352,7 +372,7 @@ def run_mutant(mutant: Mutant, ignored: dict, limits: dict[str, float]) -> dict:
         if not built:
             entry["status"] = "not compiled"
             return entry
-        for tier in TIERS:
+        for tier in tiers:
             outcome, seconds = run_tier(tier, limits[tier])
             entry["seconds"][tier] = round(seconds, 2)
             if outcome != "passed":

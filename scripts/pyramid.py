@@ -472,6 +472,8 @@ def main(arguments: list[str]) -> int:
     report = report_json(runs, build_seconds, breaches, flaky)
     if options.coverage:
         report.update(tier_coverage.report(per_tier_lines, tiers))
+        if set(tiers) == set(TIERS):
+            tier_coverage.save_lines(per_tier_lines, ROOT, COVERAGE_SCRATCH)
     docs_problems = []
     if options.update_docs and report["passed"]:
         values = figures(report)

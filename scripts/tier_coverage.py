@@ -9,6 +9,7 @@ binary ran it. Python's standard library only; the logic is tested by scripts/te
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -169,6 +170,43 @@ def _expand(text_ranges: str) -> list[int]:
         first, _, last = part.partition("-")
         numbers += list(range(int(first), int(last or first) + 1))
     return numbers
+
+
+# MARK: Lines by tier, for scripts/mutants
+
+LINES_FILE = "lines-by-tier.json"
+
+
+def sources_digest(root: Path) -> str:
+    """A digest of every Swift file of Sources/: line numbers saved with it are valid while it is unchanged."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for path in sorted((root / "Sources").rglob("*.swift")):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def save_lines(per_tier: dict[str, LineCounts], root: Path, folder: Path) -> Path:
+    """Writes which lines each tier ran, with the digest of the sources they belong to."""
+    covered = {
+        tier: {file: sorted(n for n, count in lines.items() if count > 0) for file, lines in counts.items()}
+        for tier, counts in per_tier.items()
+    }
+    path = folder / LINES_FILE
+    path.write_text(json.dumps({"sources": sources_digest(root), "covered": covered}))
+    return path
+
+
+def load_lines(root: Path, folder: Path) -> dict[str, dict[str, set[int]]] | None:
+    """The lines each tier ran, or None when none were saved or the sources changed since."""
+    path = folder / LINES_FILE
+    if not path.exists():
+        return None
+    saved = json.loads(path.read_text())
+    if saved.get("sources") != sources_digest(root):
+        return None
+    return {tier: {file: set(lines) for file, lines in files.items()} for tier, files in saved["covered"].items()}
 
 
 # MARK: Running the tools

@@ -81,6 +81,20 @@ class SelectionTests(unittest.TestCase):
         self.assertEqual(mutants.spread(items, 4), mutants.spread(items, 4))
         self.assertEqual(mutants.spread(items[:3], 10), items[:3])
 
+    def test_only_the_tiers_that_run_the_line_are_run(self):
+        mutant = mutants.Mutant("Sources/A/a.swift", 7, "equality", "a == b", "a != b")
+        reached = {"Unit": {"Sources/A/a.swift": {1}}, "Integration": {"Sources/A/a.swift": {7}}, "EndToEnd": {}}
+        self.assertEqual(mutants.tiers_reaching(mutant, reached), ["Integration"])
+        self.assertEqual(mutants.tiers_reaching(mutant, None), mutants.TIERS)
+        nowhere = {"Unit": {}, "Integration": {}, "EndToEnd": {}}
+        entry = mutants.run_mutant(mutant, {}, {}, nowhere)
+        self.assertEqual((entry["status"], entry["reason"]), ("survived", "no tier runs this line"))
+
+    def test_an_excused_mutant_is_not_run(self):
+        mutant = mutants.Mutant("Sources/A/a.swift", 7, "equality", "  a == b", "  a != b")
+        entry = mutants.run_mutant(mutant, {("Sources/A/a.swift", "equality", "a == b"): "same"}, {})
+        self.assertEqual((entry["status"], entry["reason"]), ("excused", "same"))
+
     def test_report_matrix_score_and_survivors(self):
         results = [
             {"file": "Sources/A/a.swift", "line": 1, "operator": "equality", "original": "a", "mutated": "b",

@@ -66,6 +66,19 @@ class CoverageTests(unittest.TestCase):
         self.assertIn("only the end-to-end tier reaches 1 lines", text)
         self.assertIn("| POIApp | 25% (1) | 25% (1) | 75% (3) | 4 |", coverage.markdown(report))
 
+    def test_saved_lines_hold_only_for_the_same_sources(self):
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as folder:
+            root = Path(folder)
+            (root / "Sources" / "A").mkdir(parents=True)
+            source = root / "Sources" / "A" / "a.swift"
+            source.write_text("let a = 1\n")
+            coverage.save_lines({"Unit": {"Sources/A/a.swift": {1: 2, 2: 0}}}, root, root)
+            self.assertEqual(coverage.load_lines(root, root), {"Unit": {"Sources/A/a.swift": {1}}})
+            source.write_text("let a = 2\n")
+            self.assertIsNone(coverage.load_lines(root, root))
+
     def test_a_tier_starts_from_no_profile(self):
         import tempfile
 
