@@ -70,6 +70,14 @@ struct POIEndToEndTests {
         #expect(normal.standardOutput == testing.standardOutput)
         #expect(testing.standardError.isEmpty)
         #expect(normal.standardError.hasPrefix("poi: tip: "), "\(normal.standardError)")
+
+        // nearby launches the same way.
+        let nearby = ["nearby", "--lat", "37.3293", "--long", "-121.8893", "--limit", "1"]
+        let quiet = try await Programs.poi(nearby, environment: ["IS_UNIT_TESTING": "1"])
+        let tipped = try await Programs.poi(nearby, environment: ["IS_UNIT_TESTING": nil])
+        #expect(quiet.standardError.isEmpty, "\(quiet.standardError)")
+        #expect(tipped.standardError.hasPrefix("poi: tip: "), "\(tipped.standardError)")
+        #expect(tipped.standardOutput == quiet.standardOutput)
     }
 
     @Test("featured shows a place, then rotates on the real run loop")

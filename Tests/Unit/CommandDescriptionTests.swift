@@ -68,6 +68,12 @@ struct CommandDescriptionTests {
         #expect(try Self.command.parse([]).seconds(Self.timeout) == nil)
     }
 
+    @Test(
+        "A default in seconds is written as a person writes it", arguments: [(10, "10"), (0.5, "0.5"), (1e20, "1e+20")])
+    func secondsDefault(seconds: Double, text: String) {
+        #expect(Option.seconds("t", "wait", default: seconds).defaultValue == text)
+    }
+
     @Test("The usage line and the help come from the declarations, defaults included")
     func help() {
         #expect(Self.command.usage == "poi nearby [--lat DEGREES] [--limit N] [--json] [--timeout SECONDS]")

@@ -136,6 +136,16 @@ struct CurrentLocationProviderSwiftTests {
         #expect(strict.pointOfInterest(at: Coordinate(latitude: 37.3306, longitude: -121.8893)) == near)
     }
 
+    @Test("A place exactly at the radius counts as being at it")
+    func radiusIsInclusive() throws {
+        let place = PointOfInterest(name: "Edge", coordinate: Coordinate(latitude: 37.3302, longitude: -121.8893))
+        let radius = try #require(place.distance(from: Self.convention))
+        let provider = CurrentLocationProvider(
+            locationFetcher: MockLocationFetcher { .success(Self.convention) }, pointsOfInterest: [place],
+            radius: radius)
+        #expect(provider.pointOfInterest(at: Self.convention) == place)
+    }
+
     @Test("A fetcher that cannot locate makes checkCurrentLocation answer false and says why")
     func failurePath() async {
         let provider = CurrentLocationProvider(locationFetcher: MockLocationFetcher { .failure(Unlocatable()) })

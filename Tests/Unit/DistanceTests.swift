@@ -96,6 +96,7 @@ struct DistanceTests {
     @Test("Distances order by length")
     func ordering() {
         #expect(Distance(meters: 350) < Distance(meters: 1_200))
+        #expect(!(Distance(meters: 350) < Distance(meters: 350)), "a strict order: no distance is below itself")
         #expect(
             ![Distance(meters: 2), Distance(meters: 1)].sorted().elementsEqual([2, 1].map(Distance.init(meters:))))
     }

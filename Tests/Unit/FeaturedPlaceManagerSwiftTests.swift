@@ -80,6 +80,17 @@ struct FeaturedPlaceManagerSwiftTests {
         }
     }
 
+    @Test("The timer fires once: after it fired it is no longer valid")
+    func timerDoesNotRepeat() {
+        let scheduler = RunLoopScheduler()
+        let manager = FeaturedPlaceManager(timerScheduler: scheduler, places: Self.places)
+        manager.scheduleNextPlace()
+        let timer = scheduler.timers[0]
+        timer.fire()
+        #expect(manager.currentPlace.name == "B")
+        #expect(!timer.isValid, "a repeating timer would show a place every interval without being asked")
+    }
+
     @Test("On the real run loop the timer does not fire before its delay (corelibs #4712)")
     func realRunLoopDoesNotFireEarly() throws {
         let scheduler = RunLoopScheduler()

@@ -111,7 +111,19 @@ struct GPSDReportTests {
         ]
     )
     func garbage(line: String) {
+        #expect(Self.excerpt(String(repeating: "x", count: 60)) == String(repeating: "x", count: 60))
+        #expect(Self.excerpt(String(repeating: "x", count: 61)) == String(repeating: "x", count: 60) + "…")
         let error = #expect(throws: GPSDReport.ParseError.self) { try GPSDReport(line: line) }
         #expect(error?.description.hasPrefix("not a gpsd JSON report: \(line.prefix(20))") == true)
+    }
+
+    /// The part of a line that is not a report which the error message quotes.
+    static func excerpt(_ line: String) -> String? {
+        do {
+            _ = try GPSDReport(line: line)
+            return nil
+        } catch {
+            return String(error.description.dropFirst("not a gpsd JSON report: ".count))
+        }
     }
 }

@@ -73,6 +73,7 @@ struct POICommandTests {
             ("POI_SERVER_URL", "ftp://x", "POI_SERVER_URL must be an http or https URL"),
             ("POI_GPSD_HOST", "", "POI_GPSD_HOST must name a host"),
             ("POI_GPSD_PORT", "http", "POI_GPSD_PORT must be a port number, not 'http'"),
+            ("POI_GPSD_PORT", "0", "POI_GPSD_PORT must be a port number, not '0'"),
         ]
     )
     func environment(variable: String, value: String, message: String) async throws {
@@ -97,6 +98,16 @@ struct POICommandTests {
         }
     }
 
+    @Test("poi's help lists the exit statuses of all its commands once each, in order")
+    func exitStatusesInOrder() throws {
+        let help = try #require(POICommand.help(nil))
+        let statuses = help.split(separator: "Exit status:\n").last?.split(separator: "\n").compactMap {
+            Int32($0.split(separator: " ").first ?? "")
+        }
+        let expected = Set(POICommand.commands.flatMap(\.exitCodes)).map(\.rawValue).sorted()
+        #expect(statuses == expected)
+    }
+
     @Test("The defaults the help shows are the ones the program uses")
     func defaults() {
         #expect(FeaturedCommand.interval.defaultValue == "10")
@@ -111,6 +122,8 @@ struct POICommandTests {
             try nearby.parse(["--lat", "1", "--long", "2"]).position
                 == .given(Coordinate(latitude: 1, longitude: 2)))
         #expect(try nearby.parse([]).position == .gpsd(host: "localhost", port: 2948))
+        let portOne = NearbyCommand(environment: ["POI_GPSD_PORT": "1"])
+        #expect(try portOne.parse([]).position == .gpsd(host: "127.0.0.1", port: 1))
         #expect(throws: NearbyCommand.description.usageError("--lat and --long go together")) {
             try nearby.parse(["--long", "2"])
         }

@@ -65,6 +65,21 @@ struct PointsOfInterestListModelTests {
         #expect(try #require(distances.first).description == "40 m")
     }
 
+    @Test("Places at the same distance go by name; places equal in both keep their order; reloads are counted")
+    func ties() {
+        let spot = Coordinate(latitude: 37.33, longitude: -121.89)
+        let places = [
+            PointOfInterest(name: "Beta", coordinate: spot, category: .park),
+            PointOfInterest(name: "Alpha", coordinate: spot),
+            PointOfInterest(name: "Beta", coordinate: spot, category: .museum),
+        ]
+        let list = PointsOfInterestListModel(notificationCenter: NotificationCenter(), places: places, position: spot)
+        #expect(list.rows.map(\.place) == [places[1], places[0], places[2]])
+        #expect(list.reloadCount == 1)
+        list.reload()
+        #expect(list.reloadCount == 2)
+    }
+
     @Test("Without a position the rows are in name order, and places without a position come last")
     func rowsWithoutPosition() {
         let places = [
