@@ -344,8 +344,9 @@ def main(arguments: list[str]) -> int:
 
 
 def tiers_reaching(mutant: Mutant, reached: dict[str, dict[str, set[int]]] | None) -> list[str]:
-    """The tiers that run the mutated line (every tier when nothing is known)."""
-    if reached is None:
+    """The tiers that run the mutated line; every tier when nothing is known, or when the instrumentation does not
+    count the line (a declaration such as `case usage = 64` or a static constant is not an executable line)."""
+    if reached is None or mutant.line not in reached.get("executable", {}).get(mutant.file, set()):
         return TIERS
     return [tier for tier in TIERS if mutant.line in reached.get(tier, {}).get(mutant.file, set())]
 

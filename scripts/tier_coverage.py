@@ -193,20 +193,24 @@ def save_lines(per_tier: dict[str, LineCounts], root: Path, folder: Path) -> Pat
         tier: {file: sorted(n for n, count in lines.items() if count > 0) for file, lines in counts.items()}
         for tier, counts in per_tier.items()
     }
+    executable = {file: sorted(lines) for file, lines in merge(*per_tier.values()).items()}
     path = folder / LINES_FILE
-    path.write_text(json.dumps({"sources": sources_digest(root), "covered": covered}))
+    path.write_text(json.dumps({"sources": sources_digest(root), "covered": covered, "executable": executable}))
     return path
 
 
 def load_lines(root: Path, folder: Path) -> dict[str, dict[str, set[int]]] | None:
-    """The lines each tier ran, or None when none were saved or the sources changed since."""
+    """The lines each tier ran, and under "executable" the lines the instrumentation counts at all; None when none
+    were saved or the sources changed since."""
     path = folder / LINES_FILE
     if not path.exists():
         return None
     saved = json.loads(path.read_text())
     if saved.get("sources") != sources_digest(root):
         return None
-    return {tier: {file: set(lines) for file, lines in files.items()} for tier, files in saved["covered"].items()}
+    loaded = {tier: {file: set(lines) for file, lines in files.items()} for tier, files in saved["covered"].items()}
+    loaded["executable"] = {file: set(lines) for file, lines in saved.get("executable", {}).items()}
+    return loaded
 
 
 # MARK: Running the tools

@@ -113,6 +113,7 @@ struct POICommandTests {
         #expect(FeaturedCommand.interval.defaultValue == "10")
         #expect(FeaturedPlaceManager.rotationInterval == 10)
         #expect(NearbyCommand.timeout.defaultValue == "10")
+        #expect(NearbyCommand.defaultTimeout == 10)
     }
 
     @Test("--lat/--long give a fixed position, none asks gpsd, one alone is a usage error")

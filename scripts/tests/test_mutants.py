@@ -83,10 +83,14 @@ class SelectionTests(unittest.TestCase):
 
     def test_only_the_tiers_that_run_the_line_are_run(self):
         mutant = mutants.Mutant("Sources/A/a.swift", 7, "equality", "a == b", "a != b")
-        reached = {"Unit": {"Sources/A/a.swift": {1}}, "Integration": {"Sources/A/a.swift": {7}}, "EndToEnd": {}}
+        executable = {"Sources/A/a.swift": {1, 7}}
+        reached = {"Unit": {"Sources/A/a.swift": {1}}, "Integration": {"Sources/A/a.swift": {7}}, "EndToEnd": {},
+                   "executable": executable}
         self.assertEqual(mutants.tiers_reaching(mutant, reached), ["Integration"])
         self.assertEqual(mutants.tiers_reaching(mutant, None), mutants.TIERS)
-        nowhere = {"Unit": {}, "Integration": {}, "EndToEnd": {}}
+        declaration = {**reached, "executable": {"Sources/A/a.swift": {1}}}
+        self.assertEqual(mutants.tiers_reaching(mutant, declaration), mutants.TIERS)
+        nowhere = {"Unit": {}, "Integration": {}, "EndToEnd": {}, "executable": executable}
         entry = mutants.run_mutant(mutant, {}, {}, nowhere)
         self.assertEqual((entry["status"], entry["reason"]), ("survived", "no tier runs this line"))
 

@@ -75,7 +75,10 @@ class CoverageTests(unittest.TestCase):
             source = root / "Sources" / "A" / "a.swift"
             source.write_text("let a = 1\n")
             coverage.save_lines({"Unit": {"Sources/A/a.swift": {1: 2, 2: 0}}}, root, root)
-            self.assertEqual(coverage.load_lines(root, root), {"Unit": {"Sources/A/a.swift": {1}}})
+            self.assertEqual(
+                coverage.load_lines(root, root),
+                {"Unit": {"Sources/A/a.swift": {1}}, "executable": {"Sources/A/a.swift": {1, 2}}},
+            )
             source.write_text("let a = 2\n")
             self.assertIsNone(coverage.load_lines(root, root))
 
