@@ -4,8 +4,8 @@ extension Option {
         .value(name, "SECONDS", summary, default: Self.text(seconds))
     }
 
-    /// A number as a person writes it: without `.0` when it is whole.
+    /// A number as a person writes it: without `.0` when it is a whole number an `Int` holds.
     static func text(_ number: Double) -> String {
-        number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : String(number)
+        Int(exactly: number).map(String.init) ?? String(number)
     }
 }

@@ -69,7 +69,8 @@ struct CommandDescriptionTests {
     }
 
     @Test(
-        "A default in seconds is written as a person writes it", arguments: [(10, "10"), (0.5, "0.5"), (1e20, "1e+20")])
+        "A default in seconds is written as a person writes it",
+        arguments: [(10, "10"), (0.5, "0.5"), (1e15, "1000000000000000"), (1e20, "1e+20")])
     func secondsDefault(seconds: Double, text: String) {
         #expect(Option.seconds("t", "wait", default: seconds).defaultValue == text)
     }
