@@ -18,10 +18,8 @@ struct FeaturedCommand {
         examples: ["poi featured --interval 2 --count 3"]
     )
 
-    let arguments: [String]
-
     /// Parses the arguments; throws a usage error for bad ones, before anything is shown.
-    func parse() throws(CommandLineError) -> (interval: TimeInterval, count: Int?) {
+    func parse(_ arguments: [String]) throws(CommandLineError) -> (interval: TimeInterval, count: Int?) {
         let parsed = try Self.description.parse(arguments)
         try parsed.expectNoPositional()
         let interval = try parsed.seconds(Self.interval) ?? FeaturedPlaceManager.rotationInterval

@@ -20,7 +20,7 @@ struct NearbyCommand {
     static let limit = Option.value("limit", "N", "show at most N places (default: all)")
     static let json = Option.flag("json", "print the result as JSON instead of text")
     static let server = Option.value(
-        "server", "URL", "the server's base URL (default: $POI_SERVER_URL, else a server started in-process)")
+        "server", "URL", "the server's base URL (default: $\(serverVariable.name), else a server started in-process)")
     static let timeout = Option.seconds("timeout", "how long to wait for the server", default: defaultTimeout)
 
     static let serverVariable = EnvironmentVariable(
@@ -213,7 +213,8 @@ struct NearbyCommand {
             default:
                 return CommandLineError(
                     .serverUnreachable,
-                    "cannot reach \(at) (\(error.localizedDescription)): is it running? check --server or POI_SERVER_URL"
+                    "cannot reach \(at) (\(error.localizedDescription)): is it running? "
+                        + "check --\(Self.server.name) or \(Self.serverVariable.name)"
                 )
             }
         }

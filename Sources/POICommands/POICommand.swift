@@ -28,7 +28,8 @@ public struct POICommand: Sendable {
                 "  poi help [COMMAND]    (also: poi --help [COMMAND])", "  poi --version",
             ])
             .joined(separator: "\n"),
-            "Without --server (or POI_SERVER_URL), poi nearby starts the package's server in-process on 127.0.0.1.",
+            "Without --\(NearbyCommand.server.name) (or \(NearbyCommand.serverVariable.name)), poi nearby starts the "
+                + "package's server in-process on 127.0.0.1.",
         ],
         exitCodes: Array(Set(commands.flatMap(\.exitCodes))).sorted { $0.rawValue < $1.rawValue }
     )
@@ -98,8 +99,8 @@ public struct POICommand: Sendable {
             launch()
             try await nearby.run(request, output: output)
         case "featured":
-            let featured = FeaturedCommand(arguments: rest)
-            let (interval, count) = try featured.parse()
+            let featured = FeaturedCommand()
+            let (interval, count) = try featured.parse(rest)
             launch()
             await featured.run(interval: interval, count: count, output: output)
         default:

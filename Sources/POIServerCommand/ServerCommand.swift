@@ -67,11 +67,10 @@ public struct ServerCommand: Sendable {
                 output("poi-server \(PackageVersion.current)")
                 return .success
             }
+            let configuration = try Self.configuration(arguments)
             let server: StubServer
             do {
-                server = try StubServer(configuration: try Self.configuration(arguments))
-            } catch let error as CommandLineError {
-                throw error
+                server = try StubServer(configuration: configuration)
             } catch {
                 throw CommandLineError(.cannotListen, "\(error)")
             }
