@@ -1,15 +1,21 @@
 #!/usr/bin/env python3
 """Mutation testing by tier: which tier of the pyramid catches a small mistake first, and at what cost.
 
-  scripts/mutants [--module M ...] [--limit N] [--json FILE] [--markdown FILE] [--list]
+  scripts/mutants [--module M ...] [--limit N] [--check] [--engine schemata|rebuild] [--json FILE]
+                  [--markdown FILE] [--list]
 
 Each mutant is one small mistake in Sources/ (never in the tests' helpers, never inside a comment or a string
-literal, never in code this machine does not compile). For each one, in a scratch copy of the package
-(.build-mutants/tree; the user's tree is never touched), the mutated file is written, the package is rebuilt
-incrementally, and the tiers run from the bottom: unit first, integration only if unit passed, end-to-end only if
-both passed. The first tier that fails kills the mutant; a mutant no tier kills survives; a mutant that does not
-compile is counted apart. A tier that runs longer than its time limit (derived from its normal time) is stopped
-with its whole process group and counts as killing the mutant, marked as a time-out.
+literal, never in code this machine does not compile). The tiers run from the bottom against each one: unit first,
+integration only if unit passed, end-to-end only if both passed. The first tier that fails kills the mutant; a
+mutant no tier kills survives; a mutant that does not compile is counted apart. A tier that runs longer than its
+time limit (derived from its normal time) is stopped with every process it started and counts as killing the
+mutant, marked as a time-out; so does a tier that a failing test stops early.
+
+Where: a scratch copy of the package (scripts/scratch.py; the user's tree is never touched). With many mutants
+to run, every mutant is compiled into one build, and POI_MUTANT chooses the active one when the tests run (mutant
+schemata, scripts/schemata.py, .build-mutants/schemata); a mutant the schema cannot express is written into its
+file and rebuilt on its own there. With few (or `--engine rebuild`), each mutant is written and rebuilt in
+.build-mutants/tree, the copy scripts/check-claims keeps built.
 
 With the lines each tier ran (saved by scripts/pyramid --coverage for the same sources), a tier that never runs the
 mutated line is not run for that mutant, and a mutant on a line no tier runs survives without a build.
@@ -26,18 +32,20 @@ import dataclasses
 import json
 import os
 import re
-import shutil
-import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
 
+import schemata as schemata_module
+import scratch
 import tier_coverage
 
 ROOT = Path(__file__).resolve().parent.parent
 TIERS = ["Unit", "Integration", "EndToEnd"]
-SCRATCH = ROOT / ".build-mutants" / "tree"
+SCHEMATA_TREE = ROOT / ".build-mutants" / "schemata"
+# From how many mutants to run the schemata pay for their own build: a fresh schemata copy is a clean build of its
+# own, while a few mutants rebuilt in .build-mutants/tree reuse the build scripts/check-claims keeps there.
+SCHEMATA_FROM = 100
 IGNORE_FILE = ROOT / "scripts" / "mutants-ignore.txt"
 EXCLUDED_MODULES = {"POITestSupport"}
 # What this machine compiles, for #if: the package is built on Linux here.
@@ -150,6 +158,15 @@ class Mutant:
     operator: str
     original: str
     mutated: str
+    # Where the mistake is in the line, for a mistake in one token: its column and the length it replaces (-1 and 0
+    # for a mistake that rewrites the line). scripts/schemata.py needs it; the key and the reports do not.
+    column: int = dataclasses.field(default=-1, compare=False)
+    length: int = dataclasses.field(default=0, compare=False)
+
+    @property
+    def replacement(self) -> str:
+        """The text that takes the place of the `length` characters at `column`."""
+        return self.mutated[self.column:self.column + len(self.mutated) - len(self.original) + self.length]
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -158,11 +175,11 @@ class Mutant:
 
 # Operators that replace one token: name, pattern, replacement for each matched text.
 TOKEN_OPERATORS = [
-    ("relational-boundary", r"(?<= )(<=|>=|<|>)(?= )", {"<": "<=", "<=": "<", ">": ">=", ">=": ">"}),
-    ("relational-negation", r"(?<= )(<=|>=|<|>)(?= )", {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}),
-    ("equality", r"(?<= )(==|!=)(?= )", {"==": "!=", "!=": "=="}),
+    ("relational-boundary", r"(?<!func )(?<= )(<=|>=|<|>)(?= )", {"<": "<=", "<=": "<", ">": ">=", ">=": ">"}),
+    ("relational-negation", r"(?<!func )(?<= )(<=|>=|<|>)(?= )", {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}),
+    ("equality", r"(?<!func )(?<= )(==|!=)(?= )", {"==": "!=", "!=": "=="}),
     ("logical", r"(?<= )(&&|\|\|)(?= )", {"&&": "||", "||": "&&"}),
-    ("arithmetic", r"(?<= )([+\-*/])(?= )", {"+": "-", "-": "+", "*": "/", "/": "*"}),
+    ("arithmetic", r"(?<!func )(?<= )([+\-*/])(?= )", {"+": "-", "-": "+", "*": "/", "/": "*"}),
     ("boolean-literal", r"\b(true|false)\b", {"true": "false", "false": "true"}),
 ]
 STATEMENT_START = re.compile(r"^\s*(return|let|var|guard|if|else|for|while|switch|case|default|throw|try|await|defer|"
@@ -185,10 +202,19 @@ def mutants_of(file: str, text: str) -> list[Mutant]:
             for match in re.finditer(pattern, line):
                 if not all(line_mask[match.start():match.end()]):
                     continue
+                if name == "arithmetic" and _joins_collections(line, match):
+                    continue
                 mutated = line[:match.start()] + replacements[match[0]] + line[match.end():]
-                found.append(Mutant(file, number, name, line, mutated))
+                found.append(Mutant(file, number, name, line, mutated, match.start(), len(match[0])))
         found += _line_mutants(file, number, line, line_mask)
     return found
+
+
+def _joins_collections(line: str, match: re.Match) -> bool:
+    """Whether a `+` or `-` joins strings or arrays (`"a" + b`, `[x] + list`): arithmetic swapped there never
+    compiles, and the type checker can take minutes to say so."""
+    before, after = line[:match.start()].rstrip(), line[match.end():].lstrip()
+    return before.endswith(('"', "]")) or after.startswith(('"', "["))
 
 
 def _line_mutants(file: str, number: int, line: str, line_mask: list[bool]) -> list[Mutant]:
@@ -210,7 +236,7 @@ def _line_mutants(file: str, number: int, line: str, line_mask: list[bool]) -> l
     for match in re.finditer(r"(?<=[<>=] )(\d+)\b(?!\.)", line):
         if all(line_mask[match.start():match.end()]):
             shifted = line[:match.start()] + str(int(match[1]) + 1) + line[match.end():]
-            found.append(Mutant(file, number, "constant-shift", line, shifted))
+            found.append(Mutant(file, number, "constant-shift", line, shifted, match.start(), len(match[1])))
     return found
 
 
@@ -253,41 +279,6 @@ def progress(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def prepare_scratch() -> None:
-    """A copy of the package's files in .build-mutants/tree, kept between runs so that builds stay incremental."""
-    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                           capture_output=True, check=True).stdout.decode().split("\0")
-    for name in filter(None, files):
-        source, target = ROOT / name, SCRATCH / name
-        if not source.is_file():
-            continue
-        if not target.exists() or target.read_bytes() != source.read_bytes():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target)
-
-
-def build() -> tuple[bool, float]:
-    start = time.monotonic()
-    completed = subprocess.run(["swift", "build", "--build-tests"], cwd=SCRATCH, capture_output=True, text=True)
-    return completed.returncode == 0, time.monotonic() - start
-
-
-def run_tier(tier: str, limit: float) -> tuple[str, float]:
-    """Runs one tier in a process group of its own: 'passed', 'failed', or 'timeout' (the group killed)."""
-    start = time.monotonic()
-    process = subprocess.Popen(
-        ["swift", "test", "--skip-build", "--filter", f"^{tier}Tests\\."], cwd=SCRATCH,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )
-    try:
-        code = process.wait(timeout=limit)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-        return "timeout", time.monotonic() - start
-    return ("passed" if code == 0 else "failed"), time.monotonic() - start
-
-
 def main(arguments: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="scripts/mutants", description=__doc__.splitlines()[0])
     parser.add_argument("--module", action="append", help="mutate only this module of Sources/ (repeatable)")
@@ -295,8 +286,17 @@ def main(arguments: list[str]) -> int:
     parser.add_argument("--json", metavar="FILE", help="write the report as JSON")
     parser.add_argument("--markdown", metavar="FILE", help="write the report as Markdown")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit, running nothing")
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 if a mutant survives that scripts/mutants-ignore.txt does not excuse")
+    parser.add_argument("--update-docs", action="store_true",
+                        help="write the run's tables into docs/13-what-each-tier-catches.md (a full run only)")
+    parser.add_argument("--engine", choices=["auto", "schemata", "rebuild"], default="auto",
+                        help="compile every mutant in once (schemata) or rebuild for each mutant; auto (the default) "
+                             f"takes schemata from {SCHEMATA_FROM} mutants to run")
     options = parser.parse_args(arguments)
 
+    if options.update_docs and (options.limit or (options.module and options.engine != "rebuild")):
+        parser.error("--update-docs takes a run of every mutant (no --limit; --module only with --engine rebuild)")
     mutants = all_mutants(options.module)
     if options.limit:
         mutants = spread(mutants, options.limit)
@@ -306,41 +306,57 @@ def main(arguments: list[str]) -> int:
         print(f"mutants: {len(mutants)}")
         return 0
     ignored = load_ignored()
-
-    progress(f"== scratch copy in {SCRATCH.relative_to(ROOT)}")
-    prepare_scratch()
-    built, seconds = build()
-    if not built:
-        raise SystemExit("mutants: the package does not build as it is")
-    limits = {}
-    for tier in TIERS:
-        outcome, seconds = run_tier(tier, 600)
-        if outcome != "passed":
-            raise SystemExit(f"mutants: the {tier} tier does not pass as the code is")
-        limits[tier] = max(5.0, 5 * seconds)
-    progress(f"   time limits: {', '.join(f'{t} {s:.0f} s' for t, s in limits.items())}")
-
+    run_started = time.monotonic()
     reached = tier_coverage.load_lines(ROOT, ROOT / ".build-coverage")
     progress("   lines by tier: " + ("from scripts/pyramid --coverage" if reached else
                                      "none for these sources (run scripts/pyramid --coverage to skip tiers)"))
+    to_run = [m for m in mutants if m.key not in ignored and tiers_reaching(m, reached)]
+    use_schemata = options.engine == "schemata" or (options.engine == "auto" and len(to_run) >= SCHEMATA_FROM)
+    engine = Engine(schemata=use_schemata)
+    engine.start(to_run)
     results = []
     started = time.monotonic()
     try:
         for index, mutant in enumerate(mutants, start=1):
-            results.append(run_mutant(mutant, ignored, limits, reached))
+            results.append(run_mutant(engine, mutant, ignored, reached))
             elapsed = time.monotonic() - started
             left = elapsed / index * (len(mutants) - index)
             progress(f"   {index}/{len(mutants)} {results[-1]['status']:<13} {mutant.file}:{mutant.line} "
                      f"{mutant.operator} (about {left / 60:.0f} min left)")
     except KeyboardInterrupt:
         progress("   interrupted: the scratch copy is restored, the report covers the mutants run so far")
-    report = make_report(results)
+    report = make_report(results, engine.setup_seconds)
+    report["totalSeconds"] = round(time.monotonic() - run_started, 1)
     print(report_text(report))
+    if options.update_docs:
+        CHAPTER.write_text(update_docs(CHAPTER.read_text(), report, "schemata" if use_schemata else "rebuild"))
+        progress(f"   wrote the run's tables into {CHAPTER.relative_to(ROOT)}")
     if options.json:
         Path(options.json).write_text(json.dumps(report, indent=2) + "\n")
     if options.markdown:
         Path(options.markdown).write_text(report_markdown(report))
+    if options.check and report["survivors"]:
+        progress(f"mutants: {len(report['survivors'])} survived; each needs a test that kills it, or a line in "
+                 f"{IGNORE_FILE.relative_to(ROOT)} saying why it is equivalent")
+        return 1
     return 0
+
+
+def tier_pattern(tier: str) -> str:
+    return f"^{tier}Tests\\."
+
+
+def time_limits(copy: scratch.Scratch) -> dict[str, float]:
+    """Each tier's time limit: four times its slowest of three normal runs, plus a second, and at least two
+    seconds. A tier that has not ended by then is taken to hang; it is stopped and counts as killing the mutant."""
+    limits = {}
+    for tier in TIERS:
+        runs = [copy.run(tier_pattern(tier), 600) for _ in range(3)]
+        failed = [run for run in runs if run.status != "passed" or not run.tests]
+        if failed:
+            raise SystemExit(f"mutants: the {tier} tier does not pass as the code is\n{failed[0].output[-2000:]}")
+        limits[tier] = max(2.0, 4 * max(run.seconds for run in runs) + 1)
+    return limits
 
 
 def tiers_reaching(mutant: Mutant, reached: dict[str, dict[str, set[int]]] | None) -> list[str]:
@@ -351,8 +367,105 @@ def tiers_reaching(mutant: Mutant, reached: dict[str, dict[str, set[int]]] | Non
     return [tier for tier in TIERS if mutant.line in reached.get(tier, {}).get(mutant.file, set())]
 
 
-def run_mutant(mutant: Mutant, ignored: dict, limits: dict[str, float], reached=None) -> dict:
-    entry = {**dataclasses.asdict(mutant), "killed_by": None, "seconds": {}, "status": "survived"}
+class Engine:
+    """Where mutants run: the schemata copy (.build-mutants/schemata: every mutant compiled in, POI_MUTANT picks one;
+    a mutant the schema cannot hold is rebuilt there on its own), or with --engine rebuild the copy rebuilt for each
+    mutant (.build-mutants/tree, which scripts/check-claims shares)."""
+
+    def __init__(self, schemata: bool) -> None:
+        self.use_schemata = schemata
+        self.plain: scratch.Scratch | None = None
+        self.schema_copy: scratch.Scratch | None = None
+        self.schema: schemata_module.Schema | None = None
+        self.limits: dict[str, float] = {}
+        self.setup_seconds: dict[str, float] = {}
+
+    def start(self, mutants: list[Mutant]) -> None:
+        if not mutants:
+            return
+        if self.use_schemata:
+            self._build_schema(mutants)
+        else:
+            self._plain_copy()
+
+    def _build_schema(self, mutants: list[Mutant]) -> None:
+        copy = scratch.Scratch(SCHEMATA_TREE)
+        sources = {file: (ROOT / file).read_text() for file in sorted({m.file for m in mutants})}
+        schema = schemata_module.Schema(mutants, sources)
+        progress(f"== mutant schemata in {copy.tree.relative_to(ROOT)}: {len(mutants)} mutants in one build")
+        started = time.monotonic()
+        for attempt in range(1, 60):
+            copy.prepare(schema.files())
+            built, seconds, log = copy.build()
+            if built:
+                break
+            put_back = schema.drop_errors(log)
+            progress(f"   build {attempt}: {seconds:.0f} s, {put_back} lines the schema cannot hold put back")
+            if not put_back:
+                raise SystemExit(f"mutants: the schemata do not build, for a reason not on a mutated line\n"
+                                 f"{log[-3000:]}")
+        else:
+            raise SystemExit("mutants: the schemata still do not build after 59 attempts")
+        self.setup_seconds["schemata"] = round(time.monotonic() - started, 1)
+        held = sum(1 for m in mutants if schema.included(m))
+        progress(f"   built in {self.setup_seconds['schemata']:.0f} s; {held} of {len(mutants)} mutants compiled in, "
+                 f"the others rebuilt one at a time")
+        self.schema_copy, self.schema = copy, schema
+        self.limits = time_limits(copy)
+        progress(f"   time limits: {', '.join(f'{t} {s:.1f} s' for t, s in self.limits.items())}")
+
+    def _plain_copy(self) -> scratch.Scratch:
+        if self.plain is None:
+            copy = scratch.Scratch()
+            progress(f"== scratch copy in {copy.tree.relative_to(ROOT)}, rebuilt for each mutant")
+            started = time.monotonic()
+            copy.prepare()
+            built, seconds, log = copy.build()
+            if not built:
+                raise SystemExit(f"mutants: the package does not build as it is\n{log[-2000:]}")
+            self.setup_seconds["rebuild"] = round(time.monotonic() - started, 1)
+            progress(f"   built in {seconds:.1f} s")
+            if not self.limits:
+                self.limits = time_limits(copy)
+                progress(f"   time limits: {', '.join(f'{t} {s:.1f} s' for t, s in self.limits.items())}")
+            self.plain = copy
+        return self.plain
+
+    def run(self, mutant: Mutant, tiers: list[str], entry: dict) -> None:
+        """Runs the tiers against one mutant, from the bottom, until one fails; fills in `entry`."""
+        if self.schema is not None and self.schema.included(mutant):
+            entry["engine"] = "schemata"
+            self._run_tiers(self.schema_copy, tiers, entry, {schemata_module.VARIABLE: str(self.schema.ids[mutant])})
+            return
+        entry["engine"] = "rebuild"
+        # A mutant the schema could not hold is rebuilt in the schemata copy itself (its line is the original
+        # there), so that one copy is built, not two.
+        copy = self.schema_copy if self.schema is not None else self._plain_copy()
+        lines = copy.read(mutant.file).split("\n")
+        lines[mutant.line - 1] = mutant.mutated
+        with copy.mistake(mutant.file, "\n".join(lines)):
+            built, seconds, _ = copy.build()
+            entry["seconds"]["build"] = round(seconds, 2)
+            if not built:
+                entry["status"] = "not compiled"
+                return
+            self._run_tiers(copy, tiers, entry, {})
+
+    def _run_tiers(self, copy: scratch.Scratch, tiers: list[str], entry: dict, environment: dict) -> None:
+        for tier in tiers:
+            outcome = copy.run(tier_pattern(tier), self.limits[tier], environment=environment)
+            entry["seconds"][tier] = round(outcome.seconds, 2)
+            if outcome.status != "passed":
+                entry["killed_by"] = tier
+                entry["status"] = "killed (time-out)" if outcome.status == "timeout" else "killed"
+                return
+
+
+def run_mutant(engine: Engine | None, mutant: Mutant, ignored: dict, reached=None) -> dict:
+    """One mutant's entry in the report. `engine` may be None for a mutant that needs no run (excused, or on a line
+    no tier runs)."""
+    entry = {"file": mutant.file, "line": mutant.line, "operator": mutant.operator, "original": mutant.original,
+             "mutated": mutant.mutated, "killed_by": None, "seconds": {}, "status": "survived"}
     if mutant.key in ignored:
         entry["status"] = "excused"
         entry["reason"] = ignored[mutant.key]
@@ -362,36 +475,16 @@ def run_mutant(mutant: Mutant, ignored: dict, limits: dict[str, float], reached=
         entry["status"] = "survived"
         entry["reason"] = "no tier runs this line"
         return entry
-    path = SCRATCH / mutant.file
-    original = path.read_text()
-    lines = original.split("\n")
-    lines[mutant.line - 1] = mutant.mutated
-    try:
-        path.write_text("\n".join(lines))
-        built, seconds = build()
-        entry["seconds"]["build"] = round(seconds, 2)
-        if not built:
-            entry["status"] = "not compiled"
-            return entry
-        for tier in tiers:
-            outcome, seconds = run_tier(tier, limits[tier])
-            entry["seconds"][tier] = round(seconds, 2)
-            if outcome != "passed":
-                entry["killed_by"] = tier
-                entry["status"] = "killed (time-out)" if outcome == "timeout" else "killed"
-                break
-        return entry
-    finally:
-        path.write_text(original)
-        now = time.time() + 1
-        os.utime(path, (now, now))  # newer than the mutated build, so the next build sees the change
+    assert engine is not None
+    engine.run(mutant, tiers, entry)
+    return entry
 
 
 def module_of(file: str) -> str:
     return Path(file).parts[1]
 
 
-def make_report(results: list[dict]) -> dict:
+def make_report(results: list[dict], setup_seconds: dict[str, float] | None = None) -> dict:
     matrix: dict[str, dict[str, int]] = {}
     for entry in results:
         row = matrix.setdefault(module_of(entry["file"]), {**{t: 0 for t in TIERS}, "survived": 0,
@@ -417,6 +510,8 @@ def make_report(results: list[dict]) -> dict:
         "counted": counted,
         "cost": cost,
         "buildSeconds": round(build_seconds, 1),
+        "setupSeconds": setup_seconds or {},
+        "engines": {name: sum(1 for e in results if e.get("engine") == name) for name in ("schemata", "rebuild")},
         "survivors": [e for e in results if e["status"] == "survived"],
     }
 
@@ -428,7 +523,11 @@ def report_text(report: dict) -> str:
         lines.append("  " + module.ljust(18) + "".join(f"{row[c]:>14}" for c in columns))
     score = f"{report['score'] * 100:.1f}%" if report["score"] is not None else "-"
     lines += ["", f"  score: {score} ({report['killed']} killed of {report['counted']} that compiled, not excused)"]
-    lines.append(f"  building: {report['buildSeconds']} s in all")
+    setup = ", ".join(f"{name} {seconds} s" for name, seconds in report.get("setupSeconds", {}).items())
+    engines = report.get("engines", {})
+    lines.append(f"  building: {setup or 'nothing'} before the first mutant, then {report['buildSeconds']} s "
+                 f"rebuilding {engines.get('rebuild', 0)} mutants one at a time "
+                 f"({engines.get('schemata', 0)} ran from the schemata)")
     for tier, cost in report["cost"].items():
         per = f"{cost['secondsPerKill']} s a kill" if cost["secondsPerKill"] is not None else "no kill"
         lines.append(f"  {tier}: {cost['seconds']} s in all, {cost['killed']} killed first, {per}")
@@ -438,11 +537,59 @@ def report_text(report: dict) -> str:
     return "\n".join(lines)
 
 
-def report_markdown(report: dict) -> str:
+def matrix_markdown(report: dict) -> str:
+    """The kill matrix as a Markdown table, with a row of totals."""
     columns = [*TIERS, "survived", "not compiled", "excused"]
-    lines = ["| module | " + " | ".join(columns) + " |", "| --- |" + " ---: |" * len(columns)]
+    lines = ["| module | killed first by Unit | by Integration | by EndToEnd | survived | not compiled | excused |",
+             "| --- |" + " ---: |" * len(columns)]
     for module, row in report["matrix"].items():
         lines.append(f"| {module} | " + " | ".join(str(row[c]) for c in columns) + " |")
+    totals = [sum(row[c] for row in report["matrix"].values()) for c in columns]
+    lines.append("| **all** | " + " | ".join(f"**{t}**" for t in totals) + " |")
+    return "\n".join(lines)
+
+
+def summary_markdown(report: dict) -> str:
+    """What the run was and what it cost, in a few lines."""
+    engines = report.get("engines", {})
+    setup = ", ".join(f"{seconds} s building the {name} copy" for name, seconds in report.get("setupSeconds", {}).items())
+    score = f"{report['score'] * 100:.1f}%" if report["score"] is not None else "-"
+    lines = [
+        f"- {len(report['mutants'])} mutants; score {score} ({report['killed']} killed of {report['counted']} that "
+        f"compiled and are not excused); {len(report['survivors'])} survived.",
+        f"- {report.get('totalSeconds', 0) / 60:.1f} min in all: {setup or 'no build'}; "
+        f"{engines.get('schemata', 0)} mutants ran from the schemata, {engines.get('rebuild', 0)} were rebuilt one "
+        f"at a time ({report['buildSeconds']} s of building).",
+    ]
+    for tier, cost in report["cost"].items():
+        per = f"{cost['secondsPerKill']} s a kill" if cost["secondsPerKill"] is not None else "no kill"
+        lines.append(f"- {tier}: ran {cost['seconds']} s in all, killed {cost['killed']} first, {per}.")
+    return "\n".join(lines)
+
+
+def survivors_markdown(report: dict) -> str:
+    if not report["survivors"]:
+        return "No mutant survived."
+    return "\n".join(f"- `{e['file']}:{e['line']}` {e['operator']}: `{e['original'].strip()}` → "
+                     f"`{e['mutated'].strip()}`" + (f" ({e['reason']})" if e.get("reason") else "")
+                     for e in report["survivors"])
+
+
+DOC_MARKER = re.compile(r"(<!-- mutants:([\w:-]+) -->).*?(<!-- /mutants -->)", re.S)
+CHAPTER = ROOT / "docs" / "13-what-each-tier-catches.md"
+
+
+def update_docs(text: str, report: dict, engine: str) -> str:
+    """`text` with the run's tables between its mutants markers: matrix, survivors and summary:ENGINE."""
+    values = {"matrix": matrix_markdown(report), "survivors": survivors_markdown(report),
+              f"summary:{engine}": summary_markdown(report)}
+    if engine != "schemata":
+        values = {f"summary:{engine}": values[f"summary:{engine}"]}
+    return DOC_MARKER.sub(lambda m: f"{m[1]}\n{values[m[2]]}\n{m[3]}" if m[2] in values else m[0], text)
+
+
+def report_markdown(report: dict) -> str:
+    lines = [matrix_markdown(report)]
     score = f"{report['score'] * 100:.1f}%" if report["score"] is not None else "-"
     lines += ["", f"Score: {score} ({report['killed']} of {report['counted']})."]
     for entry in report["survivors"]:

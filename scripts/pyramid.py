@@ -287,6 +287,8 @@ REPORT_ROW = re.compile(r"^  (\w+)\s+(\d+)\s+\d+\s+\d+\s+\d+\s+([\d.]+) s\s+([\d
 def figures(report: dict) -> dict[str, str]:
     """The values a marker can quote, from a report of every tier."""
     values = {"tests:all": str(sum(tier["tests"] for tier in report["tiers"])), "report": report_text(report)}
+    if "coverage" in report:
+        values["coverage"] = tier_coverage.markdown(report).rstrip("\n")
     for tier in report["tiers"]:
         values[f"tests:{tier['tier']}"] = str(tier["tests"])
         values[f"wall:{tier['tier']}"] = f"{tier['wallSeconds']:.2f} s"
@@ -297,6 +299,8 @@ def figures(report: dict) -> dict[str, str]:
 
 def quoted(key: str, value: str) -> str:
     """A marker's body for `value`: inline, or a fenced block for the report."""
+    if key == "coverage":
+        return f"\n{value}\n"
     return f"\n```\n{value}\n```\n" if key == "report" else value
 
 
@@ -340,6 +344,8 @@ def check_docs(text: str, values: dict[str, str], where: str) -> list[str]:
             missing = [tier for tier in TIERS if f"tests:{tier}" in values and tier not in rows]
             if missing:
                 problems.append(f"{where}'s report has no row for {', '.join(missing)}")
+        elif key == "coverage":
+            continue  # written by a coverage run (scripts/pyramid --coverage --update-docs), not checked by others
         elif key in values:
             compare(key, body, values[key])
         else:
@@ -477,6 +483,8 @@ def main(arguments: list[str]) -> int:
     docs_problems = []
     if options.update_docs and report["passed"]:
         values = figures(report)
+        if options.coverage:  # an instrumented run's times are not the pyramid's: only its coverage table is written
+            values = {"coverage": values["coverage"]}
         for path in doc_files():
             text = path.read_text()
             updated = update_docs(text, values)

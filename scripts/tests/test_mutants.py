@@ -24,11 +24,15 @@ class OperatorTests(unittest.TestCase):
         self.assertEqual(mutations("if a >= b {}", "relational-negation"), ["if a < b {}"])
         self.assertEqual(mutations("let f: (Int) -> Int = g", "relational-boundary"), [])
         self.assertEqual(mutations("let a: Array<Int> = []", "relational-negation"), [])
+        self.assertEqual(mutations("static func < (l: D, r: D) -> Bool", "relational-negation"), [])
+        self.assertEqual(mutations("static func == (l: D, r: D) -> Bool", "equality"), [])
 
     def test_equality_logical_arithmetic_and_booleans(self):
         self.assertEqual(mutations("x == y", "equality"), ["x != y"])
         self.assertEqual(mutations("a && b", "logical"), ["a || b"])
         self.assertEqual(mutations("a + b", "arithmetic"), ["a - b"])
+        self.assertEqual(mutations('(["x"] + list + ["y"])', "arithmetic"), [])
+        self.assertEqual(mutations('let s = name + "!"', "arithmetic"), [])
         self.assertEqual(mutations("return true", "boolean-literal"), ["return false"])
 
     def test_removed_call_and_throw(self):
@@ -91,12 +95,12 @@ class SelectionTests(unittest.TestCase):
         declaration = {**reached, "executable": {"Sources/A/a.swift": {1}}}
         self.assertEqual(mutants.tiers_reaching(mutant, declaration), mutants.TIERS)
         nowhere = {"Unit": {}, "Integration": {}, "EndToEnd": {}, "executable": executable}
-        entry = mutants.run_mutant(mutant, {}, {}, nowhere)
+        entry = mutants.run_mutant(None, mutant, {}, nowhere)
         self.assertEqual((entry["status"], entry["reason"]), ("survived", "no tier runs this line"))
 
     def test_an_excused_mutant_is_not_run(self):
         mutant = mutants.Mutant("Sources/A/a.swift", 7, "equality", "  a == b", "  a != b")
-        entry = mutants.run_mutant(mutant, {("Sources/A/a.swift", "equality", "a == b"): "same"}, {})
+        entry = mutants.run_mutant(None, mutant, {("Sources/A/a.swift", "equality", "a == b"): "same"})
         self.assertEqual((entry["status"], entry["reason"]), ("excused", "same"))
 
     def test_report_matrix_score_and_survivors(self):

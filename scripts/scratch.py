@@ -1,0 +1,282 @@
+"""One scratch copy of the package, built incrementally, where a mistake is made and the tests are run.
+
+scripts/mutants (a generated mistake per mutant) and scripts/check-claims (a named mistake with the tests that must
+catch it) both work here: .build-mutants/tree, kept between runs so that each build after the first is incremental.
+The user's tree is never written; a mistake is undone when its block ends, also on Ctrl-C, and a copy left by a
+killed run is put right by the next `prepare()`, which makes the copy match the user's files again.
+
+Tests run from the built test binary, not through `swift test`: on Linux `swift test --skip-build` costs about
+0.7 s a call before any test runs (it plans the package again), more than a whole unit tier takes here. The binary
+runs XCTest with an explicit list of tests (what `swift test` does) and Swift Testing with `--testing-library
+swift-testing --filter`, both at once, each in a process group of its own so that a time-out or the first failure
+stops the whole group, the programs an end-to-end test launched included.
+Python's standard library only; runs on Linux and macOS.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import queue
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TREE = ROOT / ".build-mutants" / "tree"
+# What a failing test prints first: Swift Testing's "✘ Test x recorded an issue", XCTest's "file:line: error: ...".
+# A mistake can make an expression the type checker gives up on only after minutes (an array joined with `-`); five
+# seconds for one expression is far more than any of the package's own needs.
+BUILD_FLAGS = ["-Xswiftc", "-Xfrontend", "-Xswiftc", "-solver-expression-time-threshold=5"]
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+FAILURE_LINE = re.compile(r"^✘ Test |: error: |' failed \(")
+
+
+@dataclasses.dataclass
+class Outcome:
+    """How a run of tests ended: 'passed', 'failed' or 'timeout'; how many tests ran, how long, what they printed."""
+
+    status: str
+    seconds: float
+    tests: int
+    output: str
+
+
+class Scratch:
+    """The scratch copy: `prepare()`, `build()`, `run(...)`, and `mistake(...)` to change one file for a while."""
+
+    def __init__(self, tree: Path = TREE, root: Path = ROOT) -> None:
+        self.tree = tree
+        self.root = root
+        self._xctests: list[str] | None = None
+        self._lock = None
+
+    # MARK: The copy
+
+    def prepare(self, overrides: dict[str, str] | None = None) -> None:
+        """Makes the copy hold the user's files (tracked and untracked, not ignored), and nothing else of theirs;
+        `overrides` gives some files other contents (the schemata's rewritten sources), or adds files."""
+        become_subreaper()
+        self.tree.mkdir(parents=True, exist_ok=True)
+        if self._lock is None:
+            self._lock = open(self.tree.parent / f"{self.tree.name}.lock", "w")  # noqa: SIM115 - held until exit
+            try:
+                import fcntl
+
+                fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise SystemExit(f"{self.tree.relative_to(self.root)} is in use by another scripts/mutants or "
+                                 "scripts/check-claims; wait for it to end") from None
+        overrides = overrides or {}
+        listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                                cwd=self.root, capture_output=True, check=True).stdout.decode().split("\0")
+        names = {name for name in listed if name and (self.root / name).is_file()} | set(overrides)
+        for name in sorted(names):
+            target = self.tree / name
+            wanted = overrides[name].encode() if name in overrides else (self.root / name).read_bytes()
+            if not target.exists() or target.read_bytes() != wanted:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(wanted)
+                if name not in overrides:
+                    shutil.copymode(self.root / name, target)  # the scripts stay executable
+                os.utime(target)  # newer than anything built from an older copy
+        for folder in ("Sources", "Tests"):
+            for path in (self.tree / folder).rglob("*"):
+                if path.is_file() and str(path.relative_to(self.tree)) not in names:
+                    path.unlink()  # a file the user deleted or renamed must not be built
+        self._xctests = None
+
+    @contextlib.contextmanager
+    def mistake(self, file: str, text: str) -> Iterator[None]:
+        """Writes `text` as `file` in the copy for the length of the block, then puts the original back."""
+        path = self.tree / file
+        original = path.read_bytes()
+        try:
+            path.write_text(text)
+            yield
+        finally:
+            path.write_bytes(original)
+            later = time.time() + 1
+            os.utime(path, (later, later))  # newer than the mistaken build, so that the next build sees the change
+
+    def read(self, file: str) -> str:
+        return (self.tree / file).read_text()
+
+    # MARK: Building
+
+    def build(self) -> tuple[bool, float, str]:
+        """An incremental `swift build --build-tests`: whether it built, how long it took, what it printed."""
+        start = time.monotonic()
+        completed = subprocess.run(["swift", "build", "--build-tests", *BUILD_FLAGS], cwd=self.tree,
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self._xctests = None
+        reap_orphans()
+        return completed.returncode == 0, time.monotonic() - start, completed.stdout
+
+    def binary(self) -> Path:
+        """The test binary: PointsOfInterestPackageTests.xctest on Linux, a bundle's executable on macOS."""
+        folder = self.tree / ".build" / "debug"
+        bundle = folder / "PointsOfInterestPackageTests.xctest"
+        if sys.platform == "darwin":
+            return bundle / "Contents" / "MacOS" / "PointsOfInterestPackageTests"
+        return bundle
+
+    def xctests(self) -> list[str]:
+        """Every XCTest method, as `Module.Class/method`, read from the binary once a build."""
+        if self._xctests is None:
+            if sys.platform == "darwin":
+                self._xctests = []  # the bundle is run by xctest; see run()
+            else:
+                listed = subprocess.run([str(self.binary()), "--list-tests"], cwd=self.tree, capture_output=True,
+                                        text=True, check=True).stdout
+                self._xctests = [line.strip() for line in listed.splitlines() if "/" in line and " " not in line]
+        return self._xctests
+
+    # MARK: Running tests
+
+    def commands(self, pattern: str) -> list[list[str]]:
+        """The processes that run the tests whose identifier matches `pattern` (a `swift test --filter` regex)."""
+        if sys.platform == "darwin":
+            # xctest runs the bundle's XCTest tests and its Swift Testing tests, as swift test does on macOS.
+            bundle = self.tree / ".build" / "debug" / "PointsOfInterestPackageTests.xctest"
+            return [["swift", "test", "--skip-build", "--filter", pattern]] if bundle.exists() else []
+        commands = []
+        selected = [name for name in self.xctests() if re.search(pattern, name)]
+        if selected:
+            commands.append([str(self.binary()), ",".join(selected)])
+        commands.append([str(self.binary()), "--testing-library", "swift-testing", "--filter", pattern])
+        return commands
+
+    def run(self, pattern: str, limit: float, stop_at_first_failure: bool = True,
+            environment: dict[str, str] | None = None) -> Outcome:
+        """Runs the tests that match `pattern`, XCTest and Swift Testing at once. A run longer than `limit` seconds is
+        stopped ('timeout'); with `stop_at_first_failure`, so is a run as soon as a test reports a failure."""
+        start = time.monotonic()
+        lines: queue.Queue[tuple[int, str | None]] = queue.Queue()
+        processes = []
+        for index, command in enumerate(self.commands(pattern)):
+            process = subprocess.Popen(command, cwd=self.tree, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                       stderr=subprocess.STDOUT, start_new_session=True,
+                                       env={**os.environ, "NO_COLOR": "1", **(environment or {})})
+            processes.append(process)
+            threading.Thread(target=_forward, args=(process, index, lines), daemon=True).start()
+        output: list[str] = []
+        by_process: list[list[str]] = [[] for _ in processes]
+        open_streams = len(processes)
+        status = "passed"
+        try:
+            while open_streams:
+                left = limit - (time.monotonic() - start)
+                if left <= 0:
+                    status = "timeout"
+                    break
+                try:
+                    index, line = lines.get(timeout=left)
+                except queue.Empty:
+                    continue
+                if line is None:
+                    open_streams -= 1
+                    continue
+                line = ANSI.sub("", line)
+                output.append(line)
+                by_process[index].append(line)
+                if FAILURE_LINE.search(line) and "known issue" not in line:
+                    status = "failed"
+                    if stop_at_first_failure:
+                        break
+        finally:
+            killed = [stop_tree(process.pid) for process in processes if process.poll() is None]
+            codes = [process.wait() for process in processes]
+            for descendants in killed:
+                reap(descendants)
+            reap_orphans()
+        # Swift Testing exits with a status of its own when no test matched; that is no failure.
+        ran_nothing = [tests_ran("".join(text)) == 0 and "Test run with 0 tests" in "".join(text)
+                       for text in by_process]
+        if status == "passed" and any(code and not empty for code, empty in zip(codes, ran_nothing)):
+            status = "failed"  # a crash, or a failure printed in a form not recognised above
+        text = "".join(output)
+        return Outcome(status, time.monotonic() - start, tests_ran(text), text)
+
+
+def become_subreaper() -> None:
+    """On Linux, makes this process adopt its orphaned descendants, so that the programs a killed test launched are
+    reaped here, not left as zombies under a PID 1 that may never reap them."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+
+
+def stop_tree(pid: int) -> list[int]:
+    """Kills a process and every process it started, however deep, and returns the descendants, parents first.
+    Foundation's Process starts each program in a session of its own, so killing the test binary's process group
+    would leave the servers an end-to-end test launched running: the tree is stopped first (SIGSTOP, so that
+    nothing new starts), read from `ps`, then killed. Wait for `pid`, then `reap(...)` the descendants."""
+    order = [pid]
+    pending = [pid]
+    while pending:
+        for number in pending:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(number, signal.SIGSTOP)
+        children = _children()
+        pending = [child for parent in pending for child in children.get(parent, ()) if child not in order]
+        order += pending
+    for number in order:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(number, signal.SIGKILL)
+    return order[1:]
+
+
+def reap_orphans() -> None:
+    """Waits for every adopted orphan that has ended (the compiler's helpers outlive `swift build` now and then).
+    Called only when no child this process started itself is running, so that none of theirs is taken."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def reap(descendants: list[int]) -> None:
+    """Waits for killed descendants that this process adopted once their parents died (see become_subreaper);
+    one that is not ours to wait for is left to whoever adopted it."""
+    for number in descendants:
+        with contextlib.suppress(ChildProcessError, OSError):
+            os.waitpid(number, 0)
+
+
+def _children() -> dict[int, list[int]]:
+    listed = subprocess.run(["ps", "-A", "-o", "pid=", "-o", "ppid="], capture_output=True, text=True).stdout
+    children: dict[int, list[int]] = {}
+    for line in listed.splitlines():
+        fields = line.split()
+        if len(fields) == 2:
+            children.setdefault(int(fields[1]), []).append(int(fields[0]))
+    return children
+
+
+def _forward(process: subprocess.Popen, index: int, lines: queue.Queue) -> None:
+    assert process.stdout is not None
+    for raw in iter(process.stdout.readline, b""):
+        lines.put((index, raw.decode(errors="replace")))
+    lines.put((index, None))
+
+
+def tests_ran(output: str) -> int:
+    """How many tests a run's output says ran: XCTest's "Executed N tests" (the last, the total, of each process)
+    plus Swift Testing's "Test run with N tests"."""
+    executed = re.findall(r"Executed (\d+) tests?, with", output)
+    xctest = int(executed[-1]) if executed else 0
+    testing = sum(int(n) for n in re.findall(r"Test run with (\d+) tests?", output))
+    return xctest + testing

@@ -1,0 +1,98 @@
+"""Tests of scripts/schemata.py: each kind of mutant compiled into the line it came from, line numbers kept, and the
+lines the compiler rejects put back.
+
+Run with: python3 -m unittest discover -s scripts/tests
+"""
+
+import sys
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import mutants  # noqa: E402
+import schemata  # noqa: E402
+
+FILE = "Sources/X/X.swift"
+
+
+def schema_of(source: str, operator: str | None = None) -> tuple[schemata.Schema, dict[str, str]]:
+    found = [m for m in mutants.mutants_of(FILE, source) if operator is None or m.operator == operator]
+    schema = schemata.Schema(found, {FILE: source})
+    return schema, schema.files()
+
+
+class RewriteTests(unittest.TestCase):
+    def test_a_comparison_becomes_one_operator_for_both_of_its_mutants(self):
+        schema, files = schema_of("let ok = a < b")
+        name = schemata.operator_name("<", 0)
+        self.assertEqual(files[FILE], f"let ok = a {name} b")
+        support = files["Sources/X/__POIMutants.swift"]
+        self.assertIn(f"infix operator {name}: ComparisonPrecedence", support)
+        self.assertIn("case 0: return l <= r; case 1: return l >= r; default: return l < r", support)
+
+    def test_each_operator_keeps_its_precedence_group(self):
+        for source, group in [("a == b", "ComparisonPrecedence"), ("a && b", "LogicalConjunctionPrecedence"),
+                              ("a || b", "LogicalDisjunctionPrecedence"), ("a + b", "AdditionPrecedence"),
+                              ("a * b", "MultiplicationPrecedence")]:
+            with self.subTest(source=source):
+                _, files = schema_of(f"let x = {source}")
+                self.assertIn(f": {group}", files["Sources/X/__POIMutants.swift"])
+
+    def test_logical_operators_keep_short_circuiting(self):
+        _, files = schema_of("let x = a && b")
+        self.assertIn("r: @autoclosure () throws -> Bool) rethrows", files["Sources/X/__POIMutants.swift"])
+
+    def test_literals_conditions_calls_and_throws(self):
+        cases = [
+            ("return true", "boolean-literal", "return (__POIMutant.active != 0)"),
+            ("return false", "boolean-literal", "return (__POIMutant.active == 0)"),
+            ("var seen = 0", "constant-shift", "var seen = __POIMutant.pick(0, 0, 1)"),
+            ("    task.resume()", "removed-call", "    if __POIMutant.active != 0 { task.resume() }"),
+            ("    throw .usage(x)", "removed-throw", "    if __POIMutant.active != 0 { throw .usage(x) }"),
+            ("guard ok else { return }", "negated-condition", "guard __POIMutant.flip(0, ok) else { return }"),
+        ]
+        for source, operator, expected in cases:
+            with self.subTest(source=source):
+                self.assertEqual(schema_of(source, operator)[1][FILE], expected)
+
+    def test_a_trailing_comment_stays_outside_the_braces(self):
+        _, files = schema_of("    task.resume() // go", "removed-call")
+        self.assertEqual(files[FILE], "    if __POIMutant.active != 0 { task.resume() } // go")
+
+    def test_several_mutants_on_one_line_and_line_numbers_kept(self):
+        source = "// head\nif count <= 3 && ready {\n}\n"
+        schema, files = schema_of(source)
+        rewritten = files[FILE].split("\n")
+        self.assertEqual(len(rewritten), len(source.split("\n")))
+        self.assertEqual(rewritten[0], "// head")
+        self.assertIn("__POIMutant.pick(", rewritten[1])
+        self.assertEqual(len(schema.ids), len(mutants.mutants_of(FILE, source)))
+
+    def test_operator_names_are_distinct_operator_characters(self):
+        names = {schemata.operator_name("<", n) for n in range(112 * 3)}
+        self.assertEqual(len(names), 112 * 3)
+        self.assertTrue(all(0x2190 <= ord(c) <= 0x23FF for name in names for c in name[1:]))
+
+
+class PutBackTests(unittest.TestCase):
+    def test_an_error_on_a_mutated_line_puts_that_line_back(self):
+        source = "let a = x < y\nlet b = p == q\n"
+        schema, _ = schema_of(source)
+        log = f"/tmp/tree/{FILE}:2:11: error: binary operator cannot be applied\n"
+        self.assertEqual(schema.drop_errors(log), 1)
+        self.assertEqual(schema.files()[FILE].split("\n")[1], "let b = p == q")
+        self.assertNotEqual(schema.files()[FILE].split("\n")[0], "let a = x < y")
+        included = [m for m in schema.ids if schema.included(m)]
+        self.assertTrue(all(m.line == 1 for m in included))
+
+    def test_an_error_on_another_line_puts_back_the_nearest_mutated_line_above(self):
+        source = "func f() -> Bool {\n    check()\n}\n"
+        schema, _ = schema_of(source, "removed-call")
+        self.assertEqual(schema.drop_errors(f"{FILE}:3:1: error: missing return\n"), 1)
+        self.assertEqual(schema.files()[FILE], source)
+        self.assertEqual(schema.drop_errors(f"{FILE}:3:1: error: missing return\n"), 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
