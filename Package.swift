@@ -95,7 +95,7 @@ let package = Package(
             name: "UnitTests",
             dependencies: [
                 "POIApp", "POICommandLine", "POICommands", "POIDomain", "POIHTTP", "POILocation", "POINetworking",
-                "POIServer", "POIServerCommand", "POITestSupport",
+                "POIServer", "POIServerCommand", "POISockets", "POITestSupport",
             ],
             path: "Tests/Unit",
             swiftSettings: testSwiftSettings

@@ -73,7 +73,6 @@ public final class GPSDLocationFetcher: LocationFetcher, Sendable {
         do throws(SocketError) {
             let connection = try LineConnection(host: host, port: port, deadline: deadline)
             try connection.send(Self.commands)
-            var lastMode = 0
             var reportsSeen = 0
             while true {
                 let line = try connection.readLine(deadline: deadline)
@@ -91,10 +90,9 @@ public final class GPSDLocationFetcher: LocationFetcher, Sendable {
                     if let fix = report.fix {
                         return .success(fix)
                     }
-                    lastMode = mode
                     reportsSeen += 1
                     if reportsSeen >= reportsWithoutFix {
-                        return .failure(.noFix(mode: lastMode))
+                        return .failure(.noFix(mode: mode))
                     }
                 case .poll:
                     // An answer without a fix (no active device yet, or no report): the TPV reports decide.

@@ -2,7 +2,7 @@ public import Foundation
 import POIHTTP
 
 /// An HTTP/1.1 response of the stub server; every one closes the connection.
-public struct HTTPResponse: Equatable, Sendable {
+public struct HTTPResponse: Sendable {
     /// The status code.
     public var status: Int
     /// Header fields besides Content-Length and Connection, which `serialized` adds.
@@ -36,17 +36,12 @@ public struct HTTPResponse: Equatable, Sendable {
     }
 
     /// The bytes on the wire; a HEAD response keeps the headers and drops the body.
-    public func serialized(includingBody: Bool = true) -> [UInt8] {
+    public func serialized(includingBody: Bool) -> [UInt8] {
         var head = "HTTP/1.1 \(status) \(HTTPStatus.reasonPhrase(for: status))\r\n"
         for (name, value) in headers {
             head += "\(name): \(value)\r\n"
         }
         head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
         return Array(head.utf8) + (includingBody ? Array(body) : [])
-    }
-
-    public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
-        lhs.status == rhs.status && lhs.body == rhs.body
-            && lhs.headers.map { "\($0.0): \($0.1)" } == rhs.headers.map { "\($0.0): \($0.1)" }
     }
 }

@@ -5,7 +5,7 @@ public import POIDomain
 /// tier tests it without sockets.
 public struct StubServerRoutes: Sendable {
     /// What the connection handler must do.
-    public enum Reply: Equatable, Sendable {
+    public enum Reply: Sendable {
         /// Send this response.
         case respond(HTTPResponse)
         /// Wait `delay`, then send this response.

@@ -3,6 +3,8 @@
 public final class LineConnection {
     private let socket: SocketDescriptor
     private var buffer: [UInt8] = []
+    /// How much of `buffer` is known to hold no newline, so that each byte is searched once.
+    private var searched = 0
 
     /// Connects to `host`:`port` (a name or a numeric address), giving up at `deadline`.
     public init(host: String, port: UInt16, deadline: ContinuousClock.Instant) throws(SocketError) {
@@ -21,11 +23,13 @@ public final class LineConnection {
     /// The next line without its line ending; throws `.closed` at the end of the stream, `.timedOut` at `deadline`.
     public func readLine(deadline: ContinuousClock.Instant) throws(SocketError) -> String {
         while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = buffer[searched...].firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
                 buffer.removeSubrange(...newline)
+                searched = 0
                 return line.hasSuffix("\r") ? String(line.dropLast()) : line
             }
+            searched = buffer.count
             buffer.append(contentsOf: try Socket.receive(from: socket, deadline: deadline))
             guard buffer.count <= 1 << 20 else { throw .io("a line longer than 1 MiB") }
         }

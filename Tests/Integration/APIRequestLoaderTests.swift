@@ -156,6 +156,21 @@ struct APIRequestLoaderTests {
         }
     }
 
+    @Test("A load whose task was cancelled before it began cancels its request as soon as the request exists")
+    func cancelledBeforeStart() async {
+        // The stub never answers: only the loader's own cancel can end this load (without it, the test hangs
+        // until its time limit).
+        let unanswered: MockURLProtocol.RequestHandler = { _ in throw MockURLProtocol.Unanswered() }
+        await MockURLProtocol.withStub(unanswered) { stub in
+            let load = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return await Self.load(.async, with: stub)
+            }
+            let result = await load.value
+            #expect((result.error as? URLError)?.code == .cancelled, "\(String(describing: result))")
+        }
+    }
+
     @Test("Cancelling the completion handler's task calls it once with URLError.cancelled")
     func completionHandlerCancellation() async throws {
         let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)

@@ -1,6 +1,7 @@
 import Foundation
 import POIDomain
 import POILocation
+import POISockets
 import POITestSupport
 import Testing
 
@@ -44,6 +45,11 @@ struct GPSDLocationFetcherTests {
         let gpsd = try FakeGPSD(script: script)
         defer { gpsd.stop() }
         let fetcher = GPSDLocationFetcher(port: gpsd.port, reportsWithoutFix: reportsWithoutFix)
+        return (await answer(of: fetcher), gpsd.receivedCommands)
+    }
+
+    /// The one answer of `fetcher` to `requestLocation()`.
+    static func answer(of fetcher: GPSDLocationFetcher) async -> Result<[Coordinate], any Error> {
         var delegate: Answer?
         let result = await withCheckedContinuation { continuation in
             delegate = Answer(continuation)
@@ -51,7 +57,7 @@ struct GPSDLocationFetcherTests {
             fetcher.requestLocation()
         }
         withExtendedLifetime(delegate) {}
-        return (result, gpsd.receivedCommands)
+        return result
     }
 
     @Test("A fix after the greeting, the device list and a search is reported, after a WATCH and a POLL command")
@@ -87,6 +93,25 @@ struct GPSDLocationFetcherTests {
         #expect(throws: LocationError.noFix(mode: 1)) { try result.get() }
     }
 
+    @Test("A fix after one report fewer than the limit is reported: the count starts at the first report")
+    func fixJustBeforeTheLimit() async throws {
+        let (result, _) = try await Self.request(
+            script: [Self.version, Self.watch, Self.noFix, Self.noFix, Self.fix],
+            reportsWithoutFix: 3
+        )
+        #expect(try result.get() == [Coordinate(latitude: 37.3293, longitude: -121.8893)])
+    }
+
+    @Test("A gpsd that accepts and never answers is LocationError.timedOut, with the time waited")
+    func silentGPSD() async throws {
+        // Listening, never accepting: the connection completes in the kernel's backlog and no line ever comes.
+        let (socket, port) = try Socket.bind(host: "127.0.0.1", port: 0)
+        defer { socket.close() }
+        let fetcher = GPSDLocationFetcher(port: port, timeout: .milliseconds(20))
+        let result = await Self.answer(of: fetcher)
+        #expect(throws: LocationError.timedOut(seconds: 0.02)) { try result.get() }
+    }
+
     @Test("gpsd closing the connection before a fix is LocationError.gpsdClosedConnection")
     func closedBeforeFix() async throws {
         let (result, _) = try await Self.request(script: [Self.version, Self.watch, Self.noFix])
@@ -111,9 +136,9 @@ struct GPSDLocationFetcherTests {
 
     @Test("No gpsd on the port is LocationError.gpsdUnreachable, with the system's reason and what to do")
     func notRunning() async throws {
-        let stopped = try FakeGPSD(script: [])
-        let port = stopped.port
-        stopped.stop()
+        // A port this test holds, bound and not listening: it refuses connections and no other process can take it.
+        let (held, port) = try Socket.bind(host: "127.0.0.1", port: 0, listening: false)
+        defer { held.close() }
         let fetcher = GPSDLocationFetcher(port: port)
         let provider = CurrentLocationProvider(locationFetcher: fetcher, notificationCenter: NotificationCenter())
         let result = await withCheckedContinuation { continuation in

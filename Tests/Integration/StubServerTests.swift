@@ -109,6 +109,48 @@ struct StubServerTests {
         }
     }
 
+    @Test("By default a head of 16 KiB may still grow; one byte more is answered 431, with the error as JSON")
+    func sizeLimitBoundary() async throws {
+        try await Self.withStubServer {
+            $0.idleTimeout = .milliseconds(100)
+        } _: { server in
+            // Heads without their blank line: the server either waits for the rest (and times out) or refuses.
+            let limit = 16 * 1024  // the documented default (docs/04)
+            let atLimit = "GET /health HTTP/1.1\r\nX-Padding: "
+            let exactly = atLimit + String(repeating: "a", count: limit - atLimit.utf8.count)
+            let waited = try await Self.exchange(Array(exactly.utf8), port: server.port)
+            let refused = try await Self.exchange(Array((exactly + "a").utf8), port: server.port)
+            #expect(waited.hasPrefix("HTTP/1.1 408 "))
+            #expect(refused.hasPrefix("HTTP/1.1 431 "))
+            #expect(refused.hasSuffix(#"{"error":"the request head is larger than 16384 bytes","status":431}"#))
+        }
+    }
+
+    @Test("A client over maximumConnections waits in the backlog until a connection being served ends")
+    func connectionLimit() async throws {
+        try await Self.withStubServer {
+            $0.maximumConnections = 2
+            $0.idleTimeout = .milliseconds(100)
+        } _: { server in
+            let port = server.port
+            try await BlockingCall.run {
+                let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+                // Two silent clients take both places; the server answers each 408 when its idle time is up.
+                let silent = try (0..<2).map { _ in
+                    try Socket.connect(host: "127.0.0.1", port: port, deadline: deadline)
+                }
+                defer { for socket in silent { socket.close() } }
+                let answer = try Self.blockingExchange(Array("GET /health HTTP/1.1\r\n\r\n".utf8), port: port)
+                #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"))
+                // The third client was served only after a silent one was answered and closed: on loopback that
+                // answer is already in its socket by now.
+                let now = ContinuousClock.now.advanced(by: .milliseconds(1))
+                let answered = silent.compactMap { try? Socket.receive(from: $0, deadline: now) }
+                #expect(answered.contains { String(decoding: $0, as: UTF8.self).hasPrefix("HTTP/1.1 408 ") })
+            }
+        }
+    }
+
     @Test("A client that sends nothing, or half a request, is answered 408 after the idle timeout")
     func idleClients() async throws {
         try await Self.withStubServer {
@@ -157,6 +199,19 @@ struct StubServerTests {
         }
     }
 
+    @Test("The slow fault answers after its delay, not before")
+    func slow() async throws {
+        try await Self.withStubServer {
+            $0.routes = StubServerRoutes(places: PointOfInterest.sanJose, slowDelay: .milliseconds(20))
+        } _: { server in
+            let start = ContinuousClock.now
+            let answer = try await Self.get("/locations?lat=37.33&long=-121.88&limit=1&fault=slow", port: server.port)
+            #expect(ContinuousClock.now - start >= .milliseconds(20))
+            #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"))
+            #expect(answer.hasSuffix("]"))
+        }
+    }
+
     @Test("The drop fault closes the connection without a byte")
     func drop() async throws {
         try await Self.withStubServer { server in
@@ -171,6 +226,7 @@ struct StubServerTests {
         let port = server.port
         server.stop()
         server.waitUntilStopped()
+        server.waitUntilStopped()  // as often as asked: the stop is a state, not an event to consume
         await #expect(throws: SocketError.self) { try await Self.get("/health", port: port) }
     }
 }

@@ -165,6 +165,28 @@ struct CurrentLocationProviderSwiftTests {
         #expect(fetcher.requests == 1)
     }
 
+    @Test("Checks made while a request is out share its answer: the fetcher is asked once")
+    func sharedRequest() {
+        /// A fetcher that never answers by itself: the test answers for it, through the delegate.
+        final class QuietLocationFetcher: LocationFetcher, @unchecked Sendable {
+            var locationFetcherDelegate: (any LocationFetcherDelegate)?
+            var desiredAccuracy: LocationAccuracy = 0
+            var requests = 0
+            func requestLocation() { requests += 1 }
+        }
+        let fetcher = QuietLocationFetcher()
+        let provider = CurrentLocationProvider(locationFetcher: fetcher)
+        let answers = Mutex<[Coordinate]>([])
+        for _ in 1...3 {
+            provider.locateCurrentPosition { result in
+                if case .success(let position) = result { answers.withLock { $0.append(position) } }
+            }
+        }
+        #expect(fetcher.requests == 1)
+        provider.locationFetcher(fetcher, didUpdateLocations: [Self.paris, Self.convention])
+        #expect(answers.withLock { $0 } == [Self.convention, Self.convention, Self.convention])
+    }
+
     @Test("A completion may check again from inside the fetcher's synchronous answer")
     func reentrantCheck() async {
         let fetcher = MockLocationFetcher { .success(Self.convention) }

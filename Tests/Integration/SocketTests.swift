@@ -1,0 +1,74 @@
+import POISockets
+import Testing
+
+/// The socket calls' edges over loopback: the smallest transfer, a peer that is gone, the line limit, IPv6.
+@Suite("Socket over loopback", .timeLimit(.minutes(1)))
+struct SocketTests {
+    static let deadline: @Sendable () -> ContinuousClock.Instant = { .now.advanced(by: .seconds(10)) }
+
+    /// A connected pair over a listener of its own: the client's end and the server's.
+    static func pair() throws -> (client: SocketDescriptor, server: SocketDescriptor, listener: SocketListener) {
+        let listener = try SocketListener()
+        let client = try Socket.connect(host: "127.0.0.1", port: listener.port, deadline: deadline())
+        guard let server = listener.accept() else { throw SocketError.closed }
+        return (client, server, listener)
+    }
+
+    @Test("One byte is sent and received as one byte")
+    func oneByte() throws {
+        let (client, server, listener) = try Self.pair()
+        defer { listener.stop() }
+        defer { client.close() }
+        try Socket.send([0x41], to: client)
+        #expect(try Socket.receive(from: server, deadline: Self.deadline()) == [0x41])
+    }
+
+    @Test("Sending to a peer that closed throws, and does not retry for ever")
+    func peerGone() throws {
+        let (client, server, listener) = try Self.pair()
+        defer { listener.stop() }
+        defer { client.close() }
+        server.close()
+        // The first sends may still be accepted into the socket's buffer; the peer's reset makes a later one fail.
+        let error = #expect(throws: SocketError.self) {
+            for _ in 0..<10_000 { try Socket.send([UInt8](repeating: 0, count: 4096), to: client) }
+        }
+        #expect(error != .closed)  // an I/O error from the system, not the descriptor's own `.closed`
+    }
+
+    @Test(
+        "A line may grow to 1 MiB; a byte more is an error, not a wait for the rest",
+        arguments: [(1 << 20, SocketError.closed), ((1 << 20) + 1, SocketError.io("a line longer than 1 MiB"))]
+    )
+    func lineLimit(size: Int, expected: SocketError) async throws {
+        let listener = try SocketListener()
+        defer { listener.stop() }
+        try await BlockingCall.run {
+            let connection = try LineConnection(host: "127.0.0.1", port: listener.port, deadline: Self.deadline())
+            guard let server = listener.accept() else { throw SocketError.closed }
+            // Another thread writes (a MiB does not fit in the socket buffers) and closes: no newline ever comes.
+            BlockingCall.start {
+                try? Socket.send([UInt8](repeating: UInt8(ascii: "a"), count: size), to: server)
+                server.close()
+            }
+            #expect(throws: expected) { try connection.readLine(deadline: Self.deadline()) }
+        }
+    }
+
+    @Test("A listener on ::1 reports its IPv6 port, and accepts on it", .enabled(if: Self.hasIPv6Loopback))
+    func ipv6() throws {
+        let listener = try SocketListener(host: "::1")
+        defer { listener.stop() }
+        #expect(listener.port != 0)
+        let client = try Socket.connect(host: "::1", port: listener.port, deadline: Self.deadline())
+        defer { client.close() }
+        #expect(listener.accept() != nil)
+    }
+
+    /// Whether this machine has an IPv6 loopback address (some containers have none).
+    static var hasIPv6Loopback: Bool {
+        guard let (socket, _) = try? Socket.bind(host: "::1", port: 0, listening: false) else { return false }
+        socket.close()
+        return true
+    }
+}
