@@ -293,7 +293,11 @@ def main(arguments: list[str]) -> int:
     parser.add_argument("--engine", choices=["auto", "schemata", "rebuild"], default="auto",
                         help="compile every mutant in once (schemata) or rebuild for each mutant; auto (the default) "
                              f"takes schemata from {SCHEMATA_FROM} mutants to run")
+    parser.add_argument("--report", metavar="FILE",
+                        help="read a run's JSON report instead of running, and print, write or update from it")
     options = parser.parse_args(arguments)
+    if options.report:
+        return from_report(options, json.loads(Path(options.report).read_text()))
 
     if options.update_docs and (options.limit or (options.module and options.engine != "rebuild")):
         parser.error("--update-docs takes a run of every mutant (no --limit; --module only with --engine rebuild)")
@@ -327,9 +331,20 @@ def main(arguments: list[str]) -> int:
         progress("   interrupted: the scratch copy is restored, the report covers the mutants run so far")
     report = make_report(results, engine.setup_seconds)
     report["totalSeconds"] = round(time.monotonic() - run_started, 1)
+    report["selection"] = {"modules": options.module, "limit": options.limit}
+    return from_report(options, report)
+
+
+def from_report(options: argparse.Namespace, report: dict) -> int:
+    """Prints the report and writes what the options ask for; with --check, 1 when a mutant survived."""
     print(report_text(report))
     if options.update_docs:
-        CHAPTER.write_text(update_docs(CHAPTER.read_text(), report, "schemata" if use_schemata else "rebuild"))
+        selection = report.get("selection", {})
+        engine = "schemata" if report.get("engines", {}).get("schemata") else "rebuild"
+        if selection.get("limit") or (selection.get("modules") and engine == "schemata"):
+            raise SystemExit("mutants: --update-docs takes a run of every mutant (--module only with the rebuild "
+                             "engine)")
+        CHAPTER.write_text(update_docs(CHAPTER.read_text(), report, engine))
         progress(f"   wrote the run's tables into {CHAPTER.relative_to(ROOT)}")
     if options.json:
         Path(options.json).write_text(json.dumps(report, indent=2) + "\n")

@@ -122,5 +122,30 @@ class SelectionTests(unittest.TestCase):
         self.assertIn("SURVIVED Sources/A/a.swift:2 logical", mutants.report_text(report))
 
 
+class DocsTests(unittest.TestCase):
+    REPORT = mutants.make_report([
+        {"file": "Sources/A/a.swift", "line": 1, "operator": "equality", "original": "a == b", "mutated": "a != b",
+         "killed_by": "Unit", "status": "killed", "seconds": {"Unit": 1}, "engine": "schemata"},
+        {"file": "Sources/B/b.swift", "line": 2, "operator": "logical", "original": "c && d", "mutated": "c || d",
+         "killed_by": None, "status": "survived", "seconds": {"Unit": 1}, "engine": "schemata"},
+    ], {"schemata": 12.5})
+
+    def test_update_docs_fills_the_markers_and_leaves_the_rest(self):
+        text = ("intro\n<!-- mutants:matrix -->\nold\n<!-- /mutants -->\nmiddle\n"
+                "<!-- mutants:summary:schemata -->\n<!-- /mutants -->\n<!-- mutants:summary:rebuild -->\nkept\n"
+                "<!-- /mutants -->\n")
+        updated = mutants.update_docs(text, self.REPORT, "schemata")
+        self.assertIn("| **all** | **1** | **0** | **0** | **1** | **0** | **0** |", updated)
+        self.assertNotIn("old", updated)
+        self.assertIn("score 50.0% (1 killed of 2", updated)
+        self.assertIn("12.5 s building the schemata copy", updated)
+        self.assertIn("<!-- mutants:summary:rebuild -->\nkept\n", updated)
+        self.assertTrue(updated.startswith("intro\n") and "\nmiddle\n" in updated)
+
+    def test_survivors_are_listed_with_their_change(self):
+        self.assertIn("`Sources/B/b.swift:2` logical: `c && d` → `c || d`", mutants.survivors_markdown(self.REPORT))
+        self.assertEqual(mutants.survivors_markdown(mutants.make_report([])), "No mutant survived.")
+
+
 if __name__ == "__main__":
     unittest.main()
