@@ -25,6 +25,8 @@ public final class StubServer: Sendable {
         public var maximumRequestSize = 16 * 1024
         /// How many connections are served at once.
         public var maximumConnections = 64
+        /// How the server waits out the `slow` fault's delay: the thread sleeps; a test may record the delay instead.
+        public var sleep: @Sendable (Duration) -> Void = { Thread.sleep(forTimeInterval: $0 / .seconds(1)) }
 
         /// The default configuration: the bundled places on 127.0.0.1, a free port, no fault.
         public init() {}
@@ -124,7 +126,7 @@ public final class StubServer: Sendable {
             send(response, to: client, includingBody: includeBody)
         case .respondAfter(let delay, let response):
             // The `slow` fault: the delay is the behaviour under test, played by the server, not by a test.
-            Thread.sleep(forTimeInterval: delay / .seconds(1))
+            configuration.sleep(delay)
             send(response, to: client, includingBody: includeBody)
         case .drop:
             return

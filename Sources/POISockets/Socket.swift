@@ -112,7 +112,8 @@ public enum Socket {
         }
     }
 
-    /// Reads what is available, up to `maximum` bytes, waiting until `deadline`; an empty result is never returned.
+    /// Reads what is available, up to `maximum` bytes, waiting until `deadline` (a deadline already passed takes what
+    /// has arrived without waiting); an empty result is never returned.
     public static func receive(from socket: SocketDescriptor, maximum: Int = 4096, deadline: ContinuousClock.Instant)
         throws(SocketError) -> [UInt8]
     {
@@ -143,13 +144,14 @@ public enum Socket {
         throws(SocketError)
     {
         while true {
-            let remaining = ContinuousClock.now.duration(to: deadline)
-            guard remaining > .zero else { throw .timedOut }
+            // A deadline already passed still looks once, without waiting: what has arrived is taken.
+            let remaining = max(ContinuousClock.now.duration(to: deadline), .zero)
             let milliseconds = Int32(clamping: Int64((remaining / .milliseconds(1)).rounded(.up)))
             var poller = pollfd(fd: number, events: events, revents: 0)
             let ready = poll(&poller, 1, milliseconds)
             if ready > 0 { return }
             if ready < 0 && errno != EINTR { throw .io(systemError()) }
+            if remaining == .zero { throw .timedOut }
         }
     }
 

@@ -36,7 +36,11 @@ struct HTTPRequestTests {
 
     @Test(
         "Parts of a head ask for more bytes",
-        arguments: ["", "GET /hea", "GET /health HTTP/1.1\r\n", "GET /health HTTP/1.1\r\nHost: x\r\n"])
+        arguments: [
+            "", "GET /hea", "GET /health HTTP/1.1\r\n", "GET /health HTTP/1.1\r\nHost: x\r\n",
+            // A read that ends between the blank line's CR and LF, and a CR followed by something else.
+            "GET /health HTTP/1.1\r\nHost: x\r\n\r", "GET /health HTTP/1.1\r\nHost: x\r\n\rX",
+        ])
     func incomplete(text: String) {
         #expect(Self.parse(text) == .incomplete)
     }
