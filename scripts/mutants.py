@@ -318,18 +318,20 @@ def main(arguments: list[str]) -> int:
     use_schemata = options.engine == "schemata" or (options.engine == "auto" and len(to_run) >= SCHEMATA_FROM)
     engine = Engine(schemata=use_schemata)
     engine.start(to_run)
-    results = []
+    results: dict[int, dict] = {}
     started = time.monotonic()
     try:
-        for index, mutant in enumerate(mutants, start=1):
-            results.append(run_mutant(engine, mutant, ignored, reached))
+        for done, index in enumerate(run_order(mutants, engine.in_schema), start=1):
+            mutant = mutants[index]
+            results[index] = run_mutant(engine, mutant, ignored, reached)
             elapsed = time.monotonic() - started
-            left = elapsed / index * (len(mutants) - index)
-            progress(f"   {index}/{len(mutants)} {results[-1]['status']:<13} {mutant.file}:{mutant.line} "
+            left = elapsed / done * (len(mutants) - done)
+            progress(f"   {done}/{len(mutants)} {results[index]['status']:<13} {mutant.file}:{mutant.line} "
                      f"{mutant.operator} (about {left / 60:.0f} min left)")
     except KeyboardInterrupt:
         progress("   interrupted: the scratch copy is restored, the report covers the mutants run so far")
-    report = make_report(results, engine.setup_seconds)
+    engine.finish()
+    report = make_report([results[index] for index in sorted(results)], engine.setup_seconds)
     report["totalSeconds"] = round(time.monotonic() - run_started, 1)
     report["selection"] = {"modules": options.module, "limit": options.limit}
     return from_report(options, report)
@@ -394,6 +396,7 @@ class Engine:
         self.schema: schemata_module.Schema | None = None
         self.limits: dict[str, float] = {}
         self.setup_seconds: dict[str, float] = {}
+        self.dirty: scratch.Scratch | None = None  # a copy whose binary still holds a rebuilt mutant
 
     def start(self, mutants: list[Mutant]) -> None:
         if not mutants:
@@ -446,10 +449,21 @@ class Engine:
             self.plain = copy
         return self.plain
 
+    def in_schema(self, mutant: Mutant) -> bool:
+        return self.schema is not None and self.schema.included(mutant)
+
+    def finish(self) -> None:
+        """Builds the copy as it is again when a rebuilt mutant was the last thing built, so that the next run (or
+        a check-claims run in the same copy) starts from a binary without a mistake in it."""
+        if self.dirty is not None:
+            self.dirty.build()
+            self.dirty = None
+
     def run(self, mutant: Mutant, tiers: list[str], entry: dict) -> None:
         """Runs the tiers against one mutant, from the bottom, until one fails; fills in `entry`."""
         if self.schema is not None and self.schema.included(mutant):
             entry["engine"] = "schemata"
+            self.finish()  # never against a binary that still holds a rebuilt mutant (run_order avoids paying this)
             self._run_tiers(self.schema_copy, tiers, entry, {schemata_module.VARIABLE: str(self.schema.ids[mutant])})
             return
         entry["engine"] = "rebuild"
@@ -460,6 +474,7 @@ class Engine:
         lines[mutant.line - 1] = mutant.mutated
         with copy.mistake(mutant.file, "\n".join(lines)):
             built, seconds, _ = copy.build()
+            self.dirty = copy
             entry["seconds"]["build"] = round(seconds, 2)
             if not built:
                 entry["status"] = "not compiled"
@@ -474,6 +489,17 @@ class Engine:
                 entry["killed_by"] = tier
                 entry["status"] = "killed (time-out)" if outcome.status == "timeout" else "killed"
                 return
+
+
+def run_order(mutants: list[Mutant], in_schema) -> list[int]:
+    """The order to run `mutants` in, as indices: those the schemata hold first, then those rebuilt one at a time.
+
+    A rebuilt mutant's file is put back afterwards, but the binary keeps the mutant until the next build; a schemata
+    mutant run after it would be tested against both mistakes. So every schemata mutant runs before the first
+    rebuild (and each rebuild's build also undoes the one before it)."""
+    held = [index for index, mutant in enumerate(mutants) if in_schema(mutant)]
+    rebuilt = [index for index, mutant in enumerate(mutants) if not in_schema(mutant)]
+    return held + rebuilt
 
 
 def run_mutant(engine: Engine | None, mutant: Mutant, ignored: dict, reached=None) -> dict:

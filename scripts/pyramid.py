@@ -34,6 +34,8 @@ DOCS = ["README.md", "docs/*.md"]
 # How far a quoted time may be from the run's, either way, before --check-docs fails: machines and load differ,
 # a count may not differ at all.
 TIME_FACTOR = 4.0
+# Below this difference two times agree whatever their ratio: a suite of a few milliseconds varies by more than 4x.
+NOISE_SECONDS = 0.02
 # The instrumented build of --coverage, apart from the normal one (.gitignore has .build-*/).
 COVERAGE_SCRATCH = ROOT / ".build-coverage"
 
@@ -205,7 +207,20 @@ def tier_summary(run: TierRun) -> dict:
         "failedTests": [
             {"test": result.identifier, "message": result.message} for result in run.results if result.outcome == "failed"
         ],
+        "suites": suites(run.results),
     }
+
+
+def suites(results: list[TestResult]) -> dict[str, dict]:
+    """Per suite (`Module.Suite`, the identifier before `/`): its tests that ran and the sum of their times."""
+    table: dict[str, dict] = {}
+    for result in results:
+        if result.outcome == "skipped":
+            continue
+        entry = table.setdefault(result.identifier.split("/")[0], {"tests": 0, "seconds": 0.0})
+        entry["tests"] += 1
+        entry["seconds"] = round(entry["seconds"] + result.seconds, 4)
+    return dict(sorted(table.items()))
 
 
 def report_json(runs, build_seconds, breaches, flaky) -> dict:
@@ -278,9 +293,10 @@ def closing_line(runs: list[TierRun]) -> str:
 
 # MARK: Figures in the docs
 
-# `<!-- pyramid:KEY -->VALUE<!-- /pyramid -->`: KEY is `tests:TIER`, `tests:all`, `wall:TIER`, `per-test:TIER` or
-# `report` (the whole text report, in a fenced block between the markers).
-MARKER = re.compile(r"<!-- pyramid:([\w:-]+) -->((?:(?!<!-- pyramid:).)*?)<!-- /pyramid -->", re.S)
+# `<!-- pyramid:KEY -->VALUE<!-- /pyramid -->`: KEY is `tests:TIER`, `tests:all`, `wall:TIER`, `per-test:TIER`,
+# `suite-tests:MODULE.SUITE` and `suite-time:MODULE.SUITE` (the tests of one suite that ran, and the sum of their
+# times), `coverage` (written by a coverage run) or `report` (the whole text report, in a fenced block).
+MARKER = re.compile(r"<!-- pyramid:([\w:.-]+) -->((?:(?!<!-- pyramid:).)*?)<!-- /pyramid -->", re.S)
 REPORT_ROW = re.compile(r"^  (\w+)\s+(\d+)\s+\d+\s+\d+\s+\d+\s+([\d.]+) s\s+([\d.]+) ms$", re.M)
 
 
@@ -294,6 +310,9 @@ def figures(report: dict) -> dict[str, str]:
         values[f"wall:{tier['tier']}"] = f"{tier['wallSeconds']:.2f} s"
         if tier["secondsPerTest"] is not None:
             values[f"per-test:{tier['tier']}"] = f"{tier['secondsPerTest'] * 1000:.1f} ms"
+        for suite, entry in tier.get("suites", {}).items():
+            values[f"suite-tests:{suite}"] = str(entry["tests"])
+            values[f"suite-time:{suite}"] = f"{entry['seconds'] * 1000:.1f} ms"
     return values
 
 
@@ -325,11 +344,14 @@ def check_docs(text: str, values: dict[str, str], where: str) -> list[str]:
         return float(number) / (1000 if unit == "ms" else 1)
 
     def compare(key: str, quoted_value: str, run_value: str) -> None:
-        if key.startswith("tests:"):
+        if key.startswith(("tests:", "suite-tests:")):
             if quoted_value.strip() != run_value:
                 problems.append(f"{where} quotes {quoted_value.strip()} for {key}, the run has {run_value}")
             return
-        ratio = seconds(quoted_value) / max(seconds(run_value), 1e-6)
+        quoted_seconds, run_seconds = seconds(quoted_value), seconds(run_value)
+        if abs(quoted_seconds - run_seconds) < NOISE_SECONDS:
+            return  # a few milliseconds either way are scheduling, not a change
+        ratio = quoted_seconds / max(run_seconds, 1e-6)
         if not 1 / TIME_FACTOR <= ratio <= TIME_FACTOR:
             problems.append(f"{where} quotes {quoted_value.strip()} for {key}, the run took {run_value}")
 
@@ -442,8 +464,9 @@ def main(arguments: list[str]) -> int:
         help=f"fail when a quoted count differs from this run's, or a time by more than {TIME_FACTOR:g}x",
     )
     options, extra = parser.parse_known_args(arguments)
-    if options.coverage and (options.repeat > 1 or options.update_docs or options.check_docs):
-        parser.error("--coverage runs once, on an instrumented build: leave out --repeat, --update-docs, --check-docs")
+    if options.coverage and (options.repeat > 1 or options.check_docs):
+        parser.error("--coverage runs once, on an instrumented build: leave out --repeat and --check-docs "
+                     "(--update-docs writes only its coverage table)")
     if (options.update_docs or options.check_docs) and options.tier:
         parser.error("--update-docs and --check-docs need every tier: leave out --tier")
     if options.repeat < 1:

@@ -98,6 +98,12 @@ class SelectionTests(unittest.TestCase):
         entry = mutants.run_mutant(None, mutant, {}, nowhere)
         self.assertEqual((entry["status"], entry["reason"]), ("survived", "no tier runs this line"))
 
+    def test_schemata_mutants_run_before_any_rebuilt_one(self):
+        found = [mutants.Mutant("Sources/A/a.swift", n, "equality", "a == b", "a != b") for n in range(5)]
+        held = {0, 2, 3}
+        order = mutants.run_order(found, lambda m: m.line in held)
+        self.assertEqual(order, [0, 2, 3, 1, 4])
+
     def test_an_excused_mutant_is_not_run(self):
         mutant = mutants.Mutant("Sources/A/a.swift", 7, "equality", "  a == b", "  a != b")
         entry = mutants.run_mutant(None, mutant, {("Sources/A/a.swift", "equality", "a == b"): "same"})
