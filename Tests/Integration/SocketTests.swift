@@ -23,6 +23,16 @@ struct SocketTests {
         #expect(try Socket.receive(from: server, deadline: Self.deadline()) == [0x41])
     }
 
+    @Test("A deadline already passed takes what has arrived, and with nothing there is .timedOut at once")
+    func passedDeadline() throws {
+        let (client, server, listener) = try Self.pair()
+        defer { listener.stop() }
+        defer { client.close() }
+        #expect(throws: SocketError.timedOut) { try Socket.receive(from: server, deadline: .now) }
+        try Socket.send([0x42], to: client)
+        #expect(try Socket.receive(from: server, deadline: Self.deadline()) == [0x42])
+    }
+
     @Test("Sending to a peer that closed throws, and does not retry for ever")
     func peerGone() throws {
         let (client, server, listener) = try Self.pair()

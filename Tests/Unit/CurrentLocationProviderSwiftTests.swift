@@ -165,15 +165,30 @@ struct CurrentLocationProviderSwiftTests {
         #expect(fetcher.requests == 1)
     }
 
+    /// A fetcher that never answers by itself: the test answers for it, through the delegate.
+    final class QuietLocationFetcher: LocationFetcher, @unchecked Sendable {
+        var locationFetcherDelegate: (any LocationFetcherDelegate)?
+        var desiredAccuracy: LocationAccuracy = 0
+        var requests = 0
+        func requestLocation() { requests += 1 }
+    }
+
+    @Test("A position the fetcher reports before anyone asked is not the answer to a later check")
+    func unsolicitedUpdate() {
+        let fetcher = QuietLocationFetcher()
+        let provider = CurrentLocationProvider(locationFetcher: fetcher)
+        provider.locationFetcher(fetcher, didUpdateLocations: [Self.paris])
+        let answers = Mutex<[Coordinate]>([])
+        provider.locateCurrentPosition { result in
+            if case .success(let position) = result { answers.withLock { $0.append(position) } }
+        }
+        #expect(answers.withLock { $0 }.isEmpty)
+        provider.locationFetcher(fetcher, didUpdateLocations: [Self.convention])
+        #expect(answers.withLock { $0 } == [Self.convention])
+    }
+
     @Test("Checks made while a request is out share its answer: the fetcher is asked once")
     func sharedRequest() {
-        /// A fetcher that never answers by itself: the test answers for it, through the delegate.
-        final class QuietLocationFetcher: LocationFetcher, @unchecked Sendable {
-            var locationFetcherDelegate: (any LocationFetcherDelegate)?
-            var desiredAccuracy: LocationAccuracy = 0
-            var requests = 0
-            func requestLocation() { requests += 1 }
-        }
         let fetcher = QuietLocationFetcher()
         let provider = CurrentLocationProvider(locationFetcher: fetcher)
         let answers = Mutex<[Coordinate]>([])

@@ -126,4 +126,9 @@ struct GPSDReportTests {
             return String(error.description.dropFirst("not a gpsd JSON report: ".count))
         }
     }
+
+    @Test("The fetcher's default port is gpsd's well-known port, 2947 (IANA's assignment)")
+    func defaultPort() {
+        #expect(GPSDLocationFetcher.defaultPort == 2947)
+    }
 }
