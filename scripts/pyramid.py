@@ -294,8 +294,9 @@ def closing_line(runs: list[TierRun]) -> str:
 # MARK: Figures in the docs
 
 # `<!-- pyramid:KEY -->VALUE<!-- /pyramid -->`: KEY is `tests:TIER`, `tests:all`, `wall:TIER`, `per-test:TIER`,
-# `suite-tests:MODULE.SUITE` and `suite-time:MODULE.SUITE` (the tests of one suite that ran, and the sum of their
-# times), `coverage` (written by a coverage run) or `report` (the whole text report, in a fenced block).
+# `suite-tests:MODULE.SUITE` (the tests of one suite that ran; no suite time: Swift Testing runs tests in parallel,
+# so a sum of their times counts waits for a core), `coverage` (written by a coverage run) or `report` (the whole
+# text report, in a fenced block).
 MARKER = re.compile(r"<!-- pyramid:([\w:.-]+) -->((?:(?!<!-- pyramid:).)*?)<!-- /pyramid -->", re.S)
 REPORT_ROW = re.compile(r"^  (\w+)\s+(\d+)\s+\d+\s+\d+\s+\d+\s+([\d.]+) s\s+([\d.]+) ms$", re.M)
 
@@ -312,7 +313,6 @@ def figures(report: dict) -> dict[str, str]:
             values[f"per-test:{tier['tier']}"] = f"{tier['secondsPerTest'] * 1000:.1f} ms"
         for suite, entry in tier.get("suites", {}).items():
             values[f"suite-tests:{suite}"] = str(entry["tests"])
-            values[f"suite-time:{suite}"] = f"{entry['seconds'] * 1000:.1f} ms"
     return values
 
 

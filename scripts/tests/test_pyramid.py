@@ -220,19 +220,18 @@ class DocsFiguresTests(unittest.TestCase):
         text = "<!-- pyramid:stray --> text <!-- pyramid:tests:Unit -->9<!-- /pyramid -->"
         self.assertIn("<!-- pyramid:tests:Unit -->2<!-- /pyramid -->", pyramid.update_docs(text, pyramid.figures(self.report())))
 
-    def test_suite_figures_count_the_tests_that_ran_and_add_their_times(self):
+    def test_suite_figures_count_the_tests_that_ran(self):
         runs = [run("Unit", [passed("UnitTests.A/x()", 0.002), passed("UnitTests.A/y()", 0.003),
                              passed("UnitTests.B/testZ", 0.5)], 0.6)]
         values = pyramid.figures(pyramid.report_json(runs, 1.0, [], {}))
         self.assertEqual(values["suite-tests:UnitTests.A"], "2")
-        self.assertEqual(values["suite-time:UnitTests.A"], "5.0 ms")
         self.assertEqual(values["suite-tests:UnitTests.B"], "1")
+        self.assertNotIn("suite-time:UnitTests.A", values)
 
     def test_times_a_few_milliseconds_apart_agree_whatever_their_ratio(self):
-        values = {"suite-time:UnitTests.A": "1.0 ms"}
-        self.assertEqual(pyramid.check_docs("<!-- pyramid:suite-time:UnitTests.A -->9.0 ms<!-- /pyramid -->",
-                                            values, "f"), [])
-        self.assertEqual(len(pyramid.check_docs("<!-- pyramid:suite-time:UnitTests.A -->90.0 ms<!-- /pyramid -->",
+        values = {"per-test:Unit": "1.0 ms"}
+        self.assertEqual(pyramid.check_docs("<!-- pyramid:per-test:Unit -->9.0 ms<!-- /pyramid -->", values, "f"), [])
+        self.assertEqual(len(pyramid.check_docs("<!-- pyramid:per-test:Unit -->90.0 ms<!-- /pyramid -->",
                                                 values, "f")), 1)
 
     def test_check_names_a_figure_the_run_does_not_measure(self):
