@@ -12,15 +12,15 @@ import Testing
 /// `poi nearby` without coordinates, against a real gpsd replaying a recorded NMEA track through gpsfake, gpsd's
 /// own test driver.
 ///
-/// The same check as `GPSDEndToEndTests`, the way gpsd's project replays logs. It costs about 2 s (gpsfake sleeps
-/// 1.4 s after starting gpsd, before it feeds the log), so it runs only when asked: `POI_GPSFAKE=1` and gpsfake
+/// The same check as `GPSDEndToEndTests`, the way gpsd's project replays logs. It costs more than a second (gpsfake
+/// sleeps 1.4 s after starting gpsd, before it feeds the log), so it runs only when asked: `POI_GPSFAKE=1` and gpsfake
 /// installed (Debian: `apt-get install gpsd gpsd-clients`). CI runs it in a step of its own; the tiers skip it and
 /// say why.
 @Suite(
     "poi nearby with gpsd, through gpsfake",
     .enabled(
         if: ProcessInfo.processInfo.environment["POI_GPSFAKE"] == "1",
-        "set POI_GPSFAKE=1 to replay the track through gpsfake too (about 2 s; GPSDEndToEndTests does it in 35 ms)"
+        "set POI_GPSFAKE=1 to replay the track through gpsfake too (slow: gpsfake waits before it feeds the track; GPSDEndToEndTests checks the same without it)"
     ),
     .enabled(
         if: FileManager.default.isExecutableFile(atPath: "/usr/bin/gpsfake"),
