@@ -299,8 +299,8 @@ def main(arguments: list[str]) -> int:
     if options.report:
         return from_report(options, json.loads(Path(options.report).read_text()))
 
-    if options.update_docs and (options.limit or (options.module and options.engine != "rebuild")):
-        parser.error("--update-docs takes a run of every mutant (no --limit; --module only with --engine rebuild)")
+    if options.update_docs and not documentable(options.limit, options.module, options.engine):
+        parser.error(NOT_DOCUMENTABLE)
     mutants = all_mutants(options.module)
     if options.limit:
         mutants = spread(mutants, options.limit)
@@ -337,15 +337,23 @@ def main(arguments: list[str]) -> int:
     return from_report(options, report)
 
 
+NOT_DOCUMENTABLE = "--update-docs takes a run of every mutant (no --limit; --module only with --engine rebuild)"
+
+
+def documentable(limit: int | None, modules: list[str] | None, engine: str) -> bool:
+    """Whether a run's tables may go into the chapter: every mutant, or (for the rebuild engine's summary) every
+    mutant of the modules named."""
+    return not limit and (not modules or engine == "rebuild")
+
+
 def from_report(options: argparse.Namespace, report: dict) -> int:
     """Prints the report and writes what the options ask for; with --check, 1 when a mutant survived."""
     print(report_text(report))
     if options.update_docs:
         selection = report.get("selection", {})
         engine = "schemata" if report.get("engines", {}).get("schemata") else "rebuild"
-        if selection.get("limit") or (selection.get("modules") and engine == "schemata"):
-            raise SystemExit("mutants: --update-docs takes a run of every mutant (--module only with the rebuild "
-                             "engine)")
+        if not documentable(selection.get("limit"), selection.get("modules"), engine):
+            raise SystemExit(f"mutants: {NOT_DOCUMENTABLE}")
         CHAPTER.write_text(update_docs(CHAPTER.read_text(), report, engine))
         progress(f"   wrote the run's tables into {CHAPTER.relative_to(ROOT)}")
     if options.json:

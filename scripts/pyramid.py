@@ -211,15 +211,14 @@ def tier_summary(run: TierRun) -> dict:
     }
 
 
-def suites(results: list[TestResult]) -> dict[str, dict]:
-    """Per suite (`Module.Suite`, the identifier before `/`): its tests that ran and the sum of their times."""
-    table: dict[str, dict] = {}
+def suites(results: list[TestResult]) -> dict[str, int]:
+    """Per suite (`Module.Suite`, the identifier before `/`): how many of its tests ran. No time: Swift Testing runs
+    tests in parallel, so a sum of their times would count each test's wait for a core."""
+    table: dict[str, int] = {}
     for result in results:
-        if result.outcome == "skipped":
-            continue
-        entry = table.setdefault(result.identifier.split("/")[0], {"tests": 0, "seconds": 0.0})
-        entry["tests"] += 1
-        entry["seconds"] = round(entry["seconds"] + result.seconds, 4)
+        if result.outcome != "skipped":
+            suite = result.identifier.split("/")[0]
+            table[suite] = table.get(suite, 0) + 1
     return dict(sorted(table.items()))
 
 
@@ -311,8 +310,8 @@ def figures(report: dict) -> dict[str, str]:
         values[f"wall:{tier['tier']}"] = f"{tier['wallSeconds']:.2f} s"
         if tier["secondsPerTest"] is not None:
             values[f"per-test:{tier['tier']}"] = f"{tier['secondsPerTest'] * 1000:.1f} ms"
-        for suite, entry in tier.get("suites", {}).items():
-            values[f"suite-tests:{suite}"] = str(entry["tests"])
+        for suite, tests in tier.get("suites", {}).items():
+            values[f"suite-tests:{suite}"] = str(tests)
     return values
 
 

@@ -148,6 +148,12 @@ class DocsTests(unittest.TestCase):
         self.assertIn("<!-- mutants:summary:rebuild -->\nkept\n", updated)
         self.assertTrue(updated.startswith("intro\n") and "\nmiddle\n" in updated)
 
+    def test_only_a_run_of_every_mutant_goes_into_the_chapter(self):
+        self.assertTrue(mutants.documentable(None, None, "schemata"))
+        self.assertTrue(mutants.documentable(None, ["POIDomain"], "rebuild"))
+        self.assertFalse(mutants.documentable(None, ["POIDomain"], "schemata"))
+        self.assertFalse(mutants.documentable(40, None, "rebuild"))
+
     def test_survivors_are_listed_with_their_change(self):
         self.assertIn("`Sources/B/b.swift:2` logical: `c && d` → `c || d`", mutants.survivors_markdown(self.REPORT))
         self.assertEqual(mutants.survivors_markdown(mutants.make_report([])), "No mutant survived.")
