@@ -105,31 +105,80 @@ class BudgetTests(unittest.TestCase):
         ]
 
     def test_within_budget(self):
-        self.assertEqual(pyramid.check_budgets(self.pyramid_runs(), BUDGETS), [])
+        self.assertEqual(pyramid.check_budgets(self.pyramid_runs(), BUDGETS).breaches, [])
 
     def test_a_slow_test_is_named(self):
         runs = self.pyramid_runs([passed("UnitTests/sleepy()", 1.002), passed("U2"), passed("U3")])
         self.assertEqual(
-            pyramid.check_budgets(runs, BUDGETS),
+            pyramid.check_budgets(runs, BUDGETS).breaches,
             ["UnitTests/sleepy() took 1.002 s, over the Unit budget of 0.25 s a test"],
         )
 
+    def test_a_test_within_its_budget_alone_is_cleared(self):
+        runs = self.pyramid_runs([passed("UnitTests/waited()", 0.4), passed("U2"), passed("U3")])
+        asked = []
+
+        def alone(tier, identifier):
+            asked.append((tier, identifier))
+            return 0.05
+
+        check = pyramid.check_budgets(runs, BUDGETS, alone)
+        self.assertEqual(check.breaches, [])
+        self.assertEqual(asked, [("Unit", "UnitTests/waited()")])
+        self.assertEqual(
+            check.cleared,
+            ["UnitTests/waited() took 0.400 s in the Unit tier's run, 0.050 s alone: within its budget of 0.25 s"],
+        )
+
+    def test_a_test_over_its_budget_alone_too_is_a_breach(self):
+        runs = self.pyramid_runs([passed("UnitTests/sleepy()", 1.002), passed("U2"), passed("U3")])
+        check = pyramid.check_budgets(runs, BUDGETS, lambda tier, identifier: 1.001)
+        self.assertEqual(
+            check.breaches, ["UnitTests/sleepy() took 1.002 s (1.001 s alone), over the Unit budget of 0.25 s a test"]
+        )
+        self.assertEqual(check.cleared, [])
+
+    def test_a_test_that_does_not_pass_alone_stays_a_breach(self):
+        runs = self.pyramid_runs([passed("UnitTests/sleepy()", 1.002), passed("U2"), passed("U3")])
+        check = pyramid.check_budgets(runs, BUDGETS, lambda tier, identifier: None)
+        self.assertEqual(check.breaches, ["UnitTests/sleepy() took 1.002 s, over the Unit budget of 0.25 s a test"])
+
+    def test_tests_within_budget_are_not_run_again(self):
+        def alone(tier, identifier):
+            raise AssertionError("a test within its budget ran again")
+
+        self.assertEqual(pyramid.check_budgets(self.pyramid_runs(), BUDGETS, alone).breaches, [])
+
     def test_a_slow_tier(self):
-        breaches = pyramid.check_budgets(self.pyramid_runs(unit_seconds=3.5), BUDGETS)
+        breaches = pyramid.check_budgets(self.pyramid_runs(unit_seconds=3.5), BUDGETS).breaches
         self.assertEqual(breaches, ["Unit tier took 3.50 s, over its budget of 3.0 s"])
 
     def test_exceptions_raise_one_test_budget(self):
         runs = [run("EndToEnd", [passed("E2E.slow/known()", 5.0), passed("E2E.other/test()", 2.0)])]
         self.assertEqual(
-            pyramid.check_budgets(runs, BUDGETS),
+            pyramid.check_budgets(runs, BUDGETS).breaches,
             ["E2E.other/test() took 2.000 s, over the EndToEnd budget of 1.5 s a test"],
         )
 
     def test_shape_must_be_a_pyramid(self):
         runs = [run("Unit", [passed("U1")]), run("Integration", [passed("I1"), passed("I2")]), run("EndToEnd", [])]
         self.assertEqual(
-            pyramid.check_budgets(runs, BUDGETS),
+            pyramid.check_budgets(runs, BUDGETS).breaches,
             ["not a pyramid: Unit has 1 tests, not more than Integration's 2"],
+        )
+
+
+class QuietTests(unittest.TestCase):
+    def test_quiet_keeps_what_broke(self):
+        runs = [run("Unit", [passed("a"), TestResult("b", 0.1, "failed", "boom")])]
+        report = pyramid.report_json(runs, 1.0, ["b took 1.000 s (1.000 s alone), over"], {}, ["a took 0.3 s ..."])
+        report["flaky"] = {"b": {"outcomes": {"passed": 1, "failed": 1}, "rounds": 2,
+                                 "failures": [{"round": 2, "message": "boom"}]}}
+        kept = [line for line in pyramid.report_text(report).splitlines() if pyramid.PROBLEM.match(line)]
+        self.assertEqual(
+            kept,
+            ["  FAILED b: boom", "  BUDGET b took 1.000 s (1.000 s alone), over",
+             "  FLAKY b: passed 1, failed 1 in 2 rounds", "    round 2: boom"],
         )
 
 
