@@ -28,40 +28,46 @@ public final class APIRequestLoader<T: APIRequest>: Sendable {
     /// Loads the request made from `requestData` and calls `completionHandler` once, on a `URLSession` queue,
     /// with either the parsed response or the error.
     ///
-    /// Returns the started task (cancel it to cancel the load), or `nil` when the request could not be made, in
-    /// which case the handler has already been called with the error. The result can be ignored, so the talk's
-    /// call sites stay as they were; Swift 6 asks for the handler to be `@Sendable`.
+    /// Returns the load (cancel it to cancel the load, whichever request it has out), or `nil` when the request
+    /// could not be made, in which case the handler has already been called with the error. The result can be
+    /// ignored, so the talk's call sites stay as they were; Swift 6 asks for the handler to be `@Sendable`.
     @discardableResult
     public func loadAPIRequest(
         requestData: T.RequestDataType,
         completionHandler: @escaping @Sendable (T.ResponseDataType?, (any Error)?) -> Void
-    ) -> URLSessionDataTask? {
-        load(requestData: requestData) { result in
+    ) -> APIRequestLoad? {
+        let load = APIRequestLoad()
+        let started = self.load(requestData: requestData, into: load) { result in
             switch result {
             case .success(let response): completionHandler(response, nil)
             case .failure(let error): completionHandler(nil, error)
             }
         }
+        return started ? load : nil
     }
 
-    /// Makes the request, starts it and reports the result exactly once.
+    /// Makes the request, starts it as part of `load` and reports the result exactly once.
+    ///
+    /// Returns whether a request was started: false when it could not be made, and `completion` has had the error.
     func load(
         requestData: T.RequestDataType,
+        into load: APIRequestLoad,
         completion: @escaping @Sendable (Result<T.ResponseDataType, any Error>) -> Void
-    ) -> URLSessionDataTask? {
+    ) -> Bool {
         let urlRequest: URLRequest
         do {
             urlRequest = try apiRequest.makeRequest(from: requestData)
         } catch {
             completion(.failure(error))
-            return nil
+            return false
         }
         let apiRequest = self.apiRequest
         let task = urlSession.dataTask(with: urlRequest) { data, response, error in
             completion(Self.result(apiRequest: apiRequest, data: data, response: response, error: error))
         }
         task.resume()
-        return task
+        load.attach(task)
+        return true
     }
 
     /// Turns what `URLSession` delivered into the loader's result: transport error, status check, then parsing.

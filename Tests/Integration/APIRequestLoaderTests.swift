@@ -184,13 +184,13 @@ struct APIRequestLoaderTests {
                 urlSession: stub.session
             )
             let error = await withCheckedContinuation { continuation in
-                let task = loader.loadAPIRequest(requestData: Self.convention) { places, error in
+                let load = loader.loadAPIRequest(requestData: Self.convention) { places, error in
                     continuation.resume(returning: error)
                 }
                 Task {
                     var iterator = arrivals.makeAsyncIterator()
                     await iterator.next()
-                    task?.cancel()
+                    load?.cancel()
                 }
             }
             #expect((error as? URLError)?.code == .cancelled)

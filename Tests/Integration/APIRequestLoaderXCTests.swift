@@ -41,12 +41,12 @@ final class APIRequestLoaderXCTests: XCTestCase {
     private func load() -> (places: [PointOfInterest]?, error: (any Error)?) {
         let completion = expectation(description: "completion handler called")
         let outcome = Outcome()
-        let task = loader.loadAPIRequest(requestData: convention) { places, error in
+        let load = loader.loadAPIRequest(requestData: convention) { places, error in
             outcome.set(places, error)
             completion.fulfill()
         }
         // A loader that forgot `resume()` leaves its task suspended: caught here at once, with no waiting.
-        guard task?.state != .suspended else {
+        guard load?.currentTask?.state != .suspended else {
             XCTFail("the loader did not resume its data task")
             return outcome.value
         }
@@ -114,12 +114,12 @@ final class APIRequestLoaderXCTests: XCTestCase {
             return Self.ok(request, "[]")
         }
         let completion = expectation(description: "completion handler called")
-        let task = loader.loadAPIRequest(requestData: Coordinate(latitude: 91, longitude: 0)) { places, error in
+        let load = loader.loadAPIRequest(requestData: Coordinate(latitude: 91, longitude: 0)) { places, error in
             XCTAssertNil(places)
             XCTAssertTrue(error is RequestError, "\(String(describing: error))")
             completion.fulfill()
         }
-        XCTAssertNil(task)
+        XCTAssertNil(load)
         wait(for: [completion], timeout: 0)
     }
 
@@ -139,13 +139,13 @@ final class APIRequestLoaderXCTests: XCTestCase {
         let (arrived, stopped) = holdRequests()
 
         let completion = expectation(description: "completion handler called")
-        let task = loader.loadAPIRequest(requestData: convention) { places, error in
+        let load = loader.loadAPIRequest(requestData: convention) { places, error in
             XCTAssertNil(places)
             XCTAssertEqual((error as? URLError)?.code, .cancelled, "\(String(describing: error))")
             completion.fulfill()
         }
         wait(for: [arrived], timeout: 5)
-        task?.cancel()
+        load?.cancel()
         wait(for: [completion, stopped], timeout: 5)
     }
 

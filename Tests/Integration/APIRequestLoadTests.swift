@@ -1,0 +1,65 @@
+import Foundation
+import POINetworking
+import POITestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `APIRequestLoad`, the handle a load returns: cancelling it reaches whichever request the load has out, also one
+/// it starts after the first is over (a retry), and one it starts after the cancel.
+@Suite("APIRequestLoad over MockURLProtocol", .timeLimit(.minutes(1)))
+struct APIRequestLoadTests {
+    /// Answers `/done` at once and leaves every other request open until it is cancelled, telling `opened`.
+    static func doneOrUnanswered(opened: AsyncStream<Void>.Continuation? = nil) -> MockURLProtocol.RequestHandler {
+        { request in
+            guard request.url?.path == "/done" else {
+                opened?.yield()
+                throw MockURLProtocol.Unanswered()
+            }
+            return (HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!, Data())
+        }
+    }
+
+    /// Starts a data task for `path`, attaches it to `load`, and returns the error it completes with.
+    static func run(_ path: String, on stub: MockURLProtocol.Stub, in load: APIRequestLoad) async -> (any Error)? {
+        await withCheckedContinuation { continuation in
+            let task = stub.session.dataTask(with: stub.baseURL.appending(path: path)) { _, _, error in
+                continuation.resume(returning: error)
+            }
+            task.resume()
+            load.attach(task)
+        }
+    }
+
+    @Test("Cancel reaches the request attached last, after an earlier one is over")
+    func cancelReachesTheLastRequest() async throws {
+        let (openings, opened) = AsyncStream.makeStream(of: Void.self)
+        try await MockURLProtocol.withStub(Self.doneOrUnanswered(opened: opened)) { stub in
+            let load = APIRequestLoad()
+            #expect(await Self.run("done", on: stub, in: load) == nil)
+            let second = Task { await Self.run("open", on: stub, in: load) }
+            // Cancel once the second request is out (attached already, or attached after the cancel).
+            var iterator = openings.makeAsyncIterator()
+            await iterator.next()
+            load.cancel()
+            let error = await second.value
+            #expect((error as? URLError)?.code == .cancelled, "\(String(describing: error))")
+            #expect(load.isCancelled)
+            try #require(stub.cancelledRequests.count == 1)
+            #expect(stub.cancelledRequests[0].url?.path == "/open")
+        }
+    }
+
+    @Test("A request attached after the cancel is cancelled at once")
+    func attachedAfterCancel() async {
+        await MockURLProtocol.withStub(Self.doneOrUnanswered()) { stub in
+            let load = APIRequestLoad()
+            load.cancel()
+            let error = await Self.run("open", on: stub, in: load)
+            #expect((error as? URLError)?.code == .cancelled, "\(String(describing: error))")
+            #expect(load.currentTask != nil)
+        }
+    }
+}
