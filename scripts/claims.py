@@ -4,7 +4,8 @@
 
 A claim is a named mutant with the tests that must kill it: a change to one file (every line that holds `find`
 gets `replace`; a line whose replacement is None is deleted) and a `swift test --filter` pattern, or `cmd:` and a
-command run in the scratch copy. Each claim's tests must pass as the code is and fail with the mistake in place; a
+command run in the scratch copy, or `build-error:` and a pattern the compiler's errors must match (the compiler is
+the check: the mistake must not build). Each claim's tests must pass as the code is and fail with the mistake in place; a
 claim whose tests still pass with the mistake is a test that cannot fail, and the script says so. A claim without
 a mistake is a measurement: its command must pass as the code is (docs/10-direct-expectations.md).
 
@@ -34,7 +35,7 @@ class Claim:
     file: str
     find: str | None  # None: a measurement, no mistake
     replace: str | None  # None: the line is deleted
-    check: str  # a swift test --filter pattern, or cmd:COMMAND
+    check: str  # a swift test --filter pattern, cmd:COMMAND, or build-error:PATTERN
     says: str
 
     def mutants(self, text: str) -> list[mutants.Mutant]:
@@ -104,6 +105,11 @@ CLAIMS = [
     Claim("predicate-expectations-are-slower", "Tests/Comparisons/ExpectationSpeedComparison.swift", None, None,
           "cmd:POI_COMPARE_EXPECTATIONS=1 swift test --skip-build --filter ComparisonTests",
           "a polled predicate expectation notices the same event later than a direct expectation (a measurement)"),
+    Claim("new-fetcher-member", "Sources/POILocation/LocationFetcher.swift",
+          "    func requestLocation()",
+          "    func requestLocation()\n\n    /// Stops reporting positions.\n    func stopUpdatingLocation()",
+          r"build-error:error: type '\w+' does not conform to protocol 'LocationFetcher'",
+          "the compiler lists every fetcher that lacks a member the protocol gains, before any test runs"),
     Claim("launch-shortcut-ignored", "Sources/POIApp/AppLaunch.swift", "guard !isUnitTesting else", None,
           r"^UnitTests\.(AppLaunchTests|POICommandTests/launchShortcut)",
           "the launch test catches optional start-up work that runs under IS_UNIT_TESTING=1"),
@@ -115,6 +121,8 @@ SHOWN = re.compile(r"error:.*(XCT|expect|require)|error: .*failed|^✘ Test [^r]
 
 def check(copy: scratch.Scratch, claim: Claim) -> tuple[scratch.Outcome, str]:
     """Runs a claim's check in the copy as it is built now: its outcome and what it printed."""
+    if claim.check.startswith("build-error:"):  # the copy built: that is the check without the mistake
+        return scratch.Outcome("passed", 0.0, 1, ""), ""
     if claim.check.startswith("cmd:"):
         start = time.monotonic()
         completed = subprocess.run(["bash", "-c", claim.check[4:]], cwd=copy.tree, stdout=subprocess.PIPE,
@@ -125,6 +133,25 @@ def check(copy: scratch.Scratch, claim: Claim) -> tuple[scratch.Outcome, str]:
         return scratch.Outcome(status, time.monotonic() - start, ran, output), output
     outcome = copy.run(claim.check, TIME_LIMIT, stop_at_first_failure=False)
     return outcome, outcome.output
+
+
+def report_build_error(claim: Claim, built: bool, seconds: float, log: str) -> int:
+    """Says whether a `build-error:` claim's mistake failed to build with the errors it names; 1 when it did not."""
+    pattern = re.compile(claim.check.removeprefix("build-error:"))
+    if built:
+        print("   FAILED: with the mistake in place the package still builds", file=sys.stderr)
+        return 1
+    # The compiler prints each error twice: once at its location, once in the source excerpt; keep the first.
+    errors = sorted({re.sub(r"^.*/(Sources|Tests)/", r"\1/", line) for line in log.splitlines()
+                     if line.startswith("/") and pattern.search(line)})
+    if not errors:
+        print(log[-3000:])
+        print("   FAILED: the build failed, but not with the errors claimed", file=sys.stderr)
+        return 1
+    print(f"   with the mistake: the build fails, as claimed ({seconds:.1f} s)")
+    for line in errors[:6]:
+        print(f"     {line}")
+    return 0
 
 
 def main(arguments: list[str]) -> int:
@@ -176,7 +203,10 @@ def main(arguments: list[str]) -> int:
             print("   FAILED: without the mistake the tests do not pass, or none ran", file=sys.stderr)
             failures += 1
             continue
-        print(f"   without the mistake: the tests pass ({outcome.seconds:.1f} s)")
+        if claim.check.startswith("build-error:"):
+            print("   without the mistake: the package builds")
+        else:
+            print(f"   without the mistake: the tests pass ({outcome.seconds:.1f} s)")
         text = copy.read(claim.file)
         changed = claim.mutants(text)
         if not changed:
@@ -189,6 +219,9 @@ def main(arguments: list[str]) -> int:
         with copy.mistake(claim.file, "\n".join(lines)):
             built, seconds, log = copy.build()
             outcome, output = check(copy, claim) if built else (None, log)
+        if claim.check.startswith("build-error:"):
+            failures += report_build_error(claim, built, seconds, log)
+            continue
         if outcome is None or not outcome.tests:
             print(output[-3000:])
             print("   FAILED: with the mistake in place the build failed or no test ran", file=sys.stderr)
