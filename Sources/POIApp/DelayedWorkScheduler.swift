@@ -2,9 +2,9 @@ public import Dispatch
 
 /// Runs work after a delay: the `DispatchQueue.asyncAfter` form of the delay the talk's `TimerScheduler` mocks.
 ///
-/// WWDC 2018 session 417, "Test execution speed": identify the delay mechanism ("a timer, but you could also be
-/// using the asyncAfter API from DispatchQueue"), mock it, and run the delayed work at once in tests. `DispatchQueue`
-/// conforms below; a test's scheduler records the delay and runs the work when the test says.
+/// WWDC 2018 session 417, "Test execution speed": find the delay mechanism (a timer, or `DispatchQueue`'s
+/// `asyncAfter`, the talk names both), mock it, and run the delayed work at once in tests. `DispatchQueue` conforms
+/// below; a test's scheduler records the delay and runs the work when the test says.
 ///
 /// The requirement is not `asyncAfter(deadline:qos:flags:execute:)` itself: a protocol requirement cannot be met by
 /// a method with extra defaulted parameters, and a `DispatchTime` deadline would make a mock compute delays from
