@@ -1,0 +1,141 @@
+"""Runs the tests of one chapter of the docs, or of every chapter, and shows what they print.
+
+  scripts/chapter-tests [--update-docs | --check] [CHAPTER ...]
+
+Each chapter names its command between markers, and the script writes the command's output under it:
+
+    <!-- chapter-tests: swift test --filter '^UnitTests\\.CoordinateTests' -->
+    ...the command and the lines it printed, in a fenced block...
+    <!-- /chapter-tests -->
+
+Without options it runs the named chapters' commands (all when none is named) and prints the lines the docs show:
+one line per test (XCTest's as printed; Swift Testing's sorted, since its tests run in parallel and finish in any
+order) and the totals. The commands run without the variables that switch optional tests on (POI_SERVER_URL,
+POI_GPSFAKE, POI_WORKSHOP), so the docs show what a fresh checkout shows. `--update-docs` writes those lines into
+the chapters; `--check` fails when a chapter shows other tests or totals than its command prints now (times may
+differ: they are masked). `swift test` commands run on the build that is there (`--skip-build` is added): build
+first. Python's standard library only, so it runs where attendees run it, macOS included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+MARKER = re.compile(r"<!-- chapter-tests: (.+?) -->\n(.*?)<!-- /chapter-tests -->", re.S)
+
+XCTEST_CASE = re.compile(r"^Test Case '.*' (passed|failed|skipped) \(")
+SWIFT_TESTING_TEST = re.compile(r"^[✔✘➜] Test (?!run with)")
+TOTALS = re.compile(r"^\s*Executed \d+ tests?|^[✔✘] Test run with \d+ tests?|^Ran \d+ tests? in|^OK$|^FAILED \(")
+MEASURED = re.compile(r"comparison over \d+ rounds")
+TIME = re.compile(r"\d+(\.\d+)?( \(\d+(\.\d+)?\))? ?(seconds|ms|s)\b")
+
+
+def shown_lines(output: str) -> list[str]:
+    """The lines of a run that the docs show: XCTest's tests as printed, Swift Testing's sorted, measurements, then
+    the totals (XCTest prints its total once per nested suite: the last one counts)."""
+    xctest, swift_testing, measured, totals = [], [], [], []
+    for raw in output.splitlines():
+        line = raw.rstrip()
+        if XCTEST_CASE.match(line):
+            xctest.append(line)
+        elif SWIFT_TESTING_TEST.match(line):
+            swift_testing.append(line)
+        elif MEASURED.search(line):
+            measured.append(line.strip())
+        elif TOTALS.match(line):
+            totals.append(line.strip())
+    executed = [line for line in totals if line.startswith("Executed")]
+    others = [line for line in totals if not line.startswith("Executed")]
+    return xctest + sorted(swift_testing) + measured + executed[-1:] + others
+
+
+def masked(lines: list[str]) -> list[str]:
+    """The lines without their times, sorted: what must not change between two runs of the same tests."""
+    return sorted(TIME.sub("<time>", line) for line in lines)
+
+
+def runnable(command: str) -> str:
+    """The command as the script runs it: `swift test` on the existing build."""
+    return re.sub(r"\bswift test\b", "swift test --skip-build", command, count=1)
+
+
+# Variables that switch optional tests on: the docs show a run without them (a command may set them itself).
+OPTIONAL = ("POI_SERVER_URL", "POI_GPSFAKE", "POI_WORKSHOP")
+
+
+def run(command: str) -> tuple[int, list[str]]:
+    environment = {name: value for name, value in os.environ.items() if name not in OPTIONAL}
+    completed = subprocess.run(["bash", "-c", runnable(command)], cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, env={**environment, "NO_COLOR": "1"})
+    return completed.returncode, shown_lines(completed.stdout)
+
+
+def block(command: str, lines: list[str]) -> str:
+    body = "\n".join(lines)
+    return f"```text\n$ {command}\n{body}\n```\n"
+
+
+def shown_in(block_text: str) -> list[str]:
+    """The output lines a chapter's block shows (the command line and the fences left out)."""
+    return [line for line in block_text.splitlines() if line and not line.startswith(("```", "$ "))]
+
+
+def chapters(selected: list[str]) -> list[Path]:
+    paths = sorted(DOCS.glob("[0-9][0-9]-*.md"))
+    if not selected:
+        return [path for path in paths if MARKER.search(path.read_text())]
+    chosen = []
+    for name in selected:
+        matches = [path for path in paths if path.name.startswith(f"{int(name):02d}-")] if name.isdigit() else []
+        if not matches or not MARKER.search(matches[0].read_text()):
+            raise SystemExit(f"chapter-tests: chapter {name} has no chapter-tests command (docs/NN-*.md)")
+        chosen += matches
+    return chosen
+
+
+def main(arguments: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="scripts/chapter-tests", description=__doc__.splitlines()[0])
+    parser.add_argument("chapters", nargs="*", metavar="CHAPTER", help="chapter numbers (all when none is given)")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--update-docs", action="store_true", help="write each command's output into its chapter")
+    mode.add_argument("--check", action="store_true", help="fail when a chapter shows other tests than it runs")
+    options = parser.parse_args(arguments)
+
+    problems = 0
+    for path in chapters(options.chapters):
+        text = path.read_text()
+        updated = text
+        for match in MARKER.finditer(text):
+            command = match.group(1)
+            status, lines = run(command)
+            print(f"== {path.relative_to(ROOT)}: {command}", flush=True)
+            if not options.check:
+                print("\n".join(f"   {line}" for line in lines))
+            ran = any(TOTALS.match(line) for line in lines)
+            if status != 0 or not ran:
+                print(f"   FAILED: the command exited with {status}" + ("" if ran else " and ran no test"),
+                      file=sys.stderr)
+                problems += 1
+                continue
+            if options.check and masked(shown_in(match.group(2))) != masked(lines):
+                print(f"   DOCS {path.relative_to(ROOT)} shows other tests than its command runs now "
+                      "(scripts/chapter-tests --update-docs)", file=sys.stderr)
+                problems += 1
+            if options.update_docs:
+                updated = updated.replace(match.group(0),
+                                          f"<!-- chapter-tests: {command} -->\n{block(command, lines)}<!-- /chapter-tests -->")
+        if updated != text:
+            path.write_text(updated)
+            print(f"   updated {path.relative_to(ROOT)}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

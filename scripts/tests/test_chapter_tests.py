@@ -1,0 +1,71 @@
+"""Tests of scripts/chapter_tests.py: which lines of a run a chapter shows, and which differences --check ignores."""
+
+import sys
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import chapter_tests  # noqa: E402
+
+RUN = """\
+Building for debugging...
+Test Suite 'Selected tests' started at 2026-11-22 18:40:00.000
+Test Case 'ATests.testOne' started at 2026-11-22 18:40:00.000
+Test Case 'ATests.testOne' passed (0.001 seconds)
+Test Case 'ATests.testTwo' skipped (0.002 seconds)
+\t Executed 2 tests, with 1 test skipped and 0 failures (0 unexpected) in 0.003 (0.003) seconds
+\t Executed 2 tests, with 1 test skipped and 0 failures (0 unexpected) in 0.004 (0.004) seconds
+◇ Test run started.
+◇ Test "b" started.
+✔ Test "b" passed after 0.002 seconds.
+➜ Test "c" skipped: "why"
+✔ Test "a" with 3 test cases passed after 0.001 seconds.
+✔ Suite "S" passed after 0.003 seconds.
+  expectation comparison over 20 rounds: direct XCTestExpectation median 0.13 ms, other median 10.29 ms
+✔ Test run with 3 tests in 1 suite passed after 0.005 seconds.
+"""
+
+
+class ShownLinesTests(unittest.TestCase):
+    def test_tests_measurements_and_the_last_totals(self):
+        self.assertEqual(
+            chapter_tests.shown_lines(RUN),
+            [
+                "Test Case 'ATests.testOne' passed (0.001 seconds)",
+                "Test Case 'ATests.testTwo' skipped (0.002 seconds)",
+                '✔ Test "a" with 3 test cases passed after 0.001 seconds.',
+                '✔ Test "b" passed after 0.002 seconds.',
+                '➜ Test "c" skipped: "why"',
+                "expectation comparison over 20 rounds: direct XCTestExpectation median 0.13 ms, other median 10.29 ms",
+                "Executed 2 tests, with 1 test skipped and 0 failures (0 unexpected) in 0.004 (0.004) seconds",
+                "✔ Test run with 3 tests in 1 suite passed after 0.005 seconds.",
+            ],
+        )
+
+    def test_unittest_totals(self):
+        self.assertEqual(chapter_tests.shown_lines("...\n----\nRan 29 tests in 0.004s\n\nOK\n"),
+                         ["Ran 29 tests in 0.004s", "OK"])
+
+
+class MaskedTests(unittest.TestCase):
+    def test_times_do_not_count(self):
+        before = ["Test Case 'A.testOne' passed (0.001 seconds)", "Ran 29 tests in 0.004s", "median 0.13 ms"]
+        after = ["Test Case 'A.testOne' passed (0.101 seconds)", "Ran 29 tests in 0.05s", "median 0.2 ms"]
+        self.assertEqual(chapter_tests.masked(before), chapter_tests.masked(after))
+
+    def test_a_new_test_or_outcome_counts(self):
+        shown = ['✔ Test "a" passed after 0.001 seconds.', "✔ Test run with 1 test in 1 suite passed after 0.1 seconds."]
+        self.assertNotEqual(chapter_tests.masked(shown), chapter_tests.masked(
+            ['✔ Test "a" passed after 0.001 seconds.', '✔ Test "b" passed after 0.001 seconds.',
+             "✔ Test run with 2 tests in 1 suite passed after 0.1 seconds."]))
+        self.assertNotEqual(chapter_tests.masked(shown), chapter_tests.masked(
+            ['➜ Test "a" skipped: "why"', "✔ Test run with 1 test in 1 suite passed after 0.1 seconds."]))
+
+    def test_swift_test_runs_on_the_existing_build(self):
+        self.assertEqual(chapter_tests.runnable("POI_X=1 swift test --filter 'A'"),
+                         "POI_X=1 swift test --skip-build --filter 'A'")
+
+
+if __name__ == "__main__":
+    unittest.main()
