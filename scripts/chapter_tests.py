@@ -13,8 +13,9 @@ one line per test (XCTest's as printed; Swift Testing's sorted, since its tests 
 order) and the totals. The commands run without the variables that switch optional tests on (POI_SERVER_URL,
 POI_GPSFAKE, POI_WORKSHOP), so the docs show what a fresh checkout shows. `--update-docs` writes those lines into
 the chapters; `--check` fails when a chapter shows other tests or totals than its command prints now (times may
-differ: they are masked). `swift test` commands run on the build that is there (`--skip-build` is added): build
-first. Python's standard library only, so it runs where attendees run it, macOS included.
+differ: they are masked) or quotes code its file no longer has (a code block after `<!-- from: PATH -->`: each line
+must still be in PATH, `…` standing for lines left out). `swift test` commands run on the build that is there
+(`--skip-build` is added): build first. Python's standard library only, so it runs where attendees run it, macOS included.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 MARKER = re.compile(r"<!-- chapter-tests: (.+?) -->\n(.*?)<!-- /chapter-tests -->", re.S)
+# A code block the chapter says is taken from a file: `<!-- from: Sources/... -->` on the line before its fence.
+SNIPPET = re.compile(r"<!-- from: (\S+) -->\n```\w*\n(.*?)```", re.S)
 
 XCTEST_CASE = re.compile(r"^Test Case '.*' (passed|failed|skipped) \(")
 SWIFT_TESTING_TEST = re.compile(r"^[✔✘➜] Test (?!run with)")
@@ -87,6 +90,22 @@ def shown_in(block_text: str) -> list[str]:
     return [line for line in block_text.splitlines() if line and not line.startswith(("```", "$ "))]
 
 
+def stale_snippet_lines(chapter: Path) -> list[str]:
+    """The lines of the chapter's `from:` code blocks that their file no longer has (compared without indentation;
+    a line that is only `…` stands for lines left out)."""
+    stale = []
+    for match in SNIPPET.finditer(chapter.read_text()):
+        source = (chapter.parent / match.group(1)).resolve()
+        if not source.is_file():
+            stale.append(f"{match.group(1)} does not exist")
+            continue
+        lines = {line.strip() for line in source.read_text().splitlines()}
+        for line in match.group(2).splitlines():
+            if line.strip() and line.strip() != "…" and line.strip() not in lines:
+                stale.append(f"{match.group(1)} has no line {line.strip()!r}")
+    return stale
+
+
 def chapters(selected: list[str]) -> list[Path]:
     paths = sorted(DOCS.glob("[0-9][0-9]-*.md"))
     if not selected:
@@ -109,6 +128,11 @@ def main(arguments: list[str]) -> int:
     options = parser.parse_args(arguments)
 
     problems = 0
+    if options.check:
+        for path in sorted(DOCS.glob("*.md")):
+            for stale in stale_snippet_lines(path):
+                print(f"   DOCS {path.relative_to(ROOT)} quotes code that changed: {stale}", file=sys.stderr)
+                problems += 1
     for path in chapters(options.chapters):
         text = path.read_text()
         updated = text

@@ -67,5 +67,19 @@ class MaskedTests(unittest.TestCase):
                          "POI_X=1 swift test --skip-build --filter 'A'")
 
 
+class SnippetTests(unittest.TestCase):
+    def test_a_quoted_line_the_file_lost_is_named(self):
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as folder:
+            source = Path(folder) / "Code.swift"
+            source.write_text("struct A {\n    func b() {\n        c()\n    }\n}\n")
+            chapter = Path(folder) / "01-x.md"
+            chapter.write_text("<!-- from: Code.swift -->\n```swift\nstruct A {\n    …\n        c()\n        d()\n}\n```\n")
+            self.assertEqual(chapter_tests.stale_snippet_lines(chapter), ["Code.swift has no line 'd()'"])
+            source.write_text("struct A {\n    func b() {\n        c()\n        d()\n    }\n}\n")
+            self.assertEqual(chapter_tests.stale_snippet_lines(chapter), [])
+
+
 if __name__ == "__main__":
     unittest.main()
