@@ -99,6 +99,8 @@ public enum BuiltProduct {
             throw Failure(
                 description: "\(started.name) \(arguments.joined(separator: " ")) ran longer than \(timeLimit)")
         }
+        OutputAttachment.recordProcess(
+            started.name, arguments, status: status, standardOutput: stdout, standardError: stderr)
         return Result(status: status, standardOutput: stdout, standardError: stderr)
     }
 
@@ -109,12 +111,17 @@ public enum BuiltProduct {
     /// The process is ready when `isReady` accepts a line of its standard output, or at once when `isReady` is
     /// `nil` (the body then waits for a sign of its own). A process that ends its output before it is ready fails
     /// the call with what it wrote on standard error; so does a body that throws.
+    ///
+    /// With `attachingOutput`, what the process printed after it was ready is recorded as an attachment of the
+    /// running Swift Testing test once it stopped. Leave it off for a process that starts children which outlive it
+    /// holding its pipes (gpsfake's gpsd): reading to the end would wait for them.
     public static func withRunningProcess<T: Sendable>(
         _ executable: URL,
         _ arguments: [String],
         environment: [String: String?] = [:],
         readyWhen isReady: (@Sendable (String) -> Bool)? = nil,
         stopSignal: Int32 = SIGTERM,
+        attachingOutput: Bool = false,
         _ body: (RunningProcess) async throws -> T
     ) async throws -> (result: T, exitStatus: Int32) {
         let started = try await start(executable, arguments, environment: environment)
@@ -142,12 +149,25 @@ public enum BuiltProduct {
                     Failure(description: "\(started.name) ended its output before it was ready (status \(status))"))
             }
         }
+        func attachOutput(status: Int32) async {
+            guard attachingOutput else { return }
+            async let standardOutput = readToEnd(started.output)
+            async let standardError = readToEnd(started.errors)
+            let (stdout, stderr) = await (standardOutput, standardError)
+            OutputAttachment.recordProcess(
+                started.name, arguments, status: status, standardOutput: (readyLine.map { $0 + "\n" } ?? "") + stdout,
+                standardError: stderr)
+        }
         do {
             let result = try await body(RunningProcess(processIdentifier: identifier, readyLine: readyLine))
-            return (result, await stop())
+            let status = await stop()
+            await attachOutput(status: status)
+            return (result, status)
         } catch {
-            _ = await stop()
-            throw await failure(error)
+            let status = await stop()
+            let failed = await failure(error)
+            await attachOutput(status: status)
+            throw failed
         }
     }
 

@@ -61,7 +61,8 @@ extension MockURLProtocol {
 
     /// Runs `body` with a stub of its own, whose requests `handler` answers.
     ///
-    /// `onCancel` hears of cancelled requests. The stub's host is unregistered and its session invalidated when `body` returns.
+    /// `onCancel` hears of cancelled requests. The stub's host is unregistered and its session invalidated when `body`
+    /// returns; inside a Swift Testing test the requests it was sent are then recorded as an attachment.
     ///
     /// The call throws only what `body` throws (typed throws: the handler's errors go to the loading system).
     public static func withStub<Result, Failure: Error>(
@@ -97,6 +98,7 @@ extension MockURLProtocol {
 
     private static func unregister(_ stub: Stub) {
         registry.withLock { $0.stubs[stub.host] = nil }
+        OutputAttachment.recordRequests(stub.requests, to: stub.host)
         stub.session.invalidateAndCancel()
     }
 }

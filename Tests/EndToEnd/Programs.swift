@@ -26,7 +26,7 @@ enum Programs {
     {
         let printsItsURL: @Sendable (String) -> Bool = { $0.hasPrefix("http://") }
         return try await BuiltProduct.withRunningProcess(
-            BuiltProduct.product("poi-server"), arguments, readyWhen: printsItsURL
+            BuiltProduct.product("poi-server"), arguments, readyWhen: printsItsURL, attachingOutput: true
         ) { process in
             guard let line = process.readyLine, let url = URL(string: line) else {
                 throw BuiltProduct.Failure(description: "poi-server printed no URL")
