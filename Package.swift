@@ -118,7 +118,7 @@ let package = Package(
         // Not a tier: the workshop's hidden tests, switched on by scripts/workshop (docs/workshop.md).
         .testTarget(
             name: "WorkshopTests",
-            dependencies: ["POIApp", "POIDomain", "POINetworking", "POITestSupport"],
+            dependencies: ["POIApp", "POIDomain", "POILocation", "POINetworking", "POITestSupport"],
             path: "Tests/Workshop",
             swiftSettings: testSwiftSettings
         ),

@@ -55,6 +55,15 @@ struct APIRequestLoaderTests {
         }
     }
 
+    /// Expects the error of a cancelled load.
+    ///
+    /// The caller's location is passed on, so a failure is reported at the line of the test that called this.
+    static func expectCancelled(_ error: (any Error)?, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(
+            (error as? URLError)?.code == .cancelled, "expected URLError.cancelled, got \(String(describing: error))",
+            sourceLocation: sourceLocation)
+    }
+
     static func answer(_ body: String, status: Int = 200) -> MockURLProtocol.RequestHandler {
         { request in
             let response = HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: nil, headerFields: nil)!
@@ -125,13 +134,13 @@ struct APIRequestLoaderTests {
         }
     }
 
-    @Test("An invalid coordinate fails before anything is sent", arguments: Form.allCases)
-    func invalidCoordinate(form: Form) async {
-        await MockURLProtocol.withStub(Self.answer("[]")) { stub in
-            let result = await Self.load(form, with: stub, at: Coordinate(latitude: 0, longitude: 200))
-            #expect(result.error is RequestError)
-            #expect(stub.requests.isEmpty)
-        }
+    // The stub comes from a scoping trait here: each of the two cases gets one of its own, as with `withStub`.
+    @Test("An invalid coordinate fails before anything is sent", .stubbed(answer("[]")), arguments: Form.allCases)
+    func invalidCoordinate(form: Form) async throws {
+        let stub = try #require(MockURLProtocol.Stub.current)
+        let result = await Self.load(form, with: stub, at: Coordinate(latitude: 0, longitude: 200))
+        #expect(result.error is RequestError)
+        #expect(stub.requests.isEmpty)
     }
 
     @Test("Cancelling the async load cancels the request and throws URLError.cancelled")
@@ -150,7 +159,7 @@ struct APIRequestLoaderTests {
                 await iterator.next()
                 load.cancel()
                 let result = await load.value
-                #expect((result.error as? URLError)?.code == .cancelled, "\(String(describing: result))")
+                Self.expectCancelled(result.error)
                 try #require(stub.cancelledRequests.count == 1)
             }
         }
@@ -167,7 +176,7 @@ struct APIRequestLoaderTests {
                 return await Self.load(.async, with: stub)
             }
             let result = await load.value
-            #expect((result.error as? URLError)?.code == .cancelled, "\(String(describing: result))")
+            Self.expectCancelled(result.error)
         }
     }
 
@@ -193,7 +202,7 @@ struct APIRequestLoaderTests {
                     load?.cancel()
                 }
             }
-            #expect((error as? URLError)?.code == .cancelled)
+            Self.expectCancelled(error)
             try #require(stub.cancelledRequests.count == 1)
         }
     }

@@ -131,9 +131,10 @@ struct FeaturedPlaceManagerSwiftTests {
         }
     }
 
-    @Test("The async twin rotates every ten seconds of an injected clock")
+    // The clock comes from a scoping trait: a new one at its zero instant for this test.
+    @Test("The async twin rotates every ten seconds of an injected clock", .manualClock)
     func rotationOnManualClock() async throws {
-        let clock = ManualClock()
+        let clock = try #require(ManualClock.current)
         let (changes, change) = AsyncStream.makeStream(of: String.self)
         let manager = FeaturedPlaceManager(places: Self.places) { change.yield($0.name) }
         let rotation = Task { try await manager.rotate(every: .seconds(10), on: clock, count: 2) }

@@ -2,6 +2,7 @@ import Foundation
 import POIApp
 import POIDomain
 import POILocation
+import POITestSupport
 import Testing
 
 /// Isolating a notification observer (WWDC 2018 session 417, "Working with notifications"), in Swift Testing.
@@ -12,9 +13,10 @@ import Testing
 struct PointsOfInterestListModelTests {
     static let convention = Coordinate(latitude: 37.3293, longitude: -121.8893)
 
-    @Test("A notification on the injected center reloads the list")
-    func reloadsOnInjectedCenter() {
-        let center = NotificationCenter()
+    // The center comes from a scoping trait: a new one for this test, as `NotificationCenter()` gives the others.
+    @Test("A notification on the injected center reloads the list", .isolatedNotificationCenter)
+    func reloadsOnInjectedCenter() throws {
+        let center = try #require(IsolatedNotificationCenter.current)
         let list = PointsOfInterestListModel(notificationCenter: center)
         let before = list.reloadCount
         #expect(!list.didHandleNotification)
