@@ -34,8 +34,9 @@ MARKER = re.compile(r"<!-- chapter-tests: (.+?) -->\n(.*?)<!-- /chapter-tests --
 SNIPPET = re.compile(r"<!-- from: (\S+) -->\n```\w*\n(.*?)```", re.S)
 
 XCTEST_CASE = re.compile(r"^Test Case '.*' (passed|failed|skipped) \(")
-SWIFT_TESTING_TEST = re.compile(r"^[✔✘➜] Test (?!run with)")
-TOTALS = re.compile(r"^\s*Executed \d+ tests?|^[✔✘] Test run with \d+ tests?|^Ran \d+ tests? in|^OK$|^FAILED \(")
+# A test's closing line (passed, failed, skipped; `━` when it passed with a known issue), not the issues it recorded.
+SWIFT_TESTING_TEST = re.compile(r"^[✔✘➜━] Test (?!run with)(?!.* recorded (an|a known) issue)")
+TOTALS = re.compile(r"^\s*Executed \d+ tests?|^[✔✘━] Test run with \d+ tests?|^Ran \d+ tests? in|^OK$|^FAILED \(")
 MEASURED = re.compile(r"comparison over \d+ rounds")
 TIME = re.compile(r"\d+(\.\d+)?( \(\d+(\.\d+)?\))? ?(seconds|ms|s)\b")
 
@@ -56,7 +57,7 @@ def shown_lines(output: str) -> list[str]:
             totals.append(line.strip())
     executed = [line for line in totals if line.startswith("Executed")]
     others = [line for line in totals if not line.startswith("Executed")]
-    return xctest + sorted(swift_testing) + measured + executed[-1:] + others
+    return xctest + sorted(swift_testing, key=lambda line: line[2:]) + measured + executed[-1:] + others
 
 
 def masked(lines: list[str]) -> list[str]:

@@ -10,8 +10,9 @@ import XCTest
 /// A `URLProtocol` that answers requests from a test's handler instead of the network: the talk's
 /// `MockURLProtocol` (WWDC 2018 session 417, "Testing network requests").
 ///
-/// Put it in a session's configuration (`configuration.protocolClasses = [MockURLProtocol.self]`); on Linux
-/// `URLProtocol.registerClass` does not reach `http`/`https` requests, so the session must list it.
+/// Put it in a session's configuration (`configuration.protocolClasses = [MockURLProtocol.self]`): on Linux a
+/// session made from a configuration ignores classes registered with `URLProtocol.registerClass`
+/// (swift-corelibs-foundation #4940), and registering would reach every session of the process anyway.
 ///
 /// Two ways to answer, both safe when tests run in parallel:
 /// - `MockURLProtocol.requestHandler`, the talk's static property, for XCTest. It is one slot for the process,

@@ -21,6 +21,8 @@ Test Case 'ATests.testTwo' skipped (0.002 seconds)
 ✔ Test "b" passed after 0.002 seconds.
 ➜ Test "c" skipped: "why"
 ✔ Test "a" with 3 test cases passed after 0.001 seconds.
+━ Test "k" recorded a known issue at K.swift:3:9: Expectation failed: 817063491.4 > 1
+━ Test "k" passed after 0.004 seconds with 1 known issue.
 ✔ Suite "S" passed after 0.003 seconds.
   expectation comparison over 20 rounds: direct XCTestExpectation median 0.13 ms, other median 10.29 ms
 ✔ Test run with 3 tests in 1 suite passed after 0.005 seconds.
@@ -37,6 +39,7 @@ class ShownLinesTests(unittest.TestCase):
                 '✔ Test "a" with 3 test cases passed after 0.001 seconds.',
                 '✔ Test "b" passed after 0.002 seconds.',
                 '➜ Test "c" skipped: "why"',
+                '━ Test "k" passed after 0.004 seconds with 1 known issue.',
                 "expectation comparison over 20 rounds: direct XCTestExpectation median 0.13 ms, other median 10.29 ms",
                 "Executed 2 tests, with 1 test skipped and 0 failures (0 unexpected) in 0.004 (0.004) seconds",
                 "✔ Test run with 3 tests in 1 suite passed after 0.005 seconds.",
