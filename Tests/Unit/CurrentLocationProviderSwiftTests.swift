@@ -5,6 +5,10 @@ import POILocation
 import Synchronization
 import Testing
 
+#if canImport(CoreLocation)
+    import CoreLocation
+#endif
+
 /// `CurrentLocationProvider` with a mocked fetcher and a private notification center, in Swift Testing.
 ///
 /// The talk's own XCTest tests are in `Talk/CurrentLocationProviderTests.swift`; this suite adds the failure
@@ -226,4 +230,21 @@ struct CurrentLocationProviderSwiftTests {
         let result = await Self.locate(invalid)
         #expect(throws: LocationError.invalidCoordinate(.latitudeOutOfRange(95))) { try result.get() }
     }
+
+    #if canImport(CoreLocation)
+        /// A fetcher delegate that is not a `CLLocationManagerDelegate`.
+        final class OnlyFetcherDelegate: LocationFetcherDelegate {
+            func locationFetcher(_ fetcher: any LocationFetcher, didUpdateLocations locations: [Coordinate]) {}
+            func locationFetcher(_ fetcher: any LocationFetcher, didFailWithError error: any Error) {}
+        }
+
+        // Apple platforms only, and not compiled by this project's Linux machines: the bridge's force cast.
+        @Test("The CoreLocation bridge stops the program when given a delegate CoreLocation cannot call: an exit test")
+        func bridgeForceCastTraps() async {
+            await #expect(processExitsWith: .failure) {
+                var fetcher: any LocationFetcher = CLLocationManager()
+                fetcher.locationFetcherDelegate = OnlyFetcherDelegate()
+            }
+        }
+    #endif
 }
