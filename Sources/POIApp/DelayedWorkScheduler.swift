@@ -18,6 +18,11 @@ public protocol DelayedWorkScheduler {
 extension DispatchQueue: DelayedWorkScheduler {
     /// Runs `work` on this queue once `seconds` have passed.
     public func asyncAfter(seconds: Double, execute work: @escaping @Sendable () -> Void) {
-        asyncAfter(deadline: .now() + seconds, execute: work)
+        asyncAfter(deadline: Self.deadline(after: seconds, from: .now()), execute: work)
+    }
+
+    /// The deadline `seconds` after `now`: apart, so that a test checks it without a queue and without waiting.
+    static func deadline(after seconds: Double, from now: DispatchTime) -> DispatchTime {
+        now + seconds
     }
 }

@@ -1,8 +1,9 @@
 import Dispatch
-import POIApp
 import POIDomain
 import Synchronization
 import Testing
+
+@testable import POIApp
 
 /// The delay written with `DispatchQueue`'s delayed work instead of a timer, mocked the same way: the scheduler
 /// records the delay and keeps the work, and the test runs it when it wants, without waiting.
@@ -46,6 +47,13 @@ struct DelayedWorkSchedulerTests {
         let manager = FeaturedPlaceManager(places: Self.places, interval: 2.5)
         manager.scheduleNextPlace(on: scheduler)
         #expect(scheduler.delays == [2.5])
+    }
+
+    @Test("The real DispatchQueue's deadline is the delay after now, in the uptime clock's nanoseconds")
+    func deadline() {
+        let now = DispatchTime(uptimeNanoseconds: 1_000)
+        #expect(DispatchQueue.deadline(after: 10, from: now).uptimeNanoseconds == 10_000_001_000)
+        #expect(DispatchQueue.deadline(after: 0.5, from: now).uptimeNanoseconds == 500_001_000)
     }
 
     @Test("The real DispatchQueue runs the work on itself; a delay of 0 is due at once")
