@@ -11,13 +11,13 @@ public import Dispatch
 /// the uptime clock. A delay in seconds is what the caller meant.
 public protocol DelayedWorkScheduler {
     /// Runs `work` once, `seconds` from now.
-    func asyncAfter(seconds: Double, execute work: @escaping @Sendable () -> Void)
+    func schedule(after seconds: Double, execute work: @escaping @Sendable () -> Void)
 }
 
 /// The real scheduler: the queue's own `asyncAfter(deadline:execute:)`.
 extension DispatchQueue: DelayedWorkScheduler {
     /// Runs `work` on this queue once `seconds` have passed.
-    public func asyncAfter(seconds: Double, execute work: @escaping @Sendable () -> Void) {
+    public func schedule(after seconds: Double, execute work: @escaping @Sendable () -> Void) {
         asyncAfter(deadline: Self.deadline(after: seconds, from: .now()), execute: work)
     }
 

@@ -4,7 +4,7 @@ extension FeaturedPlaceManager {
     ///
     /// Teaching twin of `scheduleNextPlace()`: the programs use the timer form, as the talk does.
     public func scheduleNextPlace(on scheduler: some DelayedWorkScheduler) {
-        scheduler.asyncAfter(seconds: interval) { [weak self] in
+        scheduler.schedule(after: interval) { [weak self] in
             self?.showNextPlace()
         }
     }

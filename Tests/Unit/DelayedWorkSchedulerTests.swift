@@ -19,7 +19,7 @@ struct DelayedWorkSchedulerTests {
             scheduled.withLock { $0.map(\.seconds) }
         }
 
-        func asyncAfter(seconds: Double, execute work: @escaping @Sendable () -> Void) {
+        func schedule(after seconds: Double, execute work: @escaping @Sendable () -> Void) {
             scheduled.withLock { $0.append((seconds, work)) }
         }
 
@@ -62,7 +62,7 @@ struct DelayedWorkSchedulerTests {
         let ranOnQueue = await withCheckedContinuation { continuation in
             let key = DispatchSpecificKey<Bool>()
             queue.setSpecific(key: key, value: true)
-            queue.asyncAfter(seconds: 0) {
+            queue.schedule(after: 0) {
                 continuation.resume(returning: DispatchQueue.getSpecific(key: key) == true)
             }
         }
