@@ -34,22 +34,40 @@ struct GPSFakeEndToEndTests {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("poi-track-\(UUID().uuidString).nmea")
         try Data(RecordedTrack.conventionCenterWalk.utf8).write(to: log)
         defer { try? FileManager.default.removeItem(at: log) }
-        // A free port: bind port 0, read the number, release it for gpsfake's gpsd.
-        let (probe, port) = try Socket.bind(host: "127.0.0.1", port: 0)
-        probe.close()
+        // gpsd cannot bind port 0: a free port is picked (bind 0, read the number, release it) for gpsfake's gpsd,
+        // and another process may take it in between. Then gpsd cannot start, gpsfake ends before it greets, and
+        // the next attempt takes a new port; three attempts at most.
+        var attempt = 0
+        var outcome: (result: BuiltProduct.Result, exitStatus: Int32)?
+        while outcome == nil {
+            attempt += 1
+            let (probe, port) = try Socket.bind(host: "127.0.0.1", port: 0)
+            probe.close()
+            do {
+                outcome = try await Self.replay(log, onPort: port)
+            } catch let failure as BuiltProduct.Failure where attempt < 3 {
+                print("gpsfake did not start on port \(port) (\(failure)); trying another port")
+            }
+        }
+        let (result, gpsfakeStatus) = try #require(outcome)
+        #expect(gpsfakeStatus == 0, "gpsfake stopped cleanly, with its gpsd")
+        GPSDEndToEndTests.expectPlacesNearTheTrack(result)
+    }
 
-        // gpsfake -p prints gpsd's reports as a client; its first line means gpsd is up and serving. SIGINT, not
-        // SIGTERM, stops it: on SIGINT gpsfake also stops the gpsd it started, on SIGTERM that gpsd is left running.
+    /// Replays `log` through gpsfake on `port` and runs `poi nearby` against its gpsd once gpsd is up.
+    ///
+    /// gpsfake -p prints gpsd's reports as a client; its first line means gpsd is up and serving. SIGINT, not
+    /// SIGTERM, stops it: on SIGINT gpsfake also stops the gpsd it started, on SIGTERM that gpsd is left running.
+    static func replay(_ log: URL, onPort port: UInt16) async throws -> (result: BuiltProduct.Result, exitStatus: Int32)
+    {
         let greets: @Sendable (String) -> Bool = { $0.contains(#""class":"VERSION""#) }
-        let (result, gpsfakeStatus) = try await BuiltProduct.withRunningProcess(
+        return try await BuiltProduct.withRunningProcess(
             URL(fileURLWithPath: "/usr/bin/gpsfake"),
             ["-P", "\(port)", "-p", "-q", "-c", "0.1", log.path],
             readyWhen: greets,
             stopSignal: SIGINT
         ) { _ in
-            return try await GPSDEndToEndTests.nearby(gpsdPort: port)
+            try await GPSDEndToEndTests.nearby(gpsdPort: port)
         }
-        #expect(gpsfakeStatus == 0, "gpsfake stopped cleanly, with its gpsd")
-        GPSDEndToEndTests.expectPlacesNearTheTrack(result)
     }
 }
