@@ -36,6 +36,7 @@ TREE = ROOT / ".build-mutants" / "tree"
 # seconds for one expression is far more than any of the package's own needs.
 BUILD_FLAGS = ["-Xswiftc", "-Xfrontend", "-Xswiftc", "-solver-expression-time-threshold=5"]
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
+SECOND = 1_000_000_000  # nanoseconds
 FAILURE_LINE = re.compile(r"^✘ Test |: error: |' failed \(")
 
 
@@ -57,6 +58,8 @@ class Scratch:
         self.root = root
         self._xctests: list[str] | None = None
         self._lock = None
+        self._written: set[Path] = set()  # files written since the last build
+        self._seen: dict[Path, int] = {}  # a written file's modification time when the last build started
 
     # MARK: The copy
 
@@ -83,10 +86,11 @@ class Scratch:
             wanted = overrides[name].encode() if name in overrides else (self.root / name).read_bytes()
             if not target.exists() or target.read_bytes() != wanted:
                 target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(wanted)
+                self._write(target, wanted)
                 if name not in overrides:
                     shutil.copymode(self.root / name, target)  # the scripts stay executable
-                os.utime(target)  # newer than anything built from an older copy
+            elif target.stat().st_mtime_ns > time.time_ns():
+                self._stamp(target, 0)  # a time in the future, which the engine before issue 16 gave, is put right
         for folder in ("Sources", "Tests"):
             for path in (self.tree / folder).rglob("*"):
                 if path.is_file() and str(path.relative_to(self.tree)) not in names:
@@ -99,12 +103,33 @@ class Scratch:
         path = self.tree / file
         original = path.read_bytes()
         try:
-            path.write_text(text)
+            self._write(path, text.encode())
             yield
         finally:
-            path.write_bytes(original)
-            later = time.time() + 1
-            os.utime(path, (later, later))  # newer than the mistaken build, so that the next build sees the change
+            self._write(path, original)
+
+    def _write(self, path: Path, data: bytes) -> None:
+        """Writes a file of the copy so that the next build cannot take it for unchanged (see `_stamp`)."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        before = path.stat().st_mtime_ns if path.exists() else 0
+        path.write_bytes(data)
+        self._stamp(path, self._seen.get(path, before))
+
+    def _stamp(self, path: Path, seen: int) -> None:
+        """Gives `path` the time now, in a whole second later than `seen` (its time when the last build read it),
+        waiting for the next second when the last build saw a time in this one; never a time in the future.
+
+        The build compares a file's modification time with the one it recorded in whole seconds, and neither its
+        size nor its contents (measured with swift 6.3.1: a file written again in the second the build saw is not
+        compiled again; one second later, or earlier, it is). So a write in the same second as what a build saw is
+        a change no build compiles, and the tests then run older code than they are said to test: the engine before
+        issue 16 stamped each restore one second in the future, and hid every mistake written within that second."""
+        now = time.time_ns()
+        if 0 < seen <= now and now // SECOND == seen // SECOND:
+            time.sleep((seen // SECOND + 1) - now / SECOND)  # the build system's clock, not a test's: see above
+            now = max(time.time_ns(), (seen // SECOND + 1) * SECOND)
+        os.utime(path, ns=(now, now))
+        self._written.add(path)
 
     def read(self, file: str) -> str:
         return (self.tree / file).read_text()
@@ -114,6 +139,8 @@ class Scratch:
     def build(self) -> tuple[bool, float, str]:
         """An incremental `swift build --build-tests`: whether it built, how long it took, what it printed."""
         start = time.monotonic()
+        self._seen.update((path, path.stat().st_mtime_ns) for path in self._written if path.exists())
+        self._written.clear()
         completed = subprocess.run(["swift", "build", "--build-tests", *BUILD_FLAGS], cwd=self.tree,
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self._xctests = None

@@ -4,8 +4,11 @@ Run with: python3 -m unittest discover -s scripts/tests
 """
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
+import time
 import unittest
 from pathlib import Path
 
@@ -50,6 +53,57 @@ class StopTreeTests(unittest.TestCase):
         scratch.reap(descendants)  # adopted once its parent died, so waited for here: gone, not a zombie
         with self.assertRaises(ProcessLookupError):
             os.kill(grandchild, 0)
+
+
+@unittest.skipUnless(shutil.which("swift"), "needs a Swift toolchain")
+class StaleBuildTests(unittest.TestCase):
+    """The copy's build sees every write, however soon one follows another (issue 16: a restore stamped one second
+    in the future hid the next mistake written within that second, and the tests ran the code without it)."""
+
+    def setUp(self):
+        self.folder = Path(tempfile.mkdtemp(prefix="poi-scratch-test-"))
+        self.addCleanup(shutil.rmtree, self.folder, True)
+        root = self.folder / "root"
+        (root / "Sources" / "tiny").mkdir(parents=True)
+        (root / "Package.swift").write_text(
+            '// swift-tools-version:5.9\nimport PackageDescription\n'
+            'let package = Package(name: "tiny", targets: [.executableTarget(name: "tiny")])\n')
+        (root / "Sources" / "tiny" / "main.swift").write_text("print(value)\n")
+        (root / "Sources" / "tiny" / "Value.swift").write_text("let value = 0\n")
+        subprocess.run(["git", "init", "-q", str(root)], check=True)
+        self.copy = scratch.Scratch(self.folder / "tree", root)
+        self.addCleanup(lambda: self.copy._lock and self.copy._lock.close())
+
+    def printed(self) -> str:
+        built, _, log = self.copy.build()
+        self.assertTrue(built, log)
+        return subprocess.run([str(self.copy.tree / ".build" / "debug" / "tiny")], capture_output=True, text=True,
+                              check=True).stdout.strip()
+
+    def test_a_write_within_a_second_of_the_last_is_built(self):
+        self.copy.prepare()
+        self.assertEqual(self.printed(), "0")
+        with self.copy.mistake("Sources/tiny/Value.swift", "let value = 1\n"):
+            self.assertEqual(self.printed(), "1")
+        restored = time.monotonic()
+        self.assertEqual(self.printed(), "0")
+        within = time.monotonic() - restored
+        with self.copy.mistake("Sources/tiny/Value.swift", "let value = 2\n"):
+            self.assertEqual(self.printed(), "2", f"the second mistake, asked for {within:.2f} s after the restore")
+        self.assertEqual(self.printed(), "0")
+        if within >= 1.0:
+            self.skipTest(f"the build took {within:.2f} s: too slow to write twice within one second")
+
+    def test_no_write_is_stamped_in_the_future_and_a_future_stamp_is_put_right(self):
+        value = self.copy.tree / "Sources" / "tiny" / "Value.swift"
+        self.copy.prepare()
+        later = time.time() + 60
+        os.utime(value, (later, later))  # as the engine before issue 16 left a restored file
+        self.copy.prepare()
+        self.assertLessEqual(value.stat().st_mtime_ns, time.time_ns())
+        with self.copy.mistake("Sources/tiny/Value.swift", "let value = 3\n"):
+            self.assertLessEqual(value.stat().st_mtime_ns, time.time_ns())
+        self.assertLessEqual(value.stat().st_mtime_ns, time.time_ns())
 
 
 if __name__ == "__main__":
