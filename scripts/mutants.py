@@ -28,7 +28,6 @@ Python's standard library only; the mutant generation is tested by scripts/tests
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import re
@@ -36,9 +35,11 @@ import sys
 import time
 from pathlib import Path
 
+import bug_operators
 import schemata as schemata_module
 import scratch
 import tier_coverage
+from swift_source import COMPILED_HERE, Mutant, code_mask, compiled_lines  # noqa: F401 - the names others use
 
 ROOT = Path(__file__).resolve().parent.parent
 TIERS = ["Unit", "Integration", "EndToEnd"]
@@ -48,130 +49,8 @@ SCHEMATA_TREE = ROOT / ".build-mutants" / "schemata"
 SCHEMATA_FROM = 100
 IGNORE_FILE = ROOT / "scripts" / "mutants-ignore.txt"
 EXCLUDED_MODULES = {"POITestSupport"}
-# What this machine compiles, for #if: the package is built on Linux here.
-COMPILED_HERE = {"canImport(Glibc)": True, "canImport(FoundationNetworking)": True, "os(Linux)": True}
-
-# MARK: Which characters are code
-
-
-def code_mask(text: str) -> list[bool]:
-    """For each character, whether it is code: not inside a comment (// or nested /* */) or a string literal
-    ("..." with its interpolations, \"\"\"...\"\"\", raw #"..."# of any number of #)."""
-    mask = [True] * len(text)
-    i, n = 0, len(text)
-    while i < n:
-        if text.startswith("//", i):
-            end = text.find("\n", i)
-            end = n if end < 0 else end
-            mask[i:end] = [False] * (end - i)
-            i = end
-        elif text.startswith("/*", i):
-            depth, j = 1, i + 2
-            while j < n and depth:
-                if text.startswith("/*", j):
-                    depth, j = depth + 1, j + 2
-                elif text.startswith("*/", j):
-                    depth, j = depth - 1, j + 2
-                else:
-                    j += 1
-            mask[i:j] = [False] * (j - i)
-            i = j
-        elif text[i] == '"' or (text[i] == "#" and re.match(r'#+"', text[i:])):
-            j = _string_end(text, i)
-            mask[i:j] = [False] * (j - i)
-            i = j
-        else:
-            i += 1
-    return mask
-
-
-def _string_end(text: str, start: int) -> int:
-    """The index just after the string literal that starts at `start`."""
-    hashes = len(text[start:]) - len(text[start:].lstrip("#"))
-    quote_at = start + hashes
-    multiline = text.startswith('"""', quote_at)
-    opener = '"""' if multiline else '"'
-    closer = opener + "#" * hashes
-    escape = "\\" + "#" * hashes
-    i = quote_at + len(opener)
-    while i < len(text):
-        if text.startswith(escape + "(", i):
-            i = _interpolation_end(text, i + len(escape) + 1)
-        elif text.startswith(escape, i):
-            i += len(escape) + 1
-        elif text.startswith(closer, i):
-            return i + len(closer)
-        elif not multiline and text[i] == "\n":
-            return i
-        else:
-            i += 1
-    return len(text)
-
-
-def _interpolation_end(text: str, i: int) -> int:
-    """The index just after the `)` that closes an interpolation whose body starts at `i`."""
-    depth = 1
-    while i < len(text) and depth:
-        if text[i] == '"' or (text[i] == "#" and re.match(r'#+"', text[i:])):
-            i = _string_end(text, i)
-            continue
-        depth += {"(": 1, ")": -1}.get(text[i], 0)
-        i += 1
-    return i
-
-
-def compiled_lines(text: str) -> set[int]:
-    """The 1-based numbers of the lines this machine compiles: #if branches it does not take are left out."""
-    compiled, stack = set(), []  # stack of (branch taken, some branch already taken)
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        if stripped.startswith("#if "):
-            taken = _condition(stripped[4:])
-            stack.append([taken, taken])
-        elif stripped.startswith("#elseif "):
-            taken = not stack[-1][1] and _condition(stripped[8:])
-            stack[-1] = [taken, stack[-1][1] or taken]
-        elif stripped == "#else":
-            stack[-1] = [not stack[-1][1], True]
-        elif stripped == "#endif":
-            stack.pop()
-        elif all(branch[0] for branch in stack):
-            compiled.add(number)
-    return compiled
-
-
-def _condition(expression: str) -> bool:
-    python = re.sub(r"(canImport|os)\(\w+\)", lambda m: str(COMPILED_HERE.get(m[0], False)), expression)
-    python = python.replace("&&", " and ").replace("||", " or ").replace("!", " not ")
-    return bool(eval(python, {"__builtins__": {}}))  # noqa: S307 - True/False/and/or/not only
-
 
 # MARK: Operators
-
-
-@dataclasses.dataclass(frozen=True)
-class Mutant:
-    """One mistake: in `file` at `line`, `original` (the whole line) becomes `mutated`."""
-
-    file: str
-    line: int
-    operator: str
-    original: str
-    mutated: str
-    # Where the mistake is in the line, for a mistake in one token: its column and the length it replaces (-1 and 0
-    # for a mistake that rewrites the line). scripts/schemata.py needs it; the key and the reports do not.
-    column: int = dataclasses.field(default=-1, compare=False)
-    length: int = dataclasses.field(default=0, compare=False)
-
-    @property
-    def replacement(self) -> str:
-        """The text that takes the place of the `length` characters at `column`."""
-        return self.mutated[self.column:self.column + len(self.mutated) - len(self.original) + self.length]
-
-    @property
-    def key(self) -> tuple[str, str, str]:
-        return (self.file, self.operator, self.original.strip())
-
 
 # Operators that replace one token: name, pattern, replacement for each matched text.
 TOKEN_OPERATORS = [
@@ -207,7 +86,8 @@ def mutants_of(file: str, text: str) -> list[Mutant]:
                 mutated = line[:match.start()] + replacements[match[0]] + line[match.end():]
                 found.append(Mutant(file, number, name, line, mutated, match.start(), len(match[0])))
         found += _line_mutants(file, number, line, line_mask)
-    return found
+    found += bug_operators.mutants_of(file, text, mask, compiled)
+    return sorted(found, key=lambda m: m.line)
 
 
 def _joins_collections(line: str, match: re.Match) -> bool:
@@ -241,7 +121,7 @@ def _line_mutants(file: str, number: int, line: str, line_mask: list[bool]) -> l
 
 
 OPERATORS = [name for name, _, _ in TOKEN_OPERATORS] + [
-    "removed-call", "removed-throw", "negated-condition", "constant-shift"]
+    "removed-call", "removed-throw", "negated-condition", "constant-shift"] + bug_operators.OPERATORS
 
 
 def all_mutants(modules: list[str] | None) -> list[Mutant]:

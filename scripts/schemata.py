@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-import mutants as generation
+import swift_source as generation
 
 VARIABLE = "POI_MUTANT"
 GROUPS = {
@@ -92,9 +92,10 @@ class Schema:
         self.ids = {mutant: number for number, mutant in enumerate(mutants)}
         self.sources = sources
         self.dropped: set[tuple[str, int]] = set()  # (file, line) left as they were
+        self.unheld = unholdable(mutants)  # mutants no rewriting expresses: rebuilt one at a time
 
     def included(self, mutant: generation.Mutant) -> bool:
-        return mutant in self.ids and (mutant.file, mutant.line) not in self.dropped
+        return mutant in self.ids and mutant not in self.unheld and (mutant.file, mutant.line) not in self.dropped
 
     def files(self) -> dict[str, str]:
         """Every file to write: the rewritten sources and one support file per module that has mutants."""
@@ -127,10 +128,17 @@ class Schema:
                 by_token[(mutant.column, mutant.length)].append(mutant)
             else:
                 whole_line.append(mutant)
-        for (column, length), token_mutants in sorted(by_token.items(), reverse=True):
+        done: list[tuple[int, int, int]] = []  # spans rewritten so far: column, original length, change of length
+        for (column, length), token_mutants in sorted(by_token.items(), key=lambda item: (-item[0][0], item[0][1])):
+            original_length = length
+            length += sum(change for at, size, change in done if column <= at and at + size <= column + length)
             token = line[column:column + length]
             kind = token_mutants[0].operator
-            if kind == "boolean-literal":
+            if kind in HELD_SPANS:
+                replacement = self.span_rewrite(token, token_mutants)
+                if kind == "collection-selection" and token in ("first", "last"):
+                    column, length = column - 1, length + 1  # `.first` becomes a chosen key path
+            elif kind == "boolean-literal":
                 replacement = f"(__POIMutant.active {'!=' if token == 'true' else '=='} {self.ids[token_mutants[0]]})"
             elif kind == "constant-shift":
                 mutant = token_mutants[0]
@@ -140,6 +148,7 @@ class Schema:
                 cases = {self.ids[m]: m.replacement for m in token_mutants}
                 declared.append(operator_declarations(replacement, token, cases))
             line = line[:column] + replacement + line[column + length:]
+            done.append((column, original_length, len(replacement) - length))
         for mutant in whole_line:
             number = self.ids[mutant]
             if mutant.operator == "negated-condition":
@@ -152,6 +161,27 @@ class Schema:
                 indent = line[:len(line) - len(line.lstrip())]
                 line = f"{indent}if __POIMutant.active != {number} {{ {line[len(indent):end]} }}{line[end:]}"
         return line, declared
+
+    def span_rewrite(self, token: str, here: list[generation.Mutant]) -> str:
+        """The text that holds the mutants of the new operators (scripts/bug_operators.py) on one span."""
+        first = here[0]
+        number = self.ids[first]
+        if first.operator == "default-body":
+            value = first.replacement.strip().removeprefix("return").strip().rstrip(";").strip()
+            return f" if __POIMutant.active == {number} {{ return {value} }}"
+        if first.operator == "deleted-statement":
+            return f"if __POIMutant.active != {number} {{ {token} }}"
+        if first.operator == "swapped-arguments":
+            swap = re.fullmatch(r"([\w.\-]+)(,\s*(?:\w+\s*:\s*)?)([\w.\-]+)", token)
+            assert swap, token  # unholdable() keeps the others out
+            a, middle, b = swap.groups()
+            return f"__POIMutant.pick({number}, {a}, {b}){middle}__POIMutant.pick({number}, {b}, {a})"
+        if first.operator == "collection-selection" and token in ("first", "last"):
+            return f"[keyPath: __POIMutant.pick({number}, \\.{token}, \\.{first.replacement})]"
+        expression = token  # a value chosen in place: a parameter, its default, a prefix's length
+        for mutant in here:
+            expression = f"__POIMutant.pick({self.ids[mutant]}, {expression}, {mutant.replacement})"
+        return expression
 
     def drop_errors(self, log: str) -> int:
         """Puts back the lines the compiler rejected (an error on a line without mutants puts back the nearest line
@@ -170,6 +200,49 @@ class Schema:
                 self.dropped.add((file, nearest))
                 dropped += 1
         return dropped
+
+
+# The new operators whose mutants a schema holds, each by rewriting the span the mutant changes.
+HELD_SPANS = {"default-body", "deleted-statement", "swapped-arguments", "swapped-variable", "injected-default",
+              "collection-selection"}
+
+
+def unholdable(mutants: list[generation.Mutant]) -> set[generation.Mutant]:
+    """The mutants a schema does not hold: a removed literal entry (a literal has no place for a choice), a
+    selection that changes a method (min, max, first(where:), a dropped filter), and a span that overlaps another
+    mutant's span on the same line (the later one is rebuilt instead)."""
+    unheld = set()
+    spans: dict[tuple[str, int], list[tuple[int, int, bool]]] = defaultdict(list)
+    for mutant in mutants:
+        if mutant.operator == "removed-entry":
+            unheld.add(mutant)
+            continue
+        if mutant.operator == "collection-selection":
+            token = mutant.original[mutant.column:mutant.column + mutant.length]
+            property_form = token in ("first", "last") and not mutant.original[mutant.column + mutant.length:].startswith("(")
+            if not property_form and token.startswith((".", "min", "max", "first", "last")):
+                unheld.add(mutant)
+                continue
+        if mutant.column < 0:
+            continue
+        start, stop = mutant.column, mutant.column + mutant.length
+        if mutant.operator == "collection-selection" and mutant.original[start:stop] in ("first", "last"):
+            start -= 1
+        others = spans[(mutant.file, mutant.line)]
+        wraps = mutant.operator == "deleted-statement"
+        if (start, stop) not in [(a, b) for a, b, _ in others] and any(_overlap(start, stop, a, b, wraps, kind) for a, b, kind in others):
+            unheld.add(mutant)
+        else:
+            others.append((start, stop, wraps))
+    return unheld
+
+
+def _overlap(start: int, stop: int, a: int, b: int, wraps: bool, other_wraps: bool) -> bool:
+    """Whether two spans of one line cannot both be rewritten: they overlap, unless one holds the other whole and
+    the outer one only wraps its text (a deleted statement around a chosen value)."""
+    if (wraps and start <= a and b <= stop) or (other_wraps and a <= start and stop <= b):
+        return False
+    return (a < stop and start < b) or (start == stop and a < start < b) or (a == b and start < a < stop)
 
 
 def module_folder(file: str) -> str:
