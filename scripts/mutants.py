@@ -20,8 +20,13 @@ file and rebuilt on its own there. With few (or `--engine rebuild`), each mutant
 With the lines each tier ran (saved by scripts/pyramid --coverage for the same sources), a tier that never runs the
 mutated line is not run for that mutant, and a mutant on a line no tier runs survives without a build.
 
-scripts/mutants-ignore.txt excuses equivalent mutants: one a line, `FILE<TAB>OPERATOR<TAB>ORIGINAL LINE<TAB>REASON`,
-keyed by the original line's text, not its number. The score is killed / (mutants - not compiled - excused).
+scripts/mutants-ignore.txt holds three lists, one a line, `FILE<TAB>OPERATOR<TAB>ORIGINAL LINE<TAB>REASON`, keyed by
+the original line's text, not its number, under a `## equivalent`, `## untestable` or `## owed` heading:
+equivalent mutants (no program can tell them from the code: excused, not run); untestable ones (a test could tell,
+but no test can arrange the case without a seam the code lacks: not run, counted as not killed and shown apart);
+and owed ones (survivors that need a test not written yet: run, and counted as survivors, but `--check` does not
+fail on them; one that a test now kills is reported, so that its line is removed). The score is
+killed / (mutants - not compiled - equivalent).
 Python's standard library only; the mutant generation is tested by scripts/tests/test_mutants.py.
 """
 
@@ -134,7 +139,7 @@ def all_mutants(modules: list[str] | None) -> list[Mutant]:
     return found
 
 
-def spread(mutants: list[Mutant], limit: int) -> list[Mutant]:
+def spread(mutants: list, limit: int) -> list:
     """At most `limit` mutants, spread evenly over the list (so over modules and files), the same every time."""
     if limit >= len(mutants):
         return mutants
@@ -142,13 +147,37 @@ def spread(mutants: list[Mutant], limit: int) -> list[Mutant]:
     return [mutants[int(index * step)] for index in range(limit)]
 
 
-def load_ignored() -> dict[tuple[str, str, str], str]:
-    ignored = {}
-    if IGNORE_FILE.exists():
-        for line in IGNORE_FILE.read_text().splitlines():
-            if line.strip() and not line.startswith("#"):
-                file, operator, original, reason = line.split("\t")
-                ignored[(file, operator, original.strip())] = reason
+def sample(mutants: list[Mutant], limit: int) -> list[Mutant]:
+    """At most `limit` mutants: one of every operator first (the middle one of its mutants), then the rest spread
+    evenly over the others, in the list's order, the same every time."""
+    if limit >= len(mutants):
+        return mutants
+    by_operator: dict[str, list[Mutant]] = {}
+    for mutant in mutants:
+        by_operator.setdefault(mutant.operator, []).append(mutant)
+    chosen = {id(found[len(found) // 2]) for found in list(by_operator.values())[:limit]}
+    rest = [mutant for mutant in mutants if id(mutant) not in chosen]
+    chosen |= {id(mutant) for mutant in spread(rest, limit - len(chosen))}
+    return [mutant for mutant in mutants if id(mutant) in chosen]
+
+
+KINDS = ("equivalent", "untestable", "owed")
+
+
+def load_ignored(text: str | None = None) -> dict[tuple[str, str, str], tuple[str, str]]:
+    """The ignore file's lines: key -> (kind, reason), the kind from the `## KIND` heading above the line."""
+    if text is None:
+        text = IGNORE_FILE.read_text() if IGNORE_FILE.exists() else ""
+    ignored, kind = {}, "equivalent"
+    for line in text.splitlines():
+        heading = re.match(r"##\s+(\w+)", line)
+        if heading:
+            if heading[1] not in KINDS:
+                raise SystemExit(f"mutants: {IGNORE_FILE.name}: no list named {heading[1]} (one of {', '.join(KINDS)})")
+            kind = heading[1]
+        elif line.strip() and not line.startswith("#"):
+            file, operator, original, reason = line.split("\t")
+            ignored[(file, operator, original.strip())] = (kind, reason)
     return ignored
 
 
@@ -183,7 +212,7 @@ def main(arguments: list[str]) -> int:
         parser.error(NOT_DOCUMENTABLE)
     mutants = all_mutants(options.module)
     if options.limit:
-        mutants = spread(mutants, options.limit)
+        mutants = sample(mutants, options.limit)
     if options.list:
         for mutant in mutants:
             print(f"{mutant.file}:{mutant.line} {mutant.operator}: {mutant.original.strip()} -> {mutant.mutated.strip()}")
@@ -194,7 +223,7 @@ def main(arguments: list[str]) -> int:
     reached = tier_coverage.load_lines(ROOT, ROOT / ".build-coverage")
     progress("   lines by tier: " + ("from scripts/pyramid --coverage" if reached else
                                      "none for these sources (run scripts/pyramid --coverage to skip tiers)"))
-    to_run = [m for m in mutants if m.key not in ignored and tiers_reaching(m, reached)]
+    to_run = [m for m in mutants if ignored.get(m.key, ("owed",))[0] == "owed" and tiers_reaching(m, reached)]
     use_schemata = options.engine == "schemata" or (options.engine == "auto" and len(to_run) >= SCHEMATA_FROM)
     engine = Engine(schemata=use_schemata)
     engine.start(to_run)
@@ -240,9 +269,10 @@ def from_report(options: argparse.Namespace, report: dict) -> int:
         Path(options.json).write_text(json.dumps(report, indent=2) + "\n")
     if options.markdown:
         Path(options.markdown).write_text(report_markdown(report))
-    if options.check and report["survivors"]:
-        progress(f"mutants: {len(report['survivors'])} survived; each needs a test that kills it, or a line in "
-                 f"{IGNORE_FILE.relative_to(ROOT)} saying why it is equivalent")
+    unowed = [entry for entry in report["survivors"] if not entry.get("owed")]
+    if options.check and unowed:
+        progress(f"mutants: {len(unowed)} survived; each needs a test that kills it, or a line in "
+                 f"{IGNORE_FILE.relative_to(ROOT)} saying why it is equivalent (or which seam it lacks)")
         return 1
     return 0
 
@@ -395,10 +425,13 @@ def run_mutant(engine: Engine | None, mutant: Mutant, ignored: dict, reached=Non
     no tier runs)."""
     entry = {"file": mutant.file, "line": mutant.line, "operator": mutant.operator, "original": mutant.original,
              "mutated": mutant.mutated, "killed_by": None, "seconds": {}, "status": "survived"}
-    if mutant.key in ignored:
-        entry["status"] = "excused"
-        entry["reason"] = ignored[mutant.key]
+    kind, reason = ignored.get(mutant.key, (None, None))
+    if kind in ("equivalent", "untestable"):
+        entry["status"] = "excused" if kind == "equivalent" else "untestable"
+        entry["reason"] = reason
         return entry
+    if kind == "owed":
+        entry["owed"] = True
     tiers = tiers_reaching(mutant, reached)
     if not tiers:
         entry["status"] = "survived"
@@ -417,7 +450,7 @@ def make_report(results: list[dict], setup_seconds: dict[str, float] | None = No
     matrix: dict[str, dict[str, int]] = {}
     for entry in results:
         row = matrix.setdefault(module_of(entry["file"]), {**{t: 0 for t in TIERS}, "survived": 0,
-                                                           "not compiled": 0, "excused": 0})
+                                                           "untestable": 0, "not compiled": 0, "excused": 0})
         if entry["killed_by"]:
             row[entry["killed_by"]] += 1
         elif entry["status"] in row:
@@ -431,6 +464,14 @@ def make_report(results: list[dict], setup_seconds: dict[str, float] | None = No
         cost[tier] = {"seconds": round(seconds, 1), "killed": kills,
                       "secondsPerKill": round(seconds / kills, 2) if kills else None}
     build_seconds = sum(e["seconds"].get("build", 0) for e in results)
+    operators: dict[str, dict[str, int]] = {}
+    for entry in results:
+        row = operators.setdefault(entry["operator"], {"mutants": 0, "killed": 0, "survived": 0, "untestable": 0,
+                                                        "not compiled": 0, "excused": 0})
+        row["mutants"] += 1
+        key = "killed" if entry["killed_by"] else entry["status"]
+        if key in row:
+            row[key] += 1
     return {
         "mutants": results,
         "matrix": dict(sorted(matrix.items())),
@@ -442,16 +483,27 @@ def make_report(results: list[dict], setup_seconds: dict[str, float] | None = No
         "setupSeconds": setup_seconds or {},
         "engines": {name: sum(1 for e in results if e.get("engine") == name) for name in ("schemata", "rebuild")},
         "survivors": [e for e in results if e["status"] == "survived"],
+        "untestable": sum(1 for e in results if e["status"] == "untestable"),
+        "owedKilled": [e for e in results if e.get("owed") and e["killed_by"]],
+        "operators": dict(sorted(operators.items(), key=lambda item: OPERATORS.index(item[0])
+                                 if item[0] in OPERATORS else len(OPERATORS))),
     }
 
 
 def report_text(report: dict) -> str:
-    columns = [*TIERS, "survived", "not compiled", "excused"]
+    columns = [*TIERS, "survived", "untestable", "not compiled", "excused"]
     lines = ["", "  " + "module".ljust(18) + "".join(f"{c:>14}" for c in columns)]
     for module, row in report["matrix"].items():
         lines.append("  " + module.ljust(18) + "".join(f"{row[c]:>14}" for c in columns))
     score = f"{report['score'] * 100:.1f}%" if report["score"] is not None else "-"
-    lines += ["", f"  score: {score} ({report['killed']} killed of {report['counted']} that compiled, not excused)"]
+    lines += ["", f"  score: {score} ({report['killed']} killed of {report['counted']} that compiled and are not "
+                  f"equivalent; {report.get('untestable', 0)} of them untestable without a seam, "
+                  f"{sum(1 for e in report['survivors'] if e.get('owed'))} survivors owed a test)"]
+    lines += ["", "  " + "operator".ljust(22) + "".join(f"{c:>14}" for c in ("mutants", "killed", "survived",
+                                                                                "untestable", "not compiled"))]
+    for name, row in report.get("operators", {}).items():
+        lines.append("  " + name.ljust(22) + "".join(f"{row[c]:>14}" for c in ("mutants", "killed", "survived",
+                                                                                "untestable", "not compiled")))
     setup = ", ".join(f"{name} {seconds} s" for name, seconds in report.get("setupSeconds", {}).items())
     engines = report.get("engines", {})
     lines.append(f"  building: {setup or 'nothing'} before the first mutant, then {report['buildSeconds']} s "
@@ -460,16 +512,21 @@ def report_text(report: dict) -> str:
     for tier, cost in report["cost"].items():
         per = f"{cost['secondsPerKill']} s a kill" if cost["secondsPerKill"] is not None else "no kill"
         lines.append(f"  {tier}: {cost['seconds']} s in all, {cost['killed']} killed first, {per}")
+    for entry in report.get("owedKilled", []):
+        lines.append(f"  KILLED, NO LONGER OWED {entry['file']}:{entry['line']} {entry['operator']} (remove its line "
+                     f"from {IGNORE_FILE.name})")
     for entry in report["survivors"]:
-        lines += [f"  SURVIVED {entry['file']}:{entry['line']} {entry['operator']}",
+        lines += [f"  SURVIVED{' (owed)' if entry.get('owed') else ''} {entry['file']}:{entry['line']} "
+                  f"{entry['operator']}",
                   f"    - {entry['original'].strip()}", f"    + {entry['mutated'].strip()}"]
     return "\n".join(lines)
 
 
 def matrix_markdown(report: dict) -> str:
     """The kill matrix as a Markdown table, with a row of totals."""
-    columns = [*TIERS, "survived", "not compiled", "excused"]
-    lines = ["| module | killed first by Unit | by Integration | by EndToEnd | survived | not compiled | excused |",
+    columns = [*TIERS, "survived", "untestable", "not compiled", "excused"]
+    lines = ["| module | killed first by Unit | by Integration | by EndToEnd | survived | untestable | not compiled "
+             "| equivalent |",
              "| --- |" + " ---: |" * len(columns)]
     for module, row in report["matrix"].items():
         lines.append(f"| {module} | " + " | ".join(str(row[c]) for c in columns) + " |")
@@ -485,7 +542,9 @@ def summary_markdown(report: dict) -> str:
     score = f"{report['score'] * 100:.1f}%" if report["score"] is not None else "-"
     lines = [
         f"- {len(report['mutants'])} mutants; score {score} ({report['killed']} killed of {report['counted']} that "
-        f"compiled and are not excused); {len(report['survivors'])} survived.",
+        f"compiled and are not equivalent); {len(report['survivors'])} survived "
+        f"({sum(1 for e in report['survivors'] if e.get('owed'))} of them owed a test), "
+        f"{report.get('untestable', 0)} untestable without a seam.",
         f"- {report.get('totalSeconds', 0) / 60:.1f} min in all: {setup or 'no build'}; "
         f"{engines.get('schemata', 0)} mutants ran from the schemata, {engines.get('rebuild', 0)} were rebuilt one "
         f"at a time ({report['buildSeconds']} s of building).",
@@ -496,10 +555,21 @@ def summary_markdown(report: dict) -> str:
     return "\n".join(lines)
 
 
+def operators_markdown(report: dict) -> str:
+    """Mutants by operator: how many, and how each ended."""
+    columns = ("mutants", "killed", "survived", "untestable", "not compiled", "excused")
+    lines = ["| operator | mutants | killed | survived | untestable | not compiled | equivalent |",
+             "| --- |" + " ---: |" * len(columns)]
+    for name, row in report.get("operators", {}).items():
+        lines.append(f"| {name} | " + " | ".join(str(row[c]) for c in columns) + " |")
+    return "\n".join(lines)
+
+
 def survivors_markdown(report: dict) -> str:
     if not report["survivors"]:
         return "No mutant survived."
-    return "\n".join(f"- `{e['file']}:{e['line']}` {e['operator']}: `{e['original'].strip()}` → "
+    return "\n".join(f"- {'(owed) ' if e.get('owed') else ''}`{e['file']}:{e['line']}` {e['operator']}: "
+                     f"`{e['original'].strip()}` → "
                      f"`{e['mutated'].strip()}`" + (f" ({e['reason']})" if e.get("reason") else "")
                      for e in report["survivors"])
 
@@ -511,6 +581,7 @@ CHAPTER = ROOT / "docs" / "13-what-each-tier-catches.md"
 def update_docs(text: str, report: dict, engine: str) -> str:
     """`text` with the run's tables between its mutants markers: matrix, survivors and summary:ENGINE."""
     values = {"matrix": matrix_markdown(report), "survivors": survivors_markdown(report),
+              "operators": operators_markdown(report),
               f"summary:{engine}": summary_markdown(report)}
     if engine != "schemata":
         values = {f"summary:{engine}": values[f"summary:{engine}"]}

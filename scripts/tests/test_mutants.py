@@ -106,8 +106,48 @@ class SelectionTests(unittest.TestCase):
 
     def test_an_excused_mutant_is_not_run(self):
         mutant = mutants.Mutant("Sources/A/a.swift", 7, "equality", "  a == b", "  a != b")
-        entry = mutants.run_mutant(None, mutant, {("Sources/A/a.swift", "equality", "a == b"): "same"})
+        entry = mutants.run_mutant(None, mutant, {("Sources/A/a.swift", "equality", "a == b"): ("equivalent", "same")})
         self.assertEqual((entry["status"], entry["reason"]), ("excused", "same"))
+        entry = mutants.run_mutant(None, mutant, {("Sources/A/a.swift", "equality", "a == b"): ("untestable", "seam")})
+        self.assertEqual((entry["status"], entry["reason"]), ("untestable", "seam"))
+
+    def test_the_ignore_file_has_three_lists_and_refuses_a_fourth(self):
+        text = ("# a comment\nA\tequality\ta == b\tsame\n## untestable\nB\tlogical\tc\tseam\n"
+                "## owed\nC\tdefault-body\td\ta test of e\n")
+        self.assertEqual(mutants.load_ignored(text), {("A", "equality", "a == b"): ("equivalent", "same"),
+                                                      ("B", "logical", "c"): ("untestable", "seam"),
+                                                      ("C", "default-body", "d"): ("owed", "a test of e")})
+        with self.assertRaises(SystemExit):
+            mutants.load_ignored("## later\n")
+
+    def test_an_owed_survivor_counts_as_a_survivor_and_a_killed_one_is_reported(self):
+        results = [
+            {"file": "Sources/A/a.swift", "line": 1, "operator": "default-body", "original": "a", "mutated": "b",
+             "killed_by": None, "status": "survived", "seconds": {}, "owed": True},
+            {"file": "Sources/A/a.swift", "line": 2, "operator": "default-body", "original": "c", "mutated": "d",
+             "killed_by": "Unit", "status": "killed", "seconds": {}, "owed": True},
+            {"file": "Sources/A/a.swift", "line": 3, "operator": "equality", "original": "e", "mutated": "f",
+             "killed_by": None, "status": "untestable", "seconds": {}},
+            {"file": "Sources/A/a.swift", "line": 4, "operator": "equality", "original": "g", "mutated": "h",
+             "killed_by": None, "status": "excused", "seconds": {}},
+        ]
+        report = mutants.make_report(results)
+        self.assertEqual((report["killed"], report["counted"], report["untestable"]), (1, 3, 1))
+        self.assertEqual(len(report["survivors"]), 1)
+        self.assertEqual(report["operators"]["default-body"], {"mutants": 2, "killed": 1, "survived": 1,
+                                                               "untestable": 0, "not compiled": 0, "excused": 0})
+        text = mutants.report_text(report)
+        self.assertIn("SURVIVED (owed) Sources/A/a.swift:1", text)
+        self.assertIn("KILLED, NO LONGER OWED Sources/A/a.swift:2", text)
+
+    def test_the_sample_holds_every_operator(self):
+        found = [mutants.Mutant("Sources/A/a.swift", n, "equality" if n % 10 else "default-body", "a", "b")
+                 for n in range(100)]
+        chosen = mutants.sample(found, 5)
+        self.assertEqual(len(chosen), 5)
+        self.assertEqual({m.operator for m in chosen}, {"equality", "default-body"})
+        self.assertEqual(chosen, mutants.sample(found, 5))
+        self.assertEqual([m.line for m in chosen], sorted(m.line for m in chosen))
 
     def test_report_matrix_score_and_survivors(self):
         results = [

@@ -94,5 +94,46 @@ class PutBackTests(unittest.TestCase):
         self.assertEqual(schema.drop_errors(f"{FILE}:3:1: error: missing return\n"), 0)
 
 
+class NewOperatorRewriteTests(unittest.TestCase):
+    """The operators of scripts/bug_operators.py, held by a schema where the compiler allows."""
+
+    def test_a_default_body_returns_when_its_mutant_is_active(self):
+        _, files = schema_of("func f() -> Int {\n  a\n}", "default-body")
+        self.assertEqual(files[FILE], "func f() -> Int { if __POIMutant.active == 0 { return 0 }\n  a\n}")
+        _, files = schema_of("func f() {\n  a\n}", "default-body")
+        self.assertEqual(files[FILE].split("\n")[0], "func f() { if __POIMutant.active == 0 { return  }")
+
+    def test_a_deleted_statement_and_a_deferred_work_run_unless_active(self):
+        _, files = schema_of("  index += 1", "deleted-statement")
+        self.assertEqual(files[FILE], "  if __POIMutant.active != 0 { index += 1 }")
+        _, files = schema_of("  defer { server.stop() }", "deleted-statement")
+        self.assertEqual(files[FILE], "  defer { if __POIMutant.active != 0 { server.stop() } }")
+
+    def test_swapped_arguments_pick_each_value(self):
+        _, files = schema_of("f(latitude: a, longitude: b)", "swapped-arguments")
+        self.assertEqual(files[FILE], "f(latitude: __POIMutant.pick(0, a, b), longitude: __POIMutant.pick(0, b, a))")
+
+    def test_a_variable_chosen_in_place_inside_a_deletable_statement(self):
+        source = "init(a: Int, b: Int = 3) {\n  self.a = a\n}"
+        schema, files = schema_of(source)
+        line = files[FILE].split("\n")[1]
+        ids = {m.operator: schema.ids[m] for m in schema.ids if m.line == 2}
+        self.assertEqual(line, f"  if __POIMutant.active != {ids['deleted-statement']} "
+                               f"{{ self.a = __POIMutant.pick({ids['swapped-variable']}, a, b) }}")
+
+    def test_first_becomes_a_chosen_key_path_and_a_prefix_a_chosen_length(self):
+        _, files = schema_of("let p = places.first", "collection-selection")
+        self.assertEqual(files[FILE], "let p = places[keyPath: __POIMutant.pick(0, \\.first, \\.last)]")
+        _, files = schema_of("xs.prefix(limit)", "collection-selection")
+        self.assertEqual(files[FILE], "xs.prefix(__POIMutant.pick(0, limit, limit - 1))")
+
+    def test_entries_methods_and_overlapping_spans_are_rebuilt_instead(self):
+        schema, files = schema_of("let x = [a, b]\nlet w = xs.max()\nlet y = Array(args.dropFirst())")
+        self.assertTrue(schema.unheld)
+        self.assertTrue(all(not schema.included(m) for m in schema.unheld))
+        self.assertEqual({m.operator for m in schema.unheld}, {"removed-entry", "collection-selection"})
+        self.assertEqual(files[FILE], "let x = [a, b]\nlet w = xs.max()\nlet y = Array(args.dropFirst())")
+
+
 if __name__ == "__main__":
     unittest.main()
