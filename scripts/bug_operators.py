@@ -114,6 +114,9 @@ def _default_bodies(file: str, lines: list[str], codes: list[str], compiled: set
         returned = _return_type(signature)
         column = brace - line_starts[number - 1] + 1
         line = lines[number - 1]
+        generic = re.search(r"<([^>]*)>\s*\(", signature)
+        if returned is not None and generic and returned in re.findall(r"\b(\w+)\s*(?::|,|$)", generic[1]):
+            continue  # a generic parameter has no empty value to write
         if returned is None:
             inserted = " return;"  # the body emptied: what follows is never run
         else:

@@ -92,7 +92,7 @@ class Schema:
         self.ids = {mutant: number for number, mutant in enumerate(mutants)}
         self.sources = sources
         self.dropped: set[tuple[str, int]] = set()  # (file, line) left as they were
-        self.unheld = unholdable(mutants)  # mutants no rewriting expresses: rebuilt one at a time
+        self.unheld = unholdable(mutants, sources)  # mutants no rewriting expresses: rebuilt one at a time
 
     def included(self, mutant: generation.Mutant) -> bool:
         return mutant in self.ids and mutant not in self.unheld and (mutant.file, mutant.line) not in self.dropped
@@ -168,7 +168,7 @@ class Schema:
         number = self.ids[first]
         if first.operator == "default-body":
             value = first.replacement.strip().removeprefix("return").strip().rstrip(";").strip()
-            return f" if __POIMutant.active == {number} {{ return {value} }}"
+            return f" if __POIMutant.active == {number} {{ return {value} }};"
         if first.operator == "deleted-statement":
             return f"if __POIMutant.active != {number} {{ {token} }}"
         if first.operator == "swapped-arguments":
@@ -196,24 +196,39 @@ class Schema:
             lines = lines_with_mutants.get(file, [])
             above = [line for line in lines if line <= number]
             nearest = max(above) if above else min(lines, default=None)  # else the first below it
-            if nearest is not None and (file, nearest) not in self.dropped:
+            if nearest is None or (file, nearest) in self.dropped:
+                continue
+            guesses = {m for m in self.ids if m.file == file and m.line == nearest and m.operator in GUESSES
+                       and self.included(m)}
+            if guesses:  # first the mutants whose types the operators guessed; the line's others stay held
+                self.unheld |= guesses
+            else:
                 self.dropped.add((file, nearest))
-                dropped += 1
+            dropped += 1
         return dropped
 
 
+# Operators that guess at types (two values of one type, an empty value of a return type): on a line the compiler
+# rejects, their mutants leave the schema first.
+GUESSES = {"default-body", "swapped-arguments", "swapped-variable", "injected-default", "collection-selection"}
 # The new operators whose mutants a schema holds, each by rewriting the span the mutant changes.
 HELD_SPANS = {"default-body", "deleted-statement", "swapped-arguments", "swapped-variable", "injected-default",
               "collection-selection"}
 
 
-def unholdable(mutants: list[generation.Mutant]) -> set[generation.Mutant]:
+def unholdable(mutants: list[generation.Mutant], sources: dict[str, str]) -> set[generation.Mutant]:
     """The mutants a schema does not hold: a removed literal entry (a literal has no place for a choice), a
-    selection that changes a method (min, max, first(where:), a dropped filter), and a span that overlaps another
-    mutant's span on the same line (the later one is rebuilt instead)."""
+    selection that changes a method (min, max, first(where:), a dropped filter), a default body of a function
+    whose body is one expression (a statement before it would end its implicit return), and a span that overlaps
+    another mutant's span on the same line (the later one is rebuilt instead)."""
     unheld = set()
+    for mutant in mutants:
+        if mutant.operator == "default-body" and _implicit_return(sources.get(mutant.file, ""), mutant):
+            unheld.add(mutant)
     spans: dict[tuple[str, int], list[tuple[int, int, bool]]] = defaultdict(list)
     for mutant in mutants:
+        if mutant in unheld:
+            continue
         if mutant.operator == "removed-entry":
             unheld.add(mutant)
             continue
@@ -235,6 +250,22 @@ def unholdable(mutants: list[generation.Mutant]) -> set[generation.Mutant]:
         else:
             others.append((start, stop, wraps))
     return unheld
+
+
+def _implicit_return(source: str, mutant: generation.Mutant) -> bool:
+    """Whether the body that opens at the mutant's column returns a value without a `return` statement."""
+    if "return;" in mutant.mutated[mutant.column:mutant.column + 9]:
+        return False  # a body that returns nothing has no return to lose
+    lines = source.split("\n")
+    body, depth = [], 0
+    for text in [lines[mutant.line - 1][mutant.column - 1:], *lines[mutant.line:]]:
+        mask = generation.code_mask(text)
+        code = "".join(c if m else " " for c, m in zip(text, mask))
+        body.append(code)
+        depth += code.count("{") - code.count("}")
+        if depth <= 0:
+            break
+    return re.search(r"\breturn\b", "\n".join(body)) is None
 
 
 def _overlap(start: int, stop: int, a: int, b: int, wraps: bool, other_wraps: bool) -> bool:

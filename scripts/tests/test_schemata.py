@@ -98,10 +98,25 @@ class NewOperatorRewriteTests(unittest.TestCase):
     """The operators of scripts/bug_operators.py, held by a schema where the compiler allows."""
 
     def test_a_default_body_returns_when_its_mutant_is_active(self):
-        _, files = schema_of("func f() -> Int {\n  a\n}", "default-body")
-        self.assertEqual(files[FILE], "func f() -> Int { if __POIMutant.active == 0 { return 0 }\n  a\n}")
-        _, files = schema_of("func f() {\n  a\n}", "default-body")
-        self.assertEqual(files[FILE].split("\n")[0], "func f() { if __POIMutant.active == 0 { return  }")
+        _, files = schema_of("func f() -> Int {\n  return a\n}", "default-body")
+        self.assertEqual(files[FILE], "func f() -> Int { if __POIMutant.active == 0 { return 0 };\n  return a\n}")
+        _, files = schema_of("func f() { a() }", "default-body")
+        self.assertEqual(files[FILE], "func f() { if __POIMutant.active == 0 { return  }; a() }")
+
+    def test_a_body_of_one_expression_is_rebuilt_not_held(self):
+        schema, files = schema_of("func f() -> Int {\n  a + 1\n}", "default-body")
+        self.assertEqual(len(schema.unheld), 1)
+        self.assertEqual(files[FILE], "func f() -> Int {\n  a + 1\n}")
+
+    def test_a_rejected_line_first_loses_the_mutants_that_guess_types(self):
+        source = "func f(a: Int, b: Int) -> Int {\n  return g(a, b) + 1\n}"
+        schema, _ = schema_of(source)
+        log = "/x/Sources/X/X.swift:2:10: error: cannot convert value of type 'Int' to expected argument type 'String'"
+        self.assertEqual(schema.drop_errors(log), 1)
+        line_two = [m for m in schema.ids if m.line == 2]
+        self.assertEqual({m.operator for m in line_two if schema.included(m)}, {"arithmetic"})
+        self.assertEqual(schema.drop_errors(log), 1)
+        self.assertFalse(any(schema.included(m) for m in line_two))
 
     def test_a_deleted_statement_and_a_deferred_work_run_unless_active(self):
         _, files = schema_of("  index += 1", "deleted-statement")
