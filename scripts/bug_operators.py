@@ -79,11 +79,14 @@ def mutants_of(file: str, text: str, mask: list[bool], compiled: set[int]) -> li
     found: list[Mutant] = []
     found += _default_bodies(file, lines, codes, compiled)
     found += _parameter_mutants(file, lines, codes, compiled)
+    required = _required_properties("\n".join(codes))
     for number, (line, code) in enumerate(zip(lines, codes), start=1):
         if number not in compiled or not code.strip():
             continue
         following = next((c.strip() for c in codes[number:] if c.strip()), "")
-        found += _deleted_statements(file, number, line, code, following)
+        assigned = re.match(r"\s*self\.(\w+)\s*=[^=]", code)
+        if not (assigned and assigned[1] in required and _in_initializer(codes, number)):
+            found += _deleted_statements(file, number, line, code, following)
         found += _swapped_arguments(file, number, line, code)
         found += _collection_selections(file, number, line, code)
     found += _removed_entries(file, lines, codes, compiled)
@@ -205,6 +208,23 @@ def _deleted_statements(file: str, number: int, line: str, code: str, following:
         return []
     return [Mutant(file, number, "deleted-statement", line, line[:indent_end] + line[end:], indent_end,
                    end - indent_end)]
+
+
+def _required_properties(code: str) -> set[str]:
+    """Stored properties an initializer must set: a `let` or a `var` declared with a type and no value. Deleting
+    their assignment in an initializer never compiles, so it is not made."""
+    return set(re.findall(r"^[ \t]*(?:(?:public|internal|private|fileprivate|package|nonisolated)[ \t]+)*"
+                          r"(?:let|var)[ \t]+(\w+)[ \t]*:[ \t]*[^={\n]+$", code, re.MULTILINE))
+
+
+def _in_initializer(codes: list[str], number: int) -> bool:
+    """Whether line `number` is inside an `init` rather than a `func` (the nearer declaration above it)."""
+    for code in reversed(codes[:number - 1]):
+        if re.search(r"(?<![\w.])init[?!]?\s*[(<]", code):
+            return True
+        if re.search(r"(?<![\w.])func\s", code) or re.search(r"\bvar\s+\w+\s*:[^=]*\{\s*$", code):
+            return False  # a method, or a computed property
+    return False
 
 
 # MARK: swapped-arguments

@@ -60,6 +60,13 @@ class DeletedStatementTests(unittest.TestCase):
         self.assertEqual(mutations("  _ = try? socket.close()", "deleted-statement"), [""])
         self.assertEqual(mutations("  await task.value()", "deleted-statement"), [""])
 
+    def test_an_initializer_must_set_a_property_without_a_value_so_that_deletion_is_not_made(self):
+        source = ("struct S {\n  let a: Int\n  var b: Int\n  var c = 0\n"
+                  "  init(a: Int) {\n    self.a = a\n    self.b = a\n    self.c = a\n  }\n"
+                  "  mutating func f() {\n    self.b = 2\n  }\n}")
+        found = [m.line for m in mutants.mutants_of("Sources/X/X.swift", source) if m.operator == "deleted-statement"]
+        self.assertEqual(found, [8, 11])
+
     def test_declarations_comparisons_and_unfinished_statements_are_left(self):
         for source in ["  let x = 1", "  if a == b {", "  x = [\n    1,\n  ]", "  x = a\n    .map(f)", "  return f()",
                        "  guard x = y else {"]:
