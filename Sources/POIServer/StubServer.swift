@@ -21,7 +21,8 @@ public final class StubServer: Sendable {
         public var routes = StubServerRoutes(places: PointOfInterest.sanJose)
         /// How long a client may take to send its request head.
         public var idleTimeout: Duration = .seconds(5)
-        /// The largest request head accepted, in bytes.
+        /// The largest request head accepted, in bytes, up to and including the blank line that ends it; a longer
+        /// one is answered 431 however the network split it into reads (`HTTPRequest.parse(_:maximumSize:)`).
         public var maximumRequestSize = 16 * 1024
         /// How many connections are served at once.
         public var maximumConnections = 64
@@ -93,20 +94,19 @@ public final class StubServer: Sendable {
         let deadline = ContinuousClock.now.advanced(by: configuration.idleTimeout)
         var received: [UInt8] = []
         while true {
-            switch HTTPRequest.parse(received) {
+            // The limit is the head's, checked after every read: a head read whole in one go is measured too.
+            switch HTTPRequest.parse(received, maximumSize: configuration.maximumRequestSize) {
             case .complete(let request):
                 answer(request, on: client)
                 return
             case .invalid(let reason):
                 send(.error(400, reason), to: client)
                 return
+            case .tooLarge:
+                let limit = configuration.maximumRequestSize
+                send(.error(431, "the request head is larger than \(limit) bytes"), to: client)
+                return
             case .incomplete:
-                guard received.count <= configuration.maximumRequestSize else {
-                    send(
-                        .error(431, "the request head is larger than \(configuration.maximumRequestSize) bytes"),
-                        to: client)
-                    return
-                }
                 do {
                     received += try Socket.receive(from: client, deadline: deadline)
                 } catch .timedOut {

@@ -127,6 +127,38 @@ struct StubServerTests {
         }
     }
 
+    /// A whole `GET /health` head of exactly `size` bytes, blank line included: one padding header fills it.
+    static func head(ofSize size: Int) -> [UInt8] {
+        let start = "GET /health HTTP/1.1\r\nX-Padding: "
+        let end = "\r\n\r\n"
+        return Array((start + String(repeating: "a", count: size - start.utf8.count - end.utf8.count) + end).utf8)
+    }
+
+    @Test("By default a whole head of 16 KiB is served; one byte more is answered 431, though it came in one write")
+    func wholeHeadBoundary() async throws {
+        try await Self.withStubServer { server in
+            let limit = 16 * 1024  // the documented default (docs/04)
+            let served = try await Self.exchange(Self.head(ofSize: limit), port: server.port)
+            let refused = try await Self.exchange(Self.head(ofSize: limit + 1), port: server.port)
+            #expect(served.hasPrefix("HTTP/1.1 200 OK\r\n"))
+            #expect(refused.hasPrefix("HTTP/1.1 431 "))
+        }
+    }
+
+    // The sizes an outside tester found served 200: the server read them whole in the reads it made before it
+    // looked at the limit again.
+    @Test(
+        "A whole head over 16 KiB is answered 431 with the error as JSON, however much of it one read took",
+        arguments: [16 * 1024 + 1, 17_037, 20_037]
+    )
+    func wholeHeadOverLimit(size: Int) async throws {
+        try await Self.withStubServer { server in
+            let answer = try await Self.exchange(Self.head(ofSize: size), port: server.port)
+            #expect(answer.hasPrefix("HTTP/1.1 431 Request Header Fields Too Large\r\n"))
+            #expect(answer.hasSuffix(#"{"error":"the request head is larger than 16384 bytes","status":431}"#))
+        }
+    }
+
     @Test("A client over maximumConnections waits in the backlog until a connection being served ends")
     func connectionLimit() async throws {
         try await Self.withStubServer {
