@@ -37,6 +37,11 @@ struct StubServerTests {
         if !bytes.isEmpty {
             try Socket.send(bytes, to: socket)
         }
+        return try readToEnd(socket, deadline: deadline)
+    }
+
+    /// Everything the server sends until it closes.
+    private static func readToEnd(_ socket: SocketDescriptor, deadline: ContinuousClock.Instant) throws -> String {
         var received: [UInt8] = []
         while true {
             do {
@@ -156,6 +161,56 @@ struct StubServerTests {
             let answer = try await Self.exchange(Self.head(ofSize: size), port: server.port)
             #expect(answer.hasPrefix("HTTP/1.1 431 Request Header Fields Too Large\r\n"))
             #expect(answer.hasSuffix(#"{"error":"the request head is larger than 16384 bytes","status":431}"#))
+        }
+    }
+
+    @Test("A client that keeps its connection open after an error answer is let go after the lingering time")
+    func lingeringTime() async throws {
+        try await Self.withStubServer {
+            $0.maximumConnections = 1
+            $0.maximumRequestSize = 1024
+            $0.lingeringTime = .milliseconds(100)
+        } _: { server in
+            let port = server.port
+            let (first, next) = try await BlockingCall.run {
+                let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+                // The server's only place: a client answered 431 that reads the answer and its end, and stays.
+                let staying = try Socket.connect(host: "127.0.0.1", port: port, deadline: deadline)
+                defer { staying.close() }
+                try Socket.send(Self.head(ofSize: 2048), to: staying)
+                let first = try Self.readToEnd(staying, deadline: deadline)
+                // The next client is served only once the server has stopped waiting for the first one to close.
+                return (first, try Self.blockingExchange(Array("GET /health HTTP/1.1\r\n\r\n".utf8), port: port))
+            }
+            #expect(first.hasPrefix("HTTP/1.1 431 "))
+            #expect(next.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        }
+    }
+
+    @Test("A client that never stops sending after an error answer is cut off once the server has discarded its most")
+    func lingeringSize() async throws {
+        try await Self.withStubServer {
+            $0.maximumRequestSize = 1024
+            $0.maximumLingeringSize = 64 * 1024
+            $0.lingeringTime = .seconds(50)  // longer than the test may take: only the size can end the lingering
+        } _: { server in
+            let port = server.port
+            // A head that never ends, up to 64 MiB of it: far more than the server discards and the socket buffers
+            // hold, so a write fails once the server has closed.
+            let most = 64 * 1024 * 1024
+            let sent = try await BlockingCall.run {
+                let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+                let socket = try Socket.connect(host: "127.0.0.1", port: port, deadline: deadline)
+                defer { socket.close() }
+                try Socket.send(Array("GET /health HTTP/1.1\r\nX-Padding: ".utf8), to: socket)
+                let padding = [UInt8](repeating: UInt8(ascii: "a"), count: 65_536)
+                var sent = 0
+                while sent < most, (try? Socket.send(padding, to: socket)) != nil {
+                    sent += padding.count
+                }
+                return sent
+            }
+            #expect(sent < most)
         }
     }
 
