@@ -114,6 +114,9 @@ public enum Socket {
 
     /// Reads what is available, up to `maximum` bytes, waiting until `deadline` (a deadline already passed takes what
     /// has arrived without waiting); an empty result is never returned.
+    ///
+    /// Throws `.closed` at the end of the stream and `.reset` when the peer reset the connection, so that a test can
+    /// tell a server that closed cleanly from one that reset a client still sending.
     public static func receive(from socket: SocketDescriptor, maximum: Int = 4096, deadline: ContinuousClock.Instant)
         throws(SocketError) -> [UInt8]
     {
@@ -125,7 +128,7 @@ public enum Socket {
                 if count > 0 { return Array(chunk[..<count]) }
                 if count == 0 { throw .closed }
                 if errno == EINTR || errno == EAGAIN { continue }
-                if errno == ECONNRESET { throw .closed }
+                if errno == ECONNRESET { throw .reset }
                 throw .io(systemError())
             }
         }
