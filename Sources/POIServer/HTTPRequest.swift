@@ -24,6 +24,13 @@ public struct HTTPRequest: Equatable, Sendable {
         query.first { $0.name == name }.map { $0.value ?? "" }
     }
 
+    /// Whether the head says that a body follows: a Transfer-Encoding, or a Content-Length other than 0.
+    ///
+    /// The stub server reads no body, so a client that sends one may still be sending when it is answered.
+    public var announcesBody: Bool {
+        headers["transfer-encoding"] != nil || headers["content-length"].map { Int($0) != 0 } ?? false
+    }
+
     /// What reading a request head from bytes found so far.
     public enum ParseResult: Equatable, Sendable {
         /// More bytes are needed.

@@ -9,9 +9,9 @@ public import POISockets
 /// POSIX sockets, one request per connection. It binds `127.0.0.1` and a port the system chooses unless told
 /// otherwise, and it is built to survive what a network sends: a request head over the size limit gets 431, text
 /// that is not HTTP gets 400, a client that sends nothing is dropped after the idle timeout, and at most
-/// `maximumConnections` are served at once (more wait in the listen backlog). The 400 and the 431 come before the
-/// request was read whole, so the server then closes gracefully, for a bounded time and size, and a client still
-/// sending reads the answer instead of a reset.
+/// `maximumConnections` are served at once (more wait in the listen backlog). The 400, the 431 and any answer to a
+/// request with a body (which it never reads) come before the request was read whole, so the server then closes
+/// gracefully, for a bounded time and size, and a client still sending reads the answer instead of a reset.
 public final class StubServer: Sendable {
     /// How the server runs.
     public struct Configuration: Sendable {
@@ -26,9 +26,10 @@ public final class StubServer: Sendable {
         /// The largest request head accepted, in bytes, up to and including the blank line that ends it; a longer
         /// one is answered 431 however the network split it into reads (`HTTPRequest.parse(_:maximumSize:)`).
         public var maximumRequestSize = 16 * 1024
-        /// After an error answer sent before the request was read whole (400, 431), how long the server goes on
-        /// reading and discarding what the client still sends before it closes: closing at once would reset the
-        /// connection, and a client still sending would see the reset instead of the answer (`Socket.closeLingering`).
+        /// After an answer sent before the request was read whole (a 400, a 431, any answer to a request with a
+        /// body), how long the server goes on reading and discarding what the client still sends before it closes:
+        /// closing at once would reset the connection, and a client still sending would see the reset instead of the
+        /// answer (`Socket.closeLingering`).
         public var lingeringTime: Duration = .seconds(2)
         /// After such an answer, the most bytes the server reads and discards before it closes all the same.
         public var maximumLingeringSize = 1024 * 1024
@@ -97,8 +98,8 @@ public final class StubServer: Sendable {
         }
     }
 
-    /// Reads one request head, answers it and returns; the caller closes the connection, unless an error answer sent
-    /// before the head was read whole has closed it already, gracefully.
+    /// Reads one request head, answers it and returns; the caller closes the connection, unless an answer sent before
+    /// the request was read whole has closed it already, gracefully.
     private func serve(_ client: SocketDescriptor) {
         let deadline = ContinuousClock.now.advanced(by: configuration.idleTimeout)
         var received: [UInt8] = []
@@ -141,6 +142,10 @@ public final class StubServer: Sendable {
             send(response, to: client, includingBody: includeBody)
         case .drop:
             return
+        }
+        // The body is never read: its client may still be sending it.
+        if request.announcesBody {
+            closeLingering(client)
         }
     }
 

@@ -188,6 +188,17 @@ struct StubServerTests {
         }
     }
 
+    @Test("A client that posts a body the server does not read gets the whole 405, not a reset")
+    func postedBodyGetsTheAnswer() async throws {
+        try await Self.withStubServer { server in
+            let body = [UInt8](repeating: UInt8(ascii: "x"), count: 512 * 1024)
+            let head = "POST /locations HTTP/1.1\r\nContent-Type: text/plain\r\nContent-Length: \(body.count)\r\n\r\n"
+            let answer = try await Self.exchange(Array(head.utf8) + body, port: server.port)
+            #expect(answer.hasPrefix("HTTP/1.1 405 Method Not Allowed\r\n"))
+            #expect(answer.hasSuffix(#""status":405}"#))
+        }
+    }
+
     @Test("A client that keeps its connection open after an error answer is let go after the lingering time")
     func lingeringTime() async throws {
         try await Self.withStubServer {

@@ -105,4 +105,15 @@ struct HTTPRequestTests {
         #expect(HTTPRequest.parse(bytes, maximumSize: 100) == .incomplete)
         #expect(HTTPRequest.parse(bytes + [UInt8(ascii: "\n")], maximumSize: 100) == .tooLarge)
     }
+
+    @Test(
+        "A head announces a body with a Transfer-Encoding or a Content-Length other than 0",
+        arguments: [
+            ([:], false), (["content-length": "0"], false), (["content-length": "12"], true),
+            (["transfer-encoding": "chunked"], true), (["content-length": "twelve"], true),
+        ]
+    )
+    func announcesBody(headers: [String: String], expected: Bool) {
+        #expect(HTTPRequest(method: "POST", path: "/locations", headers: headers).announcesBody == expected)
+    }
 }
