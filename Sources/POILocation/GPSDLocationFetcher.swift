@@ -107,7 +107,8 @@ public final class GPSDLocationFetcher: LocationFetcher, Sendable {
             switch error {
             case .unreachable(let reason):
                 return .failure(.gpsdUnreachable(host: host, port: port, reason: reason))
-            case .closed:
+            case .closed, .reset:
+                // A reset ends the connection before a position all the same.
                 return .failure(.gpsdClosedConnection)
             case .timedOut:
                 return .failure(.timedOut(seconds: timeout / .seconds(1)))

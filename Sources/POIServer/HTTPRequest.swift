@@ -24,6 +24,13 @@ public struct HTTPRequest: Equatable, Sendable {
         query.first { $0.name == name }.map { $0.value ?? "" }
     }
 
+    /// Whether the head says that a body follows: a Transfer-Encoding, or a Content-Length other than 0.
+    ///
+    /// The stub server reads no body, so a client that sends one may still be sending when it is answered.
+    public var announcesBody: Bool {
+        headers["transfer-encoding"] != nil || headers["content-length"].map { Int($0) != 0 } ?? false
+    }
+
     /// What reading a request head from bytes found so far.
     public enum ParseResult: Equatable, Sendable {
         /// More bytes are needed.
@@ -32,14 +39,20 @@ public struct HTTPRequest: Equatable, Sendable {
         case complete(HTTPRequest)
         /// The bytes are not an HTTP request; the reason says why.
         case invalid(String)
+        /// The head is longer than the size limit: it ends past the limit, or more bytes than the limit hold no end.
+        case tooLarge
     }
 
-    /// Reads a request head from the bytes received so far.
+    /// Reads a request head from the bytes received so far; a head longer than `maximumSize` bytes is `tooLarge`.
     ///
-    /// The request line is checked as soon as it is complete, so binary garbage is rejected at once.
-    public static func parse(_ bytes: [UInt8]) -> ParseResult {
+    /// The request line is checked as soon as it is complete, so binary garbage is rejected at once. The limit
+    /// applies to the head, from its first byte up to and including the blank line that ends it, whether it arrived
+    /// whole or not: how much a read took is the network's business, and bytes after the head (a body, the next
+    /// request) are not the head's. A head of exactly `maximumSize` bytes is accepted.
+    public static func parse(_ bytes: [UInt8], maximumSize: Int = .max) -> ParseResult {
         guard let lineEnd = bytes.firstIndex(of: UInt8(ascii: "\n")) else {
-            return bytes.allSatisfy(isPrintableOrSpace) ? .incomplete : .invalid("the request line is not text")
+            guard bytes.allSatisfy(isPrintableOrSpace) else { return .invalid("the request line is not text") }
+            return bytes.count > maximumSize ? .tooLarge : .incomplete
         }
         let requestLine = text(bytes[..<lineEnd])
         let parts = requestLine.split(separator: " ", omittingEmptySubsequences: false)
@@ -52,9 +65,13 @@ public struct HTTPRequest: Equatable, Sendable {
         guard target.hasPrefix("/"), let components = URLComponents(string: target) else {
             return .invalid("the request target is not a path")
         }
-        guard let headEnd = headEnd(in: bytes, from: lineEnd) else { return .incomplete }
+        guard let blankLine = blankLine(in: bytes, from: lineEnd) else {
+            return bytes.count > maximumSize ? .tooLarge : .incomplete
+        }
+        guard blankLine.upperBound <= maximumSize else { return .tooLarge }
         var headers: [String: String] = [:]
-        for line in text(bytes[(lineEnd + 1)..<headEnd]).split(whereSeparator: \.isNewline) where !line.isEmpty {
+        let fields = text(bytes[(lineEnd + 1)..<blankLine.lowerBound])
+        for line in fields.split(whereSeparator: \.isNewline) where !line.isEmpty {
             guard let colon = line.firstIndex(of: ":") else { return .invalid("a header line has no colon") }
             let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
             headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
@@ -69,15 +86,16 @@ public struct HTTPRequest: Equatable, Sendable {
         )
     }
 
-    /// The index where the blank line that ends the head starts, searching after the request line.
-    private static func headEnd(in bytes: [UInt8], from lineEnd: Int) -> Int? {
+    /// The blank line that ends the head (`\n` or `\r\n`), searching after the request line: its upper bound is the
+    /// head's length.
+    private static func blankLine(in bytes: [UInt8], from lineEnd: Int) -> Range<Int>? {
         var index = lineEnd
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "\n") {
                 let next = index + 1
-                if next < bytes.count, bytes[next] == UInt8(ascii: "\n") { return next }
+                if next < bytes.count, bytes[next] == UInt8(ascii: "\n") { return next..<(next + 1) }
                 if next + 1 < bytes.count, bytes[next] == UInt8(ascii: "\r"), bytes[next + 1] == UInt8(ascii: "\n") {
-                    return next
+                    return next..<(next + 2)
                 }
             }
             index += 1

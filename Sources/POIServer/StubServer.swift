@@ -9,7 +9,9 @@ public import POISockets
 /// POSIX sockets, one request per connection. It binds `127.0.0.1` and a port the system chooses unless told
 /// otherwise, and it is built to survive what a network sends: a request head over the size limit gets 431, text
 /// that is not HTTP gets 400, a client that sends nothing is dropped after the idle timeout, and at most
-/// `maximumConnections` are served at once (more wait in the listen backlog).
+/// `maximumConnections` are served at once (more wait in the listen backlog). The 400, the 431 and any answer to a
+/// request with a body (which it never reads) come before the request was read whole, so the server then closes
+/// gracefully, for a bounded time and size, and a client still sending reads the answer instead of a reset.
 public final class StubServer: Sendable {
     /// How the server runs.
     public struct Configuration: Sendable {
@@ -21,8 +23,16 @@ public final class StubServer: Sendable {
         public var routes = StubServerRoutes(places: PointOfInterest.sanJose)
         /// How long a client may take to send its request head.
         public var idleTimeout: Duration = .seconds(5)
-        /// The largest request head accepted, in bytes.
+        /// The largest request head accepted, in bytes, up to and including the blank line that ends it; a longer
+        /// one is answered 431 however the network split it into reads (`HTTPRequest.parse(_:maximumSize:)`).
         public var maximumRequestSize = 16 * 1024
+        /// After an answer sent before the request was read whole (a 400, a 431, any answer to a request with a
+        /// body), how long the server goes on reading and discarding what the client still sends before it closes:
+        /// closing at once would reset the connection, and a client still sending would see the reset instead of the
+        /// answer (`Socket.closeLingering`).
+        public var lingeringTime: Duration = .seconds(2)
+        /// After such an answer, the most bytes the server reads and discards before it closes all the same.
+        public var maximumLingeringSize = 1024 * 1024
         /// How many connections are served at once.
         public var maximumConnections = 64
         /// How the server waits out the `slow` fault's delay: the thread sleeps; a test may record the delay instead.
@@ -88,25 +98,27 @@ public final class StubServer: Sendable {
         }
     }
 
-    /// Reads one request head, answers it and returns; the caller closes the connection.
+    /// Reads one request head, answers it and returns; the caller closes the connection, unless an answer sent before
+    /// the request was read whole has closed it already, gracefully.
     private func serve(_ client: SocketDescriptor) {
         let deadline = ContinuousClock.now.advanced(by: configuration.idleTimeout)
         var received: [UInt8] = []
         while true {
-            switch HTTPRequest.parse(received) {
+            // The limit is the head's, checked after every read: a head read whole in one go is measured too.
+            switch HTTPRequest.parse(received, maximumSize: configuration.maximumRequestSize) {
             case .complete(let request):
                 answer(request, on: client)
                 return
             case .invalid(let reason):
                 send(.error(400, reason), to: client)
+                closeLingering(client)
+                return
+            case .tooLarge:
+                let limit = configuration.maximumRequestSize
+                send(.error(431, "the request head is larger than \(limit) bytes"), to: client)
+                closeLingering(client)
                 return
             case .incomplete:
-                guard received.count <= configuration.maximumRequestSize else {
-                    send(
-                        .error(431, "the request head is larger than \(configuration.maximumRequestSize) bytes"),
-                        to: client)
-                    return
-                }
                 do {
                     received += try Socket.receive(from: client, deadline: deadline)
                 } catch .timedOut {
@@ -131,6 +143,16 @@ public final class StubServer: Sendable {
         case .drop:
             return
         }
+        // The body is never read: its client may still be sending it.
+        if request.announcesBody {
+            closeLingering(client)
+        }
+    }
+
+    /// Closes the connection gracefully after an answer sent while the client may still be sending its request.
+    private func closeLingering(_ client: SocketDescriptor) {
+        let deadline = ContinuousClock.now.advanced(by: configuration.lingeringTime)
+        Socket.closeLingering(client, discardingAtMost: configuration.maximumLingeringSize, until: deadline)
     }
 
     private func send(_ response: HTTPResponse, to client: SocketDescriptor, includingBody: Bool = true) {

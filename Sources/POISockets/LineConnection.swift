@@ -20,7 +20,8 @@ public final class LineConnection {
         try Socket.send(Array(text.utf8), to: socket)
     }
 
-    /// The next line without its line ending; throws `.closed` at the end of the stream, `.timedOut` at `deadline`.
+    /// The next line without its line ending; throws `.closed` at the end of the stream (`.reset` if the peer reset
+    /// it), `.timedOut` at `deadline`.
     public func readLine(deadline: ContinuousClock.Instant) throws(SocketError) -> String {
         while true {
             if let newline = buffer[searched...].firstIndex(of: UInt8(ascii: "\n")) {

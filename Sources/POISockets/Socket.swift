@@ -114,6 +114,9 @@ public enum Socket {
 
     /// Reads what is available, up to `maximum` bytes, waiting until `deadline` (a deadline already passed takes what
     /// has arrived without waiting); an empty result is never returned.
+    ///
+    /// Throws `.closed` at the end of the stream and `.reset` when the peer reset the connection, so that a test can
+    /// tell a server that closed cleanly from one that reset a client still sending.
     public static func receive(from socket: SocketDescriptor, maximum: Int = 4096, deadline: ContinuousClock.Instant)
         throws(SocketError) -> [UInt8]
     {
@@ -125,9 +128,34 @@ public enum Socket {
                 if count > 0 { return Array(chunk[..<count]) }
                 if count == 0 { throw .closed }
                 if errno == EINTR || errno == EAGAIN { continue }
-                if errno == ECONNRESET { throw .closed }
+                if errno == ECONNRESET { throw .reset }
                 throw .io(systemError())
             }
+        }
+    }
+
+    /// Closes `socket` gracefully, for a server that answered before it read all the peer sends (a lingering close):
+    /// ends the sending side, so that the peer reads the answer and then the end of the stream; reads and discards
+    /// what the peer still sends, until it closes, `maximum` bytes have come or `deadline` passes; then closes.
+    ///
+    /// Closing at once, with the peer's bytes unread or more of them on the way, resets the connection: a peer still
+    /// sending sees its write fail and may never read the answer. The two bounds keep a peer that never stops
+    /// sending, or never closes, from holding the connection; past them the socket is closed all the same.
+    public static func closeLingering(
+        _ socket: SocketDescriptor, discardingAtMost maximum: Int, until deadline: ContinuousClock.Instant
+    ) {
+        defer { socket.close() }
+        do throws(SocketError) {
+            try socket.use { number throws(SocketError) in
+                guard systemShutdownSending(number) == 0 else { throw .io(systemError()) }
+            }
+            var discarded = 0
+            while discarded < maximum {
+                let chunk = try receive(from: socket, maximum: min(maximum - discarded, 65_536), deadline: deadline)
+                discarded += chunk.count
+            }
+        } catch {
+            // The peer closed or reset, the deadline passed, or the socket was closed meanwhile: nothing to wait for.
         }
     }
 

@@ -4,6 +4,10 @@ public enum SocketError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreachable(String)
     /// The peer closed the connection.
     case closed
+    /// The peer reset the connection instead of closing it: it closed with bytes of ours unread, say. What it sent
+    /// before the reset may be lost on the way (it is once a write of ours fails), so a server that answers before
+    /// it has read everything closes gracefully to keep its answer from this.
+    case reset
     /// The deadline passed.
     case timedOut
     /// Another system error.
@@ -14,6 +18,7 @@ public enum SocketError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .unreachable(let reason): reason
         case .closed: "connection closed"
+        case .reset: "connection reset by peer"
         case .timedOut: "timed out"
         case .io(let reason): reason
         }

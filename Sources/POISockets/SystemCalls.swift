@@ -34,6 +34,10 @@ func systemRead(_ descriptor: Int32, _ bytes: UnsafeMutableRawPointer, _ count: 
     read(descriptor, bytes, count)
 }
 func systemShutdown(_ descriptor: Int32) -> Int32 { shutdown(descriptor, Int32(SHUT_RDWR)) }
+/// Ends the sending side only: the first step of a lingering close (`Socket.closeLingering`).
+///
+/// The peer reads what was sent and then the end of the stream, while this side can still read what the peer sends.
+func systemShutdownSending(_ descriptor: Int32) -> Int32 { shutdown(descriptor, Int32(SHUT_WR)) }
 func systemClose(_ descriptor: Int32) -> Int32 { close(descriptor) }
 func systemSetOption(_ descriptor: Int32, _ name: Int32) {
     var on: Int32 = 1

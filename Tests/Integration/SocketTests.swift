@@ -46,6 +46,31 @@ struct SocketTests {
         #expect(error != .closed)  // an I/O error from the system, not the descriptor's own `.closed`
     }
 
+    @Test("A peer that closes with bytes of ours unread resets the connection: receive throws .reset, not .closed")
+    func reset() throws {
+        let (client, server, listener) = try Self.pair()
+        defer { listener.stop() }
+        defer { client.close() }
+        try Socket.send([0x43], to: client)
+        try Socket.waitUntilReadable(server, until: Self.deadline())  // the byte is there, unread, when it closes
+        server.close()
+        let error = #expect(throws: SocketError.self) {
+            while true { _ = try Socket.receive(from: client, deadline: Self.deadline()) }
+        }
+        #expect(error == .reset)
+    }
+
+    @Test("A peer that closes after reading everything ends the stream: receive throws .closed")
+    func orderlyClose() throws {
+        let (client, server, listener) = try Self.pair()
+        defer { listener.stop() }
+        defer { client.close() }
+        try Socket.send([0x44], to: client)
+        #expect(try Socket.receive(from: server, deadline: Self.deadline()) == [0x44])
+        server.close()
+        #expect(throws: SocketError.closed) { try Socket.receive(from: client, deadline: Self.deadline()) }
+    }
+
     @Test(
         "A line may grow to 1 MiB; a byte more is an error, not a wait for the rest",
         arguments: [(1 << 20, SocketError.closed), ((1 << 20) + 1, SocketError.io("a line longer than 1 MiB"))]

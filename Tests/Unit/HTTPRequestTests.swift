@@ -60,4 +60,60 @@ struct HTTPRequestTests {
     func invalid(text: String, reason: String) {
         #expect(Self.parse(text) == .invalid(reason))
     }
+
+    /// A whole `GET /health` head of exactly `size` bytes, blank line included, its lines ending with `newline`.
+    static func head(ofSize size: Int, newline: String = "\r\n") -> [UInt8] {
+        let start = "GET /health HTTP/1.1\(newline)X-Padding: "
+        let padding = String(repeating: "a", count: size - start.utf8.count - 2 * newline.utf8.count)
+        return Array((start + padding + newline + newline).utf8)
+    }
+
+    @Test(
+        "A head longer than the limit is too large, whether it ended or not",
+        arguments: [
+            head(ofSize: 101), head(ofSize: 101, newline: "\n"),
+            // Whole, with a body behind it: the head alone is over the limit.
+            head(ofSize: 101) + Array("body".utf8),
+            // No end yet, and more bytes than the limit: in the request line, in the headers, in the blank line.
+            Array(("GET /" + String(repeating: "a", count: 96)).utf8), head(ofSize: 200).prefix(101).map { $0 },
+            head(ofSize: 102).dropLast(1),
+        ]
+    )
+    func tooLarge(bytes: [UInt8]) {
+        #expect(HTTPRequest.parse(bytes, maximumSize: 100) == .tooLarge)
+    }
+
+    @Test(
+        "A head of exactly the limit is read, with or without a body or the next request behind it",
+        arguments: [
+            head(ofSize: 100), head(ofSize: 100, newline: "\n"), head(ofSize: 100) + Array("body".utf8),
+            head(ofSize: 100) + head(ofSize: 100),
+        ]
+    )
+    func atLimit(bytes: [UInt8]) {
+        guard case .complete(let request) = HTTPRequest.parse(bytes, maximumSize: 100) else {
+            Issue.record("expected a complete request")
+            return
+        }
+        #expect(request.path == "/health")
+    }
+
+    @Test("A head of the limit's length that has not ended yet asks for more bytes; one more byte is too many")
+    func atLimitIncomplete() {
+        // The limit's worth, ending between the blank line's CR and LF: the LF makes the head one byte too long.
+        let bytes = Array(Self.head(ofSize: 101).dropLast(1))
+        #expect(HTTPRequest.parse(bytes, maximumSize: 100) == .incomplete)
+        #expect(HTTPRequest.parse(bytes + [UInt8(ascii: "\n")], maximumSize: 100) == .tooLarge)
+    }
+
+    @Test(
+        "A head announces a body with a Transfer-Encoding or a Content-Length other than 0",
+        arguments: [
+            ([:], false), (["content-length": "0"], false), (["content-length": "12"], true),
+            (["transfer-encoding": "chunked"], true), (["content-length": "twelve"], true),
+        ]
+    )
+    func announcesBody(headers: [String: String], expected: Bool) {
+        #expect(HTTPRequest(method: "POST", path: "/locations", headers: headers).announcesBody == expected)
+    }
 }
