@@ -384,6 +384,10 @@ class Engine:
             self.finish()  # never against a binary that still holds a rebuilt mutant (run_order avoids paying this)
             self._run_tiers(self.schema_copy, tiers, entry, {schemata_module.VARIABLE: str(self.schema.ids[mutant])})
             return
+        if self.schema is not None and mutant in self.schema.mismatched:
+            entry["status"] = "not compiled"
+            entry["reason"] = "its two values have no type in common (the compiler, in the schemata's build)"
+            return
         entry["engine"] = "rebuild"
         # A mutant the schema could not hold is rebuilt in the schemata copy itself (its line is the original
         # there), so that one copy is built, not two.

@@ -93,6 +93,9 @@ class Schema:
         self.sources = sources
         self.dropped: set[tuple[str, int]] = set()  # (file, line) left as they were
         self.unheld = unholdable(mutants, sources)  # mutants no rewriting expresses: rebuilt one at a time
+        # Mutants whose two values the compiler found of different types in the schema: they cannot compile alone.
+        self.mismatched: set[generation.Mutant] = set()
+        self.written: dict[str, str] = {}
 
     def included(self, mutant: generation.Mutant) -> bool:
         return mutant in self.ids and mutant not in self.unheld and (mutant.file, mutant.line) not in self.dropped
@@ -116,6 +119,7 @@ class Schema:
         for folder in sorted({module_folder(mutant.file) for mutant in self.ids}):
             declared = declarations.get(folder, [])
             written[f"{folder}/__POIMutants.swift"] = SUPPORT + "\n" + "\n".join(declared) + "\n"
+        self.written = written
         return written
 
     def rewrite(self, line: str, here: list[generation.Mutant]) -> tuple[str, list[str]]:
@@ -191,8 +195,15 @@ class Schema:
             if self.included(mutant):
                 lines_with_mutants[mutant.file].append(mutant.line)
         dropped = 0
-        for match in re.finditer(r"^(?:.*?/)?(Sources/[^:\s]+\.swift):(\d+):\d+: error:", log, re.MULTILINE):
+        for match in re.finditer(r"^(?:.*?/)?(Sources/[^:\s]+\.swift):(\d+):(\d+): error: (.*)$", log, re.MULTILINE):
             file, number = match[1], int(match[2])
+            chosen = self._chosen_at(file, number, int(match[3]))
+            if chosen is not None:  # the error is inside one mutant's choice: that mutant alone leaves the schema
+                if MISMATCH.search(match[4]):
+                    self.mismatched.add(chosen)
+                self.unheld.add(chosen)
+                dropped += 1
+                continue
             lines = lines_with_mutants.get(file, [])
             above = [line for line in lines if line <= number]
             nearest = max(above) if above else min(lines, default=None)  # else the first below it
@@ -207,7 +218,31 @@ class Schema:
             dropped += 1
         return dropped
 
+    def _chosen_at(self, file: str, number: int, column: int) -> generation.Mutant | None:
+        """The mutant of a guessing operator whose `__POIMutant.pick(ID, …)` holds the 1-based `column` of line
+        `number` as written, the innermost one; None when the error is elsewhere on the line."""
+        lines = self.written.get(file, "").split("\n")
+        if not 0 < number <= len(lines):
+            return None
+        line, best = lines[number - 1], None
+        for mutant in self.ids:
+            if mutant.file != file or mutant.line != number or mutant.operator not in GUESSES or not self.included(mutant):
+                continue
+            for found in re.finditer(rf"__POIMutant\.pick\({self.ids[mutant]}, ", line):
+                depth, end = 0, len(line)
+                for index in range(found.start() + len("__POIMutant.pick"), len(line)):
+                    depth += {"(": 1, ")": -1}.get(line[index], 0)
+                    if depth == 0:
+                        end = index + 1
+                        break
+                if found.start() < column <= end and (best is None or end - found.start() < best[1]):
+                    best = (mutant, end - found.start())
+        return best[0] if best else None
 
+
+# What the compiler says of a choice between two values that have no type in common.
+MISMATCH = re.compile(r"cannot convert value of type|conflicting arguments to generic parameter|"
+                      r"cannot assign value of type|is not convertible to")
 # Operators that guess at types (two values of one type, an empty value of a return type): on a line the compiler
 # rejects, their mutants leave the schema first.
 GUESSES = {"default-body", "swapped-arguments", "swapped-variable", "injected-default", "collection-selection"}

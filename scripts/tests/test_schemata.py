@@ -149,6 +149,17 @@ class NewOperatorRewriteTests(unittest.TestCase):
         self.assertEqual({m.operator for m in schema.unheld}, {"removed-entry", "collection-selection"})
         self.assertEqual(files[FILE], "let x = [a, b]\nlet w = xs.max()\nlet y = Array(args.dropFirst())")
 
+    def test_an_error_inside_one_choice_removes_that_mutant_alone_and_a_type_clash_is_not_compiled(self):
+        source = "func f(a: Int, b: Int) -> Int {\n  return g(x, y)\n}"
+        schema, files = schema_of(source, "swapped-arguments")
+        line = files[FILE].split("\n")[1]
+        column = line.index("__POIMutant.pick(0, x, y)") + len("__POIMutant.pick(0, ") + 1
+        log = f"/x/Sources/X/X.swift:2:{column}: error: cannot convert value of type 'Int' to expected argument type 'String'"
+        self.assertEqual(schema.drop_errors(log), 1)
+        (mutant,) = schema.ids
+        self.assertIn(mutant, schema.mismatched)
+        self.assertFalse(schema.included(mutant))
+
 
 if __name__ == "__main__":
     unittest.main()
