@@ -80,6 +80,16 @@ struct GPSDReportTests {
         #expect(report.fix == Coordinate(latitude: 37.3293, longitude: -121.8893))
     }
 
+    @Test("Of several devices with a fix, a POLL answer's fix is the first one's, whatever the modes")
+    func pollWithSeveralFixes() {
+        let report = GPSDReport.poll(positions: [
+            .position(mode: 1, latitude: nil, longitude: nil),
+            .position(mode: 2, latitude: 46.5, longitude: 7.5),
+            .position(mode: 3, latitude: 37.3293, longitude: -121.8893),
+        ])
+        #expect(report.fix == Coordinate(latitude: 46.5, longitude: 7.5))
+    }
+
     @Test(
         "A POLL answer before any fix gives no position",
         arguments: [

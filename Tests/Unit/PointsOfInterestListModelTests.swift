@@ -82,6 +82,14 @@ struct PointsOfInterestListModelTests {
         #expect(list.reloadCount == 2)
     }
 
+    @Test("An update replaces the places the list shows, not only the position")
+    func updateReplacesPlaces() {
+        let list = PointsOfInterestListModel(
+            notificationCenter: NotificationCenter(), places: [PointOfInterest(name: "Old")])
+        list.update(places: [PointOfInterest(name: "New"), PointOfInterest(name: "Newer")], position: nil)
+        #expect(list.rows.map(\.place.name) == ["New", "Newer"])
+    }
+
     @Test("Without a position the rows are in name order, and places without a position come last")
     func rowsWithoutPosition() {
         let places = [
