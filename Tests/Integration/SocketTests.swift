@@ -90,6 +90,25 @@ struct SocketTests {
         }
     }
 
+    @Test("A line that ends in a later read is found, and so is a short line that came with its end")
+    func linesAcrossReads() async throws {
+        let listener = try SocketListener()
+        defer { listener.stop() }
+        try await BlockingCall.run {
+            let connection = try LineConnection(host: "127.0.0.1", port: listener.port, deadline: Self.deadline())
+            guard let server = listener.accept() else { throw SocketError.closed }
+            defer { server.close() }
+            try Socket.send(Array("first\nsec".utf8), to: server)
+            #expect(try connection.readLine(deadline: Self.deadline()) == "first")
+            // The reader now holds "sec", searched to its end; the rest comes only after the reader asks.
+            try connection.send("more\n")
+            _ = try Socket.receive(from: server, deadline: Self.deadline())
+            try Socket.send(Array("ond\nx\n".utf8), to: server)
+            #expect(try connection.readLine(deadline: Self.deadline()) == "second")
+            #expect(try connection.readLine(deadline: Self.deadline()) == "x")
+        }
+    }
+
     @Test("A listener on ::1 reports its IPv6 port, and accepts on it", .enabled(if: Self.hasIPv6Loopback))
     func ipv6() throws {
         let listener = try SocketListener(host: "::1")
