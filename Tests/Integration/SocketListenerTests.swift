@@ -33,6 +33,18 @@ struct SocketListenerTests {
         #expect(server.isClosed)
     }
 
+    @Test("waitForConnection returns once a client is there, and throws .timedOut at its deadline while none is")
+    func waitForConnection() throws {
+        let listener = try SocketListener()
+        defer { listener.stop() }
+        #expect(throws: SocketError.timedOut) { try listener.waitForConnection(until: .now) }
+        let client = try Socket.connect(
+            host: "127.0.0.1", port: listener.port, deadline: .now.advanced(by: .seconds(10)))
+        defer { client.close() }
+        try listener.waitForConnection(until: .now.advanced(by: .seconds(10)))
+        #expect(listener.accept() != nil)
+    }
+
     @Test("A closed descriptor is never used again, and closing twice is harmless")
     func closedOnce() throws {
         let (socket, _) = try Socket.bind(host: "127.0.0.1", port: 0)
