@@ -1,0 +1,273 @@
+"""Runs test commands under a time bound, and leaves nothing they started running.
+
+A test that never ends must still end its run: Swift Testing's `.timeLimit` counts in whole minutes, and an `async`
+XCTest method has no limit at all, so a tier with a hung test never finishes. `run(...)` starts each command in a
+session of its own, reads its lines as they come, keeps track of the tests running (scripts/running.py), and stops
+the run when the run's bound passes or one test runs past its own; the caller may also stop it at a line it
+recognises (a failure). Stopping a run stops every process it started, however deep: `swift test` starts the test
+binary in a process group of its own, and Foundation's Process starts the programs an end-to-end test launches in
+sessions of their own, so killing a process group is not enough (a test binary left spinning after `swift test` was
+killed grew to 14 GB). The tree is stopped first (SIGSTOP, so that nothing new starts), read from `ps`, then killed;
+on Linux this process adopts the orphans of its descendants (PR_SET_CHILD_SUBREAPER), so that a program whose parent
+already died is found, killed and reaped here too.
+
+Used by scripts/pyramid.py (each tier, with bounds from the budgets) and scripts/scratch.py (the mutants' and the
+claims' runs). Python's standard library only; tested by scripts/tests/test_bounded.py, with fake test binaries.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from running import ANSI, RunningTests
+
+# How often the loop looks at the clock when no line comes: a bound passes at most this late.
+TICK = 0.1
+# How long the output of commands that all exited may stay open (a program they left running holds it) before
+# what holds it is stopped.
+LINGER = 2.0
+
+
+@dataclasses.dataclass
+class Hang:
+    """A run stopped at its bound: after how long, which bound passed (`test` names the test that ran past its own;
+    None when the run's bound passed) and every test running then, as (console name, seconds it had run)."""
+
+    seconds: float
+    bound: float
+    test: str | None
+    running: list[tuple[str, float]]
+
+
+@dataclasses.dataclass
+class Finished:
+    """How a run ended: each command's exit status (negative: the signal that killed it) and output, all the output
+    in the order it came, how long it took, the hang that stopped it if one did, whether the caller's `stop` did,
+    and the processes found still running once the commands had exited (stopped then)."""
+
+    codes: list[int]
+    outputs: list[str]
+    output: str
+    seconds: float
+    hang: Hang | None = None
+    stopped: bool = False
+    left_running: list[int] = dataclasses.field(default_factory=list)
+
+
+def run(commands: list[list[str]], limit: float, *, cwd: Path | None = None, environment: dict[str, str] | None = None,
+        test_limit: float | None = None, longer: Callable[[str], float | None] | None = None,
+        stop: Callable[[str], bool] | None = None) -> Finished:
+    """Runs `commands` at once, each in a session of its own with stdout and stderr together, and waits for them.
+
+    The run is stopped, with every process it started, when it has run `limit` seconds, when one test has run
+    `test_limit` seconds (if given; a test past it is asked about once through `longer(console name)`, which may
+    give it a longer bound of its own), or as soon as `stop(line)` is true for a line."""
+    become_subreaper()
+    start = time.monotonic()
+    lines: queue.Queue[tuple[int, str | None]] = queue.Queue()
+    processes: list[subprocess.Popen] = []
+    tests = RunningTests()
+    own_bounds: dict[str, float] = {}
+    outputs: list[list[str]] = [[] for _ in commands]
+    output: list[str] = []
+    hang, stopped, exited_at, left_running = None, False, None, []
+    open_streams = len(commands)
+    try:
+        for index, command in enumerate(commands):
+            process = subprocess.Popen(command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                       stderr=subprocess.STDOUT, start_new_session=True,
+                                       env={**os.environ, **(environment or {})})
+            processes.append(process)
+            threading.Thread(target=_forward, args=(process, index, lines), daemon=True).start()
+        while open_streams:
+            now = time.monotonic()
+            hang = _past_bound(tests, now - start, now, limit, test_limit, longer, own_bounds)
+            if hang:
+                break
+            if exited_at is None and all(process.poll() is not None for process in processes):
+                exited_at = now
+            if exited_at is not None and now - exited_at > LINGER:
+                left_running = stop_adopted(processes)  # what holds the output open after the commands exited
+                exited_at = float("inf")
+            try:
+                index, line = lines.get(timeout=TICK)
+            except queue.Empty:
+                continue
+            if line is None:
+                open_streams -= 1
+                continue
+            line = ANSI.sub("", line)
+            tests.feed(line, time.monotonic())
+            output.append(line)
+            outputs[index].append(line)
+            if stop and stop(line):
+                stopped = True
+                break
+    finally:
+        killed = [stop_tree(process.pid) for process in processes if process.poll() is None]
+        codes = [process.wait() for process in processes]
+        for descendants in killed:
+            reap(descendants)
+        if killed or hang or stopped:
+            left_running += stop_adopted(processes)
+        reap_orphans()
+    seconds = time.monotonic() - start
+    _drain(lines, open_streams, output, outputs)
+    return Finished(codes, ["".join(text) for text in outputs], "".join(output), seconds, hang, stopped,
+                    left_running)
+
+
+def _past_bound(tests: RunningTests, elapsed: float, now: float, limit: float, test_limit: float | None,
+                longer: Callable[[str], float | None] | None, own_bounds: dict[str, float]) -> Hang | None:
+    """The hang, when the run or one of its tests has run past its bound."""
+    running = tests.running()
+    ages = [(name, now - started) for name, started in running]
+    if elapsed >= limit:
+        return Hang(elapsed, limit, None, ages)
+    if test_limit is None:
+        return None
+    for name, age in ages:
+        bound = own_bounds.get(name, test_limit)
+        if age < bound:
+            continue
+        if name not in own_bounds:
+            own_bounds[name] = max(test_limit, (longer(name) if longer else None) or test_limit)
+            if age < own_bounds[name]:
+                continue
+        return Hang(elapsed, own_bounds[name], name, ages)
+    return None
+
+
+def _drain(lines: queue.Queue, open_streams: int, output: list[str], outputs: list[list[str]]) -> None:
+    """Takes the lines a stopped run printed and the loop did not read, until its streams close (they close as its
+    processes die) or for half a second at most."""
+    deadline = time.monotonic() + 0.5
+    while open_streams and time.monotonic() < deadline:
+        try:
+            index, line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            return
+        if line is None:
+            open_streams -= 1
+        else:
+            line = ANSI.sub("", line)
+            output.append(line)
+            outputs[index].append(line)
+
+
+def _forward(process: subprocess.Popen, index: int, lines: queue.Queue) -> None:
+    assert process.stdout is not None
+    for raw in iter(process.stdout.readline, b""):
+        lines.put((index, raw.decode(errors="replace")))
+    process.stdout.close()
+    lines.put((index, None))
+
+
+# MARK: Stopping process trees
+
+
+def become_subreaper() -> None:
+    """On Linux, makes this process adopt its orphaned descendants, so that the programs a killed test launched are
+    reaped here, not left as zombies under a PID 1 that may never reap them, and can be found when they outlive
+    their parents."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+
+
+def stop_tree(pid: int) -> list[int]:
+    """Kills a process and every process it started, however deep, and returns the descendants, parents first.
+    Foundation's Process starts each program in a session of its own, so killing the test binary's process group
+    would leave the servers an end-to-end test launched running: the tree is stopped first (SIGSTOP, so that
+    nothing new starts), read from `ps`, then killed. Wait for `pid`, then `reap(...)` the descendants."""
+    order = [pid]
+    pending = [pid]
+    while pending:
+        for number in pending:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(number, signal.SIGSTOP)
+        children = _children()
+        pending = [child for parent in pending for child in children.get(parent, ()) if child not in order]
+        order += pending
+    for number in order:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(number, signal.SIGKILL)
+    return order[1:]
+
+
+def stop_adopted(processes: list[subprocess.Popen]) -> list[int]:
+    """Kills and reaps every living process this one adopted (see become_subreaper; `processes`, its own, are
+    left alone) with its descendants: what a run's commands started and left behind when they died. Returns the
+    processes killed."""
+    own = {process.pid for process in processes}
+    stopped = []
+    for child in _children().get(os.getpid(), []):
+        if child in own or not _alive(child):
+            continue
+        descendants = stop_tree(child)
+        reap([child, *descendants])
+        stopped += [child, *descendants]
+    return stopped
+
+
+def reap_orphans() -> None:
+    """Waits for every adopted orphan that has ended (the compiler's helpers outlive `swift build` now and then).
+    Called only when no child this process started itself is running, so that none of theirs is taken."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def reap(descendants: list[int]) -> None:
+    """Waits for killed descendants that this process adopted once their parents died (see become_subreaper);
+    one that is not ours to wait for is left to whoever adopted it."""
+    for number in descendants:
+        with contextlib.suppress(ChildProcessError, OSError):
+            os.waitpid(number, 0)
+
+
+def _alive(pid: int) -> bool:
+    """Whether `pid` is a process that has not ended (a zombie has ended: it waits only to be reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[-1].split()[0] != "Z"
+    except OSError:
+        return not sys.platform.startswith("linux") and _exists(pid)
+
+
+def _exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _children() -> dict[int, list[int]]:
+    """Every process's children, read from `ps` (the `ps` itself left out)."""
+    lister = subprocess.Popen(["ps", "-A", "-o", "pid=", "-o", "ppid="], stdout=subprocess.PIPE, text=True)
+    listed, _ = lister.communicate()
+    children: dict[int, list[int]] = {}
+    for line in listed.splitlines():
+        fields = line.split()
+        if len(fields) == 2 and int(fields[0]) != lister.pid:
+            children.setdefault(int(fields[1]), []).append(int(fields[0]))
+    return children
