@@ -6,10 +6,16 @@ session of its own, reads its lines as they come, keeps track of the tests runni
 the run when the run's bound passes or one test runs past its own; the caller may also stop it at a line it
 recognises (a failure). Stopping a run stops every process it started, however deep: `swift test` starts the test
 binary in a process group of its own, and Foundation's Process starts the programs an end-to-end test launches in
-sessions of their own, so killing a process group is not enough (a test binary left spinning after `swift test` was
-killed grew to 14 GB). The tree is stopped first (SIGSTOP, so that nothing new starts), read from `ps`, then killed;
-on Linux this process adopts the orphans of its descendants (PR_SET_CHILD_SUBREAPER), so that a program whose parent
-already died is found, killed and reaped here too.
+process groups of their own (measured with swift 6.3.1; a session of its own would do the same), so killing a process
+group is not enough (a test binary left spinning after `swift test` was killed grew to 14 GB). The tree is stopped
+first (SIGSTOP, so that nothing new starts), read from `ps`, then killed; on Linux this process adopts the orphans of
+its descendants (PR_SET_CHILD_SUBREAPER), so that a program whose parent already died is found, killed and reaped
+here too.
+
+A command may be given a terminal for its output (`terminal=True`, a pseudo-terminal): `swift test` passes its test
+binary's lines on through its C standard output, which a pipe buffers until it exits (measured with swift 6.3.1: not
+one line of a hung tier reaches a pipe), so through a pipe a hung run would say nothing of the test that hung. The
+terminal's lines are read as a terminal shows them: without colours, each line from its last carriage return.
 
 Used by scripts/pyramid.py (each tier, with bounds from the budgets) and scripts/scratch.py (the mutants' and the
 claims' runs). Python's standard library only; tested by scripts/tests/test_bounded.py, with fake test binaries.
@@ -20,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
+import pty
 import queue
 import signal
 import subprocess
@@ -66,8 +73,9 @@ class Finished:
 
 def run(commands: list[list[str]], limit: float, *, cwd: Path | None = None, environment: dict[str, str] | None = None,
         test_limit: float | None = None, longer: Callable[[str], float | None] | None = None,
-        stop: Callable[[str], bool] | None = None) -> Finished:
-    """Runs `commands` at once, each in a session of its own with stdout and stderr together, and waits for them.
+        stop: Callable[[str], bool] | None = None, terminal: bool = False) -> Finished:
+    """Runs `commands` at once, each in a session of its own with stdout and stderr together (in a terminal of its
+    own with `terminal`, so that it writes each line as it comes), and waits for them.
 
     The run is stopped, with every process it started, when it has run `limit` seconds, when one test has run
     `test_limit` seconds (if given; a test past it is asked about once through `longer(console name)`, which may
@@ -84,11 +92,21 @@ def run(commands: list[list[str]], limit: float, *, cwd: Path | None = None, env
     open_streams = len(commands)
     try:
         for index, command in enumerate(commands):
-            process = subprocess.Popen(command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                       stderr=subprocess.STDOUT, start_new_session=True,
-                                       env={**os.environ, **(environment or {})})
+            reader, writer = _terminal() if terminal else (-1, subprocess.PIPE)
+            try:
+                process = subprocess.Popen(command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=writer,
+                                           stderr=subprocess.STDOUT, start_new_session=True,
+                                           env={**os.environ, **(environment or {})})
+            except BaseException:
+                if terminal:
+                    os.close(reader)
+                raise
+            finally:
+                if terminal:
+                    os.close(writer)  # the command has its own: the end comes when it and all it started close theirs
             processes.append(process)
-            threading.Thread(target=_forward, args=(process, index, lines), daemon=True).start()
+            stream = os.fdopen(reader, "rb") if terminal else process.stdout
+            threading.Thread(target=_forward, args=(stream, index, lines, terminal), daemon=True).start()
         while open_streams:
             now = time.monotonic()
             hang = _past_bound(tests, now - start, now, limit, test_limit, longer, own_bounds)
@@ -106,7 +124,6 @@ def run(commands: list[list[str]], limit: float, *, cwd: Path | None = None, env
             if line is None:
                 open_streams -= 1
                 continue
-            line = ANSI.sub("", line)
             tests.feed(line, time.monotonic())
             output.append(line)
             outputs[index].append(line)
@@ -160,16 +177,31 @@ def _drain(lines: queue.Queue, open_streams: int, output: list[str], outputs: li
         if line is None:
             open_streams -= 1
         else:
-            line = ANSI.sub("", line)
             output.append(line)
             outputs[index].append(line)
 
 
-def _forward(process: subprocess.Popen, index: int, lines: queue.Queue) -> None:
-    assert process.stdout is not None
-    for raw in iter(process.stdout.readline, b""):
-        lines.put((index, raw.decode(errors="replace")))
-    process.stdout.close()
+def _terminal() -> tuple[int, int]:
+    """A pseudo-terminal's two ends (the one to read, the one to give a command), with no output processing (a
+    line ends in "\n", not "\r\n")."""
+    import termios
+
+    reader, writer = pty.openpty()
+    attributes = termios.tcgetattr(writer)
+    attributes[1] &= ~termios.OPOST
+    termios.tcsetattr(writer, termios.TCSANOW, attributes)
+    return reader, writer
+
+
+def _forward(stream, index: int, lines: queue.Queue, terminal: bool) -> None:
+    """Passes a command's lines on, without colours; a terminal's as it shows them (from the last carriage return
+    on). A terminal's reader fails (EIO) where a pipe's ends, once the command and all it started have closed it."""
+    with contextlib.suppress(OSError), stream:
+        for raw in iter(stream.readline, b""):
+            line = ANSI.sub("", raw.decode(errors="replace"))
+            if terminal and "\r" in line.rstrip("\r\n"):
+                line = line.rstrip("\r\n").rsplit("\r", 1)[-1] + "\n"
+            lines.put((index, line))
     lines.put((index, None))
 
 
@@ -189,8 +221,8 @@ def become_subreaper() -> None:
 
 def stop_tree(pid: int) -> list[int]:
     """Kills a process and every process it started, however deep, and returns the descendants, parents first.
-    Foundation's Process starts each program in a session of its own, so killing the test binary's process group
-    would leave the servers an end-to-end test launched running: the tree is stopped first (SIGSTOP, so that
+    Foundation's Process starts each program in a process group of its own, so killing the test binary's process
+    group would leave the servers an end-to-end test launched running: the tree is stopped first (SIGSTOP, so that
     nothing new starts), read from `ps`, then killed. Wait for `pid`, then `reap(...)` the descendants."""
     order = [pid]
     pending = [pid]

@@ -30,7 +30,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
+# Colours and the other control sequences a terminal takes (`\x1b[2K` clears a line).
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 XCTEST_STARTED = re.compile(r"^Test Case '(?:-\[)?([\w.]+)[ .](\w+)\]?' started at ")
 XCTEST_ENDED = re.compile(r"^Test Case '(?:-\[)?([\w.]+)[ .](\w+)\]?' (?:passed|failed|skipped) \(")
 # A Swift Testing test's name on the console: its display name in quotes, or its function's name with its labels.

@@ -2,7 +2,8 @@
 """A stand-in for `swift test` and the test binary, so that the hang bound is tested without building Swift.
 
     fake_test_binary.py launcher SCENARIO   what `swift test` does: runs `binary SCENARIO` in a process group of
-                                            its own, with its own output, and waits for it
+                                            its own and passes its lines on, held in a buffer until it ends when
+                                            its own output is a pipe (line by line to a terminal), and waits for it
     fake_test_binary.py binary SCENARIO     the test binary: prints test lines as XCTest and Swift Testing do, then
                                             acts out SCENARIO
     fake_test_binary.py --list-tests        lists its XCTest tests, as the real binary does
@@ -77,8 +78,20 @@ def main(arguments: list[str]) -> int:
         return list_tests(arguments)
     role, scenario = arguments
     if role == "launcher":
-        return subprocess.run([sys.executable, __file__, "binary", scenario], preexec_fn=os.setpgrp).returncode
+        return launcher(scenario)
     return binary(scenario)
+
+
+def launcher(scenario: str) -> int:
+    """Runs the binary as `swift test` does, and passes its lines on through a buffer as `swift test` does (C's
+    stdio buffers a pipe, and writes to a terminal line by line)."""
+    output = open(sys.stdout.fileno(), "w", buffering=1 if os.isatty(1) else 65536, closefd=False)  # noqa: SIM115
+    tests = subprocess.Popen([sys.executable, __file__, "binary", scenario], stdout=subprocess.PIPE, text=True,
+                             preexec_fn=os.setpgrp)
+    for line in tests.stdout:
+        output.write(line)
+    output.flush()
+    return tests.wait()
 
 
 if __name__ == "__main__":

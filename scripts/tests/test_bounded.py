@@ -20,8 +20,14 @@ FAKE = Path(__file__).resolve().parent / "fake_test_binary.py"
 
 
 def fake(scenario: str) -> list[str]:
-    """A fake `swift test` that runs a fake test binary in a process group of its own, acting out `scenario`."""
+    """A fake `swift test` that runs a fake test binary in a process group of its own, acting out `scenario`, and
+    passes its lines on as `swift test` does: held back until it ends when its output is a pipe."""
     return [sys.executable, str(FAKE), "launcher", scenario]
+
+
+def fake_binary(scenario: str) -> list[str]:
+    """The fake test binary alone, as scripts/scratch.py runs the real one: its lines come as it prints them."""
+    return [sys.executable, str(FAKE), "binary", scenario]
 
 
 def printed_pids(output: str) -> list[int]:
@@ -46,7 +52,7 @@ class BoundTests(unittest.TestCase):
         self.assertEqual([pid for pid in pids if not gone(pid)], [], "left running")
 
     def test_a_test_past_its_bound_stops_the_run_and_everything_it_started(self):
-        finished = bounded.run([fake("hang-xctest")], 30.0, test_limit=0.5)
+        finished = bounded.run([fake("hang-xctest")], 30.0, test_limit=0.5, terminal=True)
         self.assertLess(finished.seconds, 5.0)
         self.assertIsNotNone(finished.hang)
         self.assertEqual(finished.hang.test, "HangXCTests/testForever")
@@ -57,7 +63,7 @@ class BoundTests(unittest.TestCase):
         self.assert_all_gone(finished, 2)
 
     def test_the_runs_bound_names_every_test_still_running(self):
-        finished = bounded.run([fake("hang-swift-testing")], 1.0)
+        finished = bounded.run([fake("hang-swift-testing")], 1.0, terminal=True)
         self.assertLess(finished.seconds, 5.0)
         self.assertIsNone(finished.hang.test)
         self.assertEqual(finished.hang.bound, 1.0)
@@ -71,21 +77,27 @@ class BoundTests(unittest.TestCase):
             asked.append(name)
             return 1.0
 
-        finished = bounded.run([fake("hang-xctest")], 30.0, test_limit=0.3, longer=longer)
+        finished = bounded.run([fake("hang-xctest")], 30.0, test_limit=0.3, longer=longer, terminal=True)
         self.assertEqual(asked, ["HangXCTests/testForever"])
         self.assertEqual(finished.hang.bound, 1.0)
         self.assertGreaterEqual(finished.hang.running[0][1], 1.0)
         self.assert_all_gone(finished, 2)
 
+    def test_through_a_pipe_the_launcher_holds_back_the_line_that_names_the_test(self):
+        # Why swift test runs in a terminal: through a pipe, no line of a hung run comes, and no test is named.
+        finished = bounded.run([fake("hang-xctest")], 1.0)
+        self.assertEqual((finished.output, finished.hang.running), ("", []))
+        self.assertEqual(finished.codes, [-9])
+
     def test_a_run_that_ends_is_not_stopped(self):
-        finished = bounded.run([fake("pass")], 30.0, test_limit=5.0)
+        finished = bounded.run([fake("pass")], 30.0, test_limit=5.0, terminal=True)
         self.assertEqual((finished.codes, finished.hang, finished.stopped, finished.left_running),
                          ([0], None, False, []))
         self.assertIn("Test Case 'FineXCTests.testFine' passed", finished.output)
 
     def test_a_program_left_holding_the_output_is_stopped(self):
         with unittest.mock.patch.object(bounded, "LINGER", 0.5):
-            finished = bounded.run([fake("leave")], 30.0)
+            finished = bounded.run([fake_binary("leave")], 30.0)
         self.assertEqual(finished.codes, [0])
         self.assertIsNone(finished.hang)
         self.assertLess(finished.seconds, 3.5)
@@ -93,11 +105,16 @@ class BoundTests(unittest.TestCase):
         self.assert_all_gone(finished, 2)
 
     def test_the_caller_stops_a_run_at_a_line(self):
-        finished = bounded.run([fake("hang-xctest")], 30.0, stop=lambda line: "HangXCTests" in line)
+        finished = bounded.run([fake("hang-xctest")], 30.0, stop=lambda line: "HangXCTests" in line, terminal=True)
         self.assertTrue(finished.stopped)
         self.assertIsNone(finished.hang)
         self.assertLess(finished.seconds, 5.0)
         self.assert_all_gone(finished, 2)
+
+    def test_a_terminal_shows_a_line_from_its_last_carriage_return_without_colours(self):
+        script = r"print('\x1b[2K\r[0/1] Planning\x1b[2K\r[1/1] Planning'); print('\x1b[92m✔\x1b[0m Test a() passed')"
+        finished = bounded.run([[sys.executable, "-c", script]], 30.0, terminal=True)
+        self.assertEqual(finished.output, "[1/1] Planning\n✔ Test a() passed\n")
 
     def test_outputs_are_kept_apart_and_together(self):
         finished = bounded.run([[sys.executable, "-c", "print('one')"], [sys.executable, "-c", "print('two')"]], 30.0)

@@ -45,7 +45,7 @@ class TimeOutTests(unittest.TestCase):
 
         class FakeScratch(scratch.Scratch):
             def commands(self, pattern):
-                return [[sys.executable, str(fake), "launcher", "hang-swift-testing"]]
+                return [[sys.executable, str(fake), "binary", "hang-swift-testing"]]
 
             def binary(self):
                 return fake  # lists its tests as the real binary does
