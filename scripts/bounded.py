@@ -8,9 +8,9 @@ recognises (a failure). Stopping a run stops every process it started, however d
 binary in a process group of its own, and Foundation's Process starts the programs an end-to-end test launches in
 process groups of their own (measured with swift 6.3.1; a session of its own would do the same), so killing a process
 group is not enough (a test binary left spinning after `swift test` was killed grew to 14 GB). The tree is stopped
-first (SIGSTOP, so that nothing new starts), read from `ps`, then killed; on Linux this process adopts the orphans of
-its descendants (PR_SET_CHILD_SUBREAPER), so that a program whose parent already died is found, killed and reaped
-here too.
+first (SIGSTOP, so that nothing new starts), read (from /proc, or `ps`), then killed; on Linux this process adopts
+the orphans of its descendants (PR_SET_CHILD_SUBREAPER), so that a program whose parent already died is found, killed
+and reaped here too.
 
 A command may be given a terminal for its output (`terminal=True`, a pseudo-terminal): `swift test` passes its test
 binary's lines on through its C standard output, which a pipe buffers until it exits (measured with swift 6.3.1: not
@@ -93,20 +93,21 @@ def run(commands: list[list[str]], limit: float, *, cwd: Path | None = None, env
     try:
         for index, command in enumerate(commands):
             reader, writer = _terminal() if terminal else (-1, subprocess.PIPE)
+            in_terminal = reader >= 0  # else a pipe, none to be had: the bound holds, names may not come
             try:
                 process = subprocess.Popen(command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=writer,
                                            stderr=subprocess.STDOUT, start_new_session=True,
                                            env={**os.environ, **(environment or {})})
             except BaseException:
-                if terminal:
+                if in_terminal:
                     os.close(reader)
                 raise
             finally:
-                if terminal:
+                if in_terminal:
                     os.close(writer)  # the command has its own: the end comes when it and all it started close theirs
             processes.append(process)
-            stream = os.fdopen(reader, "rb") if terminal else process.stdout
-            threading.Thread(target=_forward, args=(stream, index, lines, terminal), daemon=True).start()
+            stream = os.fdopen(reader, "rb") if in_terminal else process.stdout
+            threading.Thread(target=_forward, args=(stream, index, lines, in_terminal), daemon=True).start()
         while open_streams:
             now = time.monotonic()
             hang = _past_bound(tests, now - start, now, limit, test_limit, longer, own_bounds)
@@ -181,12 +182,15 @@ def _drain(lines: queue.Queue, open_streams: int, output: list[str], outputs: li
             outputs[index].append(line)
 
 
-def _terminal() -> tuple[int, int]:
+def _terminal() -> tuple[int, object]:
     """A pseudo-terminal's two ends (the one to read, the one to give a command), with no output processing (a
-    line ends in "\n", not "\r\n")."""
+    line ends in "\n", not "\r\n"); a pipe's (-1, PIPE) where the system has no pseudo-terminal to give."""
     import termios
 
-    reader, writer = pty.openpty()
+    try:
+        reader, writer = pty.openpty()
+    except OSError:
+        return -1, subprocess.PIPE
     attributes = termios.tcgetattr(writer)
     attributes[1] &= ~termios.OPOST
     termios.tcsetattr(writer, termios.TCSANOW, attributes)
@@ -223,7 +227,7 @@ def stop_tree(pid: int) -> list[int]:
     """Kills a process and every process it started, however deep, and returns the descendants, parents first.
     Foundation's Process starts each program in a process group of its own, so killing the test binary's process
     group would leave the servers an end-to-end test launched running: the tree is stopped first (SIGSTOP, so that
-    nothing new starts), read from `ps`, then killed. Wait for `pid`, then `reap(...)` the descendants."""
+    nothing new starts), read (from /proc, or `ps`), then killed. Wait for `pid`, then `reap(...)` the descendants."""
     order = [pid]
     pending = [pid]
     while pending:
@@ -294,10 +298,22 @@ def _exists(pid: int) -> bool:
 
 
 def _children() -> dict[int, list[int]]:
-    """Every process's children, read from `ps` (the `ps` itself left out)."""
+    """Every process's children: read from /proc on Linux (a container may have no `ps`), from `ps` elsewhere (the
+    `ps` itself left out)."""
+    if sys.platform.startswith("linux") and os.path.isdir("/proc/self"):
+        children: dict[int, list[int]] = {}
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/stat") as stat:
+                        parent = int(stat.read().rsplit(")", 1)[1].split()[1])  # after "pid (name) state"
+                except (OSError, IndexError, ValueError):
+                    continue  # ended while the list was read
+                children.setdefault(parent, []).append(int(entry))
+        return children
     lister = subprocess.Popen(["ps", "-A", "-o", "pid=", "-o", "ppid="], stdout=subprocess.PIPE, text=True)
     listed, _ = lister.communicate()
-    children: dict[int, list[int]] = {}
+    children = {}
     for line in listed.splitlines():
         fields = line.split()
         if len(fields) == 2 and int(fields[0]) != lister.pid:

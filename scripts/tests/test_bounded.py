@@ -116,6 +116,13 @@ class BoundTests(unittest.TestCase):
         finished = bounded.run([[sys.executable, "-c", script]], 30.0, terminal=True)
         self.assertEqual(finished.output, "[1/1] Planning\n✔ Test a() passed\n")
 
+    def test_without_a_terminal_to_give_a_pipe_is_given_and_the_bound_holds(self):
+        with unittest.mock.patch.object(bounded.pty, "openpty", side_effect=OSError("out of pseudo-terminals")):
+            finished = bounded.run([fake("hang-xctest")], 1.0, terminal=True)
+        self.assertIsNotNone(finished.hang)
+        self.assertLess(finished.seconds, 5.0)
+        self.assertEqual(finished.codes, [-9])
+
     def test_outputs_are_kept_apart_and_together(self):
         finished = bounded.run([[sys.executable, "-c", "print('one')"], [sys.executable, "-c", "print('two')"]], 30.0)
         self.assertEqual(finished.outputs, ["one\n", "two\n"])
