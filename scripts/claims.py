@@ -135,6 +135,13 @@ def check(copy: scratch.Scratch, claim: Claim) -> tuple[scratch.Outcome, str]:
     return outcome, outcome.output
 
 
+def timed_out(outcome: scratch.Outcome | None) -> str:
+    """What a run stopped at its time limit says after its verdict: the tests it left running (the ones that hung)."""
+    if outcome is None or outcome.status != "timeout":
+        return ""
+    return f" (stopped after {outcome.seconds:.0f} s; still running: {', '.join(outcome.hung) or 'no test'})"
+
+
 def report_build_error(claim: Claim, built: bool, seconds: float, log: str) -> int:
     """Says whether a `build-error:` claim's mistake failed to build with the errors it names; 1 when it did not."""
     pattern = re.compile(claim.check.removeprefix("build-error:"))
@@ -200,7 +207,8 @@ def main(arguments: list[str]) -> int:
             continue
         if outcome.status != "passed" or not outcome.tests:
             print(output[-3000:])
-            print("   FAILED: without the mistake the tests do not pass, or none ran", file=sys.stderr)
+            print(f"   FAILED: without the mistake the tests do not pass, or none ran{timed_out(outcome)}",
+                  file=sys.stderr)
             failures += 1
             continue
         if claim.check.startswith("build-error:"):
@@ -231,7 +239,7 @@ def main(arguments: list[str]) -> int:
             failures += 1
         else:
             print(f"   with the mistake: the tests fail, as claimed (built in {seconds:.1f} s, "
-                  f"tests {outcome.seconds:.1f} s)")
+                  f"tests {outcome.seconds:.1f} s){timed_out(outcome)}")
             for line in [line for line in output.splitlines() if SHOWN.search(line)][:6]:
                 print(f"     {line}")
 

@@ -9,7 +9,8 @@ literal, never in code this machine does not compile). The tiers run from the bo
 integration only if unit passed, end-to-end only if both passed. The first tier that fails kills the mutant; a
 mutant no tier kills survives; a mutant that does not compile is counted apart. A tier that runs longer than its
 time limit (derived from its normal time) is stopped with every process it started and counts as killing the
-mutant, marked as a time-out; so does a tier that a failing test stops early.
+mutant, marked as a time-out, with the tests it left running (the ones that hung); so does a tier that a failing
+test stops early.
 
 Where: a scratch copy of the package (scripts/scratch.py; the user's tree is never touched). With many mutants
 to run, every mutant is compiled into one build, and POI_MUTANT chooses the active one when the tests run (mutant
@@ -236,7 +237,7 @@ def main(arguments: list[str]) -> int:
             elapsed = time.monotonic() - started
             left = elapsed / done * (len(mutants) - done)
             progress(f"   {done}/{len(mutants)} {results[index]['status']:<13} {mutant.file}:{mutant.line} "
-                     f"{mutant.operator} (about {left / 60:.0f} min left)")
+                     f"{mutant.operator}{hung_text(results[index])} (about {left / 60:.0f} min left)")
     except KeyboardInterrupt:
         progress("   interrupted: the scratch copy is restored, the report covers the mutants run so far")
     engine.finish()
@@ -410,6 +411,8 @@ class Engine:
             if outcome.status != "passed":
                 entry["killed_by"] = tier
                 entry["status"] = "killed (time-out)" if outcome.status == "timeout" else "killed"
+                if outcome.status == "timeout":
+                    entry["hung"] = outcome.hung
                 return
 
 
@@ -494,6 +497,13 @@ def make_report(results: list[dict], setup_seconds: dict[str, float] | None = No
     }
 
 
+def hung_text(entry: dict) -> str:
+    """What a mutant killed by a time-out left running, for its line: `, hung: Module.Suite/test()`."""
+    if "hung" not in entry:
+        return ""
+    return f", hung: {', '.join(entry['hung']) or 'no test running'}"
+
+
 def report_text(report: dict) -> str:
     columns = [*TIERS, "survived", "untestable", "not compiled", "excused"]
     lines = ["", "  " + "module".ljust(18) + "".join(f"{c:>14}" for c in columns)]
@@ -519,6 +529,10 @@ def report_text(report: dict) -> str:
     for entry in report.get("owedKilled", []):
         lines.append(f"  KILLED, NO LONGER OWED {entry['file']}:{entry['line']} {entry['operator']} (remove its line "
                      f"from {IGNORE_FILE.name})")
+    for entry in report["mutants"]:
+        if "hung" in entry:
+            lines.append(f"  TIME-OUT {entry['file']}:{entry['line']} {entry['operator']} in the {entry['killed_by']} "
+                         f"tier{hung_text(entry)}")
     for entry in report["survivors"]:
         lines += [f"  SURVIVED{' (owed)' if entry.get('owed') else ''} {entry['file']}:{entry['line']} "
                   f"{entry['operator']}",

@@ -8,15 +8,30 @@ scripts/tests/test_pyramid.py.
 XCTest's results are read from its console output ("Test Case '...' passed (0.001 seconds)"): on Linux it writes
 its xUnit file only under --parallel. Swift Testing's are read from the xUnit file that `swift test --xunit-output`
 writes for it (per-test time, failures, skip reasons).
+
+Every test must end, so every run of a tier has a hang bound derived from the budgets (scripts/budgets.json):
+HANG_FACTOR times the budget plus HANG_MARGIN, that is 4 x the budget + 10 s. The run as a whole is bound by the
+tier's budget (maxTierSeconds; the unit tier's 3 s gives 22 s), each test by its own (maxSecondsPerTest or its
+exception; the unit tier's 0.25 s gives 11 s), counted from the line that says the test started. When a bound
+passes, the run is stopped with every process it started (`swift test`, the test binary in its process group, the
+programs its tests launched in theirs: scripts/bounded.py), and each test that started and never ended (read from
+both libraries' console lines: scripts/running.py) is a failure with a line that names it:
+`HUNG UnitTests.AppLaunchXCTests/testAwaitsForever still running after 11.0 s (bound: ...)`. The bounds are far
+above a slow test, which the budgets catch, and far below Swift Testing's one-minute `.timeLimit`, which an `async`
+XCTest method does not even have. A tier the budgets file does not list is bound by UNBUDGETED_SECONDS a run.
+`swift test` runs in a pseudo-terminal: through a pipe it holds back its test binary's lines until the binary ends,
+and a hung run would name no test.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -25,6 +40,8 @@ import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable
 from pathlib import Path
 
+import bounded
+import running
 import tier_coverage
 
 TIERS = ["Unit", "Integration", "EndToEnd"]
@@ -39,6 +56,11 @@ TIME_FACTOR = 4.0
 NOISE_SECONDS = 0.02
 # The instrumented build of --coverage, apart from the normal one (.gitignore has .build-*/).
 COVERAGE_SCRATCH = ROOT / ".build-coverage"
+# When a tier's run, or one test, is taken to hang: HANG_FACTOR times its budget plus HANG_MARGIN seconds (see the
+# module's docstring); a tier without a budget after UNBUDGETED_SECONDS.
+HANG_FACTOR = 4
+HANG_MARGIN = 10.0
+UNBUDGETED_SECONDS = 300.0
 
 
 @dataclasses.dataclass
@@ -60,6 +82,8 @@ class TierRun:
     exit_code: int
     results: list[TestResult]
     output: str = ""
+    # When the run hung: each test it left running ({"test", "seconds", "bound"}; "test" is None when none was).
+    hung: list[dict] = dataclasses.field(default_factory=list)
 
     def count(self, outcome: str) -> int:
         return sum(1 for result in self.results if result.outcome == outcome)
@@ -97,11 +121,14 @@ def parse_xctest_console(text: str, module: str) -> list[TestResult]:
 
 
 def parse_swift_testing_xunit(path: Path) -> list[TestResult]:
-    """The Swift Testing results in the xUnit file `swift test --xunit-output` writes for it."""
-    if not path.exists():
+    """The Swift Testing results in the xUnit file `swift test --xunit-output` writes for it; none when the file is
+    missing or cut short (a run stopped at its hang bound)."""
+    try:
+        cases = list(ElementTree.parse(path).getroot().iter("testcase"))
+    except (OSError, ElementTree.ParseError):
         return []
     results = []
-    for case in ElementTree.parse(path).getroot().iter("testcase"):
+    for case in cases:
         identifier = f"{case.get('classname')}/{case.get('name')}"
         seconds = float(case.get("time") or 0)
         failure = case.find("failure")
@@ -144,9 +171,10 @@ def check_budgets(
                 f"{run.tier} tier took {run.wall_seconds:.2f} s, over its budget of {budget['maxTierSeconds']} s"
             )
         exceptions = budget.get("exceptions", {})
+        hung = {entry["test"] for entry in run.hung}
         for result in run.results:
             limit = exceptions.get(result.identifier, budget["maxSecondsPerTest"])
-            if result.seconds <= limit:
+            if result.seconds <= limit or result.identifier in hung:  # a hung test has its own line, and no end
                 continue
             said = f"{result.identifier} took {result.seconds:.3f} s"
             seconds_alone = alone(run.tier, result.identifier) if alone else None
@@ -166,6 +194,74 @@ def check_budgets(
                 f"not a pyramid: {wider} has {counts[wider]} tests, not more than {narrower}'s {counts[narrower]}"
             )
     return BudgetCheck(breaches, cleared)
+
+
+def hang_bound(budget_seconds: float) -> float:
+    """How long something with a budget of `budget_seconds` may run before it is taken to hang."""
+    return HANG_FACTOR * budget_seconds + HANG_MARGIN
+
+
+@dataclasses.dataclass
+class HangBounds:
+    """One tier's hang bounds, from its entry in the budgets file (`budget`, empty when it has none): the run's, a
+    test's, and a test's of its own when the budgets give it an exception."""
+
+    tier: str
+    budget: dict
+
+    @property
+    def run(self) -> float:
+        tier_budget = self.budget.get("maxTierSeconds")
+        return hang_bound(tier_budget) if tier_budget is not None else UNBUDGETED_SECONDS
+
+    @property
+    def test(self) -> float | None:
+        test_budget = self.budget.get("maxSecondsPerTest")
+        return hang_bound(test_budget) if test_budget is not None else None
+
+    def test_budget(self, identifier: str) -> float | None:
+        return self.budget.get("exceptions", {}).get(identifier, self.budget.get("maxSecondsPerTest"))
+
+    def own(self, identifier: str) -> float | None:
+        """The bound of a test the budgets give an exception, None for the others."""
+        exception = self.budget.get("exceptions", {}).get(identifier)
+        return hang_bound(exception) if exception is not None else None
+
+    def describe(self, identifier: str | None) -> str:
+        """The bound that applies to a test (None: to the whole run), said with the rule that gives it."""
+        rule = f"{HANG_FACTOR} × its budget of {{budget:g}} s + {HANG_MARGIN:g} s"
+        if identifier is None:
+            if "maxTierSeconds" not in self.budget:
+                return f"{self.run:.1f} s the {self.tier} tier, which has no budget"
+            return f"{self.run:.1f} s the {self.tier} tier, " + rule.format(budget=self.budget["maxTierSeconds"])
+        budget = self.test_budget(identifier)
+        return f"{hang_bound(budget):.1f} s a test, " + rule.format(budget=budget)
+
+
+def hung_entries(hang: bounded.Hang, bounds: HangBounds, name: Callable[[str], str]) -> list[dict]:
+    """What a stopped run reports: each test it left running, named by `name(console name)`, with how long it ran
+    and the bound that stopped it; or, when no test was running, the tier itself (test None)."""
+    if not hang.running:
+        return [{"test": None, "seconds": round(hang.seconds, 1), "bound": f"bound: {bounds.describe(None)}"}]
+    stopper = name(hang.test) if hang.test else None
+    entries = []
+    for console_name, seconds in hang.running:
+        identifier = name(console_name)
+        if hang.test is None:
+            bound = f"bound: {bounds.describe(None)}"
+        elif identifier == stopper:
+            bound = f"bound: {bounds.describe(identifier)}"
+        else:
+            bound = f"stopped with {stopper}"
+        entries.append({"test": identifier, "seconds": round(seconds, 1), "bound": bound})
+    return entries
+
+
+def hung_line(entry: dict, tier: str) -> str:
+    """A hung test's line in the report (without its leading `  `)."""
+    if entry["test"] is None:
+        return f"HUNG the {tier} tier, no test running, stopped after {entry['seconds']:.1f} s ({entry['bound']})"
+    return f"HUNG {entry['test']} still running after {entry['seconds']:.1f} s ({entry['bound']})"
 
 
 def flaky_tests(rounds: list[list[TierRun]]) -> dict[str, dict]:
@@ -230,6 +326,7 @@ def tier_summary(run: TierRun) -> dict:
         "failedTests": [
             {"test": result.identifier, "message": result.message} for result in run.results if result.outcome == "failed"
         ],
+        "hung": run.hung,
         "suites": suites(run.results),
     }
 
@@ -257,7 +354,7 @@ def report_json(runs, build_seconds, breaches, flaky, cleared=()) -> dict:
 
 
 # The report's lines that say what broke: --quiet keeps them.
-PROBLEM = re.compile(r"^  (FAILED|BUDGET|FLAKY) |^    round ")
+PROBLEM = re.compile(r"^  (FAILED|HUNG|BUDGET|FLAKY) |^    round ")
 
 
 def report_text(report: dict) -> str:
@@ -276,8 +373,12 @@ def report_text(report: dict) -> str:
         lines.append(f"  slowest {tier['tier']}: {slowest or '-'}")
         for entry in tier["skippedTests"]:
             lines.append(f"  skipped {entry['test']}: {entry['reason']}")
+        hung = {entry["test"] for entry in tier.get("hung", [])}
         for entry in tier["failedTests"]:
-            lines.append(f"  FAILED {entry['test']}: {entry['message']}")
+            if entry["test"] not in hung:  # a hung test's line says more
+                lines.append(f"  FAILED {entry['test']}: {entry['message']}")
+        for entry in tier.get("hung", []):
+            lines.append(f"  {hung_line(entry, tier['tier'])}")
     for note in report["budgetCleared"]:
         lines.append(f"  budget: {note}")
     for breach in report["budgetBreaches"]:
@@ -303,6 +404,9 @@ def report_markdown(report: dict) -> str:
     lines.append("")
     if report["buildSeconds"] is not None:
         lines.append(f"Build: {report['buildSeconds']:.1f} s.")
+    for tier in report["tiers"]:
+        for entry in tier.get("hung", []):
+            lines.append(f"- **hung:** {hung_line(entry, tier['tier']).removeprefix('HUNG ')}")
     for note in report["budgetCleared"]:
         lines.append(f"- budget: {note}")
     for breach in report["budgetBreaches"]:
@@ -444,52 +548,118 @@ def coverage_binaries() -> list[Path]:
     return [path for path in (tests, folder / "poi", folder / "poi-server") if path.exists()]
 
 
-def swift_test(tier: str, pattern: str, extra: list[str]) -> tuple[float, subprocess.CompletedProcess, list[TestResult]]:
-    """`swift test --skip-build --filter PATTERN` on the built tests: its wall time, its process, every test's
-    result (XCTest's from the console, Swift Testing's from its xUnit file)."""
+def swift_test_command(pattern: str, xunit: Path, extra: list[str]) -> list[str]:
+    """The command that runs the built tests whose identifier matches `pattern`."""
+    return ["swift", "test", "--skip-build", "--filter", pattern, "--xunit-output", str(xunit), *extra]
+
+
+def test_binary(extra: list[str]) -> Path:
+    """The test binary `swift test` runs (in the scratch path `extra` gives, if any): it lists its tests for
+    `running.identifiers`, which names the Swift Testing tests a hung run left running."""
+    scratch = Path(extra[extra.index("--scratch-path") + 1]) if "--scratch-path" in extra[:-1] else ROOT / ".build"
+    return scratch / "debug" / "PointsOfInterestPackageTests.xctest"
+
+
+@functools.lru_cache(maxsize=None)
+def console_names(binary: Path) -> dict[str, list[str]]:
+    """The binary's tests by console name (see running.identifiers), listed once a run of this script."""
+    return running.identifiers(binary, ROOT)
+
+
+@dataclasses.dataclass
+class Ran:
+    """One `swift test` of a tier, or of one test: its wall time, exit status, output, results, and the tests it
+    left running when it hung."""
+
+    seconds: float
+    exit_code: int
+    output: str
+    results: list[TestResult]
+    hung: list[dict]
+
+
+def swift_test(tier: str, pattern: str, extra: list[str], bounds: HangBounds,
+               command: Callable[[str, Path, list[str]], list[str]] = swift_test_command,
+               binary: Path | None = None) -> Ran:
+    """`swift test --skip-build --filter PATTERN` on the built tests, stopped at the tier's hang bounds: its wall
+    time, exit status, every test's result (XCTest's from the console, Swift Testing's from its xUnit file; a test
+    that hung is a failure) and the tests it left running. `command` makes the command (the script tests give a
+    fake test binary); `binary` lists the tests, to name those that hung (None: as the console names them)."""
+    module = f"{tier}Tests"
+
+    def name(console_name: str) -> str:
+        return running.identify(console_name, console_names(binary) if binary else {}, module)
+
+    def longer(console_name: str) -> float | None:
+        return bounds.own(name(console_name))
+
     with tempfile.TemporaryDirectory() as folder:
         xunit = Path(folder) / f"{tier}.xml"
-        command = ["swift", "test", "--skip-build", "--filter", pattern, "--xunit-output", str(xunit), *extra]
-        start = time.monotonic()
-        completed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
-        seconds = time.monotonic() - start
-        results = parse_xctest_console(completed.stdout + completed.stderr, f"{tier}Tests")
+        # In a terminal: through a pipe, `swift test` holds back every line of its test binary until it ends.
+        finished = bounded.run([command(pattern, xunit, extra)], bounds.run, cwd=ROOT, test_limit=bounds.test,
+                               longer=longer, terminal=True)
+        results = parse_xctest_console(finished.output, module)
         results += parse_swift_testing_xunit(xunit.with_name(f"{tier}-swift-testing.xml"))
-    return seconds, completed, results
+    hung = hung_entries(finished.hang, bounds, name) if finished.hang else []
+    results += [TestResult(entry["test"], entry["seconds"], "failed", hung_line(entry, tier))
+                for entry in hung if entry["test"] is not None]
+    return Ran(finished.seconds, finished.codes[0], finished.output, results, hung)
 
 
-def run_tier(tier: str, extra: list[str]) -> TierRun:
+def run_tier(tier: str, extra: list[str], bounds: HangBounds,
+             command: Callable[[str, Path, list[str]], list[str]] = swift_test_command,
+             binary: Path | None = None) -> TierRun:
     progress(f"== {tier} tier (swift test --skip-build --filter '^{tier}Tests\\.')")
-    seconds, completed, results = swift_test(tier, f"^{tier}Tests\\.", extra)
-    output = completed.stdout + completed.stderr
-    run = TierRun(tier, seconds, completed.returncode, results, output)
+    ran = swift_test(tier, f"^{tier}Tests\\.", extra, bounds, command, binary)
+    run = TierRun(tier, ran.seconds, ran.exit_code, ran.results, ran.output, ran.hung)
     progress(
-        f"   {tier}: {len(results)} tests, {run.count('passed')} passed, {run.failed} failed, "
-        f"{run.count('skipped')} skipped in {seconds:.2f} s"
+        f"   {tier}: {len(ran.results)} tests, {run.count('passed')} passed, {run.failed} failed, "
+        f"{run.count('skipped')} skipped in {ran.seconds:.2f} s"
     )
+    for entry in ran.hung:
+        progress(f"   {hung_line(entry, tier)}")
     if run.failed:
-        failing = [line for line in output.splitlines() if "error:" in line or line.startswith("✘")]
+        failing = [line for line in ran.output.splitlines() if "error:" in line or line.startswith("✘")]
         print("\n".join(failing[:40]), file=sys.stderr)
-    if not results:
+    if not ran.results and not ran.hung:
         progress(f"   the {tier} tier ran no test (is the target still named {tier}Tests?)")
     return run
 
 
-def test_alone(tier: str, identifier: str, extra: list[str]) -> float | None:
+def test_alone(tier: str, identifier: str, extra: list[str], bounds: HangBounds) -> float | None:
     """One test's seconds when it runs by itself (None when it did not pass): how a test over its budget in the
     tier's parallel run is told from a test that waited for a core."""
     progress(f"   over its budget in the {tier} tier's run: running {identifier} alone")
     # A prefix, not an exact match: Swift Testing matches --filter against more than the name. Only the
     # identifier's own result is read.
-    _, _, results = swift_test(tier, "^" + re.escape(identifier), extra)
-    for result in results:
+    ran = swift_test(tier, "^" + re.escape(identifier), extra, bounds, binary=test_binary(extra))
+    for entry in ran.hung:
+        progress(f"   {hung_line(entry, tier)}")
+    for result in ran.results:
         if result.identifier == identifier and result.outcome == "passed":
             return result.seconds
     return None
 
 
+def hang_example() -> str:
+    """The unit tier's hang bounds from the default budgets file, for --help: '; with ..., the unit tier ...'."""
+    try:
+        unit = HangBounds("Unit", json.loads(DEFAULT_BUDGETS.read_text())["tiers"]["Unit"])
+        return f"; with {DEFAULT_BUDGETS.name}, the unit tier after {unit.run:g} s, a unit test after {unit.test:g} s"
+    except (OSError, ValueError, KeyError, TypeError):
+        return ""
+
+
 def main(arguments: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="scripts/pyramid", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="scripts/pyramid",
+        description=__doc__.splitlines()[0],
+        epilog=f"Every test must end. A tier's run is taken to hang after {HANG_FACTOR} x the tier's budget + "
+        f"{HANG_MARGIN:g} s (maxTierSeconds in the budgets file), one test after {HANG_FACTOR} x its own budget + "
+        f"{HANG_MARGIN:g} s (maxSecondsPerTest, or its exception), counted from its 'started' line{hang_example()}. "
+        "Then the run is stopped with every process it started, each test still running fails with a HUNG line "
+        "that names it, and the exit status is 1. The bounds hold with --no-budgets and --coverage too.",
+    )
     parser.add_argument("--tier", choices=TIERS, action="append", help="run only this tier (repeatable)")
     parser.add_argument("--repeat", type=int, default=1, metavar="N", help="run the tiers N times, list flaky tests")
     parser.add_argument("--json", metavar="FILE", help="write the report as JSON (- for stdout)")
@@ -497,7 +667,7 @@ def main(arguments: list[str]) -> int:
     parser.add_argument("--budgets", default=str(DEFAULT_BUDGETS), metavar="FILE", help="the budgets file")
     parser.add_argument("--no-budgets", action="store_true", help="report without checking the budgets")
     parser.add_argument(
-        "--quiet", action="store_true", help="print only the tiers' lines, what broke (FAILED, BUDGET, FLAKY) and the closing line"
+        "--quiet", action="store_true", help="print only the tiers' lines, what broke (FAILED, HUNG, BUDGET, FLAKY) and the closing line"
     )
     parser.add_argument(
         "--skip-build", action="store_true", help="run the tiers on the build that is there (a CI job handed it over)"
@@ -526,8 +696,11 @@ def main(arguments: list[str]) -> int:
         parser.error("--repeat takes a whole number of at least 1")
     tiers = options.tier or TIERS
 
+    budget_file = json.loads(Path(options.budgets).read_text())
+    bounds = {tier: HangBounds(tier, budget_file.get("tiers", {}).get(tier, {})) for tier in tiers}
     build_extra = ["--enable-code-coverage", "--scratch-path", str(COVERAGE_SCRATCH)] if options.coverage else []
     build_seconds = build(build_extra) if not options.skip_build else None
+    binary = test_binary([*extra, *build_extra])
     rounds = []
     per_tier_lines = {}
     for index in range(options.repeat):
@@ -538,20 +711,20 @@ def main(arguments: list[str]) -> int:
             for tier in tiers:
                 profiles = COVERAGE_SCRATCH / "debug" / "codecov"
                 tier_coverage.clear_profiles(profiles)
-                round_runs.append(run_tier(tier, [*extra, *build_extra]))
+                round_runs.append(run_tier(tier, [*extra, *build_extra], bounds[tier], binary=binary))
                 per_tier_lines[tier] = tier_coverage.tier_counts(profiles, coverage_binaries(), ROOT)
             rounds.append(round_runs)
         else:
-            rounds.append([run_tier(tier, extra) for tier in tiers])
+            rounds.append([run_tier(tier, extra, bounds[tier], binary=binary) for tier in tiers])
     runs = rounds[-1]
 
     no_budgets = options.no_budgets or options.coverage
-    budgets = json.loads(Path(options.budgets).read_text()) if not no_budgets else {}
+    budgets = budget_file if not no_budgets else {}
     alone_seconds: dict[str, float | None] = {}
 
     def alone(tier: str, identifier: str) -> float | None:
         if identifier not in alone_seconds:
-            alone_seconds[identifier] = test_alone(tier, identifier, extra)
+            alone_seconds[identifier] = test_alone(tier, identifier, extra, bounds[tier])
         return alone_seconds[identifier]
 
     checks = [check_budgets(round_runs, budgets, alone) for round_runs in rounds]
@@ -602,6 +775,12 @@ def main(arguments: list[str]) -> int:
     return 0 if report["passed"] and not docs_problems else 1
 
 
+def terminated(signal_number: int, _frame) -> None:
+    """SIGTERM (a CI job cancelled) ends the script as Ctrl-C does: the run under way stops what it started."""
+    raise SystemExit(128 + signal_number)
+
+
 if __name__ == "__main__":
     os.chdir(ROOT)
+    signal.signal(signal.SIGTERM, terminated)
     sys.exit(main(sys.argv[1:]))

@@ -8,8 +8,8 @@ killed run is put right by the next `prepare()`, which makes the copy match the 
 Tests run from the built test binary, not through `swift test`: on Linux `swift test --skip-build` costs about
 0.7 s a call before any test runs (it plans the package again), more than a whole unit tier takes here. The binary
 runs XCTest with an explicit list of tests (what `swift test` does) and Swift Testing with `--testing-library
-swift-testing --filter`, both at once, each in a process group of its own so that a time-out or the first failure
-stops the whole group, the programs an end-to-end test launched included.
+swift-testing --filter`, both at once, under scripts/bounded.py: a time-out or the first failure stops every process
+the run started, the programs an end-to-end test launched included, and a time-out names the tests still running.
 Python's standard library only; runs on Linux and macOS.
 """
 
@@ -18,36 +18,37 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
-import queue
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import bounded
+import running
+
 ROOT = Path(__file__).resolve().parent.parent
 TREE = ROOT / ".build-mutants" / "tree"
-# What a failing test prints first: Swift Testing's "✘ Test x recorded an issue", XCTest's "file:line: error: ...".
 # A mistake can make an expression the type checker gives up on only after minutes (an array joined with `-`); five
 # seconds for one expression is far more than any of the package's own needs.
 BUILD_FLAGS = ["-Xswiftc", "-Xfrontend", "-Xswiftc", "-solver-expression-time-threshold=5"]
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
 SECOND = 1_000_000_000  # nanoseconds
+# What a failing test prints first: Swift Testing's "✘ Test x recorded an issue", XCTest's "file:line: error: ...".
 FAILURE_LINE = re.compile(r"^✘ Test |: error: |' failed \(")
 
 
 @dataclasses.dataclass
 class Outcome:
-    """How a run of tests ended: 'passed', 'failed' or 'timeout'; how many tests ran, how long, what they printed."""
+    """How a run of tests ended: 'passed', 'failed' or 'timeout'; how many tests ran, how long, what they printed,
+    and after a time-out the tests that were still running (the ones that hung, or waited on one that did)."""
 
     status: str
     seconds: float
     tests: int
     output: str
+    hung: list[str] = dataclasses.field(default_factory=list)
 
 
 class Scratch:
@@ -66,7 +67,7 @@ class Scratch:
     def prepare(self, overrides: dict[str, str] | None = None) -> None:
         """Makes the copy hold the user's files (tracked and untracked, not ignored), and nothing else of theirs;
         `overrides` gives some files other contents (the schemata's rewritten sources), or adds files."""
-        become_subreaper()
+        bounded.become_subreaper()
         self.tree.mkdir(parents=True, exist_ok=True)
         if self._lock is None:
             self._lock = open(self.tree.parent / f"{self.tree.name}.lock", "w")  # noqa: SIM115 - held until exit
@@ -144,7 +145,7 @@ class Scratch:
         completed = subprocess.run(["swift", "build", "--build-tests", *BUILD_FLAGS], cwd=self.tree,
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self._xctests = None
-        reap_orphans()
+        bounded.reap_orphans()
         return completed.returncode == 0, time.monotonic() - start, completed.stdout
 
     def binary(self) -> Path:
@@ -184,120 +185,33 @@ class Scratch:
     def run(self, pattern: str, limit: float, stop_at_first_failure: bool = True,
             environment: dict[str, str] | None = None) -> Outcome:
         """Runs the tests that match `pattern`, XCTest and Swift Testing at once. A run longer than `limit` seconds is
-        stopped ('timeout'); with `stop_at_first_failure`, so is a run as soon as a test reports a failure."""
-        start = time.monotonic()
-        lines: queue.Queue[tuple[int, str | None]] = queue.Queue()
-        processes = []
-        for index, command in enumerate(self.commands(pattern)):
-            process = subprocess.Popen(command, cwd=self.tree, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                       stderr=subprocess.STDOUT, start_new_session=True,
-                                       env={**os.environ, "NO_COLOR": "1", **(environment or {})})
-            processes.append(process)
-            threading.Thread(target=_forward, args=(process, index, lines), daemon=True).start()
-        output: list[str] = []
-        by_process: list[list[str]] = [[] for _ in processes]
-        open_streams = len(processes)
-        status = "passed"
-        try:
-            while open_streams:
-                left = limit - (time.monotonic() - start)
-                if left <= 0:
-                    status = "timeout"
-                    break
-                try:
-                    index, line = lines.get(timeout=left)
-                except queue.Empty:
-                    continue
-                if line is None:
-                    open_streams -= 1
-                    continue
-                line = ANSI.sub("", line)
-                output.append(line)
-                by_process[index].append(line)
-                if FAILURE_LINE.search(line) and "known issue" not in line:
-                    status = "failed"
-                    if stop_at_first_failure:
-                        break
-        finally:
-            killed = [stop_tree(process.pid) for process in processes if process.poll() is None]
-            codes = [process.wait() for process in processes]
-            for descendants in killed:
-                reap(descendants)
-            reap_orphans()
+        stopped ('timeout', naming the tests that were running); with `stop_at_first_failure`, so is a run as soon
+        as a test reports a failure. Either way every process the run started is stopped (scripts/bounded.py)."""
+        commands = self.commands(pattern)
+        finished = bounded.run(commands, limit, cwd=self.tree, environment={"NO_COLOR": "1", **(environment or {})},
+                               stop=_reports_failure if stop_at_first_failure else None)
+        status = "timeout" if finished.hang else "passed"
+        if finished.stopped or (status == "passed" and any(_reports_failure(line)
+                                                           for line in finished.output.splitlines())):
+            status = "failed"
         # Swift Testing exits with a status of its own when no test matched; that is no failure.
-        ran_nothing = [tests_ran("".join(text)) == 0 and "Test run with 0 tests" in "".join(text)
-                       for text in by_process]
-        if status == "passed" and any(code and not empty for code, empty in zip(codes, ran_nothing)):
+        ran_nothing = [tests_ran(text) == 0 and "Test run with 0 tests" in text for text in finished.outputs]
+        if status == "passed" and any(code and not empty for code, empty in zip(finished.codes, ran_nothing)):
             status = "failed"  # a crash, or a failure printed in a form not recognised above
-        text = "".join(output)
-        return Outcome(status, time.monotonic() - start, tests_ran(text), text)
+        hung = self.hung_tests(finished.hang, pattern) if finished.hang else []
+        return Outcome(status, finished.seconds, tests_ran(finished.output), finished.output, hung)
+
+    def hung_tests(self, hang: bounded.Hang, pattern: str) -> list[str]:
+        """The tests a stopped run left running, by identifier when the binary lists them (`Module.Class/method`,
+        `Module.Suite/test()`), otherwise as the console named them."""
+        table = running.identifiers(self.binary(), self.tree)
+        return [running.identify(name, table, keep=lambda identifier: re.search(pattern, identifier) is not None)
+                for name, _ in hang.running]
 
 
-def become_subreaper() -> None:
-    """On Linux, makes this process adopt its orphaned descendants, so that the programs a killed test launched are
-    reaped here, not left as zombies under a PID 1 that may never reap them."""
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        with contextlib.suppress(OSError, AttributeError):
-            ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
-
-
-def stop_tree(pid: int) -> list[int]:
-    """Kills a process and every process it started, however deep, and returns the descendants, parents first.
-    Foundation's Process starts each program in a session of its own, so killing the test binary's process group
-    would leave the servers an end-to-end test launched running: the tree is stopped first (SIGSTOP, so that
-    nothing new starts), read from `ps`, then killed. Wait for `pid`, then `reap(...)` the descendants."""
-    order = [pid]
-    pending = [pid]
-    while pending:
-        for number in pending:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(number, signal.SIGSTOP)
-        children = _children()
-        pending = [child for parent in pending for child in children.get(parent, ()) if child not in order]
-        order += pending
-    for number in order:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(number, signal.SIGKILL)
-    return order[1:]
-
-
-def reap_orphans() -> None:
-    """Waits for every adopted orphan that has ended (the compiler's helpers outlive `swift build` now and then).
-    Called only when no child this process started itself is running, so that none of theirs is taken."""
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
-
-
-def reap(descendants: list[int]) -> None:
-    """Waits for killed descendants that this process adopted once their parents died (see become_subreaper);
-    one that is not ours to wait for is left to whoever adopted it."""
-    for number in descendants:
-        with contextlib.suppress(ChildProcessError, OSError):
-            os.waitpid(number, 0)
-
-
-def _children() -> dict[int, list[int]]:
-    listed = subprocess.run(["ps", "-A", "-o", "pid=", "-o", "ppid="], capture_output=True, text=True).stdout
-    children: dict[int, list[int]] = {}
-    for line in listed.splitlines():
-        fields = line.split()
-        if len(fields) == 2:
-            children.setdefault(int(fields[1]), []).append(int(fields[0]))
-    return children
-
-
-def _forward(process: subprocess.Popen, index: int, lines: queue.Queue) -> None:
-    assert process.stdout is not None
-    for raw in iter(process.stdout.readline, b""):
-        lines.put((index, raw.decode(errors="replace")))
-    lines.put((index, None))
+def _reports_failure(line: str) -> bool:
+    """Whether a line says a test failed (a known issue is no failure)."""
+    return bool(FAILURE_LINE.search(line)) and "known issue" not in line
 
 
 def tests_ran(output: str) -> int:

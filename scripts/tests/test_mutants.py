@@ -167,6 +167,31 @@ class SelectionTests(unittest.TestCase):
         self.assertEqual(report["cost"]["Unit"], {"seconds": 2, "killed": 1, "secondsPerKill": 2.0})
         self.assertIn("SURVIVED Sources/A/a.swift:2 logical", mutants.report_text(report))
 
+    def test_a_tier_that_times_out_kills_the_mutant_and_keeps_what_hung(self):
+        class Copy:
+            def run(self, pattern, limit, environment=None):
+                return mutants.scratch.Outcome("timeout", limit, 3, "", ["UnitTests.A/forever()"])
+
+        engine = mutants.Engine(schemata=False)
+        engine.limits = {"Unit": 2.0}
+        entry = {"seconds": {}, "killed_by": None, "status": "survived"}
+        engine._run_tiers(Copy(), ["Unit", "Integration"], entry, {})
+        self.assertEqual((entry["killed_by"], entry["status"], entry["hung"]),
+                         ("Unit", "killed (time-out)", ["UnitTests.A/forever()"]))
+
+    def test_a_time_out_names_the_tests_that_hung(self):
+        results = [
+            {"file": "Sources/A/a.swift", "line": 4, "operator": "relational", "original": "a < b", "mutated": "a <= b",
+             "killed_by": "Integration", "status": "killed (time-out)", "seconds": {"Integration": 9},
+             "hung": ["IntegrationTests.SocketTests/lineLimit(size:expected:)"]},
+            {"file": "Sources/A/a.swift", "line": 5, "operator": "boolean", "original": "true", "mutated": "false",
+             "killed_by": "Unit", "status": "killed (time-out)", "seconds": {"Unit": 9}, "hung": []},
+        ]
+        text = mutants.report_text(mutants.make_report(results))
+        self.assertIn("  TIME-OUT Sources/A/a.swift:4 relational in the Integration tier, hung: "
+                      "IntegrationTests.SocketTests/lineLimit(size:expected:)", text)
+        self.assertIn("  TIME-OUT Sources/A/a.swift:5 boolean in the Unit tier, hung: no test running", text)
+
 
 class DocsTests(unittest.TestCase):
     REPORT = mutants.make_report([

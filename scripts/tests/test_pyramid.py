@@ -1,11 +1,17 @@
-"""Tests of scripts/pyramid.py's own logic: parsing both test runners' output, budgets, shape, flakiness, drawing.
+"""Tests of scripts/pyramid.py's own logic: parsing both test runners' output, budgets, shape, flakiness, drawing,
+and the hang bound (a fake test binary that hangs, from fake_test_binary.py: nothing is built).
 
 Run with: python3 -m unittest discover -s scripts/tests
 """
 
+import contextlib
+import io
+import os
+import re
 import sys
 import tempfile
 import unittest
+import unittest.mock
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -90,6 +96,12 @@ class ParsingTests(unittest.TestCase):
 
     def test_missing_xunit_file_is_no_results(self):
         self.assertEqual(pyramid.parse_swift_testing_xunit(Path("/nonexistent/x.xml")), [])
+
+    def test_an_xunit_file_cut_short_by_a_stopped_run_is_no_results(self):
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "Unit-swift-testing.xml"
+            path.write_text('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n')
+            self.assertEqual(pyramid.parse_swift_testing_xunit(path), [])
 
     def test_a_crash_without_a_failing_test_still_fails_the_tier(self):
         self.assertEqual(run("Unit", [passed("a")], exit_code=1).failed, 1)
@@ -286,6 +298,110 @@ class DocsFiguresTests(unittest.TestCase):
     def test_check_names_a_figure_the_run_does_not_measure(self):
         problems = pyramid.check_docs("<!-- pyramid:tests:Smoke -->1<!-- /pyramid -->", {}, "f")
         self.assertEqual(problems, ["f quotes pyramid:tests:Smoke, which the run does not measure"])
+
+
+FAKE = Path(__file__).resolve().parent / "fake_test_binary.py"
+
+
+class HangBoundTests(unittest.TestCase):
+    def test_the_bounds_are_four_times_the_budgets_plus_ten_seconds(self):
+        unit = pyramid.HangBounds("Unit", BUDGETS["tiers"]["Unit"])
+        self.assertEqual((unit.run, unit.test), (22.0, 11.0))
+        end_to_end = pyramid.HangBounds("EndToEnd", BUDGETS["tiers"]["EndToEnd"])
+        self.assertEqual((end_to_end.run, end_to_end.test), (70.0, 16.0))
+        self.assertEqual(end_to_end.own("E2E.slow/known()"), 42.0)
+        self.assertIsNone(end_to_end.own("E2E.other/test()"))
+        self.assertEqual(unit.describe(None), "22.0 s the Unit tier, 4 × its budget of 3 s + 10 s")
+        self.assertEqual(end_to_end.describe("E2E.slow/known()"), "42.0 s a test, 4 × its budget of 8 s + 10 s")
+
+    def test_a_tier_without_a_budget_still_has_a_bound(self):
+        bounds = pyramid.HangBounds("Unit", {})
+        self.assertEqual((bounds.run, bounds.test), (pyramid.UNBUDGETED_SECONDS, None))
+        self.assertEqual(bounds.describe(None), "300.0 s the Unit tier, which has no budget")
+
+    def test_each_test_left_running_is_named_and_the_one_past_its_bound_says_which(self):
+        bounds = pyramid.HangBounds("Unit", BUDGETS["tiers"]["Unit"])
+        hang = pyramid.bounded.Hang(11.5, 11.0, "A/testB", [("A/testB", 11.0), ('"Waits"', 10.9)])
+        entries = pyramid.hung_entries(hang, bounds, lambda name: f"UnitTests {name}")
+        self.assertEqual(
+            [pyramid.hung_line(entry, "Unit") for entry in entries],
+            ["HUNG UnitTests A/testB still running after 11.0 s (bound: 11.0 s a test, 4 × its budget of 0.25 s + "
+             "10 s)",
+             'HUNG UnitTests "Waits" still running after 10.9 s (stopped with UnitTests A/testB)'],
+        )
+
+    def test_a_run_that_hung_with_no_test_running_names_the_tier(self):
+        bounds = pyramid.HangBounds("Unit", BUDGETS["tiers"]["Unit"])
+        entries = pyramid.hung_entries(pyramid.bounded.Hang(22.0, 22.0, None, []), bounds, str)
+        self.assertEqual(
+            pyramid.hung_line(entries[0], "Unit"),
+            "HUNG the Unit tier, no test running, stopped after 22.0 s (bound: 22.0 s the Unit tier, 4 × its budget of "
+            "3 s + 10 s)",
+        )
+        run = TierRun("Unit", 22.0, -9, [], hung=entries)
+        self.assertEqual(pyramid.closing_line([run]), "tests: 0 passed, 1 failed, 0 skipped")
+
+    def test_a_hung_test_is_not_run_again_for_its_budget(self):
+        entry = {"test": "UnitTests.A/testB", "seconds": 11.0, "bound": "bound: 11.0 s a test"}
+        runs = [TierRun("Unit", 2.0, -9, [TestResult("UnitTests.A/testB", 11.0, "failed", "HUNG")], hung=[entry])]
+
+        def alone(tier, identifier):
+            raise AssertionError("a hung test ran again")
+
+        self.assertEqual(pyramid.check_budgets(runs, BUDGETS, alone).breaches, [])
+
+    def test_quiet_keeps_the_hung_lines_and_no_failed_line_repeats_them(self):
+        entry = {"test": "UnitTests.A/testB", "seconds": 11.0, "bound": "bound: 11.0 s a test"}
+        hung = TestResult("UnitTests.A/testB", 11.0, "failed", "HUNG ...")
+        report = pyramid.report_json([TierRun("Unit", 11.2, -9, [passed("a"), hung], hung=[entry])], None, [], {})
+        text = pyramid.report_text(report)
+        self.assertNotIn("FAILED", text)
+        kept = [line for line in text.splitlines() if pyramid.PROBLEM.match(line)]
+        self.assertEqual(kept, ["  HUNG UnitTests.A/testB still running after 11.0 s (bound: 11.0 s a test)"])
+        self.assertIn("- **hung:** UnitTests.A/testB still running after 11.0 s", pyramid.report_markdown(report))
+        self.assertFalse(report["passed"])
+
+
+@unittest.skipUnless(sys.platform.startswith("linux"), "adopting orphans (PR_SET_CHILD_SUBREAPER) is Linux's")
+class HungTierTests(unittest.TestCase):
+    """A tier whose test hangs, run by the same code as a real tier with a fake `swift test` and test binary: it
+    ends at its bound with a HUNG line that names the test, and leaves nothing running."""
+
+    def run_fake(self, scenario, budget):
+        def command(pattern, xunit, extra):
+            self.assertEqual(pattern, "^UnitTests\\.")
+            return [sys.executable, str(FAKE), "launcher", scenario]
+
+        bounds = pyramid.HangBounds("Unit", budget)
+        with unittest.mock.patch.object(pyramid, "HANG_MARGIN", 0.5), contextlib.redirect_stderr(io.StringIO()):
+            run = pyramid.run_tier("Unit", [], bounds, command=command, binary=FAKE)
+        pids = [int(pid) for pid in re.findall(r"^fake: \w+ (\d+)$", run.output, re.M)]
+        self.assertEqual(len(pids), 2, run.output)
+        for pid in pids:
+            with self.assertRaises(ProcessLookupError, msg="left running"):
+                os.kill(pid, 0)
+        return run, pyramid.report_text(pyramid.report_json([run], None, [], {}))
+
+    def test_an_xctest_test_past_its_bound(self):
+        run, text = self.run_fake("hang-xctest", {"maxTierSeconds": 5.0, "maxSecondsPerTest": 0.1})
+        self.assertRegex(text, r"\n  HUNG UnitTests\.HangXCTests/testForever still running after (0\.9|1\.\d) s "
+                               r"\(bound: 0\.9 s a test, 4 × its budget of 0\.1 s \+ 0\.5 s\)")
+        self.assertLess(run.wall_seconds, 0.9 + 3.0)
+        self.assertEqual(pyramid.closing_line([run]), "tests: 1 passed, 1 failed, 0 skipped")
+
+    def test_a_swift_testing_test_past_its_own_longer_bound(self):
+        budget = {"maxTierSeconds": 5.0, "maxSecondsPerTest": 0.05, "exceptions": {"UnitTests.HangTests/forever()": 0.15}}
+        run, text = self.run_fake("hang-swift-testing", budget)
+        self.assertRegex(text, r"\n  HUNG UnitTests\.HangTests/forever\(\) still running after 1\.\d s "
+                               r"\(bound: 1\.1 s a test, 4 × its budget of 0\.15 s \+ 0\.5 s\)")
+        self.assertGreaterEqual(run.wall_seconds, 1.1)
+        self.assertLess(run.wall_seconds, 1.1 + 3.0)
+
+    def test_a_tier_past_its_bound(self):
+        run, text = self.run_fake("hang-swift-testing", {"maxTierSeconds": 0.125})
+        self.assertRegex(text, r"\n  HUNG UnitTests\.HangTests/forever\(\) still running after \d\.\d s "
+                               r"\(bound: 1\.0 s the Unit tier, 4 × its budget of 0\.125 s \+ 0\.5 s\)")
+        self.assertLess(run.wall_seconds, 1.0 + 3.0)
 
 
 if __name__ == "__main__":

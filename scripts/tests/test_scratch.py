@@ -1,9 +1,10 @@
-"""Tests of scripts/scratch.py's reading of test output and its stopping of a whole process tree.
+"""Tests of scripts/scratch.py's reading of test output, its time-outs and its writes to the copy.
 
 Run with: python3 -m unittest discover -s scripts/tests
 """
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -35,24 +36,30 @@ class OutputTests(unittest.TestCase):
 
 
 @unittest.skipUnless(sys.platform.startswith("linux"), "adopting orphans (PR_SET_CHILD_SUBREAPER) is Linux's")
-class StopTreeTests(unittest.TestCase):
-    def test_a_grandchild_in_a_session_of_its_own_is_stopped_too(self):
-        # The grandchild calls setsid, as Foundation's Process does for the programs an end-to-end test launches.
-        script = ("import os, subprocess, sys, time\n"
-                  "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'], start_new_session=True)\n"
-                  "print(p.pid, flush=True)\n"
-                  "time.sleep(60)\n")
-        parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
-                                  start_new_session=True)
-        grandchild = int(parent.stdout.readline())
-        scratch.become_subreaper()
-        descendants = scratch.stop_tree(parent.pid)
-        parent.wait(timeout=5)
-        parent.stdout.close()
-        self.assertEqual(descendants, [grandchild])
-        scratch.reap(descendants)  # adopted once its parent died, so waited for here: gone, not a zombie
-        with self.assertRaises(ProcessLookupError):
-            os.kill(grandchild, 0)
+class TimeOutTests(unittest.TestCase):
+    """A run past its limit is a time-out that names the tests still running, and leaves nothing running; the test
+    binary is a fake (fake_test_binary.py), so nothing is built."""
+
+    def test_a_time_out_names_the_test_that_hung(self):
+        fake = Path(__file__).resolve().parent / "fake_test_binary.py"
+
+        class FakeScratch(scratch.Scratch):
+            def commands(self, pattern):
+                return [[sys.executable, str(fake), "binary", "hang-swift-testing"]]
+
+            def binary(self):
+                return fake  # lists its tests as the real binary does
+
+        with tempfile.TemporaryDirectory() as folder:
+            outcome = FakeScratch(Path(folder), Path(folder)).run(r"^UnitTests\.", 1.0)
+        self.assertEqual(outcome.status, "timeout")
+        self.assertLess(outcome.seconds, 5.0)
+        self.assertEqual(outcome.hung, ["UnitTests.HangTests/forever()"])
+        pids = [int(pid) for pid in re.findall(r"^fake: \w+ (\d+)$", outcome.output, re.M)]
+        self.assertEqual(len(pids), 2, outcome.output)
+        for pid in pids:
+            with self.assertRaises(ProcessLookupError):
+                os.kill(pid, 0)
 
 
 @unittest.skipUnless(shutil.which("swift"), "needs a Swift toolchain")
