@@ -231,8 +231,8 @@ def _in_initializer(codes: list[str], number: int) -> bool:
 
 
 def _arguments(code: str, open_index: int) -> list[tuple[int, int]] | None:
-    """The spans of a call's top-level arguments, for the call whose `(` is at `open_index`, when it closes on the
-    same line."""
+    """The spans of the top-level arguments of the call (or the entries of the literal) whose `(` (or `[`) is at
+    `open_index`, when it closes on the same line."""
     depth, start, spans = 0, open_index + 1, []
     for index in range(open_index, len(code)):
         c = code[index]
@@ -436,22 +436,8 @@ def _one_line_entries(file: str, number: int, line: str, code: str) -> list[Muta
         opener = match.end() - 1
         if _is_type(code, opener):
             continue
-        depth, spans, start = 0, [], opener + 1
-        for index in range(opener, len(code)):
-            c = code[index]
-            if c in "([{":
-                depth += 1
-            elif c in ")]}":
-                depth -= 1
-                if depth == 0:
-                    spans.append((start, index))
-                    break
-            elif c == "," and depth == 1:
-                spans.append((start, index))
-                start = index + 1
-        else:
-            continue
-        if len(spans) < 2 or not all(code[a:b].strip() for a, b in spans):
+        spans = _arguments(code, opener)  # a literal's entries split as a call's arguments are
+        if spans is None or len(spans) < 2 or not all(code[a:b].strip() for a, b in spans):
             continue
         for position, (start, stop) in enumerate(spans):
             if position + 1 < len(spans):
