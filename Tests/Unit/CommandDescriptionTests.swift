@@ -36,6 +36,9 @@ struct CommandDescriptionTests {
             (["--colour"], "unknown option --colour for 'poi nearby' (see 'poi help nearby')"),
             (["--lat"], "--lat needs a value (see 'poi help nearby')"),
             (["--lat", "1", "--lat", "2"], "--lat is given twice (see 'poi help nearby')"),
+            (["--lat", "1", "--lat=2"], "--lat is given twice (see 'poi help nearby')"),
+            (["--lat=1", "--lat=2"], "--lat is given twice (see 'poi help nearby')"),
+            (["--lat=1", "--lat", "2"], "--lat is given twice (see 'poi help nearby')"),
             (["--json=yes"], "--json takes no value (see 'poi help nearby')"),
             (["extra"], "unexpected argument 'extra' (see 'poi help nearby')"),
         ]
