@@ -116,6 +116,29 @@ struct POICommandTests {
         #expect(NearbyCommand.defaultTimeout == 10)
     }
 
+    // poi crashed on `nearby --timeout 1e300` (URLSession) and `featured --interval 1e300` never ended.
+    @Test(
+        "A wait in seconds that is not more than 0 and at most a day is a usage error, in each command that takes one",
+        arguments: ["inf", "nan", "-inf", "1e300", "86401"]
+    )
+    func secondsOutOfRange(text: String) {
+        let message = "must be a number of seconds more than 0 and at most 86400 (a day), not '\(text)'"
+        #expect(throws: NearbyCommand.description.usageError("--timeout \(message)")) {
+            try NearbyCommand(environment: [:]).parse(["--lat", "1", "--long", "2", "--timeout", text])
+        }
+        #expect(throws: FeaturedCommand.description.usageError("--interval \(message)")) {
+            try FeaturedCommand().parse(["--interval", text])
+        }
+    }
+
+    @Test("A wait of a day is taken as it is, by each command that takes one")
+    func secondsUpToADay() throws {
+        #expect(
+            try NearbyCommand(environment: [:]).parse(["--lat", "1", "--long", "2", "--timeout", "86400"]).timeout
+                == 86_400)
+        #expect(try FeaturedCommand().parse(["--interval", "86400"]).interval == 86_400)
+    }
+
     @Test("--lat/--long give a fixed position, none asks gpsd, one alone is a usage error")
     func positionSource() throws {
         let nearby = NearbyCommand(environment: ["POI_GPSD_HOST": "localhost", "POI_GPSD_PORT": "2948"])
