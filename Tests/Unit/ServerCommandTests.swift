@@ -22,6 +22,12 @@ struct ServerCommandTests {
         }
     }
 
+    @Test("--host is the address the server binds, an IPv6 one included")
+    func host() throws {
+        #expect(try ServerCommand.configuration(["--host", "::1"]).host == "::1")
+        #expect(try ServerCommand.configuration(["--host=0.0.0.0"]).host == "0.0.0.0")
+    }
+
     // poi-server crashed on `--idle-timeout 1e300`, turning it into a count of milliseconds.
     @Test(
         "--idle-timeout that is not more than 0 and at most a day is a usage error",
