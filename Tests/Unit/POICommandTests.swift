@@ -60,11 +60,23 @@ struct POICommandTests {
         #expect(testing == (.success, ["Featured: San Jose McEnery Convention Center"]))
     }
 
-    @Test("A usage error stays the only line on stderr: the tip comes after the command line was read")
-    func usageErrorBeforeTheTip() async {
-        let (status, lines) = await Self.run(["featured", "--count", "-1"], environment: [:])
+    @Test(
+        "A usage error stays the only line on stderr: the tip comes after the command line was read",
+        arguments: [
+            (
+                ["featured", "--count", "-1"],
+                "--count must be a whole number of at least 0, not '-1' (see 'poi help featured')"
+            ),
+            (
+                ["nearby", "--lat", "1", "--long", "2", "--limit", "0"],
+                "--limit must be a whole number of at least 1, not '0' (see 'poi help nearby')"
+            ),
+        ]
+    )
+    func usageErrorBeforeTheTip(arguments: [String], message: String) async {
+        let (status, lines) = await Self.run(arguments, environment: [:])
         #expect(status == .usage)
-        #expect(lines == ["err: poi: --count must be a whole number of at least 0, not '-1' (see 'poi help featured')"])
+        #expect(lines == ["err: poi: \(message)"])
     }
 
     @Test(
