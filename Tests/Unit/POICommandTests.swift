@@ -151,6 +151,23 @@ struct POICommandTests {
         #expect(try FeaturedCommand().parse(["--interval", "86400"]).interval == 86_400)
     }
 
+    @Test("--server wins over POI_SERVER_URL, which names the server when --server is not given")
+    func serverPrecedence() throws {
+        let position = ["--lat", "1", "--long", "2"]
+        let withVariable = NearbyCommand(environment: ["POI_SERVER_URL": "http://a.example:8080"])
+        #expect(
+            try withVariable.parse(position + ["--server", "http://b.example:9090"]).serverURL
+                == URL(string: "http://b.example:9090"))
+        #expect(try withVariable.parse(position).serverURL == URL(string: "http://a.example:8080"))
+        // Neither: nil, for the server started in-process.
+        #expect(try NearbyCommand(environment: [:]).parse(position).serverURL == nil)
+        // --server given, the variable is not read: a stale one that is no URL does not stand in the way.
+        let withBadVariable = NearbyCommand(environment: ["POI_SERVER_URL": "ftp://x"])
+        #expect(
+            try withBadVariable.parse(position + ["--server=http://b.example:9090"]).serverURL
+                == URL(string: "http://b.example:9090"))
+    }
+
     @Test("--lat/--long give a fixed position, none asks gpsd, one alone is a usage error")
     func positionSource() throws {
         let nearby = NearbyCommand(environment: ["POI_GPSD_HOST": "localhost", "POI_GPSD_PORT": "2948"])
