@@ -26,13 +26,13 @@ struct StubServerTests {
 
     /// Sends `bytes` on a new connection and returns everything the server sent before closing; the blocking
     /// socket calls run on a thread of their own, off the cooperative pool.
-    static func exchange(_ bytes: [UInt8], port: UInt16) async throws -> String {
-        try await BlockingCall.run { try blockingExchange(bytes, port: port) }
+    static func exchange(_ bytes: [UInt8], host: String = "127.0.0.1", port: UInt16) async throws -> String {
+        try await BlockingCall.run { try blockingExchange(bytes, host: host, port: port) }
     }
 
-    private static func blockingExchange(_ bytes: [UInt8], port: UInt16) throws -> String {
+    private static func blockingExchange(_ bytes: [UInt8], host: String = "127.0.0.1", port: UInt16) throws -> String {
         let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-        let socket = try Socket.connect(host: "127.0.0.1", port: port, deadline: deadline)
+        let socket = try Socket.connect(host: host, port: port, deadline: deadline)
         defer { socket.close() }
         if !bytes.isEmpty {
             try Socket.send(bytes, to: socket)
@@ -72,6 +72,23 @@ struct StubServerTests {
                 requestData: Coordinate(latitude: 37.3293, longitude: -121.8893))
             #expect(places.count == PointOfInterest.sanJose.count)
             #expect(places.first?.name == "San Jose McEnery Convention Center")
+        }
+    }
+
+    // Not through URLSession: FoundationNetworking on Linux refuses a URL with an IPv6 address (NSURLErrorBadURL,
+    // swift-corelibs-foundation issue 5496), so the test connects to the URL's host and port itself.
+    @Test("A server bound to ::1 gives a URL whose host and port reach it", .enabled(if: SocketTests.hasIPv6Loopback))
+    func ipv6() async throws {
+        try await Self.withStubServer {
+            $0.host = "::1"
+        } _: { server in
+            let url = server.url
+            #expect(url.absoluteString == "http://[::1]:\(server.port)")
+            let host = try #require(url.host)
+            let port = try #require(url.port.flatMap { UInt16(exactly: $0) })
+            let request = "GET /health HTTP/1.1\r\nHost: [::1]:\(port)\r\n\r\n"
+            let answer = try await Self.exchange(Array(request.utf8), host: host, port: port)
+            #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"))
         }
     }
 
