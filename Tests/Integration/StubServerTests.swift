@@ -304,6 +304,47 @@ struct StubServerTests {
         }
     }
 
+    // The slowloris attack: each byte comes well within the idle timeout, so a timeout counted from the last byte
+    // never passes and one client holds a connection for as long as it likes. The client's pace is a wait for the
+    // server's answer (10 ms at most), not a sleep: the trickle stops as soon as the answer comes.
+    @Test("A client that trickles its request a byte at a time is answered 408 once the idle timeout has passed")
+    func tricklingClient() async throws {
+        try await Self.withStubServer {
+            $0.idleTimeout = .milliseconds(100)
+        } _: { server in
+            let port = server.port
+            let (answer, unsent) = try await BlockingCall.run {
+                let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+                let socket = try Socket.connect(host: "127.0.0.1", port: port, deadline: deadline)
+                defer { socket.close() }
+                // A head that never ends, 200 bytes: at least 2 s of trickling, 20 idle timeouts.
+                let start = Array("GET /health HTTP/1.1\r\nX-Padding: ".utf8)
+                var unsent = start + [UInt8](repeating: UInt8(ascii: "a"), count: 200 - start.count)
+                while let byte = unsent.first {
+                    do throws(SocketError) {
+                        try Socket.waitUntilReadable(socket, until: .now.advanced(by: .milliseconds(10)))
+                        break  // the server answered, or closed
+                    } catch .timedOut {
+                        // Nothing from the server yet: one more byte.
+                    }
+                    // A write fails once the server has closed and reset the connection: what it sent is still
+                    // there to read.
+                    guard (try? Socket.send([byte], to: socket)) != nil else { break }
+                    unsent.removeFirst()
+                }
+                // Up to the end of the stream or a reset, which comes after the answer (the server closed with a
+                // byte of ours unread).
+                var received: [UInt8] = []
+                while let chunk = try? Socket.receive(from: socket, deadline: deadline) {
+                    received += chunk
+                }
+                return (String(decoding: received, as: UTF8.self), unsent.count)
+            }
+            #expect(answer.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
+            #expect(unsent > 0, "the server answered only once the client had sent its last byte")
+        }
+    }
+
     @Test("A client that hangs up mid-request does not hurt the server")
     func hangUp() async throws {
         try await Self.withStubServer { server in
