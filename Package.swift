@@ -103,8 +103,8 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "POICommandLine", "POIDomain", "POILocation", "POINetworking", "POIServer", "POIServerCommand",
-                "POISockets", "POITestSupport",
+                "POICommandLine", "POICommands", "POIDomain", "POILocation", "POINetworking", "POIServer",
+                "POIServerCommand", "POISockets", "POITestSupport",
             ],
             path: "Tests/Integration",
             swiftSettings: testSwiftSettings

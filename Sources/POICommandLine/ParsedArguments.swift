@@ -41,11 +41,15 @@ public struct ParsedArguments: Sendable {
         return value
     }
 
-    /// The value of `option` as a number of seconds more than 0, or `nil` when it is absent.
+    /// The value of `option` as a number of seconds more than 0 and at most `Option.maximumSeconds` (a day), or `nil`
+    /// when it is absent; NaN and the infinities are outside that range.
     public func seconds(_ option: Option) throws(CommandLineError) -> Double? {
         guard let text = value(option) else { return nil }
-        guard let value = Double(text), value.isFinite, value > 0 else {
-            throw command.usageError("--\(option.name) must be a number of seconds more than 0, not '\(text)'")
+        guard let value = Double(text), value > 0, value <= Option.maximumSeconds else {
+            let maximum = Option.text(Option.maximumSeconds)
+            throw command.usageError(
+                "--\(option.name) must be a number of seconds more than 0 and at most \(maximum) (a day), not '\(text)'"
+            )
         }
         return value
     }

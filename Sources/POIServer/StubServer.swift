@@ -40,6 +40,13 @@ public final class StubServer: Sendable {
 
         /// The default configuration: the bundled places on 127.0.0.1, a free port, no fault.
         public init() {}
+
+        /// The base URL of a server with this configuration listening on `port`, for example
+        /// `http://127.0.0.1:49152`; an IPv6 address is written in brackets, `http://[::1]:49152`.
+        public func url(port: UInt16) -> URL {
+            let host = host.contains(":") ? "[\(host)]" : host
+            return URL(string: "http://\(host):\(port)")!
+        }
     }
 
     /// The configuration it runs with.
@@ -62,10 +69,9 @@ public final class StubServer: Sendable {
         thread.start()
     }
 
-    /// The server's base URL, for example `http://127.0.0.1:49152`.
+    /// The server's base URL, for example `http://127.0.0.1:49152` (`Configuration.url(port:)`).
     public var url: URL {
-        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        return URL(string: "http://\(host):\(port)")!
+        configuration.url(port: port)
     }
 
     /// Stops accepting connections and ends the ones being served.

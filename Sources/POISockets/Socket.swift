@@ -14,9 +14,27 @@
 /// write fail with an error instead of killing the process.
 public enum Socket {
     /// Connects to `host`:`port` (a name or a numeric address), giving up at `deadline`.
+    ///
+    /// A name may resolve to several addresses (`localhost` to `::1` and `127.0.0.1`); each is tried in turn, and the
+    /// first that accepts wins.
     public static func connect(host: String, port: UInt16, deadline: ContinuousClock.Instant) throws(SocketError)
         -> SocketDescriptor
     {
+        try connect(toFirstOf: resolve(host: host, port: port), deadline: deadline)
+    }
+
+    /// One address a name resolved to: what `connect(toFirstOf:deadline:)` tries.
+    struct Address {
+        /// `AF_INET` or `AF_INET6`.
+        var family: Int32
+        /// The socket address, in storage large enough for either family.
+        var storage: sockaddr_storage
+        /// How many bytes of `storage` the address takes.
+        var length: socklen_t
+    }
+
+    /// The addresses of `host`:`port`, in the order the system gives them to try.
+    static func resolve(host: String, port: UInt16) throws(SocketError) -> [Address] {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = systemStreamSocketType
@@ -26,11 +44,28 @@ public enum Socket {
             throw .unreachable(String(cString: gai_strerror(status)).lowercased())
         }
         defer { freeaddrinfo(addresses) }
-        var lastError = SocketError.unreachable("no address")
+        var resolved: [Address] = []
         var candidate: UnsafeMutablePointer<addrinfo>? = first
         while let address = candidate {
             candidate = address.pointee.ai_next
-            let number = systemSocket(address.pointee.ai_family)
+            var storage = sockaddr_storage()
+            let length = address.pointee.ai_addrlen
+            withUnsafeMutableBytes(of: &storage) { bytes in
+                bytes.copyMemory(from: UnsafeRawBufferPointer(start: address.pointee.ai_addr, count: Int(length)))
+            }
+            resolved.append(Address(family: address.pointee.ai_family, storage: storage, length: length))
+        }
+        return resolved
+    }
+
+    /// Connects to the first of `addresses` that accepts, in order, giving up at `deadline`; when none does, throws
+    /// the last one's error.
+    static func connect(toFirstOf addresses: [Address], deadline: ContinuousClock.Instant) throws(SocketError)
+        -> SocketDescriptor
+    {
+        var lastError = SocketError.unreachable("no address")
+        for address in addresses {
+            let number = systemSocket(address.family)
             guard number >= 0 else {
                 lastError = .unreachable(systemError())
                 continue
@@ -38,7 +73,7 @@ public enum Socket {
             let descriptor = SocketDescriptor(number)
             do throws(SocketError) {
                 try descriptor.use { number throws(SocketError) in
-                    try connect(number, to: address.pointee, deadline: deadline)
+                    try connect(number, to: address, deadline: deadline)
                     systemPreventSIGPIPE(number)
                 }
                 return descriptor
@@ -183,13 +218,16 @@ public enum Socket {
         }
     }
 
-    private static func connect(_ number: Int32, to address: addrinfo, deadline: ContinuousClock.Instant)
+    private static func connect(_ number: Int32, to address: Address, deadline: ContinuousClock.Instant)
         throws(SocketError)
     {
         let flags = fcntl(number, F_GETFL, 0)
         _ = fcntl(number, F_SETFL, flags | O_NONBLOCK)
         defer { _ = fcntl(number, F_SETFL, flags) }
-        if systemConnect(number, address.ai_addr, address.ai_addrlen) == 0 { return }
+        let started = withUnsafePointer(to: address.storage) { storage in
+            storage.withMemoryRebound(to: sockaddr.self, capacity: 1) { systemConnect(number, $0, address.length) }
+        }
+        if started == 0 { return }
         guard errno == EINPROGRESS else { throw .unreachable(systemError()) }
         try wait(for: Int16(POLLOUT), on: number, until: deadline)
         var pending: Int32 = 0

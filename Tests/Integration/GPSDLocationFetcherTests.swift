@@ -7,7 +7,8 @@ import Testing
 
 /// The gpsd client against a fake gpsd on a loopback port: real sockets, scripted reports, no waiting on time.
 ///
-/// Every script ends by closing the connection, so each outcome is decided by what gpsd sent, never by a timeout.
+/// Every script ends by closing the connection, so each outcome is decided by what gpsd sent, and by a timeout only
+/// in the tests of the timeout.
 @Suite("GPSDLocationFetcher against a fake gpsd", .timeLimit(.minutes(1)))
 struct GPSDLocationFetcherTests {
     static let version = #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"#
@@ -110,6 +111,21 @@ struct GPSDLocationFetcherTests {
         let fetcher = GPSDLocationFetcher(port: port, timeout: .milliseconds(20))
         let result = await Self.answer(of: fetcher)
         #expect(throws: LocationError.timedOut(seconds: 0.02)) { try result.get() }
+    }
+
+    // gpsd goes on sending SKY reports (the satellites it sees) while its receiver searches: a deadline counted from
+    // each line would never pass, and poi would wait for as long as gpsd talks.
+    @Test("A gpsd that keeps sending reports without a position still ends the request at its timeout")
+    func talkativeGPSD() async throws {
+        // A SKY report every 10 ms, 500 of them: at least 5 s before the connection closes.
+        let gpsd = try FakeGPSD(
+            script: [Self.version, Self.devices, Self.watch],
+            thenRepeating: FakeGPSD.Repetition(line: Self.sky, every: .milliseconds(10), times: 500)
+        )
+        defer { gpsd.stop() }
+        let fetcher = GPSDLocationFetcher(port: gpsd.port, timeout: .milliseconds(100))
+        let result = await Self.answer(of: fetcher)
+        #expect(throws: LocationError.timedOut(seconds: 0.1)) { try result.get() }
     }
 
     @Test("gpsd closing the connection before a fix is LocationError.gpsdClosedConnection")

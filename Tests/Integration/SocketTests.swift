@@ -1,7 +1,9 @@
-import POISockets
 import Testing
 
-/// The socket calls' edges over loopback: the smallest transfer, a peer that is gone, the line limit, IPv6.
+@testable import POISockets
+
+/// The socket calls' edges over loopback: the smallest transfer, a peer that is gone, the line limit, a name's
+/// several addresses, IPv6.
 @Suite("Socket over loopback", .timeLimit(.minutes(1)))
 struct SocketTests {
     static let deadline: @Sendable () -> ContinuousClock.Instant = { .now.advanced(by: .seconds(10)) }
@@ -107,6 +109,24 @@ struct SocketTests {
             #expect(try connection.readLine(deadline: Self.deadline()) == "second")
             #expect(try connection.readLine(deadline: Self.deadline()) == "x")
         }
+    }
+
+    // A name may resolve to several addresses (localhost: ::1, then 127.0.0.1), and a server need not listen on the
+    // first. What a name resolves to is the machine's to say, so two numeric addresses stand in for it.
+    @Test("A connection is made to the first address that accepts, after one that refuses")
+    func nextAddressAfterARefusal() throws {
+        // Bound, not listening: it refuses every connection, and no other process can take its port meanwhile.
+        let (refusing, refusingPort) = try Socket.bind(host: "127.0.0.1", port: 0, listening: false)
+        defer { refusing.close() }
+        let listener = try SocketListener()
+        defer { listener.stop() }
+        let addresses =
+            try Socket.resolve(host: "127.0.0.1", port: refusingPort)
+            + Socket.resolve(host: "127.0.0.1", port: listener.port)
+        #expect(addresses.count == 2)
+        let client = try Socket.connect(toFirstOf: addresses, deadline: Self.deadline())
+        defer { client.close() }
+        #expect(listener.accept() != nil)
     }
 
     @Test("A listener on ::1 reports its IPv6 port, and accepts on it", .enabled(if: Self.hasIPv6Loopback))

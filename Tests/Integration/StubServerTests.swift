@@ -26,13 +26,13 @@ struct StubServerTests {
 
     /// Sends `bytes` on a new connection and returns everything the server sent before closing; the blocking
     /// socket calls run on a thread of their own, off the cooperative pool.
-    static func exchange(_ bytes: [UInt8], port: UInt16) async throws -> String {
-        try await BlockingCall.run { try blockingExchange(bytes, port: port) }
+    static func exchange(_ bytes: [UInt8], host: String = "127.0.0.1", port: UInt16) async throws -> String {
+        try await BlockingCall.run { try blockingExchange(bytes, host: host, port: port) }
     }
 
-    private static func blockingExchange(_ bytes: [UInt8], port: UInt16) throws -> String {
+    private static func blockingExchange(_ bytes: [UInt8], host: String = "127.0.0.1", port: UInt16) throws -> String {
         let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-        let socket = try Socket.connect(host: "127.0.0.1", port: port, deadline: deadline)
+        let socket = try Socket.connect(host: host, port: port, deadline: deadline)
         defer { socket.close() }
         if !bytes.isEmpty {
             try Socket.send(bytes, to: socket)
@@ -72,6 +72,23 @@ struct StubServerTests {
                 requestData: Coordinate(latitude: 37.3293, longitude: -121.8893))
             #expect(places.count == PointOfInterest.sanJose.count)
             #expect(places.first?.name == "San Jose McEnery Convention Center")
+        }
+    }
+
+    // Not through URLSession: FoundationNetworking on Linux refuses a URL with an IPv6 address (NSURLErrorBadURL,
+    // swift-corelibs-foundation issue 5496), so the test connects to the URL's host and port itself.
+    @Test("A server bound to ::1 gives a URL whose host and port reach it", .enabled(if: SocketTests.hasIPv6Loopback))
+    func ipv6() async throws {
+        try await Self.withStubServer {
+            $0.host = "::1"
+        } _: { server in
+            let url = server.url
+            #expect(url.absoluteString == "http://[::1]:\(server.port)")
+            let host = try #require(url.host)
+            let port = try #require(url.port.flatMap { UInt16(exactly: $0) })
+            let request = "GET /health HTTP/1.1\r\nHost: [::1]:\(port)\r\n\r\n"
+            let answer = try await Self.exchange(Array(request.utf8), host: host, port: port)
+            #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"))
         }
     }
 
@@ -274,15 +291,57 @@ struct StubServerTests {
         }
     }
 
-    @Test("A client that sends nothing, or half a request, is answered 408 after the idle timeout")
+    @Test("A client that sends nothing, or half a request, is answered 408 Request Timeout after the idle timeout")
     func idleClients() async throws {
         try await Self.withStubServer {
             $0.idleTimeout = .milliseconds(100)
         } _: { server in
             let silent = try await Self.exchange([], port: server.port)
             let half = try await Self.exchange(Array("GET /health HTTP/1.1\r\n".utf8), port: server.port)
-            #expect(silent.hasPrefix("HTTP/1.1 408 "))
-            #expect(half.hasPrefix("HTTP/1.1 408 "))
+            #expect(silent.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
+            #expect(half.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
+            #expect(half.hasSuffix(#"{"error":"no complete request within 0.1 seconds","status":408}"#))
+        }
+    }
+
+    // The slowloris attack: each byte comes well within the idle timeout, so a timeout counted from the last byte
+    // never passes and one client holds a connection for as long as it likes. The client's pace is a wait for the
+    // server's answer (10 ms at most), not a sleep: the trickle stops as soon as the answer comes.
+    @Test("A client that trickles its request a byte at a time is answered 408 once the idle timeout has passed")
+    func tricklingClient() async throws {
+        try await Self.withStubServer {
+            $0.idleTimeout = .milliseconds(100)
+        } _: { server in
+            let port = server.port
+            let (answer, unsent) = try await BlockingCall.run {
+                let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+                let socket = try Socket.connect(host: "127.0.0.1", port: port, deadline: deadline)
+                defer { socket.close() }
+                // A head that never ends, 200 bytes: at least 2 s of trickling, 20 idle timeouts.
+                let start = Array("GET /health HTTP/1.1\r\nX-Padding: ".utf8)
+                var unsent = start + [UInt8](repeating: UInt8(ascii: "a"), count: 200 - start.count)
+                while let byte = unsent.first {
+                    do throws(SocketError) {
+                        try Socket.waitUntilReadable(socket, until: .now.advanced(by: .milliseconds(10)))
+                        break  // the server answered, or closed
+                    } catch .timedOut {
+                        // Nothing from the server yet: one more byte.
+                    }
+                    // A write fails once the server has closed and reset the connection: what it sent is still
+                    // there to read.
+                    guard (try? Socket.send([byte], to: socket)) != nil else { break }
+                    unsent.removeFirst()
+                }
+                // Up to the end of the stream or a reset, which comes after the answer (the server closed with a
+                // byte of ours unread).
+                var received: [UInt8] = []
+                while let chunk = try? Socket.receive(from: socket, deadline: deadline) {
+                    received += chunk
+                }
+                return (String(decoding: received, as: UTF8.self), unsent.count)
+            }
+            #expect(answer.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
+            #expect(unsent > 0, "the server answered only once the client had sent its last byte")
         }
     }
 

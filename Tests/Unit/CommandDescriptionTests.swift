@@ -36,6 +36,9 @@ struct CommandDescriptionTests {
             (["--colour"], "unknown option --colour for 'poi nearby' (see 'poi help nearby')"),
             (["--lat"], "--lat needs a value (see 'poi help nearby')"),
             (["--lat", "1", "--lat", "2"], "--lat is given twice (see 'poi help nearby')"),
+            (["--lat", "1", "--lat=2"], "--lat is given twice (see 'poi help nearby')"),
+            (["--lat=1", "--lat=2"], "--lat is given twice (see 'poi help nearby')"),
+            (["--lat=1", "--lat", "2"], "--lat is given twice (see 'poi help nearby')"),
             (["--json=yes"], "--json takes no value (see 'poi help nearby')"),
             (["extra"], "unexpected argument 'extra' (see 'poi help nearby')"),
         ]
@@ -61,11 +64,34 @@ struct CommandDescriptionTests {
         #expect(throws: Self.command.usageError("--limit must be a whole number of at least 1, not '0'")) {
             try parsed.integer(Self.limit, minimum: 1)
         }
-        #expect(throws: Self.command.usageError("--timeout must be a number of seconds more than 0, not '-1'")) {
+        #expect(throws: Self.command.usageError(Self.secondsMessage("-1"))) {
             try parsed.seconds(Self.timeout)
         }
         #expect(try Self.command.parse(["--timeout", "0.5"]).seconds(Self.timeout) == 0.5)
         #expect(try Self.command.parse([]).seconds(Self.timeout) == nil)
+    }
+
+    /// The usage error of a number of seconds out of range, before the pointer to the help.
+    static func secondsMessage(_ text: String) -> String {
+        "--timeout must be a number of seconds more than 0 and at most 86400 (a day), not '\(text)'"
+    }
+
+    // A wait that never ends is a mistake, and the programs cannot make one of them: URLSession crashes on a
+    // timeout of 1e300 seconds, and a Duration or a count of milliseconds overflows.
+    @Test(
+        "A number of seconds is more than 0 and at most a day: NaN, infinities and longer waits are usage errors",
+        arguments: ["0", "-1", "nan", "inf", "-inf", "infinity", "86400.00000000001", "86401", "1e300"]
+    )
+    func secondsOutOfRange(text: String) throws {
+        let parsed = try Self.command.parse(["--timeout", text])
+        #expect(throws: Self.command.usageError(Self.secondsMessage(text))) { try parsed.seconds(Self.timeout) }
+    }
+
+    @Test("A day to the second is the longest number of seconds, and any number more than 0 the shortest")
+    func secondsInRange() throws {
+        #expect(try Self.command.parse(["--timeout", "86400"]).seconds(Self.timeout) == 86_400)
+        #expect(try Self.command.parse(["--timeout=86399.999"]).seconds(Self.timeout) == 86_399.999)
+        #expect(try Self.command.parse(["--timeout", "5e-324"]).seconds(Self.timeout) == .leastNonzeroMagnitude)
     }
 
     @Test(
@@ -88,7 +114,7 @@ struct CommandDescriptionTests {
                   --lat DEGREES      latitude
                   --limit N          at most N (default all)
                   --json             as JSON
-                  --timeout SECONDS  how long to wait (default 10)
+                  --timeout SECONDS  how long to wait, at most 86400 (default 10)
 
                 Without a server, one starts in-process.
 

@@ -15,4 +15,17 @@ struct HTTPStatusTests {
     func reasonPhrase(code: Int, phrase: String) {
         #expect(HTTPStatus.reasonPhrase(for: code) == phrase)
     }
+
+    // Every status StubServer and its routes send: a status line that names the class instead of the phrase
+    // ("408 Client Error") is one a client and its user cannot read.
+    @Test(
+        "Every status the stub server sends has its RFC 9110 reason phrase",
+        arguments: [
+            (200, "OK"), (400, "Bad Request"), (404, "Not Found"), (405, "Method Not Allowed"),
+            (408, "Request Timeout"), (431, "Request Header Fields Too Large"), (500, "Internal Server Error"),
+        ]
+    )
+    func serverStatuses(code: Int, phrase: String) {
+        #expect(HTTPStatus.reasonPhrase(for: code) == phrase)
+    }
 }

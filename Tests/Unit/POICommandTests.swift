@@ -60,11 +60,23 @@ struct POICommandTests {
         #expect(testing == (.success, ["Featured: San Jose McEnery Convention Center"]))
     }
 
-    @Test("A usage error stays the only line on stderr: the tip comes after the command line was read")
-    func usageErrorBeforeTheTip() async {
-        let (status, lines) = await Self.run(["featured", "--count", "-1"], environment: [:])
+    @Test(
+        "A usage error stays the only line on stderr: the tip comes after the command line was read",
+        arguments: [
+            (
+                ["featured", "--count", "-1"],
+                "--count must be a whole number of at least 0, not '-1' (see 'poi help featured')"
+            ),
+            (
+                ["nearby", "--lat", "1", "--long", "2", "--limit", "0"],
+                "--limit must be a whole number of at least 1, not '0' (see 'poi help nearby')"
+            ),
+        ]
+    )
+    func usageErrorBeforeTheTip(arguments: [String], message: String) async {
+        let (status, lines) = await Self.run(arguments, environment: [:])
         #expect(status == .usage)
-        #expect(lines == ["err: poi: --count must be a whole number of at least 0, not '-1' (see 'poi help featured')"])
+        #expect(lines == ["err: poi: \(message)"])
     }
 
     @Test(
@@ -114,6 +126,46 @@ struct POICommandTests {
         #expect(FeaturedPlaceManager.rotationInterval == 10)
         #expect(NearbyCommand.timeout.defaultValue == "10")
         #expect(NearbyCommand.defaultTimeout == 10)
+    }
+
+    // poi crashed on `nearby --timeout 1e300` (URLSession) and `featured --interval 1e300` never ended.
+    @Test(
+        "A wait in seconds that is not more than 0 and at most a day is a usage error, in each command that takes one",
+        arguments: ["inf", "nan", "-inf", "1e300", "86401"]
+    )
+    func secondsOutOfRange(text: String) {
+        let message = "must be a number of seconds more than 0 and at most 86400 (a day), not '\(text)'"
+        #expect(throws: NearbyCommand.description.usageError("--timeout \(message)")) {
+            try NearbyCommand(environment: [:]).parse(["--lat", "1", "--long", "2", "--timeout", text])
+        }
+        #expect(throws: FeaturedCommand.description.usageError("--interval \(message)")) {
+            try FeaturedCommand().parse(["--interval", text])
+        }
+    }
+
+    @Test("A wait of a day is taken as it is, by each command that takes one")
+    func secondsUpToADay() throws {
+        #expect(
+            try NearbyCommand(environment: [:]).parse(["--lat", "1", "--long", "2", "--timeout", "86400"]).timeout
+                == 86_400)
+        #expect(try FeaturedCommand().parse(["--interval", "86400"]).interval == 86_400)
+    }
+
+    @Test("--server wins over POI_SERVER_URL, which names the server when --server is not given")
+    func serverPrecedence() throws {
+        let position = ["--lat", "1", "--long", "2"]
+        let withVariable = NearbyCommand(environment: ["POI_SERVER_URL": "http://a.example:8080"])
+        #expect(
+            try withVariable.parse(position + ["--server", "http://b.example:9090"]).serverURL
+                == URL(string: "http://b.example:9090"))
+        #expect(try withVariable.parse(position).serverURL == URL(string: "http://a.example:8080"))
+        // Neither: nil, for the server started in-process.
+        #expect(try NearbyCommand(environment: [:]).parse(position).serverURL == nil)
+        // --server given, the variable is not read: a stale one that is no URL does not stand in the way.
+        let withBadVariable = NearbyCommand(environment: ["POI_SERVER_URL": "ftp://x"])
+        #expect(
+            try withBadVariable.parse(position + ["--server=http://b.example:9090"]).serverURL
+                == URL(string: "http://b.example:9090"))
     }
 
     @Test("--lat/--long give a fixed position, none asks gpsd, one alone is a usage error")

@@ -22,6 +22,29 @@ struct ServerCommandTests {
         }
     }
 
+    @Test("--host is the address the server binds, an IPv6 one included")
+    func host() throws {
+        #expect(try ServerCommand.configuration(["--host", "::1"]).host == "::1")
+        #expect(try ServerCommand.configuration(["--host=0.0.0.0"]).host == "0.0.0.0")
+    }
+
+    // poi-server crashed on `--idle-timeout 1e300`, turning it into a count of milliseconds.
+    @Test(
+        "--idle-timeout that is not more than 0 and at most a day is a usage error",
+        arguments: ["inf", "nan", "-inf", "1e300", "86401"]
+    )
+    func idleTimeoutOutOfRange(text: String) {
+        let message = "--idle-timeout must be a number of seconds more than 0 and at most 86400 (a day), not '\(text)'"
+        #expect(throws: ServerCommand.description.usageError(message)) {
+            try ServerCommand.configuration(["--idle-timeout", text])
+        }
+    }
+
+    @Test("--idle-timeout of a day gives clients a day")
+    func idleTimeoutOfADay() throws {
+        #expect(try ServerCommand.configuration(["--idle-timeout", "86400"]).idleTimeout == .seconds(86_400))
+    }
+
     @Test("The help shows the defaults of the server's own configuration")
     func helpDefaults() {
         let defaults = StubServer.Configuration()

@@ -1,0 +1,40 @@
+import Foundation
+import POICommandLine
+import POICommands
+import Synchronization
+import Testing
+
+/// `poi` run in process with its built-in server: the command's whole path over loopback HTTP, no process launched.
+@Suite("poi nearby, in process with its built-in server", .timeLimit(.minutes(1)))
+struct POICommandTests {
+    static let convention = ["--lat", "37.3293", "--long", "-121.8893"]
+
+    /// Runs `poi` in process; returns its exit status, what it wrote on standard output and on standard error.
+    @MainActor
+    static func run(_ arguments: [String]) async -> (ExitCode, output: [String], errors: [String]) {
+        let output = Mutex<[String]>([])
+        let errors = Mutex<[String]>([])
+        let command = POICommand(
+            environment: ["IS_UNIT_TESTING": "1"],
+            output: { text in output.withLock { $0.append(text) } },
+            errorOutput: { text in errors.withLock { $0.append(text) } }
+        )
+        let status = await command.run(arguments)
+        return (status, output.withLock { $0 }, errors.withLock { $0 })
+    }
+
+    @Test(
+        "--json lists as many places as --limit allows, the nearest ones",
+        arguments: [
+            (1, ["San Jose McEnery Convention Center"]),
+            (2, ["San Jose McEnery Convention Center", "Center for the Performing Arts"]),
+        ]
+    )
+    func jsonHonoursLimit(limit: Int, names: [String]) async throws {
+        let (status, output, errors) = await Self.run(["nearby", "--json", "--limit", "\(limit)"] + Self.convention)
+        #expect(status == .success, "\(errors)")
+        #expect(output.count == 1)
+        let report = try JSONDecoder().decode(NearbyReport.self, from: Data(try #require(output.first).utf8))
+        #expect(report.places.map(\.name) == names)
+    }
+}
