@@ -207,7 +207,7 @@ def main(arguments: list[str]) -> int:
                         help="read a run's JSON report instead of running, and print, write or update from it")
     options = parser.parse_args(arguments)
     if options.report:
-        return from_report(options, json.loads(Path(options.report).read_text()))
+        return from_report(options, reclassified(json.loads(Path(options.report).read_text()), load_ignored()))
 
     if options.update_docs and not documentable(options.limit, options.module, options.engine):
         parser.error(NOT_DOCUMENTABLE)
@@ -254,6 +254,24 @@ def documentable(limit: int | None, modules: list[str] | None, engine: str) -> b
     """Whether a run's tables may go into the chapter: every mutant, or (for the rebuild engine's summary) every
     mutant of the modules named."""
     return not limit and (not modules or engine == "rebuild")
+
+
+def reclassified(report: dict, ignored: dict) -> dict:
+    """A saved run's report with its survivors read against the ignore file as it is now: a survivor since listed
+    as equivalent is excused, one listed as untestable is untestable, one listed as owed is owed. What ran and what
+    killed stay as they were."""
+    results = []
+    for entry in report["mutants"]:
+        entry = dict(entry)
+        kind, reason = ignored.get((entry["file"], entry["operator"], entry["original"].strip()), (None, None))
+        if entry["status"] == "survived" and kind in ("equivalent", "untestable"):
+            entry["status"], entry["reason"] = ("excused" if kind == "equivalent" else "untestable"), reason
+        entry["owed"] = kind == "owed" or None
+        if entry["owed"] is None:
+            del entry["owed"]
+        results.append(entry)
+    remade = make_report(results, report.get("setupSeconds"))
+    return {**report, **remade}
 
 
 def from_report(options: argparse.Namespace, report: dict) -> int:
@@ -491,7 +509,8 @@ def make_report(results: list[dict], setup_seconds: dict[str, float] | None = No
         "engines": {name: sum(1 for e in results if e.get("engine") == name) for name in ("schemata", "rebuild")},
         "survivors": [e for e in results if e["status"] == "survived"],
         "untestable": sum(1 for e in results if e["status"] == "untestable"),
-        "owedKilled": [e for e in results if e.get("owed") and e["killed_by"]],
+        "owedKilled": [e for e in results if e.get("owed") and e["killed_by"]
+                       and not any(s.get("owed") and s["status"] == "survived" and _same_key(s, e) for s in results)],
         "operators": dict(sorted(operators.items(), key=lambda item: OPERATORS.index(item[0])
                                  if item[0] in OPERATORS else len(OPERATORS))),
     }
@@ -502,6 +521,12 @@ def hung_text(entry: dict) -> str:
     if "hung" not in entry:
         return ""
     return f", hung: {', '.join(entry['hung']) or 'no test running'}"
+
+
+def _same_key(one: dict, other: dict) -> bool:
+    """Whether two entries are covered by one line of the ignore file (its file, operator and original text)."""
+    return (one["file"], one["operator"], one["original"].strip()) == (other["file"], other["operator"],
+                                                                          other["original"].strip())
 
 
 def report_text(report: dict) -> str:

@@ -139,6 +139,21 @@ class SelectionTests(unittest.TestCase):
         text = mutants.report_text(report)
         self.assertIn("SURVIVED (owed) Sources/A/a.swift:1", text)
         self.assertIn("KILLED, NO LONGER OWED Sources/A/a.swift:2", text)
+        # One line of the list covers every mutant of its text: while one of them survives, the line stays owed.
+        twin = {**results[1], "line": 5, "original": "a", "killed_by": "Unit", "status": "killed"}
+        self.assertEqual(mutants.make_report([results[0], twin])["owedKilled"], [])
+
+    def test_a_saved_report_is_read_against_the_lists_as_they_are_now(self):
+        entry = {"file": "Sources/A/a.swift", "line": 1, "operator": "equality", "original": "a == b",
+                 "mutated": "a != b", "killed_by": None, "status": "survived", "seconds": {}}
+        report = mutants.make_report([entry, {**entry, "line": 2, "original": "c == d"}], {"schemata": 1.0})
+        ignored = {("Sources/A/a.swift", "equality", "a == b"): ("untestable", "seam"),
+                   ("Sources/A/a.swift", "equality", "c == d"): ("owed", "x")}
+        again = mutants.reclassified(report, ignored)
+        self.assertEqual([e["status"] for e in again["mutants"]], ["untestable", "survived"])
+        self.assertEqual((again["untestable"], len(again["survivors"])), (1, 1))
+        self.assertTrue(again["survivors"][0]["owed"])
+        self.assertEqual(again["setupSeconds"], {"schemata": 1.0})
 
     def test_the_sample_holds_every_operator(self):
         found = [mutants.Mutant("Sources/A/a.swift", n, "equality" if n % 10 else "default-body", "a", "b")
