@@ -14,6 +14,7 @@ from the existing build (build first). Python's standard library only.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import statistics
@@ -101,12 +102,18 @@ def compile_programs(folder: Path) -> dict[str, Path]:
     return built
 
 
+def run_tests(tier: str, pattern: str) -> "pyramid.Ran":
+    """The built tests that match `pattern`, run as the pyramid runs a tier: under the tier's hang bounds."""
+    budget = json.loads(pyramid.DEFAULT_BUDGETS.read_text())["tiers"].get(tier, {})
+    return pyramid.swift_test(tier, pattern, [], pyramid.HangBounds(tier, budget))
+
+
 def test_seconds(pattern: str, environment: dict | None = None) -> float:
     """One test's time, run alone from the built tests (the Swift Testing xUnit file's figure)."""
     saved = dict(os.environ)
     try:
         os.environ.update(environment or {})
-        _, _, results = pyramid.swift_test("EndToEnd", pattern, [])
+        results = run_tests("EndToEnd", pattern).results
     finally:
         os.environ.clear()
         os.environ.update(saved)
@@ -121,8 +128,8 @@ def xctest_pauses(rounds: int = 5) -> tuple[int, int]:
     slow = total = 0
     for _ in range(rounds):
         for tier in ("Unit", "Integration"):
-            _, completed, _ = pyramid.swift_test(tier, f"^{tier}Tests\\.", [])
-            results = pyramid.parse_xctest_console(completed.stdout + completed.stderr, f"{tier}Tests")
+            ran = run_tests(tier, f"^{tier}Tests\\.")
+            results = pyramid.parse_xctest_console(ran.output, f"{tier}Tests")
             total += len(results)
             slow += sum(1 for result in results if result.seconds >= 0.1)
     return slow, total

@@ -23,6 +23,19 @@ class MeasureTests(unittest.TestCase):
         text = "a <!-- measure:poi:version -->25 ms<!-- /measure --> b"
         self.assertEqual([(m.group(1), m.group(2)) for m in measure.MARKER.finditer(text)], [("poi:version", "25 ms")])
 
+    def test_tests_run_as_the_pyramid_runs_a_tier_under_its_hang_bounds(self):
+        calls = []
+        original = measure.pyramid.swift_test
+        measure.pyramid.swift_test = lambda *arguments, **keywords: calls.append(arguments) or "ran"
+        try:
+            self.assertEqual(measure.run_tests("EndToEnd", "^EndToEndTests\\.X"), "ran")
+        finally:
+            measure.pyramid.swift_test = original
+        (tier, pattern, extra, bounds), = calls
+        self.assertEqual((tier, pattern, extra), ("EndToEnd", "^EndToEndTests\\.X", []))
+        self.assertIsInstance(bounds, measure.pyramid.HangBounds)
+        self.assertIsNotNone(bounds.test)  # the end-to-end tier's per-test bound, from budgets.json
+
 
 if __name__ == "__main__":
     unittest.main()
