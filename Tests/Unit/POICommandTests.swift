@@ -110,6 +110,41 @@ struct POICommandTests {
         }
     }
 
+    /// The statuses each command promises in its help, written out: a list read back from the commands themselves
+    /// could not notice one that went missing.
+    @Test(
+        "Each command's help promises the exit statuses it can end with, no fewer",
+        arguments: [
+            (["help", "nearby"], [0, 64, 65, 69, 71, 75, 76, 80, 81]),
+            (["help", "featured"], [0, 64]),
+            (["help"], [0, 64, 65, 69, 71, 75, 76, 80, 81]),
+        ]
+    )
+    func promisedExitStatuses(arguments: [String], statuses: [Int32]) async throws {
+        let (status, lines) = await Self.run(arguments)
+        #expect(status == .success)
+        let help = try #require(lines.first)
+        let listed = help.split(separator: "Exit status:\n").last?.split(separator: "\n").compactMap {
+            Int32($0.split(separator: " ").first ?? "")
+        }
+        #expect(listed == statuses)
+    }
+
+    @Test(
+        "An argument a command does not take is a usage error that names the first of them",
+        arguments: [
+            ["nearby", "--lat", "37.3", "--long", "-121.9", "north", "south"],
+            ["featured", "north", "south"],
+            ["--version", "north", "south"],
+        ]
+    )
+    func extraArguments(arguments: [String]) async {
+        let (status, lines) = await Self.run(arguments)
+        #expect(status == .usage)
+        #expect(lines.count == 1)
+        #expect(lines.first?.contains("unexpected argument 'north'") == true)
+    }
+
     @Test("poi's help lists the exit statuses of all its commands once each, in order")
     func exitStatusesInOrder() throws {
         let help = try #require(POICommand.help(nil))

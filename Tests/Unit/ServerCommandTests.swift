@@ -56,6 +56,23 @@ struct ServerCommandTests {
         #expect(defaults.routes.slowDelay == .seconds(2))
     }
 
+    @Test("poi-server's help promises the exit statuses it can end with, no fewer")
+    func promisedExitStatuses() {
+        let listed = ServerCommand.help.split(separator: "Exit status:\n").last?.split(separator: "\n").compactMap {
+            Int32($0.split(separator: " ").first ?? "")
+        }
+        #expect(listed == [0, 64, 65, 66, 71])
+    }
+
+    @Test("The server's documented limits by default: 64 connections at once, 1 MiB discarded after an early answer")
+    func documentedLimits() {
+        let defaults = StubServer.Configuration()
+        #expect(defaults.maximumConnections == 64)
+        #expect(defaults.maximumLingeringSize == 1_048_576)
+        #expect(defaults.lingeringTime == .seconds(2))
+        #expect(defaults.maximumRequestSize == 16_384)
+    }
+
     @Test("A --data file that cannot be read is status 66")
     func unreadableData() {
         let error = #expect(throws: CommandLineError.self) {
