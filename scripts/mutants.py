@@ -396,12 +396,14 @@ class Engine:
             self.dirty.build()
             self.dirty = None
 
-    def run(self, mutant: Mutant, tiers: list[str], entry: dict) -> None:
-        """Runs the tiers against one mutant, from the bottom, until one fails; fills in `entry`."""
+    def run(self, mutant: Mutant, tiers: list[str], entry: dict, patterns: dict[str, str] | None = None) -> None:
+        """Runs the tiers against one mutant, from the bottom, until one fails; fills in `entry`. `patterns` narrows
+        a tier to the tests its `swift test --filter` pattern names (a whole tier where it names none)."""
         if self.schema is not None and self.schema.included(mutant):
             entry["engine"] = "schemata"
             self.finish()  # never against a binary that still holds a rebuilt mutant (run_order avoids paying this)
-            self._run_tiers(self.schema_copy, tiers, entry, {schemata_module.VARIABLE: str(self.schema.ids[mutant])})
+            self._run_tiers(self.schema_copy, tiers, entry, {schemata_module.VARIABLE: str(self.schema.ids[mutant])},
+                            patterns)
             return
         if self.schema is not None and mutant in self.schema.mismatched:
             entry["status"] = "not compiled"
@@ -420,11 +422,13 @@ class Engine:
             if not built:
                 entry["status"] = "not compiled"
                 return
-            self._run_tiers(copy, tiers, entry, {})
+            self._run_tiers(copy, tiers, entry, {}, patterns)
 
-    def _run_tiers(self, copy: scratch.Scratch, tiers: list[str], entry: dict, environment: dict) -> None:
+    def _run_tiers(self, copy: scratch.Scratch, tiers: list[str], entry: dict, environment: dict,
+                   patterns: dict[str, str] | None = None) -> None:
         for tier in tiers:
-            outcome = copy.run(tier_pattern(tier), self.limits[tier], environment=environment)
+            pattern = (patterns or {}).get(tier, tier_pattern(tier))
+            outcome = copy.run(pattern, self.limits[tier], environment=environment)
             entry["seconds"][tier] = round(outcome.seconds, 2)
             if outcome.status != "passed":
                 entry["killed_by"] = tier

@@ -194,6 +194,21 @@ class SelectionTests(unittest.TestCase):
         self.assertEqual((entry["killed_by"], entry["status"], entry["hung"]),
                          ("Unit", "killed (time-out)", ["UnitTests.A/forever()"]))
 
+    def test_a_pattern_narrows_a_tier_to_the_tests_it_names(self):
+        ran = []
+
+        class Copy:
+            def run(self, pattern, limit, environment=None):
+                ran.append(pattern)
+                return mutants.scratch.Outcome("passed", 0.1, 1, "", [])
+
+        engine = mutants.Engine(schemata=False)
+        engine.limits = {"Unit": 2.0, "Integration": 2.0}
+        entry = {"seconds": {}, "killed_by": None, "status": "survived"}
+        engine._run_tiers(Copy(), ["Unit", "Integration"], entry, {}, {"Unit": "^UnitTests\\.A/b$"})
+        self.assertEqual(ran, ["^UnitTests\\.A/b$", "^IntegrationTests\\."])
+        self.assertEqual(entry["status"], "survived")
+
     def test_a_time_out_names_the_tests_that_hung(self):
         results = [
             {"file": "Sources/A/a.swift", "line": 4, "operator": "relational", "original": "a < b", "mutated": "a <= b",
