@@ -72,6 +72,18 @@ struct NearbyCommand {
     }
 
     let environment: [String: String]
+    /// Starts the server that answers when none is given.
+    ///
+    /// The package's own, on 127.0.0.1 and a port the system chooses; a test replaces it to see what `poi nearby`
+    /// does when that server cannot listen.
+    let startServer: @Sendable () throws -> StubServer
+
+    init(
+        environment: [String: String], startServer: @escaping @Sendable () throws -> StubServer = { try StubServer() }
+    ) {
+        self.environment = environment
+        self.startServer = startServer
+    }
 
     /// Reads the options and the environment; throws a usage error for bad ones.
     func parse(_ arguments: [String]) throws(CommandLineError) -> Request {
@@ -129,7 +141,7 @@ struct NearbyCommand {
             // No server given: start the package's server in-process, so that a fresh clone works offline.
             let server: StubServer
             do {
-                server = try StubServer()
+                server = try startServer()
             } catch {
                 throw CommandLineError(.cannotListen, "cannot start the built-in server: \(error)")
             }

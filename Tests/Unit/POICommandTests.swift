@@ -203,6 +203,38 @@ struct POICommandTests {
                 == URL(string: "http://b.example:9090"))
     }
 
+    @Test("Without --timeout poi nearby waits 10 s; without POI_GPSD_HOST and POI_GPSD_PORT it asks 127.0.0.1:2947")
+    func nearbyDefaults() throws {
+        let nearby = NearbyCommand(environment: [:])
+        #expect(try nearby.parse(["--lat", "1", "--long", "2"]).timeout == 10)
+        #expect(try nearby.parse(["--lat", "1", "--long", "2", "--timeout", "2.5"]).timeout == 2.5)
+        #expect(try nearby.parse([]).position == .gpsd(host: "127.0.0.1", port: 2947))
+    }
+
+    @Test("Without --interval poi featured rotates every 10 seconds, and without --count it does not stop")
+    func featuredDefaults() throws {
+        let (interval, count) = try FeaturedCommand().parse([])
+        #expect(interval == 10)
+        #expect(count == nil)
+        #expect(try FeaturedCommand().parse(["--interval", "0.5", "--count", "0"]) == (0.5, 0))
+    }
+
+    @Test("When the server poi nearby starts in-process cannot listen, it ends with 71 and says why")
+    @MainActor
+    func inProcessServerCannotListen() async throws {
+        struct NoAddress: Error, CustomStringConvertible {
+            var description: String { "address already in use" }
+        }
+        let nearby = NearbyCommand(environment: [:], startServer: { throw NoAddress() })
+        let request = try nearby.parse(["--lat", "37.3293", "--long", "-121.8893"])
+        #expect(request.serverURL == nil)
+        await #expect(
+            throws: CommandLineError(.cannotListen, "cannot start the built-in server: address already in use")
+        ) {
+            try await nearby.run(request) { _ in }
+        }
+    }
+
     @Test("--lat/--long give a fixed position, none asks gpsd, one alone is a usage error")
     func positionSource() throws {
         let nearby = NearbyCommand(environment: ["POI_GPSD_HOST": "localhost", "POI_GPSD_PORT": "2948"])
