@@ -1,5 +1,6 @@
 import Foundation
 import POITestSupport
+import Synchronization
 import Testing
 
 /// `poi`'s help, version, bad input and `featured`, as a user sees them.
@@ -91,5 +92,28 @@ struct POIEndToEndTests {
                 Featured: The Tech Interactive
 
                 """)
+    }
+
+    @Test("Without --count, featured goes on rotating until it is stopped")
+    func featuredWithoutCount() async throws {
+        final class Lines: Sendable {
+            let count = Mutex(0)
+        }
+        let lines = Lines()
+        // Ready at the sixth place: past any small count a default could stand for; then it is stopped.
+        let sixthPlace: @Sendable (String) -> Bool = { line in
+            lines.count.withLock { count in
+                count += line.hasPrefix("Featured: ") ? 1 : 0
+                return count == 6
+            }
+        }
+        let (stillRunning, _) = try await BuiltProduct.withRunningProcess(
+            BuiltProduct.product("poi"), ["featured", "--interval", "0.01"], environment: ["IS_UNIT_TESTING": "1"],
+            readyWhen: sixthPlace
+        ) { process in
+            kill(process.processIdentifier, 0) == 0
+        }
+        #expect(stillRunning)
+        #expect(lines.count.withLock { $0 } == 6)
     }
 }
