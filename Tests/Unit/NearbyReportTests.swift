@@ -33,6 +33,16 @@ struct NearbyReportTests {
                 == #"{"category":null,"coordinate":null,"distance":null,"distanceMeters":null,"name":"Somewhere"}"#)
     }
 
+    @Test("A place's distance in metres is rounded to the metre (its text, \"80 m\", is rounded for reading)")
+    func distanceInWholeMetres() throws {
+        let place = try #require(Self.report.places.first)
+        let meters = Self.position.distance(to: Coordinate(latitude: 37.33, longitude: -121.8893)).meters
+        #expect(meters != meters.rounded(), "the data must offer a fraction to round: \(meters)")
+        #expect(place.distanceMeters == meters.rounded())
+        #expect(place.distanceMeters == 78)
+        #expect(place.distance == "80 m")
+    }
+
     // The schema is read from docs/api, not copied here: a key it adds or renames is a key this test asks for.
     @Test("The report has exactly the keys docs/api/nearby-report.schema.json names, every required one present")
     func keysOfTheSchema() throws {
