@@ -78,6 +78,19 @@ def _name(pattern: re.Pattern, line: str) -> str | None:
     return f"{match[1]}/{match[2]}" if pattern.groups == 2 else match[1]
 
 
+def failed(output: str) -> list[str]:
+    """The console names of the tests that `output` says failed, in the order they ended."""
+    names = []
+    for line in output.splitlines():
+        line = ANSI.sub("", line).rstrip("\r\n")
+        if " failed " not in line:
+            continue
+        name = _name(XCTEST_ENDED, line) if "' failed (" in line else _name(SWIFT_TESTING_ENDED, line)
+        if name and name not in names:
+            names.append(name)
+    return names
+
+
 def still_running(output: str) -> list[str]:
     """The console names of the tests that `output` says started and does not say ended, in the order they
     started."""

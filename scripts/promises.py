@@ -1,0 +1,363 @@
+#!/usr/bin/env python3
+"""Every promise traced to the tests that fail when it breaks, and each one proved by breaking it.
+
+  scripts/promises [--check] [--prove] [--measure] [--update-docs] [--list] [PROMISE ...]
+
+What the package promises is read from where it is written (scripts/promise_sources.py): every option, default,
+bound and environment variable of the commands' help, every exit status, every operation, parameter, status,
+header and field of docs/api/openapi.json, every field of the `poi nearby --json` schema, every limit of the server.
+scripts/promises.json holds a row for each: the promise, the mistake that breaks it (in one file, `find` replaced by
+`replace`, the text found exactly once) and the tests that fail with that mistake in place.
+
+  --check        (the default) every promise has a row with at least one test, every row's promise is still
+                 written, every mistake still applies, and docs/promises.md is the table of this file.
+  --prove        makes each row's mistake in the scratch copy (.build-mutants/tree, shared with scripts/mutants and
+                 scripts/check-claims), rebuilds, and runs the row's tests: every one of them must fail; without any
+                 mistake, all of them pass. This is what `.ci/run` runs.
+  --measure      makes each row's mistake and runs every tier, and writes the tests that failed into the row (twice:
+                 a test that fails once and not on a second run with the same mistake is not written); then the
+                 table. Run it after adding a row or a test.
+  --update-docs  writes docs/promises.md from scripts/promises.json.
+  PROMISE        only these rows (by their promise's text), for --prove and --measure.
+
+A mistake is a change a person could make (an option ignored, a default changed in the code but not in the help, a
+header dropped, a field renamed), not a one-token mutant, though many are the new operators' kind (scripts/mutants).
+Python's standard library only; tested by scripts/tests/test_promises.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import mutants
+import promise_sources
+import running
+import scratch
+
+ROOT = Path(__file__).resolve().parent.parent
+TABLE = ROOT / "scripts" / "promises.json"
+DOCS = ROOT / "docs" / "promises.md"
+TIERS = ["Unit", "Integration", "EndToEnd"]
+BEGIN = "<!-- promises: begin (scripts/promises --update-docs writes this table) -->"
+END = "<!-- promises: end -->"
+
+
+@dataclasses.dataclass
+class Row:
+    promise: str
+    file: str
+    find: str
+    replace: str
+    tests: list[str] = dataclasses.field(default_factory=list)
+    # Promises that this row's mistake and tests hold too, and why one mistake stands for them all.
+    covers: list[str] = dataclasses.field(default_factory=list)
+    why: str = ""
+
+    def mistaken(self, text: str) -> str | None:
+        """`text` (the file as it is) with the mistake made, or None when `find` is not in it exactly once."""
+        if text.count(self.find) != 1:
+            return None
+        return text.replace(self.find, self.replace, 1)
+
+
+def load(path: Path = TABLE) -> list[Row]:
+    return [Row(**entry) for entry in json.loads(path.read_text())]
+
+
+def save(rows: list[Row], path: Path = TABLE) -> None:
+    path.write_text(json.dumps([dataclasses.asdict(row) for row in rows], indent=1, ensure_ascii=False) + "\n")
+
+
+# MARK: What is promised
+
+
+def help_texts(binaries: Path) -> dict[str, str]:
+    """Each command's help as the built programs print it, by how the command is called (`poi nearby`)."""
+    texts = {}
+    for command in promise_sources.HELP_COMMANDS:
+        completed = subprocess.run([str(binaries / command[0]), *command[1:]], capture_output=True, text=True,
+                                   timeout=30, env={"IS_UNIT_TESTING": "1", "PATH": "/usr/bin:/bin"})
+        if completed.returncode != 0:
+            raise SystemExit(f"promises: {' '.join(command)} failed ({completed.returncode}): {completed.stderr}")
+        texts[" ".join(word for word in command if word != "--help")] = completed.stdout
+    return texts
+
+
+def promised(binaries: Path, root: Path = ROOT) -> list[promise_sources.Promise]:
+    """Every promise, once, in the order it is written."""
+    found = []
+    for command, text in help_texts(binaries).items():
+        found += promise_sources.help_promises(command, text)
+    found += promise_sources.documents_promises(root)
+    unique: dict[str, promise_sources.Promise] = {}
+    for promise in found:
+        unique.setdefault(promise.key, promise)
+    return list(unique.values())
+
+
+def problems(rows: list[Row], promises: list[promise_sources.Promise], root: Path = ROOT) -> list[str]:
+    """What keeps the table from holding every promise: a promise without a row, a row without a test, a row whose
+    promise is written nowhere any more, a mistake that no longer applies, a promise with two rows."""
+    found = []
+    keys = {promise.key for promise in promises}
+    seen: set[str] = set()
+    for row in rows:
+        for key in [row.promise, *row.covers]:
+            if key in seen:
+                found.append(f"two rows for one promise: {key}")
+            seen.add(key)
+            if key not in keys:
+                found.append(f"stale row: '{key}' is not promised anywhere now (scripts/promise_sources.py)")
+        if row.covers and not row.why:
+            found.append(f"'{row.promise}' covers other promises without saying why")
+        path = root / row.file
+        if not path.is_file():
+            found.append(f"'{row.promise}': {row.file} does not exist")
+        elif row.mistaken(path.read_text()) is None:
+            found.append(f"'{row.promise}': its mistake does not apply ({row.file} must hold the text it finds "
+                         f"exactly once: {row.find.strip()!r})")
+        if not row.tests:
+            found.append(f"no test holds '{row.promise}': with its mistake in place every test passes "
+                         f"(scripts/promises --measure '{row.promise}' after writing one)")
+    for promise in promises:
+        if promise.key not in seen:
+            found.append(f"no row for '{promise.key}' ({promise.source}): add one to {TABLE.relative_to(ROOT)} with "
+                         f"the mistake that breaks it, then scripts/promises --measure")
+    return found
+
+
+# MARK: Running
+
+
+def pattern(tests: list[str]) -> str:
+    """A `swift test --filter` pattern that matches exactly these tests (`Module.Class/method`,
+    `Module.Suite/test()`; Swift Testing's identifiers go on with the test's file and line, so a name that ends with
+    its parentheses is not anchored at the end)."""
+    names = [re.escape(test) + ("" if test.endswith(")") else "$") for test in tests]
+    return "^(?:" + "|".join(names) + ")"
+
+
+def failed_tests(output: str, table: dict[str, list[str]]) -> list[str]:
+    """The identifiers of the tests that `output` says failed."""
+    names = running.failed(output)
+    return sorted({running.identify(name, table) for name in names})
+
+
+def tier_of(test: str) -> str:
+    return next((tier for tier in TIERS if test.startswith(f"{tier}Tests.")), TIERS[0])
+
+
+def _progress(message: str) -> None:
+    print(message, flush=True)
+
+
+def limit_for(tests: list[str], limits: dict[str, float]) -> float:
+    """How long the run of `tests` may take before it counts as hung: the time limits of their tiers, added."""
+    return sum(limits[tier] for tier in {tier_of(test) for test in tests})
+
+
+def failing(copy: scratch.Scratch, tests: str, limit: float, table: dict[str, list[str]]) -> tuple[set[str], str]:
+    """Runs the tests `tests` (a pattern) names; returns the ones that failed, hung, or were running when the test
+    binary crashed (a crash ends every test running beside the one that crashed: `fails_alone` tells them apart), and
+    the run's status."""
+    outcome = copy.run(tests, limit, stop_at_first_failure=False)
+    found = set(failed_tests(outcome.output, table)) | set(outcome.hung)
+    if outcome.status != "passed":
+        found |= {running.identify(name, table) for name in running.still_running(outcome.output)}
+    return found, outcome.status
+
+
+def fails_alone(copy: scratch.Scratch, test: str, limits: dict[str, float], table: dict[str, list[str]]) -> bool:
+    """Whether `test`, run on its own, fails (or hangs, or crashes the binary)."""
+    found, status = failing(copy, pattern([test]), limits[tier_of(test)], table)
+    return status != "passed" and (test in found or not found)
+
+
+def prove(copy: scratch.Scratch, rows: list[Row], limits: dict[str, float]) -> int:
+    """Makes each row's mistake and runs its tests: every one must fail (hang, or crash the binary: a run is stopped
+    at its tiers' time limits). Returns the number of rows that failed."""
+    everything = sorted({test for row in rows for test in row.tests})
+    outcome = copy.run(pattern(everything), sum(limits.values()), stop_at_first_failure=False)
+    if outcome.status != "passed" or outcome.tests < 1:
+        print(outcome.output[-3000:])
+        _progress(f"promises: without any mistake the rows' tests do not pass ({outcome.status})")
+        return len(rows)
+    _progress(f"   without a mistake: the {len(everything)} tests of the rows pass ({outcome.seconds:.1f} s)")
+    table = running.identifiers(copy.binary(), copy.tree)
+    failures = 0
+    for number, row in enumerate(rows, start=1):
+        mistaken = row.mistaken(copy.read(row.file))
+        if mistaken is None:
+            _progress(f"FAILED {row.promise}: the mistake does not apply")
+            failures += 1
+            continue
+        started = time.monotonic()
+        with copy.mistake(row.file, mistaken):
+            built, build_seconds, log = copy.build()
+            if not built:
+                print(log[-2000:])
+                _progress(f"FAILED {row.promise}: the mistake does not build")
+                failures += 1
+                continue
+            found, _ = failing(copy, pattern(row.tests), limit_for(row.tests, limits), table)
+            passed = [test for test in row.tests if test not in found and not fails_alone(copy, test, limits, table)]
+        if passed:
+            _progress(f"FAILED {row.promise}: with the mistake these tests still pass: {', '.join(passed)}")
+            failures += 1
+        else:
+            _progress(f"   {number}/{len(rows)} broken: {len(row.tests)} tests fail as listed (build {build_seconds:.1f} s, "
+                      f"tests {time.monotonic() - started - build_seconds:.1f} s): {row.promise}")
+    return failures
+
+
+def measure(copy: scratch.Scratch, rows: list[Row], limits: dict[str, float], save_each=lambda: None) -> None:
+    """Makes each row's mistake, runs every tier, and writes into the row the tests that failed, each confirmed by
+    failing again on its own (a test that fails by chance, or that a crash beside it ended, is not written down);
+    one that hangs past its tier's time limit counts as failing. Saves after each row."""
+    table = running.identifiers(copy.binary(), copy.tree)
+    for number, row in enumerate(rows, start=1):
+        mistaken = row.mistaken(copy.read(row.file))
+        if mistaken is None:
+            _progress(f"   {number}/{len(rows)} the mistake does not apply: {row.promise}")
+            continue
+        with copy.mistake(row.file, mistaken):
+            built, _, log = copy.build()
+            if not built:
+                _progress(f"   {number}/{len(rows)} the mistake does not build: {row.promise}\n{log[-1500:]}")
+                continue
+            candidates: set[str] = set()
+            for tier in TIERS:
+                candidates |= failing(copy, f"^{tier}Tests\\.", limits[tier], table)[0]
+            row.tests = sorted(test for test in candidates if "/" in test and fails_alone(copy, test, limits, table))
+        save_each()
+        _progress(f"   {number}/{len(rows)} {len(row.tests)} tests fail: {row.promise}")
+
+
+# MARK: The table in the docs
+
+
+SECTIONS = ["poi", "poi nearby", "poi featured", "poi-server", "Exit statuses",
+            "The places API (docs/api/openapi.json)", "`poi nearby --json` (docs/api/nearby-report.schema.json)",
+            "The server's limits (StubServer.Configuration)"]
+
+
+def section_of(key: str) -> str:
+    """Where a promise goes in the table: by the command, the document or the type that makes it."""
+    if key.startswith("poi nearby --json "):
+        return SECTIONS[6]
+    for command in ("poi nearby", "poi featured", "poi-server"):
+        if key.startswith(command):
+            return command
+    if key.startswith("poi "):
+        return SECTIONS[0]
+    if key.startswith("exit "):
+        return SECTIONS[4]
+    if key.startswith("StubServer.Configuration."):
+        return SECTIONS[7]
+    return SECTIONS[5]
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", "⏎ ")
+
+
+def _short(text: str, size: int = 70) -> str:
+    text = re.sub(r"\s+", " ", text.strip())
+    return text if len(text) <= size else text[:size - 1] + "…"
+
+
+def table_markdown(rows: list[Row]) -> str:
+    lines = [BEGIN, "",
+             f"{len(rows)} promises, {sum(len(row.tests) for row in rows)} tests named "
+             f"({len({test for row in rows for test in row.tests})} different ones).", ""]
+    for title in SECTIONS:
+        here = [row for row in rows if section_of(row.promise) == title]
+        if not here:
+            continue
+        lines += [f"### {title}", "", "| Promise | Broken by | Tests that fail |", "|---|---|---|"]
+        for row in here:
+            broken = f"`{Path(row.file).name}`: `{_cell(_short(row.find))}` → `{_cell(_short(row.replace))}`"
+            tests = "<br>".join(f"`{_cell(test)}`" for test in row.tests) or "**none**"
+            also = f"<br>also: {'; '.join(row.covers)} ({row.why})" if row.covers else ""
+            lines.append(f"| {_cell(row.promise)}{_cell(also)} | {broken} | {tests} |")
+        lines.append("")
+    lines.append(END)
+    return "\n".join(lines)
+
+
+def updated_docs(text: str, rows: list[Row]) -> str:
+    start, end = text.index(BEGIN), text.index(END) + len(END)
+    return text[:start] + table_markdown(rows) + text[end:]
+
+
+# MARK: Main
+
+
+def main(arguments: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="scripts/promises", description=__doc__.splitlines()[0])
+    parser.add_argument("rows", nargs="*", metavar="PROMISE", help="only these rows (--prove, --measure)")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true", help="every promise has a row and a test (the default)")
+    mode.add_argument("--prove", action="store_true", help="break each promise: its tests must fail")
+    mode.add_argument("--measure", action="store_true", help="break each promise and write down what fails")
+    mode.add_argument("--update-docs", action="store_true", help=f"write {DOCS.relative_to(ROOT)}")
+    mode.add_argument("--list", action="store_true", help="list the rows")
+    options = parser.parse_args(arguments)
+    rows = load()
+    if options.list:
+        for row in rows:
+            print(f"{row.promise}: {', '.join(row.tests) or 'no test'}")
+        return 0
+    if options.update_docs:
+        DOCS.write_text(updated_docs(DOCS.read_text(), rows))
+        return 0
+    selected = [row for row in rows if not options.rows or row.promise in options.rows]
+    unknown = sorted(set(options.rows) - {row.promise for row in rows})
+    if unknown:
+        parser.error(f"no row for {', '.join(unknown)} (scripts/promises --list lists them)")
+
+    copy = scratch.Scratch()
+    _progress(f"== the scratch copy in {copy.tree.relative_to(ROOT)}, built incrementally")
+    started = time.monotonic()
+    copy.prepare()
+    built, seconds, log = copy.build()
+    if not built:
+        print(log[-3000:])
+        raise SystemExit("promises: the package does not build as it is")
+    binaries = copy.tree / ".build" / "debug"
+    if options.measure:
+        limits = mutants.time_limits(copy)
+        _progress(f"   time limits: {', '.join(f'{tier} {seconds:.1f} s' for tier, seconds in limits.items())}")
+        measure(copy, selected, limits, lambda: save(rows))
+        DOCS.write_text(updated_docs(DOCS.read_text(), rows))
+        copy.build()
+        return 0
+    found = problems(rows, promised(binaries))
+    if DOCS.read_text() != updated_docs(DOCS.read_text(), rows):
+        found.append(f"{DOCS.relative_to(ROOT)} is not the table of {TABLE.relative_to(ROOT)} "
+                     f"(scripts/promises --update-docs)")
+    for problem in found:
+        _progress(f"promises: {problem}")
+    if found:
+        return 1
+    _progress(f"   {len(rows)} promises, each with a row and at least one test")
+    if not options.prove:
+        return 0
+    limits = mutants.time_limits(copy)
+    _progress(f"   time limits: {', '.join(f'{tier} {seconds:.1f} s' for tier, seconds in limits.items())}")
+    failures = prove(copy, selected, limits)
+    copy.build()  # the copy is left built as the code is, for the next run
+    _progress(f"promises: {len(selected)} broken one at a time, {failures} not caught as listed, in "
+              f"{time.monotonic() - started:.0f} s")
+    return 0 if failures == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,220 @@
+"""Tests of scripts/promise_sources.py (what is promised) and scripts/promises.py (the table that holds each promise
+to its tests)."""
+
+from __future__ import annotations
+
+import re
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import promise_sources  # noqa: E402
+import promises  # noqa: E402
+
+HELP = """\
+tool nearby: lists things.
+
+Usage: tool nearby [--lat DEGREES] [--limit N]
+
+Options:
+  --lat DEGREES      latitude, -90...90 (with --long)
+  --limit N          show at most N places (default: all)
+  --timeout SECONDS  how long to wait, at most 86400 (default 10)
+  --fault NAME       fail every request: 500, not-json, slow
+  --json             print JSON
+
+Environment:
+  TOOL_URL   the base URL when --server is not given
+  TOOL_PORT  the port (default 2947)
+
+Exit status:
+  0   done
+  64  the command line is wrong
+"""
+
+OPENAPI = {
+    "info": {"description": "Every error answer is JSON: 400 for a query that cannot be read one way only (a "
+                            "parameter missing, given twice, or out of range), 404 for a path the API does not "
+                            "have, 405 (with Allow: GET, HEAD) for another method.\n\nOut of the contract: faults."},
+    "paths": {"/things": {
+        "get": {"description": "Nearer first; ties by name.",
+                "parameters": [{"$ref": "#/components/parameters/Lat"}],
+                "responses": {"200": {"description": "ok"}, "400": {"$ref": "#/components/responses/Bad"}}},
+        "head": {"parameters": [{"$ref": "#/components/parameters/Lat"}], "responses": {"200": {"description": "h"}}},
+        "parameters": [],
+    }},
+    "components": {
+        "parameters": {"Lat": {"name": "lat", "in": "query", "required": True,
+                               "schema": {"type": "number", "minimum": -90, "maximum": 90}},
+                       },
+        "responses": {"Bad": {"description": "bad", "headers": {"X-Why": {"schema": {"type": "string"}}}}},
+        "schemas": {"Thing": {"properties": {"name": {}, "size": {}}}},
+    },
+}
+
+
+class HelpPromiseTests(unittest.TestCase):
+    def setUp(self):
+        self.keys = [promise.key for promise in promise_sources.help_promises("tool nearby", HELP)]
+
+    def test_every_option_with_its_default_and_its_bounds_is_a_promise(self):
+        for key in ["tool nearby --lat", "tool nearby --lat -90...90", "tool nearby --limit",
+                    "tool nearby --limit (default: all)", "tool nearby --timeout", "tool nearby --timeout (default 10)",
+                    "tool nearby --timeout at most 86400", "tool nearby --json"]:
+            self.assertIn(key, self.keys)
+
+    def test_the_values_an_option_lists_are_promises_of_their_own(self):
+        for value in ["500", "not-json", "slow"]:
+            self.assertIn(f"tool nearby --fault {value}", self.keys)
+
+    def test_every_variable_and_its_default_is_a_promise_and_every_exit_status_once_per_program(self):
+        for key in ["tool nearby TOOL_URL", "tool nearby TOOL_PORT", "tool nearby TOOL_PORT (default 2947)",
+                    "exit 0 (tool)", "exit 64 (tool)"]:
+            self.assertIn(key, self.keys)
+        self.assertNotIn("tool nearby TOOL_URL (default", " ".join(self.keys))
+
+    def test_the_usage_line_and_the_abstract_are_not_promises_of_their_own(self):
+        self.assertFalse([key for key in self.keys if "DEGREES" in key or "lists things" in key])
+
+    def test_commands_and_also_lines_are_promises(self):
+        text = "tool: x\n\nCommands:\n  tool help [COMMAND]    (also: tool --help)\n  tool --version\n\n" \
+               "Also: tool --version, tool --help\n"
+        keys = [promise.key for promise in promise_sources.help_promises("tool", text)]
+        self.assertEqual(keys, ["tool help", "tool --version", "tool --version", "tool --help"])
+
+
+class DocumentPromiseTests(unittest.TestCase):
+    def setUp(self):
+        self.keys = [promise.key for promise in promise_sources.openapi_promises(OPENAPI)]
+
+    def test_every_operation_status_and_shared_answer_header_is_a_promise(self):
+        for key in ["GET /things", "HEAD /things", "GET /things 200", "GET /things 400", "GET /things 400 X-Why",
+                    "HEAD /things 200"]:
+            self.assertIn(key, self.keys)
+        self.assertNotIn("PARAMETERS /things", self.keys)
+
+    def test_a_parameter_promises_whether_it_is_required_and_its_bounds_once_for_get_and_head(self):
+        self.assertEqual(self.keys.count("/things?lat required"), 1)
+        self.assertIn("/things?lat >= -90 and <= 90", self.keys)
+
+    def test_the_classes_of_error_in_the_description_are_promises_case_by_case(self):
+        for key in ["400 for a query that cannot be read one way only",
+                    "400 for a query that cannot be read one way only: a parameter missing",
+                    "400 for a query that cannot be read one way only: given twice",
+                    "400 for a query that cannot be read one way only: out of range",
+                    "404 for a path the API does not have", "405 for another method", "405 with Allow: GET, HEAD"]:
+            self.assertIn(key, self.keys)
+        self.assertFalse([key for key in self.keys if "Out of the contract" in key])
+
+    def test_each_rule_of_an_operation_description_and_each_field_is_a_promise(self):
+        for key in ["GET /things: Nearer first;", "GET /things: ties by name.", "Thing.name", "Thing.size"]:
+            self.assertIn(key, self.keys)
+
+    def test_the_report_schema_names_each_field_by_its_path(self):
+        schema = {"properties": {"position": {"$ref": "#/$defs/c"}, "places": {"type": "array", "items": {
+            "properties": {"name": {}, "coordinate": {"oneOf": [{"$ref": "#/$defs/c"}, {"type": "null"}]}}}}},
+            "$defs": {"c": {"properties": {"latitude": {}}}}}
+        keys = [promise.key for promise in promise_sources.report_promises(schema)]
+        self.assertEqual(keys, ["poi nearby --json position", "poi nearby --json position.latitude",
+                                "poi nearby --json places", "poi nearby --json places[].name",
+                                "poi nearby --json places[].coordinate",
+                                "poi nearby --json places[].coordinate.latitude"])
+
+    def test_the_server_limits_are_the_configuration_defaults_that_are_numbers_or_durations(self):
+        swift = ("public struct Configuration: Sendable {\n    public var host = \"127.0.0.1\"\n"
+                 "    public var idleTimeout: Duration = .seconds(5)\n    public var maximumRequestSize = 16 * 1024\n"
+                 "    public var sleep: @Sendable (Duration) -> Void = { _ in }\n}\n")
+        keys = [promise.key for promise in promise_sources.limit_promises(swift)]
+        self.assertEqual(keys, ["StubServer.Configuration.idleTimeout = .seconds(5)",
+                                "StubServer.Configuration.maximumRequestSize = 16 * 1024"])
+
+
+class TableTests(unittest.TestCase):
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        self.root = Path(self.folder.name)
+        (self.root / "A.swift").write_text("let limit = 5\nlet other = 5\n")
+
+    def tearDown(self):
+        self.folder.cleanup()
+
+    def row(self, promise, find="let limit = 5", tests=("UnitTests.A/b()",), **more):
+        return promises.Row(promise, "A.swift", find, "let limit = 6", list(tests), **more)
+
+    def check(self, rows, keys):
+        found = [promise_sources.Promise(key, "help") for key in keys]
+        return promises.problems(rows, found, self.root)
+
+    def test_a_promise_without_a_row_and_a_row_without_a_test_are_problems(self):
+        found = self.check([self.row("a", tests=())], ["a", "b"])
+        self.assertEqual(len(found), 2)
+        self.assertIn("no test holds 'a'", found[0])
+        self.assertIn("no row for 'b'", found[1])
+
+    def test_a_row_whose_promise_is_written_nowhere_is_stale(self):
+        self.assertIn("stale row: 'gone'", self.check([self.row("gone")], [])[0])
+
+    def test_a_mistake_must_find_its_text_exactly_once(self):
+        self.assertEqual(self.check([self.row("a")], ["a"]), [])
+        self.assertIn("does not apply", self.check([self.row("a", find="= 5")], ["a"])[0])
+        self.assertIn("does not apply", self.check([self.row("a", find="let size")], ["a"])[0])
+
+    def test_a_row_covers_other_promises_only_with_a_reason_and_never_twice(self):
+        self.assertEqual(self.check([self.row("a", covers=["b"], why="one code path")], ["a", "b"]), [])
+        self.assertIn("without saying why", self.check([self.row("a", covers=["b"])], ["a", "b"])[0])
+        twice = self.check([self.row("a", covers=["b"], why="x"), self.row("b")], ["a", "b"])
+        self.assertIn("two rows for one promise: b", twice)
+
+    def test_the_mistake_replaces_the_text_it_finds(self):
+        self.assertEqual(self.row("a").mistaken("x\nlet limit = 5\n"), "x\nlet limit = 6\n")
+
+    def test_the_pattern_matches_the_named_tests_and_no_other(self):
+        pattern = promises.pattern(["UnitTests.A/testB", "UnitTests.S/c(x:)"])
+        for name in ["UnitTests.A/testB", "UnitTests.S/c(x:)/S.swift:4:6"]:
+            self.assertTrue(re.search(pattern, name), name)
+        for name in ["UnitTests.A/testBB", "UnitTests.S/cc(x:)", "IntegrationTests.A/testB"]:
+            self.assertFalse(re.search(pattern, name), name)
+
+    def test_failed_tests_are_named_by_their_identifiers(self):
+        output = ("Test Case 'A.testB' failed (0.1 seconds)\n✘ Test \"shows it\" failed after 0.2 seconds.\n"
+                  "✔ Test other() passed after 0.1 seconds.\n")
+        table = {"A/testB": ["UnitTests.A/testB"], '"shows it"': ["UnitTests.S/shows()"]}
+        self.assertEqual(promises.failed_tests(output, table), ["UnitTests.A/testB", "UnitTests.S/shows()"])
+
+    def test_each_promise_has_a_section_of_the_table(self):
+        cases = {"poi --version": "poi", "poi nearby --lat": "poi nearby", "poi featured --count": "poi featured",
+                 "poi-server --port": "poi-server", "exit 64 (poi)": "Exit statuses",
+                 "GET /health 200": promises.SECTIONS[5], "poi nearby --json places": promises.SECTIONS[6],
+                 "StubServer.Configuration.maximumConnections = 64": promises.SECTIONS[7]}
+        for key, section in cases.items():
+            self.assertEqual(promises.section_of(key), section, key)
+
+    def test_the_docs_table_lists_every_row_its_mistake_and_its_tests_and_flags_a_row_without_any(self):
+        rows = [self.row("poi --version"), self.row("exit 0 (poi)", tests=())]
+        text = promises.updated_docs(f"intro\n{promises.BEGIN}\nold\n{promises.END}\nafter\n", rows)
+        self.assertIn("| poi --version | `A.swift`: `let limit = 5` → `let limit = 6` | `UnitTests.A/b()` |", text)
+        self.assertIn("| exit 0 (poi) | `A.swift`: `let limit = 5` → `let limit = 6` | **none** |", text)
+        self.assertNotIn("old", text)
+        self.assertTrue(text.startswith("intro\n") and text.endswith("\nafter\n"))
+
+
+class RepositoryTests(unittest.TestCase):
+    def test_every_row_of_the_repository_table_applies_to_the_code_as_it_is(self):
+        rows = promises.load()
+        keys = [key for row in rows for key in [row.promise, *row.covers]]
+        found = [problem for problem in promises.problems(rows, [promise_sources.Promise(key, "") for key in keys])
+                 if "does not apply" in problem or "does not exist" in problem]
+        self.assertEqual(found, [])
+
+    def test_the_documents_promises_are_read_from_the_repository(self):
+        keys = {promise.key for promise in promise_sources.documents_promises()}
+        for key in ["GET /locations 431", "/locations?radius > 0", "Place.category",
+                    "poi nearby --json places[].distanceMeters", "StubServer.Configuration.maximumConnections = 64"]:
+            self.assertIn(key, keys)
+
+
+if __name__ == "__main__":
+    unittest.main()
