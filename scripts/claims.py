@@ -18,15 +18,15 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import re
 import subprocess
 import sys
 import time
 
 import mutants
+import pyramid
 import scratch
-
-TIME_LIMIT = 600.0  # a claim's tests are not expected to hang; this only bounds a run that does
 
 
 @dataclasses.dataclass(frozen=True)
@@ -131,8 +131,16 @@ def check(copy: scratch.Scratch, claim: Claim) -> tuple[scratch.Outcome, str]:
         ran = len(re.findall(r"Executed [1-9]\d* tests?|Test run with [1-9]\d* tests?|tests: [1-9]\d* passed", output))
         status = "passed" if completed.returncode == 0 else "failed"
         return scratch.Outcome(status, time.monotonic() - start, ran, output), output
-    outcome = copy.run(claim.check, TIME_LIMIT, stop_at_first_failure=False)
+    outcome = copy.run(claim.check, time_limit(claim.check), stop_at_first_failure=False)
     return outcome, outcome.output
+
+
+def time_limit(check: str) -> float:
+    """How long a claim's tests may run before they count as hung: the hang bounds of the tiers its pattern names
+    (scripts/budgets.json, as scripts/pyramid derives them), added; every tier's when it names none."""
+    budgets = json.loads(pyramid.DEFAULT_BUDGETS.read_text())["tiers"]
+    tiers = [tier for tier in budgets if f"{tier}Tests" in check] or list(budgets)
+    return sum(pyramid.HangBounds(tier, budgets[tier]).run for tier in tiers)
 
 
 def timed_out(outcome: scratch.Outcome | None) -> str:
