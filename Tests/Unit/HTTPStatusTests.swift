@@ -7,8 +7,11 @@ struct HTTPStatusTests {
     @Test(
         "Listed codes have RFC 9110's phrase; others the name of their class",
         arguments: [
-            (200, "OK"), (404, "Not Found"), (431, "Request Header Fields Too Large"), (503, "Service Unavailable"),
-            (299, "Success"), (418, "Client Error"), (599, "Server Error"), (600, "Unknown Status"),
+            (200, "OK"), (204, "No Content"), (301, "Moved Permanently"), (304, "Not Modified"),
+            (401, "Unauthorized"), (403, "Forbidden"), (404, "Not Found"), (429, "Too Many Requests"),
+            (431, "Request Header Fields Too Large"), (502, "Bad Gateway"), (503, "Service Unavailable"),
+            (504, "Gateway Timeout"), (199, "Informational"), (302, "Redirection"), (299, "Success"),
+            (418, "Client Error"), (599, "Server Error"), (600, "Unknown Status"),
             (99, "Unknown Status"),
         ]
     )
