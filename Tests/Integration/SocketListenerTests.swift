@@ -45,6 +45,15 @@ struct SocketListenerTests {
         #expect(listener.accept() != nil)
     }
 
+    @Test("A port another listener holds cannot be listened on, and the error says why in the system's words")
+    func portInUse() throws {
+        let holder = try SocketListener()
+        defer { holder.stop() }
+        #expect(throws: SocketError.io("cannot listen on 127.0.0.1:\(holder.port): address already in use")) {
+            try SocketListener(port: holder.port)
+        }
+    }
+
     @Test("A closed descriptor is never used again, and closing twice is harmless")
     func closedOnce() throws {
         let (socket, _) = try Socket.bind(host: "127.0.0.1", port: 0)

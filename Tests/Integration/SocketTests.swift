@@ -73,6 +73,88 @@ struct SocketTests {
         #expect(throws: SocketError.closed) { try Socket.receive(from: client, deadline: Self.deadline()) }
     }
 
+    @Test("receive takes at most the bytes it is asked for, and more than 4 KiB when asked for more")
+    func receiveMaximum() throws {
+        let (client, server, listener) = try Self.pair()
+        defer { listener.stop() }
+        defer { client.close() }
+        try Socket.send([UInt8](repeating: 0x49, count: 10_000), to: client)
+        try Socket.waitUntilReadable(server, until: Self.deadline())
+        #expect(try Socket.receive(from: server, maximum: 10, deadline: Self.deadline()).count == 10)
+        var rest: [UInt8] = []
+        while rest.count < 9_990 {
+            rest += try Socket.receive(from: server, maximum: 9_990 - rest.count, deadline: Self.deadline())
+        }
+        #expect(rest.count == 9_990)
+        // One read of what arrived together: over loopback the 10,000 bytes came as one segment.
+        try Socket.send([UInt8](repeating: 0x4A, count: 10_000), to: client)
+        try Socket.waitUntilReadable(server, until: Self.deadline())
+        #expect(try Socket.receive(from: server, maximum: 20_000, deadline: Self.deadline()).count > 4096)
+    }
+
+    @Test("waitUntilReadable returns once bytes are there, and throws .timedOut at its deadline while none are")
+    func waitUntilReadable() throws {
+        let (client, server, listener) = try Self.pair()
+        defer { listener.stop() }
+        defer { client.close() }
+        #expect(throws: SocketError.timedOut) { try Socket.waitUntilReadable(server, until: .now) }
+        try Socket.send([0x4B], to: client)
+        try Socket.waitUntilReadable(server, until: Self.deadline())
+        #expect(try Socket.receive(from: server, deadline: .now) == [0x4B])
+    }
+
+    @Test("A lingering close discards up to its cap and then ends the stream: at exactly the cap, no reset and no wait")
+    func lingeringCloseAtTheCap() throws {
+        let (client, server, listener) = try Self.pair()
+        defer { listener.stop() }
+        defer { client.close() }
+        try Socket.send([UInt8](repeating: 0x45, count: 1000), to: client)
+        let started = ContinuousClock.now
+        // The client keeps its side open: only the cap ends the lingering before its deadline, 20 s away.
+        Socket.closeLingering(server, discardingAtMost: 1000, until: started.advanced(by: .seconds(20)))
+        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(throws: SocketError.closed) { try Socket.receive(from: client, deadline: Self.deadline()) }
+        // Closed with nothing left unread: no reset, so the client's next send is still taken (one past the cap, or
+        // short of it, would have reset the connection, and this send would fail).
+        #expect(throws: Never.self) { try Socket.send([0x48], to: client) }
+    }
+
+    @Test("A lingering close stops discarding at its cap: past it, the client's connection is reset")
+    func lingeringClosePastTheCap() throws {
+        let (client, server, listener) = try Self.pair()
+        defer { listener.stop() }
+        defer { client.close() }
+        try Socket.send([UInt8](repeating: 0x46, count: 1500), to: client)
+        try Socket.waitUntilReadable(server, until: Self.deadline())
+        Socket.closeLingering(server, discardingAtMost: 1000, until: Self.deadline())
+        // The end of the stream came first (the sending side was shut), then the reset for the 500 bytes left
+        // unread: the client's next send fails at once. After a clean close, a first send would still be taken.
+        #expect(throws: SocketError.self) { try Socket.send([0x47], to: client) }
+    }
+
+    @Test("A lingering close ends its sending side first: the client reads the end of the stream while it lingers")
+    func lingeringCloseEndsTheStreamAtOnce() async throws {
+        let (client, server, listener) = try Self.pair()
+        defer { listener.stop() }
+        defer { client.close() }
+        let lingering = Task.detached {
+            await BlockingCall.run {
+                Socket.closeLingering(server, discardingAtMost: 1 << 20, until: .now.advanced(by: .seconds(20)))
+            }
+        }
+        let ending = await BlockingCall.run { () -> SocketError? in
+            do throws(SocketError) {
+                _ = try Socket.receive(from: client, deadline: Self.deadline())
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(ending == .closed)
+        client.close()  // the end of the client's stream ends the lingering
+        await lingering.value
+    }
+
     @Test(
         "A line may grow to 1 MiB; a byte more is an error, not a wait for the rest",
         arguments: [(1 << 20, SocketError.closed), ((1 << 20) + 1, SocketError.io("a line longer than 1 MiB"))]
