@@ -1,6 +1,8 @@
 import Foundation
 import POICommandLine
 import POICommands
+import POIDomain
+import POIServer
 import Synchronization
 import Testing
 
@@ -36,5 +38,26 @@ struct POICommandTests {
         #expect(output.count == 1)
         let report = try JSONDecoder().decode(NearbyReport.self, from: Data(try #require(output.first).utf8))
         #expect(report.places.map(\.name) == names)
+    }
+
+    @Test("--json prints one line of JSON: keys sorted, a slash in a name left as it is")
+    func jsonText() async throws {
+        var configuration = StubServer.Configuration()
+        configuration.routes.places = [
+            PointOfInterest(
+                name: "Caffè A/B", coordinate: Coordinate(latitude: 37.3293, longitude: -121.8893),
+                category: .restaurant)
+        ]
+        let server = try StubServer(configuration: configuration)
+        defer { server.stop() }
+        let (status, output, errors) = await Self.run(
+            ["nearby", "--json", "--server", server.url.absoluteString] + Self.convention)
+        #expect(status == .success, "\(errors)")
+        #expect(
+            output == [
+                #"{"places":[{"category":"restaurant","coordinate":{"latitude":37.3293,"longitude":-121.8893},"#
+                    + #""distance":"0 m","distanceMeters":0,"name":"Caffè A/B"}],"#
+                    + #""position":{"latitude":37.3293,"longitude":-121.8893}}"#
+            ])
     }
 }

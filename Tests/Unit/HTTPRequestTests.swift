@@ -106,6 +106,23 @@ struct HTTPRequestTests {
         #expect(HTTPRequest.parse(bytes + [UInt8(ascii: "\n")], maximumSize: 100) == .tooLarge)
     }
 
+    @Test("A request line of the limit's length, not ended yet, asks for more bytes; one byte more is too many")
+    func requestLineAtLimit() {
+        let line = Array("GET /\(String(repeating: "a", count: 95))".utf8)  // 100 bytes, no newline yet
+        #expect(line.count == 100)
+        #expect(HTTPRequest.parse(line, maximumSize: 100) == .incomplete)
+        #expect(HTTPRequest.parse(line + [UInt8(ascii: "a")], maximumSize: 100) == .tooLarge)
+    }
+
+    @Test("A query parameter given twice reads as its first value")
+    func firstValueOfARepeatedParameter() {
+        let request = HTTPRequest(
+            method: "GET", path: "/locations",
+            query: [URLQueryItem(name: "lat", value: "1"), URLQueryItem(name: "lat", value: "2")])
+        #expect(request.queryValue("lat") == "1")
+        #expect(request.queryValue("long") == nil)
+    }
+
     @Test(
         "A head announces a body with a Transfer-Encoding or a Content-Length other than 0",
         arguments: [

@@ -43,6 +43,15 @@ struct POICommandTests {
         #expect(lines == [message])
     }
 
+    @Test("poi's help says where the places come from when no server is given")
+    func helpSaysWhereThePlacesComeFrom() {
+        let help = POICommand.help(nil) ?? ""
+        #expect(
+            help.split(separator: "\n").contains(
+                "Without --server (or POI_SERVER_URL), poi nearby starts the package's server in-process on 127.0.0.1.")
+        )
+    }
+
     @Test("poi --help nearby and poi featured -h show the command's help, as poi help does")
     func helpFlagWithACommand() async {
         #expect(await Self.run(["--help", "nearby"]) == (.success, [NearbyCommand.description.help]))

@@ -56,6 +56,15 @@ struct ServerCommandTests {
         #expect(defaults.routes.slowDelay == .seconds(2))
     }
 
+    @Test("The help names --version and --help, both endpoints and every parameter of /locations")
+    func helpNamesEndpointsAndFlags() {
+        let lines = ServerCommand.help.split(separator: "\n").map(String.init)
+        #expect(lines.contains("Also: poi-server --version, poi-server --help"))
+        #expect(
+            lines.contains(
+                "Endpoints: GET /locations?lat=..&long=..[&radius=METRES][&limit=N][&fault=NAME], GET /health"))
+    }
+
     @Test("poi-server's help promises the exit statuses it can end with, no fewer")
     func promisedExitStatuses() {
         let listed = ServerCommand.help.split(separator: "Exit status:\n").last?.split(separator: "\n").compactMap {

@@ -145,6 +145,9 @@ struct StubServerRoutesTests {
         faulty.fault = .serverError
         #expect(Self.response(faulty.reply(to: Self.request("/locations", query)))?.status == 500)
         #expect(Self.response(faulty.reply(to: Self.request("/health")))?.status == 200, "health stays healthy")
+        // Given when the routes are made, as poi-server --fault gives it: every /locations request has it.
+        let madeFaulty = StubServerRoutes(places: PointOfInterest.sanJose, fault: .serverError)
+        #expect(Self.response(madeFaulty.reply(to: Self.request("/locations", query)))?.status == 500)
 
         let notJSON = try #require(
             Self.response(
