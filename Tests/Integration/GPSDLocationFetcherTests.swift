@@ -103,6 +103,20 @@ struct GPSDLocationFetcherTests {
         #expect(try result.get() == [Coordinate(latitude: 37.3293, longitude: -121.8893)])
     }
 
+    @Test("By default five reports without a fix end the wait, and a fix after four is taken")
+    func defaultPatience() async throws {
+        let searching = Array(repeating: Self.noFix, count: 5)
+        let patient = try FakeGPSD(script: [Self.version, Self.watch] + searching + [Self.fix])
+        defer { patient.stop() }
+        let ended = await Self.answer(of: GPSDLocationFetcher(port: patient.port))
+        #expect(throws: LocationError.noFix(mode: 1)) { try ended.get() }
+
+        let found = try FakeGPSD(script: [Self.version, Self.watch] + searching.dropLast() + [Self.fix])
+        defer { found.stop() }
+        let fix = await Self.answer(of: GPSDLocationFetcher(port: found.port))
+        #expect(try fix.get() == [Coordinate(latitude: 37.3293, longitude: -121.8893)])
+    }
+
     @Test("A gpsd that accepts and never answers is LocationError.timedOut, with the time waited")
     func silentGPSD() async throws {
         // Listening, never accepting: the connection completes in the kernel's backlog and no line ever comes.

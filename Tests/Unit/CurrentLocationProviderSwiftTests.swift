@@ -191,6 +191,34 @@ struct CurrentLocationProviderSwiftTests {
         #expect(answers.withLock { $0 } == [Self.convention])
     }
 
+    /// A fetcher that answers its first request at once, from inside `requestLocation()`, and no later one.
+    final class AnswersOnceFetcher: LocationFetcher, @unchecked Sendable {
+        var locationFetcherDelegate: (any LocationFetcherDelegate)?
+        var desiredAccuracy: LocationAccuracy = 0
+        var requests = 0
+        func requestLocation() {
+            requests += 1
+            if requests == 1 { locationFetcherDelegate?.locationFetcher(self, didUpdateLocations: [paris]) }
+        }
+    }
+
+    @Test("An answer given from inside requestLocation() answers that check only: the next one waits for its own")
+    func earlyAnswerUsedOnce() {
+        let fetcher = AnswersOnceFetcher()
+        let provider = CurrentLocationProvider(locationFetcher: fetcher)
+        let answers = Mutex<[Coordinate]>([])
+        let record: @Sendable (Result<Coordinate, any Error>) -> Void = { result in
+            if case .success(let position) = result { answers.withLock { $0.append(position) } }
+        }
+        provider.locateCurrentPosition(completion: record)
+        #expect(answers.withLock { $0 } == [Self.paris])
+        provider.locateCurrentPosition(completion: record)
+        #expect(fetcher.requests == 2)
+        #expect(answers.withLock { $0 } == [Self.paris])  // not the first answer again
+        provider.locationFetcher(fetcher, didUpdateLocations: [Self.convention])
+        #expect(answers.withLock { $0 } == [Self.paris, Self.convention])
+    }
+
     @Test("Checks made while a request is out share its answer: the fetcher is asked once")
     func sharedRequest() {
         let fetcher = QuietLocationFetcher()
