@@ -47,6 +47,26 @@ enum __POIMutant {
 
     static func flip(_ id: Int, _ condition: Bool) -> Bool { active == id ? !condition : condition }
 }
+
+extension Array {
+    /// The array without its entry at `index` when mutant `id` is active (a removed literal entry).
+    func __poiRemoving(_ id: Int, at index: Int) -> [Element] {
+        guard __POIMutant.active == id, indices.contains(index) else { return self }
+        var copy = self
+        copy.remove(at: index)
+        return copy
+    }
+}
+
+extension Dictionary {
+    /// The dictionary without `key` when mutant `id` is active (a removed literal entry).
+    func __poiRemoving(_ id: Int, key: Key) -> [Key: Value] {
+        guard __POIMutant.active == id else { return self }
+        var copy = self
+        copy[key] = nil
+        return copy
+    }
+}
 """
 
 
@@ -93,6 +113,16 @@ class Schema:
         self.sources = sources
         self.dropped: set[tuple[str, int]] = set()  # (file, line) left as they were
         self.unheld = unholdable(mutants, sources)  # mutants no rewriting expresses: rebuilt one at a time
+        # A removed literal entry is held at the literal's closing bracket: (file, line) -> [(column, mutant, text)].
+        self.entries: dict[tuple[str, int], list[tuple[int, generation.Mutant, str]]] = defaultdict(list)
+        for mutant in mutants:
+            if mutant.operator == "removed-entry" and mutant not in self.unheld:
+                site = entry_site(mutant, sources.get(mutant.file, ""))
+                if site is None:
+                    self.unheld.add(mutant)
+                else:
+                    line, column, call = site
+                    self.entries[(mutant.file, line)].append((column, mutant, call.replace("ID", str(self.ids[mutant]))))
         # Mutants whose two values the compiler found of different types in the schema: they cannot compile alone.
         self.mismatched: set[generation.Mutant] = set()
         self.written: dict[str, str] = {}
@@ -104,8 +134,11 @@ class Schema:
         """Every file to write: the rewritten sources and one support file per module that has mutants."""
         by_line: dict[tuple[str, int], list[generation.Mutant]] = defaultdict(list)
         for mutant in self.ids:
-            if self.included(mutant):
+            if self.included(mutant) and mutant.operator != "removed-entry":
                 by_line[(mutant.file, mutant.line)].append(mutant)
+        for (file, number), sites in self.entries.items():  # a closing line that other mutants rewrite: rebuilt
+            if (file, number) in by_line:
+                self.unheld |= {mutant for _, mutant, _ in sites}
         written: dict[str, str] = {}
         declarations: dict[str, list[str]] = defaultdict(list)
         for file in sorted({mutant.file for mutant in self.ids}):  # a file whose lines were all put back, too
@@ -115,6 +148,10 @@ class Schema:
                 if here:
                     lines[number - 1], declared = self.rewrite(lines[number - 1], here)
                     declarations[module_folder(file)] += declared
+                sites = [site for site in self.entries.get((file, number), []) if self.included(site[1])]
+                for column in sorted({column for column, _, _ in sites}, reverse=True):
+                    calls = "".join(call for at, _, call in sites if at == column)
+                    lines[number - 1] = lines[number - 1][:column] + calls + lines[number - 1][column:]
             written[file] = "\n".join(lines)
         for folder in sorted({module_folder(mutant.file) for mutant in self.ids}):
             declared = declarations.get(folder, [])
@@ -197,6 +234,11 @@ class Schema:
         dropped = 0
         for match in re.finditer(r"^(?:.*?/)?(Sources/[^:\s]+\.swift):(\d+):(\d+): error: (.*)$", log, re.MULTILINE):
             file, number = match[1], int(match[2])
+            entries = {mutant for _, mutant, _ in self.entries.get((file, number), []) if self.included(mutant)}
+            if entries:  # the literal does not take a method after it (its type comes from its context): rebuilt
+                self.unheld |= entries
+                dropped += 1
+                continue
             chosen = self._chosen_at(file, number, int(match[3]))
             if chosen is not None:  # the error is inside one mutant's choice: that mutant alone leaves the schema
                 if MISMATCH.search(match[4]):
@@ -252,8 +294,7 @@ HELD_SPANS = {"default-body", "deleted-statement", "swapped-arguments", "swapped
 
 
 def unholdable(mutants: list[generation.Mutant], sources: dict[str, str]) -> set[generation.Mutant]:
-    """The mutants a schema does not hold: a removed literal entry (a literal has no place for a choice), a
-    selection that changes a method (min, max, first(where:), a dropped filter), a default body of a function
+    """The mutants a schema does not hold: a that changes a method (min, max, first(where:), a dropped filter), a default body of a function
     whose body is one expression (a statement before it would end its implicit return), and a span that overlaps
     another mutant's span on the same line (the later one is rebuilt instead)."""
     unheld = set()
@@ -265,8 +306,7 @@ def unholdable(mutants: list[generation.Mutant], sources: dict[str, str]) -> set
         if mutant in unheld:
             continue
         if mutant.operator == "removed-entry":
-            unheld.add(mutant)
-            continue
+            continue  # held at its literal's closing bracket, or not (entry_site)
         if mutant.operator == "collection-selection":
             token = mutant.original[mutant.column:mutant.column + mutant.length]
             property_form = token in ("first", "last") and not mutant.original[mutant.column + mutant.length:].startswith("(")
@@ -285,6 +325,85 @@ def unholdable(mutants: list[generation.Mutant], sources: dict[str, str]) -> set
         else:
             others.append((start, stop, wraps))
     return unheld
+
+
+def entry_site(mutant: generation.Mutant, source: str) -> tuple[int, int, str] | None:
+    """Where and how a schema holds a removed literal entry: the line and column just after the `]` that closes
+    the literal, and the call written there, `.__poiRemoving(ID, at: INDEX)` for an array, `.__poiRemoving(ID, key:
+    KEY)` for a dictionary (ID stands for the mutant's number). None when the entry is not one whole element of
+    the literal, so that removing that element would not be the mutant."""
+    lines = source.split("\n")
+    if not 0 < mutant.line <= len(lines):
+        return None
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    mask = generation.code_mask(source)
+    line_start = starts[mutant.line - 1]
+    original = lines[mutant.line - 1]
+    if mutant.column < 0:  # the whole line: its first character of code
+        indent = len(original) - len(original.lstrip())
+        position = line_start + indent
+    else:
+        position = line_start + mutant.column + (len(original[mutant.column:]) - len(original[mutant.column:].lstrip()))
+        if original[mutant.column:].lstrip().startswith(","):
+            position = line_start + mutant.column  # the last entry: its cut starts at the comma before it
+    # The opening bracket: back from the entry, at depth 0.
+    depth, opening = 0, None
+    for index in range(position - 1, -1, -1):
+        if not mask[index]:
+            continue
+        c = source[index]
+        if c in ")]}":
+            depth += 1
+        elif c in "([{":
+            if depth == 0:
+                opening = index if c == "[" else None
+                break
+            depth -= 1
+    if opening is None:
+        return None
+    # The elements, split at the literal's top-level commas, up to its closing bracket.
+    depth, start, elements, closing = 0, opening + 1, [], None
+    for index in range(opening, len(source)):
+        if not mask[index]:
+            continue
+        c = source[index]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                elements.append((start, index))
+                closing = index
+                break
+        elif c == "," and depth == 1:
+            elements.append((start, index))
+            start = index + 1
+    if closing is None:
+        return None
+    elements = [(a, b) for a, b in elements if source[a:b].strip()]
+    mutated = source[:line_start] + mutant.mutated + source[line_start + len(original):]
+    squeezed = re.sub(r"\s+", "", mutated)
+    for index, (a, b) in enumerate(elements):
+        cut = (a, b + 1) if index + 1 < len(elements) else (elements[index - 1][1] if index else a, b)
+        if re.sub(r"\s+", "", source[:cut[0]] + source[cut[1]:]) != squeezed:
+            continue
+        text = source[a:b]
+        text_mask = mask[a:b]
+        depth, colon = 0, None
+        for offset, c in enumerate(text):
+            if not text_mask[offset]:
+                continue
+            depth += 1 if c in "([{" else -1 if c in ")]}" else 0
+            if c == ":" and depth == 0:
+                colon = offset
+                break
+        call = f".__poiRemoving(ID, key: {text[:colon].strip()})" if colon is not None else \
+            f".__poiRemoving(ID, at: {index})"
+        closing_line = next(number for number in range(len(starts) - 1) if starts[number + 1] > closing)
+        return closing_line + 1, closing - starts[closing_line] + 1, call
+    return None
 
 
 def _implicit_return(source: str, mutant: generation.Mutant) -> bool:

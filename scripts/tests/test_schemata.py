@@ -142,12 +142,42 @@ class NewOperatorRewriteTests(unittest.TestCase):
         _, files = schema_of("xs.prefix(limit)", "collection-selection")
         self.assertEqual(files[FILE], "xs.prefix(__POIMutant.pick(0, limit, limit - 1))")
 
-    def test_entries_methods_and_overlapping_spans_are_rebuilt_instead(self):
-        schema, files = schema_of("let x = [a, b]\nlet w = xs.max()\nlet y = Array(args.dropFirst())")
+    def test_methods_and_overlapping_spans_are_rebuilt_instead(self):
+        schema, files = schema_of("let w = xs.max()\nlet y = Array(args.dropFirst())")
         self.assertTrue(schema.unheld)
         self.assertTrue(all(not schema.included(m) for m in schema.unheld))
-        self.assertEqual({m.operator for m in schema.unheld}, {"removed-entry", "collection-selection"})
-        self.assertEqual(files[FILE], "let x = [a, b]\nlet w = xs.max()\nlet y = Array(args.dropFirst())")
+        self.assertEqual({m.operator for m in schema.unheld}, {"collection-selection"})
+        self.assertEqual(files[FILE], "let w = xs.max()\nlet y = Array(args.dropFirst())")
+
+    def test_an_array_entry_is_removed_by_its_index_after_the_literal_line_numbers_kept(self):
+        source = "let x = [a, b]\nlet y = [\n    c,\n    d,\n]\n"
+        schema, files = schema_of(source, "removed-entry")
+        ids = {(m.line, m.mutated.strip()): schema.ids[m] for m in schema.ids}
+        self.assertFalse(schema.unheld)
+        lines = files[FILE].split("\n")
+        first, second = ids[(1, "let x = [b]")], ids[(1, "let x = [a]")]
+        self.assertEqual(lines[0], f"let x = [a, b].__poiRemoving({first}, at: 0).__poiRemoving({second}, at: 1)")
+        self.assertEqual(lines[1:4], ["let y = [", "    c,", "    d,"])
+        self.assertEqual(lines[4], f"].__poiRemoving({ids[(3, '')]}, at: 0).__poiRemoving({ids[(4, '')]}, at: 1)")
+        self.assertIn("func __poiRemoving(_ id: Int, at index: Int)", files["Sources/X/__POIMutants.swift"])
+
+    def test_a_dictionary_entry_is_removed_by_its_key(self):
+        source = "let phrases: [Int: String] = [\n    200: \"OK\",\n    404: \"Not Found\",\n]"
+        schema, files = schema_of(source, "removed-entry")
+        ids = sorted(schema.ids.values())
+        self.assertEqual(files[FILE].split("\n")[-1],
+                         f"].__poiRemoving({ids[0]}, key: 200).__poiRemoving({ids[1]}, key: 404)")
+
+    def test_a_line_that_is_not_one_whole_entry_is_rebuilt_and_a_rejected_literal_goes_back(self):
+        source = "let x = [\n    .a, .b,\n    .c,\n]"
+        schema, files = schema_of(source, "removed-entry")
+        whole = [m for m in schema.ids if m.line == 3]
+        self.assertEqual([m.line for m in schema.unheld], [2])  # two entries on one line
+        self.assertTrue(schema.included(whole[0]))
+        log = "/x/Sources/X/X.swift:4:2: error: cannot infer contextual base in reference to member 'a'"
+        self.assertEqual(schema.drop_errors(log), 1)
+        self.assertFalse(schema.included(whole[0]))
+        self.assertEqual(schema.files()[FILE], source)
 
     def test_an_error_inside_one_choice_removes_that_mutant_alone_and_a_type_clash_is_not_compiled(self):
         source = "func f(a: Int, b: Int) -> Int {\n  return g(x, y)\n}"
