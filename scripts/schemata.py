@@ -9,12 +9,14 @@ original did unless the environment variable POI_MUTANT names one of its mutants
     if count <= 3 {           if count <= __POIMutant.pick(18, 3, 4) {
     task.resume()             if __POIMutant.active != 19 { task.resume() }
     guard ok else {           guard __POIMutant.flip(20, ok) else {
+    404: "Not Found",         404: "Not Found",      (the entry stays; the literal's closing bracket becomes
+    ]                         ].__poiRemoving(21, key: 404)    and drops it when mutant 21 is active)
 
 Line numbers do not move, so the lines each tier ran (scripts/pyramid --coverage) still apply. A place the
 rewriting cannot express (a raw value must be a literal, an operator on a type the generated functions do not
 cover, a removed `throw` that leaves a guard falling through) fails to compile: the compiler's errors name its
 line, those places go back to their original text, and their mutants are built one at a time as before.
-Python's standard library only; tested by scripts/tests/test_mutants.py.
+Python's standard library only; tested by scripts/tests/test_schemata.py.
 """
 
 from __future__ import annotations
