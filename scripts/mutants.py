@@ -44,6 +44,7 @@ from pathlib import Path
 import bug_operators
 import schemata as schemata_module
 import scratch
+import test_coverage
 import tier_coverage
 from swift_source import COMPILED_HERE, Mutant, code_mask, compiled_lines  # noqa: F401 - the names others use
 
@@ -224,6 +225,9 @@ def main(arguments: list[str]) -> int:
     reached = tier_coverage.load_lines(ROOT, ROOT / ".build-coverage")
     progress("   lines by tier: " + ("from scripts/pyramid --coverage" if reached else
                                      "none for these sources (run scripts/pyramid --coverage to skip tiers)"))
+    by_test = test_coverage.load(ROOT, ROOT / ".build-coverage")
+    progress("   lines by test: " + ("from scripts/pyramid --coverage: a tier runs only the tests that reach a mutant"
+                                     if by_test else "none for these sources: a tier runs whole"))
     to_run = [m for m in mutants if ignored.get(m.key, ("owed",))[0] == "owed" and tiers_reaching(m, reached)]
     use_schemata = options.engine == "schemata" or (options.engine == "auto" and len(to_run) >= SCHEMATA_FROM)
     engine = Engine(schemata=use_schemata)
@@ -233,7 +237,7 @@ def main(arguments: list[str]) -> int:
     try:
         for done, index in enumerate(run_order(mutants, engine.in_schema), start=1):
             mutant = mutants[index]
-            results[index] = run_mutant(engine, mutant, ignored, reached)
+            results[index] = run_mutant(engine, mutant, ignored, reached, by_test)
             elapsed = time.monotonic() - started
             left = elapsed / done * (len(mutants) - done)
             progress(f"   {done}/{len(mutants)} {results[index]['status']:<13} {mutant.file}:{mutant.line} "
@@ -449,7 +453,25 @@ def run_order(mutants: list[Mutant], in_schema) -> list[int]:
     return held + rebuilt
 
 
-def run_mutant(engine: Engine | None, mutant: Mutant, ignored: dict, reached=None) -> dict:
+def tests_for(mutant: Mutant, tiers: list[str], by_test) -> dict[str, str]:
+    """For each tier, the `swift test --filter` pattern of the tests that ran a function holding the mutated line
+    (scripts/test_coverage.py); a tier is left out, and runs whole, when the line is in no function the
+    instrumentation counts or when no test of the tier is known to reach it."""
+    if by_test is None:
+        return {}
+    per_test, functions = by_test
+    if not test_coverage.in_a_function(mutant.file, mutant.line, functions):
+        return {}
+    reaching = test_coverage.tests_reaching(mutant.file, mutant.line, per_test)
+    patterns = {}
+    for tier in tiers:
+        mine = [test for test in reaching if test.startswith(f"{tier}Tests.")]
+        if mine:
+            patterns[tier] = test_coverage.pattern(mine)
+    return patterns
+
+
+def run_mutant(engine: Engine | None, mutant: Mutant, ignored: dict, reached=None, by_test=None) -> dict:
     """One mutant's entry in the report. `engine` may be None for a mutant that needs no run (excused, or on a line
     no tier runs)."""
     entry = {"file": mutant.file, "line": mutant.line, "operator": mutant.operator, "original": mutant.original,
@@ -467,7 +489,10 @@ def run_mutant(engine: Engine | None, mutant: Mutant, ignored: dict, reached=Non
         entry["reason"] = "no tier runs this line"
         return entry
     assert engine is not None
-    engine.run(mutant, tiers, entry)
+    patterns = tests_for(mutant, tiers, by_test)
+    if patterns:
+        entry["tests"] = {tier: pattern.count("|") + 1 for tier, pattern in patterns.items()}
+    engine.run(mutant, tiers, entry, patterns)
     return entry
 
 

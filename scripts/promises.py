@@ -40,6 +40,7 @@ import mutants
 import promise_sources
 import running
 import scratch
+import test_coverage
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "scripts" / "promises.json"
@@ -136,12 +137,7 @@ def problems(rows: list[Row], promises: list[promise_sources.Promise], root: Pat
 # MARK: Running
 
 
-def pattern(tests: list[str]) -> str:
-    """A `swift test --filter` pattern that matches exactly these tests (`Module.Class/method`,
-    `Module.Suite/test()`; Swift Testing's identifiers go on with the test's file and line, so a name that ends with
-    its parentheses is not anchored at the end)."""
-    names = [re.escape(test) + ("" if test.endswith(")") else "$") for test in tests]
-    return "^(?:" + "|".join(names) + ")"
+pattern = test_coverage.pattern  # the filter that names exactly the tests it is given
 
 
 def failed_tests(output: str, table: dict[str, list[str]]) -> list[str]:

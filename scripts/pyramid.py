@@ -42,6 +42,7 @@ from pathlib import Path
 
 import bounded
 import running
+import test_coverage
 import tier_coverage
 
 TIERS = ["Unit", "Integration", "EndToEnd"]
@@ -738,6 +739,14 @@ def main(arguments: list[str]) -> int:
         report.update(tier_coverage.report(per_tier_lines, tiers))
         if set(tiers) == set(TIERS):
             tier_coverage.save_lines(per_tier_lines, ROOT, COVERAGE_SCRATCH)
+            if report["passed"] and coverage_binaries():
+                started = time.monotonic()
+                progress("== each test alone, for the lines it reaches (scripts/mutants runs only those tests)")
+                per_test, functions = test_coverage.measure(
+                    coverage_binaries()[0], coverage_binaries(), COVERAGE_SCRATCH / "debug" / "codecov" / "tier.profdata",
+                    ROOT, progress)
+                test_coverage.save(per_test, functions, ROOT, COVERAGE_SCRATCH)
+                progress(f"   {len(per_test)} tests in {time.monotonic() - started:.0f} s")
     docs_problems = []
     if options.update_docs and report["passed"]:
         values = figures(report)
