@@ -456,7 +456,7 @@ def run_order(mutants: list[Mutant], in_schema) -> list[int]:
 def tests_for(mutant: Mutant, tiers: list[str], by_test) -> dict[str, str]:
     """For each tier, the `swift test --filter` pattern of the tests that ran a function holding the mutated line
     (scripts/test_coverage.py); a tier is left out, and runs whole, when the line is in no function the
-    instrumentation counts or when no test of the tier is known to reach it."""
+    instrumentation counts or when no test of the tier is known to reach it, and the end-to-end tier always is."""
     if by_test is None:
         return {}
     per_test, functions = by_test
@@ -465,6 +465,8 @@ def tests_for(mutant: Mutant, tiers: list[str], by_test) -> dict[str, str]:
     reaching = test_coverage.tests_reaching(mutant.file, mutant.line, per_test)
     patterns = {}
     for tier in tiers:
+        if tier == "EndToEnd":  # the programs its tests stop with a signal write no profile: it runs whole
+            continue
         mine = [test for test in reaching if test.startswith(f"{tier}Tests.")]
         if mine:
             patterns[tier] = test_coverage.pattern(mine)

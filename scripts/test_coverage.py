@@ -6,7 +6,9 @@ programs an end-to-end test launches inherit the variable, so what they run coun
 profiles say which functions ran (`llvm-profdata show --all-functions --counts`, which reads a raw profile without
 the binary, in milliseconds); one `llvm-cov export` of the binaries says where each function is (its file and its
 first and last line). A test reaches a line when it ran a function whose lines hold it: coarser than lines, never
-narrower, so a test that runs a mutated line is always among those chosen.
+narrower, so a test that runs a mutated line is among those chosen. Two kinds of child process write no profile:
+an exit test's, which ends in a trap (such a test is marked to run for every mutant of its tier), and a program an
+end-to-end test stops with a signal (so scripts/mutants runs the end-to-end tier whole).
 
 Saved in .build-coverage/lines-by-test.json with the digest of the sources (tier_coverage.sources_digest): data for
 other sources is not used. Python's standard library only; tested by scripts/tests/test_test_coverage.py.
@@ -37,6 +39,20 @@ def test_identifiers(binary: Path, cwd: Path) -> list[str]:
     for identifiers in running.identifiers(binary, cwd).values():
         found |= {identifier for identifier in identifiers if "/" in identifier}
     return sorted(found)
+
+
+def exit_test_functions(root: Path) -> set[str]:
+    """The names of the test functions that hold an exit test (`#expect(processExitsWith:)`): the child process an
+    exit test starts usually ends in a trap, which writes no profile, so what it ran is unknown and such a test is
+    run for every mutant of its tier."""
+    names = set()
+    for path in sorted((root / "Tests").rglob("*.swift")):
+        text = path.read_text()
+        for found in re.finditer(r"processExitsWith", text):
+            functions = re.findall(r"\bfunc\s+(\w+)\s*\(", text[:found.start()])
+            if functions:
+                names.add(functions[-1])
+    return names
 
 
 def command_for(binary: Path, test: str, xctests: set[str]) -> list[str]:
@@ -134,9 +150,12 @@ def measure(binary: Path, binaries: list[Path], profile: Path, root: Path, progr
 
 def save(per_test: dict[str, dict[str, list[list[int]]]], functions: dict[str, list[list[int]]], root: Path,
          folder: Path) -> Path:
+    """Writes what `measure` found; the tests that hold an exit test are marked to run for every mutant."""
+    exits = exit_test_functions(root)
+    always = sorted(test for test in per_test if re.sub(r"\(.*$", "", test.split("/")[-1]) in exits)
     path = folder / LINES_FILE
     path.write_text(json.dumps({"sources": tier_coverage.sources_digest(root), "tests": per_test,
-                                "functions": functions}))
+                                "functions": functions, "always": always}))
     return path
 
 
@@ -149,7 +168,9 @@ def load(root: Path, folder: Path) -> tuple[dict[str, dict[str, list[list[int]]]
     saved = json.loads(path.read_text())
     if saved.get("sources") != tier_coverage.sources_digest(root):
         return None
-    return saved["tests"], saved.get("functions", {})
+    always = set(saved.get("always", []))
+    tests = {test: ({"*": [[0, 1 << 30]]} if test in always else files) for test, files in saved["tests"].items()}
+    return tests, saved.get("functions", {})
 
 
 def in_a_function(file: str, line: int, functions: dict[str, list[list[int]]]) -> bool:
@@ -161,7 +182,7 @@ def in_a_function(file: str, line: int, functions: dict[str, list[list[int]]]) -
 def tests_reaching(file: str, line: int, per_test: dict[str, dict[str, list[list[int]]]]) -> list[str]:
     """The tests that ran a function holding `line` of `file`."""
     return sorted(test for test, files in per_test.items()
-                  if any(first <= line <= last for first, last in files.get(file, [])))
+                  if any(first <= line <= last for first, last in files.get(file, []) + files.get("*", [])))
 
 
 def pattern(tests: list[str]) -> str:

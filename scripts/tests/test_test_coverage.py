@@ -95,6 +95,23 @@ class SelectionTests(unittest.TestCase):
         self.assertEqual(mutants.tests_for(self.mutant(5), ["Unit"], (self.PER_TEST, self.FUNCTIONS)), {})
         only_unit = mutants.tests_for(self.mutant(13), ["Unit", "Integration"], (self.PER_TEST, self.FUNCTIONS))
         self.assertEqual(set(only_unit), {"Unit"})  # Integration, if the tiers' lines say it reaches, runs whole
+        per_test = {**self.PER_TEST, "EndToEndTests.G/h()": {"Sources/A/a.swift": [[10, 14]]}}
+        self.assertNotIn("EndToEnd", mutants.tests_for(self.mutant(12), ["EndToEnd"], (per_test, self.FUNCTIONS)))
+
+    def test_a_test_that_holds_an_exit_test_runs_for_every_mutant_of_its_tier(self):
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as folder:
+            root = Path(folder)
+            (root / "Tests" / "Unit").mkdir(parents=True)
+            (root / "Tests" / "Unit" / "T.swift").write_text(
+                "@Test func plain() {}\n@Test func crashes() async {\n  await #expect(processExitsWith: .failure) {}\n}\n")
+            (root / "Sources").mkdir()
+            self.assertEqual(test_coverage.exit_test_functions(root), {"crashes"})
+            per_test = {"UnitTests.S/plain()": {}, "UnitTests.S/crashes()": {}}
+            test_coverage.save(per_test, {}, root, root)
+            loaded, _ = test_coverage.load(root, root)
+            self.assertEqual(test_coverage.tests_reaching("Sources/A/a.swift", 7, loaded), ["UnitTests.S/crashes()"])
 
 
 if __name__ == "__main__":
