@@ -3,7 +3,6 @@ to its tests)."""
 
 from __future__ import annotations
 
-import re
 import sys
 import tempfile
 import unittest
@@ -170,13 +169,6 @@ class TableTests(unittest.TestCase):
 
     def test_the_mistake_replaces_the_text_it_finds(self):
         self.assertEqual(self.row("a").mistaken("x\nlet limit = 5\n"), "x\nlet limit = 6\n")
-
-    def test_the_pattern_matches_the_named_tests_and_no_other(self):
-        pattern = promises.pattern(["UnitTests.A/testB", "UnitTests.S/c(x:)"])
-        for name in ["UnitTests.A/testB", "UnitTests.S/c(x:)/S.swift:4:6"]:
-            self.assertTrue(re.search(pattern, name), name)
-        for name in ["UnitTests.A/testBB", "UnitTests.S/cc(x:)", "IntegrationTests.A/testB"]:
-            self.assertFalse(re.search(pattern, name), name)
 
     def test_failed_tests_are_named_by_their_identifiers(self):
         output = ("Test Case 'A.testB' failed (0.1 seconds)\n✘ Test \"shows it\" failed after 0.2 seconds.\n"
