@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from swift_source import Mutant
+from swift_source import Mutant, bracket_spans
 
 OPERATORS = ["default-body", "deleted-statement", "swapped-arguments", "swapped-variable", "injected-default",
              "collection-selection", "removed-entry"]
@@ -230,31 +230,12 @@ def _in_initializer(codes: list[str], number: int) -> bool:
 # MARK: swapped-arguments
 
 
-def _arguments(code: str, open_index: int) -> list[tuple[int, int]] | None:
-    """The spans of the top-level arguments of the call (or the entries of the literal) whose `(` (or `[`) is at
-    `open_index`, when it closes on the same line."""
-    depth, start, spans = 0, open_index + 1, []
-    for index in range(open_index, len(code)):
-        c = code[index]
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-            if depth == 0:
-                spans.append((start, index))
-                return spans
-        elif c == "," and depth == 1:
-            spans.append((start, index))
-            start = index + 1
-    return None
-
-
 def _swapped_arguments(file: str, number: int, line: str, code: str) -> list[Mutant]:
     found = []
     for call in re.finditer(r"[\w)\]?!]\(", code):
         if re.search(r"\b(func|init|if|guard|while|switch|case|catch)\s*\w*$", code[:call.start() + 1]):
             continue
-        spans = _arguments(code, call.end() - 1)
+        spans = bracket_spans(code, call.end() - 1)
         if not spans or len(spans) < 2:
             continue
         values = []
@@ -291,7 +272,7 @@ def _parameter_mutants(file: str, lines: list[str], codes: list[str], compiled: 
     for code in codes:
         line_starts.append(line_starts[-1] + len(code) + 1)
     for match in re.finditer(r"(?<![\w.])(func\s+\w+|init)\s*(<[^>]*>)?\s*\(", joined):
-        arguments = _arguments(joined, match.end() - 1)
+        arguments = bracket_spans(joined, match.end() - 1)
         brace = _body_start(joined, match.end())
         if not arguments or brace is None:
             continue
@@ -376,7 +357,7 @@ def _collection_selections(file: str, number: int, line: str, code: str) -> list
         found.append(Mutant(file, number, "collection-selection", line, line[:match.start()] + line[stop:],
                             match.start(), stop - match.start()))
     for match in re.finditer(r"\b(prefix|suffix)\(", code):
-        spans = _arguments(code, match.end() - 1)
+        spans = bracket_spans(code, match.end() - 1)
         if spans and len(spans) == 1:
             start, stop = spans[0]
             argument = code[start:stop].strip()
@@ -436,7 +417,7 @@ def _one_line_entries(file: str, number: int, line: str, code: str) -> list[Muta
         opener = match.end() - 1
         if _is_type(code, opener):
             continue
-        spans = _arguments(code, opener)  # a literal's entries split as a call's arguments are
+        spans = bracket_spans(code, opener)  # a literal's entries split as a call's arguments are
         if spans is None or len(spans) < 2 or not all(code[a:b].strip() for a, b in spans):
             continue
         for position, (start, stop) in enumerate(spans):

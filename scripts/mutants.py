@@ -145,6 +145,8 @@ def spread(mutants: list, limit: int) -> list:
     """At most `limit` mutants, spread evenly over the list (so over modules and files), the same every time."""
     if limit >= len(mutants):
         return mutants
+    if limit <= 0:
+        return []
     step = len(mutants) / limit
     return [mutants[int(index * step)] for index in range(limit)]
 
@@ -378,10 +380,7 @@ class Engine:
             copy = scratch.Scratch()
             progress(f"== scratch copy in {copy.tree.relative_to(ROOT)}, rebuilt for each mutant")
             started = time.monotonic()
-            copy.prepare()
-            built, seconds, log = copy.build()
-            if not built:
-                raise SystemExit(f"mutants: the package does not build as it is\n{log[-2000:]}")
+            seconds = copy.prepare_built("mutants")
             self.setup_seconds["rebuild"] = round(time.monotonic() - started, 1)
             progress(f"   built in {seconds:.1f} s")
             if not self.limits:

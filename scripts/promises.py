@@ -322,11 +322,7 @@ def main(arguments: list[str]) -> int:
     copy = scratch.Scratch()
     _progress(f"== the scratch copy in {copy.tree.relative_to(ROOT)}, built incrementally")
     started = time.monotonic()
-    copy.prepare()
-    built, seconds, log = copy.build()
-    if not built:
-        print(log[-3000:])
-        raise SystemExit("promises: the package does not build as it is")
+    copy.prepare_built("promises")
     binaries = copy.tree / ".build" / "debug"
     if options.measure:
         limits = mutants.time_limits(copy)

@@ -366,24 +366,10 @@ def entry_site(mutant: generation.Mutant, source: str) -> tuple[int, int, str] |
     if opening is None:
         return None
     # The elements, split at the literal's top-level commas, up to its closing bracket.
-    depth, start, elements, closing = 0, opening + 1, [], None
-    for index in range(opening, len(source)):
-        if not mask[index]:
-            continue
-        c = source[index]
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-            if depth == 0:
-                elements.append((start, index))
-                closing = index
-                break
-        elif c == "," and depth == 1:
-            elements.append((start, index))
-            start = index + 1
-    if closing is None:
+    elements = generation.bracket_spans(source, opening, mask)
+    if elements is None:
         return None
+    closing = elements[-1][1]
     elements = [(a, b) for a, b in elements if source[a:b].strip()]
     mutated = source[:line_start] + mutant.mutated + source[line_start + len(original):]
     squeezed = re.sub(r"\s+", "", mutated)

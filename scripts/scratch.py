@@ -148,6 +148,16 @@ class Scratch:
         bounded.reap_orphans()
         return completed.returncode == 0, time.monotonic() - start, completed.stdout
 
+    def prepare_built(self, tool: str) -> float:
+        """`prepare()` then `build()`, for a tool that needs the code as it is built before it starts: the build's
+        seconds, or the build log's tail and `tool: the package does not build as it is` and exit status 1."""
+        self.prepare()
+        built, seconds, log = self.build()
+        if not built:
+            print(log[-3000:])
+            raise SystemExit(f"{tool}: the package does not build as it is")
+        return seconds
+
     def binary(self) -> Path:
         """The test binary: PointsOfInterestPackageTests.xctest on Linux, a bundle's executable on macOS."""
         folder = self.tree / ".build" / "debug"

@@ -99,6 +99,28 @@ def compiled_lines(text: str) -> set[int]:
     return compiled
 
 
+def bracket_spans(text: str, open_index: int, mask: list[bool] | None = None) -> list[tuple[int, int]] | None:
+    """The spans of the top-level elements (a call's arguments, a literal's entries) of the bracket at
+    `open_index`, split at its top-level commas; the last span ends at the closing bracket. None when it does not
+    close in `text`. With a `mask` (`code_mask`), characters outside code (comments, strings) are passed over."""
+    depth, start, spans = 0, open_index + 1, []
+    for index in range(open_index, len(text)):
+        if mask is not None and not mask[index]:
+            continue
+        c = text[index]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                spans.append((start, index))
+                return spans
+        elif c == "," and depth == 1:
+            spans.append((start, index))
+            start = index + 1
+    return None
+
+
 def _condition(expression: str) -> bool:
     python = re.sub(r"(canImport|os)\(\w+\)", lambda m: str(COMPILED_HERE.get(m[0], False)), expression)
     python = python.replace("&&", " and ").replace("||", " or ").replace("!", " not ")

@@ -84,6 +84,15 @@ class SelectionTests(unittest.TestCase):
         self.assertEqual(mutants.spread(items, 4), [0, 25, 50, 75])
         self.assertEqual(mutants.spread(items, 4), mutants.spread(items, 4))
         self.assertEqual(mutants.spread(items[:3], 10), items[:3])
+        self.assertEqual(mutants.spread(items, 0), [])
+
+    def test_a_sample_smaller_than_the_operators_holds_as_many_operators(self):
+        found = [m for m in mutants.mutants_of("Sources/X/X.swift", "let ok = a < b && c == d\nlet n = x + 1")]
+        operators = {m.operator for m in found}
+        self.assertGreater(len(operators), 2)
+        chosen = mutants.sample(found, 2)  # the limit is met by one of each of two operators, none spread after
+        self.assertEqual(len(chosen), 2)
+        self.assertEqual(len({m.operator for m in chosen}), 2)
 
     def test_only_the_tiers_that_run_the_line_are_run(self):
         mutant = mutants.Mutant("Sources/A/a.swift", 7, "equality", "a == b", "a != b")
