@@ -410,15 +410,15 @@ class Engine:
             return
         if self.schema is not None and mutant in self.schema.mismatched:
             entry["status"] = "not compiled"
-            entry["reason"] = "its two values have no type in common (the compiler, in the schemata's build)"
+            entry["reason"] = ("the compiler, in the schemata's build, found its value of a type the place does not "
+                               "take (two values with no type in common, or an empty value the return type has not)")
             return
         entry["engine"] = "rebuild"
         # A mutant the schema could not hold is rebuilt in the schemata copy itself (its line is the original
-        # there), so that one copy is built, not two.
+        # there, but for the `return` before a held default's expression, which standalone() keeps), so that one
+        # copy is built, not two.
         copy = self.schema_copy if self.schema is not None else self._plain_copy()
-        lines = copy.read(mutant.file).split("\n")
-        lines[mutant.line - 1] = mutant.mutated
-        with copy.mistake(mutant.file, "\n".join(lines)):
+        with copy.mistake(mutant.file, schemata_module.standalone(mutant, copy.read(mutant.file))):
             built, seconds, _ = copy.build()
             self.dirty = copy
             entry["seconds"]["build"] = round(seconds, 2)

@@ -41,18 +41,19 @@ import Glibc
 import Darwin
 #endif
 
-/// The mutant that POI_MUTANT names, or -1.
-enum __POIMutant {
-    static let active: Int = getenv("POI_MUTANT").flatMap { Int(String(cString: $0)) } ?? -1
+/// The mutant that POI_MUTANT names, or -1. `@usableFromInline`, as everything here: a public function's
+/// default argument value may then hold a mutant.
+@usableFromInline enum __POIMutant {
+    @usableFromInline static let active: Int = getenv("POI_MUTANT").flatMap { Int(String(cString: $0)) } ?? -1
 
-    static func pick<T>(_ id: Int, _ original: T, _ mutated: T) -> T { active == id ? mutated : original }
+    @usableFromInline static func pick<T>(_ id: Int, _ original: T, _ mutated: T) -> T { active == id ? mutated : original }
 
-    static func flip(_ id: Int, _ condition: Bool) -> Bool { active == id ? !condition : condition }
+    @usableFromInline static func flip(_ id: Int, _ condition: Bool) -> Bool { active == id ? !condition : condition }
 }
 
 extension Array {
     /// The array without its entry at `index` when mutant `id` is active (a removed literal entry).
-    func __poiRemoving(_ id: Int, at index: Int) -> [Element] {
+    @usableFromInline func __poiRemoving(_ id: Int, at index: Int) -> [Element] {
         guard __POIMutant.active == id, indices.contains(index) else { return self }
         var copy = self
         copy.remove(at: index)
@@ -62,7 +63,7 @@ extension Array {
 
 extension Dictionary {
     /// The dictionary without `key` when mutant `id` is active (a removed literal entry).
-    func __poiRemoving(_ id: Int, key: Key) -> [Key: Value] {
+    @usableFromInline func __poiRemoving(_ id: Int, key: Key) -> [Key: Value] {
         guard __POIMutant.active == id else { return self }
         var copy = self
         copy[key] = nil
@@ -91,19 +92,19 @@ def operator_declarations(name: str, original: str, ids: dict[int, str]) -> str:
     default = body(original)
     lines = [f"infix operator {name}: {GROUPS[original]}"]
     if original in ("<", "<=", ">", ">="):
-        lines.append(f"func {name} <T: Comparable>(l: T, r: T) -> Bool {{ {_cases(cases, default)} }}")
+        lines.append(f"@usableFromInline func {name} <T: Comparable>(l: T, r: T) -> Bool {{ {_cases(cases, default)} }}")
     elif original in ("==", "!="):
-        lines.append(f"func {name} <T: Equatable>(l: T, r: T) -> Bool {{ {_cases(cases, default)} }}")
-        lines.append(f"func {name} <T>(l: T?, r: _OptionalNilComparisonType) -> Bool {{ {_cases(cases, default)} }}")
+        lines.append(f"@usableFromInline func {name} <T: Equatable>(l: T, r: T) -> Bool {{ {_cases(cases, default)} }}")
+        lines.append(f"@usableFromInline func {name} <T>(l: T?, r: _OptionalNilComparisonType) -> Bool {{ {_cases(cases, default)} }}")
     elif original in ("&&", "||"):
         cases = {number: f"try l {replacement} r()" for number, replacement in ids.items()}
-        lines.append(f"func {name}(l: Bool, r: @autoclosure () throws -> Bool) rethrows -> Bool "
+        lines.append(f"@usableFromInline func {name}(l: Bool, r: @autoclosure () throws -> Bool) rethrows -> Bool "
                      f"{{ {_cases(cases, f'try l {original} r()')} }}")
     elif original in ("+", "-"):
-        lines.append(f"func {name} <T: AdditiveArithmetic>(l: T, r: T) -> T {{ {_cases(cases, default)} }}")
+        lines.append(f"@usableFromInline func {name} <T: AdditiveArithmetic>(l: T, r: T) -> T {{ {_cases(cases, default)} }}")
     else:
         for protocol in ("BinaryInteger", "FloatingPoint"):
-            lines.append(f"func {name} <T: {protocol}>(l: T, r: T) -> T {{ {_cases(cases, default)} }}")
+            lines.append(f"@usableFromInline func {name} <T: {protocol}>(l: T, r: T) -> T {{ {_cases(cases, default)} }}")
     return "\n".join(lines)
 
 
@@ -125,6 +126,12 @@ class Schema:
                 else:
                     line, column, call = site
                     self.entries[(mutant.file, line)].append((column, mutant, call.replace("ID", str(self.ids[mutant]))))
+        # A held default of a one-expression body: where `return ` goes before its expression (line, column).
+        self.returns: dict[generation.Mutant, tuple[int, int]] = {}
+        for mutant in mutants:
+            if mutant.operator == "default-body" and mutant not in self.unheld and \
+                    _implicit_return(sources.get(mutant.file, ""), mutant):
+                self.returns[mutant] = expression_start(sources[mutant.file], mutant)
         # Mutants whose two values the compiler found of different types in the schema: they cannot compile alone.
         self.mismatched: set[generation.Mutant] = set()
         self.written: dict[str, str] = {}
@@ -154,6 +161,11 @@ class Schema:
                 for column in sorted({column for column, _, _ in sites}, reverse=True):
                     calls = "".join(call for at, _, call in sites if at == column)
                     lines[number - 1] = lines[number - 1][:column] + calls + lines[number - 1][column:]
+            for mutant, (number, _) in self.returns.items():
+                if mutant.file == file and number != mutant.line and self.included(mutant):
+                    text = lines[number - 1]
+                    indent = len(text) - len(text.lstrip())
+                    lines[number - 1] = text[:indent] + "return " + text[indent:]
             written[file] = "\n".join(lines)
         for folder in sorted({module_folder(mutant.file) for mutant in self.ids}):
             declared = declarations.get(folder, [])
@@ -211,7 +223,8 @@ class Schema:
         number = self.ids[first]
         if first.operator == "default-body":
             value = first.replacement.strip().removeprefix("return").strip().rstrip(";").strip()
-            return f" if __POIMutant.active == {number} {{ return {value} }};"
+            then = " return" if self.returns.get(first, (0, 0))[0] == first.line else ""
+            return f" if __POIMutant.active == {number} {{ return {value} }};{then}"
         if first.operator == "deleted-statement":
             return f"if __POIMutant.active != {number} {{ {token} }}"
         if first.operator == "swapped-arguments":
@@ -241,6 +254,12 @@ class Schema:
                 self.unheld |= entries
                 dropped += 1
                 continue
+            default = self._default_at(file, number, int(match[3]))
+            if default is not None:  # its empty value is not one of the return type: nor is it alone
+                self.mismatched.add(default)
+                self.unheld.add(default)
+                dropped += 1
+                continue
             chosen = self._chosen_at(file, number, int(match[3]))
             if chosen is not None:  # the error is inside one mutant's choice: that mutant alone leaves the schema
                 if MISMATCH.search(match[4]):
@@ -261,6 +280,22 @@ class Schema:
                 self.dropped.add((file, nearest))
             dropped += 1
         return dropped
+
+    def _default_at(self, file: str, number: int, column: int) -> generation.Mutant | None:
+        """The default-body mutant whose early `return VALUE` holds the 1-based `column` of line `number` as
+        written: an error there is the value's against the function's return type, which the mutant alone (a
+        `return VALUE;` in the same body) meets too."""
+        lines = self.written.get(file, "").split("\n")
+        if not 0 < number <= len(lines):
+            return None
+        for mutant in self.ids:
+            if mutant.file != file or mutant.line != number or mutant.operator != "default-body" or \
+                    not self.included(mutant):
+                continue
+            found = re.search(rf"if __POIMutant\.active == {self.ids[mutant]} \{{ (return [^}}]*) \}};", lines[number - 1])
+            if found and found.start(1) < column <= found.end(1):
+                return mutant
+        return None
 
     def _chosen_at(self, file: str, number: int, column: int) -> generation.Mutant | None:
         """The mutant of a guessing operator whose `__POIMutant.pick(ID, …)` holds the 1-based `column` of line
@@ -296,13 +331,17 @@ HELD_SPANS = {"default-body", "deleted-statement", "swapped-arguments", "swapped
 
 
 def unholdable(mutants: list[generation.Mutant], sources: dict[str, str]) -> set[generation.Mutant]:
-    """The mutants a schema does not hold: a that changes a method (min, max, first(where:), a dropped filter), a default body of a function
-    whose body is one expression (a statement before it would end its implicit return), and a span that overlaps
-    another mutant's span on the same line (the later one is rebuilt instead)."""
+    """The mutants a schema does not hold: a mutant that changes a method (min, max, first(where:), a dropped
+    filter), a default body of a function whose body is one expression that cannot be given a `return` (none is
+    found, or a whole-line mutant rewrites its line), and a span that overlaps another mutant's span on the same
+    line (the later one is rebuilt instead)."""
     unheld = set()
+    whole_lines = {(m.file, m.line) for m in mutants if m.column < 0}
     for mutant in mutants:
         if mutant.operator == "default-body" and _implicit_return(sources.get(mutant.file, ""), mutant):
-            unheld.add(mutant)
+            start = expression_start(sources.get(mutant.file, ""), mutant)
+            if start is None or (mutant.file, start[0]) in whole_lines:
+                unheld.add(mutant)  # no expression, or one a whole-line mutant rewrites: rebuilt
     spans: dict[tuple[str, int], list[tuple[int, int, bool]]] = defaultdict(list)
     for mutant in mutants:
         if mutant in unheld:
@@ -408,6 +447,48 @@ def _implicit_return(source: str, mutant: generation.Mutant) -> bool:
         if depth <= 0:
             break
     return re.search(r"\breturn\b", "\n".join(body)) is None
+
+
+def standalone(mutant: generation.Mutant, source: str) -> str:
+    """The source with the mutant alone in it, as the rebuild engine builds it. The default of a body of one
+    expression also gets the `return` the schema gives it (`{ return 0; return a + 1 }`): without it, the value that
+    follows, now a statement, may not compile where the mutant the schema holds does."""
+    lines = source.split("\n")
+    written = lines[mutant.line - 1]
+    lines[mutant.line - 1] = mutant.original  # in the schemata's copy, the line may hold other mutants
+    source = "\n".join(lines)
+    lines[mutant.line - 1] = mutant.mutated
+    if written.lstrip().startswith("return ") and not mutant.original.lstrip().startswith("return "):
+        # the expression of a one-expression body whose default the schema holds: it keeps the `return` the
+        # schema wrote before it, or it would follow that default's early return as a statement
+        indent = len(mutant.mutated) - len(mutant.mutated.lstrip())
+        lines[mutant.line - 1] = mutant.mutated[:indent] + "return " + mutant.mutated[indent:]
+    if mutant.operator == "default-body" and _implicit_return(source, mutant):
+        start = expression_start(source, mutant)
+        if start is not None:
+            number, column = start
+            if number == mutant.line:
+                column += len(mutant.mutated) - len(mutant.original)
+            text = lines[number - 1]
+            lines[number - 1] = text[:column] + "return " + text[column:]
+    return "\n".join(lines)
+
+
+def expression_start(source: str, mutant: generation.Mutant) -> tuple[int, int] | None:
+    """Where the one expression of the body that opens at the mutant's column starts: its line (1-based) and
+    column, the first character of code after the `{`. A schema holds such a body's default by writing `return `
+    there, after its own early return (a statement before the expression would end its implicit return)."""
+    lines = source.split("\n")
+    for number in range(mutant.line, len(lines) + 1):
+        text = lines[number - 1]
+        offset = mutant.column if number == mutant.line else 0
+        mask = generation.code_mask(text)
+        for column in range(offset, len(text)):
+            if mask[column] and not text[column].isspace():
+                if text[column] == "}" or re.match(r"(get|set|willSet|didSet)\b", text[column:]):
+                    return None
+                return number, column
+    return None
 
 
 def _overlap(start: int, stop: int, a: int, b: int, wraps: bool, other_wraps: bool) -> bool:

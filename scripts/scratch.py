@@ -35,6 +35,7 @@ TREE = ROOT / ".build-mutants" / "tree"
 # seconds for one expression is far more than any of the package's own needs.
 BUILD_FLAGS = ["-Xswiftc", "-Xfrontend", "-Xswiftc", "-solver-expression-time-threshold=5"]
 SECOND = 1_000_000_000  # nanoseconds
+TEST_PRODUCT = "PointsOfInterestPackageTests"  # every test target, linked into one binary
 # What a failing test prints first: Swift Testing's "✘ Test x recorded an issue", XCTest's "file:line: error: ...".
 FAILURE_LINE = re.compile(r"^✘ Test |: error: |' failed \(")
 
@@ -138,7 +139,9 @@ class Scratch:
     # MARK: Building
 
     def build(self) -> tuple[bool, float, str]:
-        """An incremental `swift build --build-tests`: whether it built, how long it took, what it printed."""
+        """An incremental `swift build --build-tests`: whether it built, how long it took, what it printed. (Building
+        the test binary alone, without linking the programs again, measured no faster on 15 mutants: 1.69 s and
+        1.77 s a build; the links run side by side.)"""
         start = time.monotonic()
         self._seen.update((path, path.stat().st_mtime_ns) for path in self._written if path.exists())
         self._written.clear()
@@ -161,9 +164,9 @@ class Scratch:
     def binary(self) -> Path:
         """The test binary: PointsOfInterestPackageTests.xctest on Linux, a bundle's executable on macOS."""
         folder = self.tree / ".build" / "debug"
-        bundle = folder / "PointsOfInterestPackageTests.xctest"
+        bundle = folder / f"{TEST_PRODUCT}.xctest"
         if sys.platform == "darwin":
-            return bundle / "Contents" / "MacOS" / "PointsOfInterestPackageTests"
+            return bundle / "Contents" / "MacOS" / TEST_PRODUCT
         return bundle
 
     def xctests(self) -> list[str]:
@@ -183,7 +186,7 @@ class Scratch:
         """The processes that run the tests whose identifier matches `pattern` (a `swift test --filter` regex)."""
         if sys.platform == "darwin":
             # xctest runs the bundle's XCTest tests and its Swift Testing tests, as swift test does on macOS.
-            bundle = self.tree / ".build" / "debug" / "PointsOfInterestPackageTests.xctest"
+            bundle = self.tree / ".build" / "debug" / f"{TEST_PRODUCT}.xctest"
             return [["swift", "test", "--skip-build", "--filter", pattern]] if bundle.exists() else []
         commands = []
         selected = [name for name in self.xctests() if re.search(pattern, name)]

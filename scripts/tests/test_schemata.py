@@ -103,10 +103,59 @@ class NewOperatorRewriteTests(unittest.TestCase):
         _, files = schema_of("func f() { a() }", "default-body")
         self.assertEqual(files[FILE], "func f() { if __POIMutant.active == 0 { return  }; a() }")
 
-    def test_a_body_of_one_expression_is_rebuilt_not_held(self):
+    def test_a_body_of_one_expression_is_held_with_a_return_before_its_expression(self):
         schema, files = schema_of("func f() -> Int {\n  a + 1\n}", "default-body")
-        self.assertEqual(len(schema.unheld), 1)
-        self.assertEqual(files[FILE], "func f() -> Int {\n  a + 1\n}")
+        self.assertEqual(schema.unheld, set())
+        self.assertEqual(files[FILE], "func f() -> Int { if __POIMutant.active == 0 { return 0 };\n  return a + 1\n}")
+        _, files = schema_of("func f() -> Int { g(1) }", "default-body")  # on the brace's line
+        self.assertEqual(files[FILE], "func f() -> Int { if __POIMutant.active == 0 { return 0 }; return g(1) }")
+        _, files = schema_of("var s: String {\n  // a comment first\n  switch x { default: \"a\" }\n}", "default-body")
+        self.assertEqual(files[FILE].split("\n")[2], '  return switch x { default: "a" }')
+
+    def test_an_empty_value_the_return_type_has_not_is_not_compiled_without_a_build(self):
+        source = "func f() -> S {\n  return S(a: 1)\n}"
+        schema, files = schema_of(source, "default-body")
+        line = files[FILE].split("\n")[0]
+        at = line.index(".init()") + 1
+        schema.drop_errors(f"/x/Sources/X/X.swift:1:{at}: error: missing argument for parameter 'a' in call")
+        self.assertEqual(len(schema.mismatched), 1)
+        self.assertFalse(schema.included(next(iter(schema.mismatched))))
+        # an error elsewhere on the line is not the value's: the mutant leaves the schema, to be rebuilt
+        schema, files = schema_of(source, "default-body")
+        schema.drop_errors("/x/Sources/X/X.swift:1:6: error: invalid redeclaration of 'f()'")
+        self.assertEqual(schema.mismatched, set())
+        self.assertFalse(any(schema.included(m) for m in schema.ids))
+
+    def test_alone_a_one_expression_body_gets_the_same_return(self):
+        source = "func f() -> Int {\n  a + 1\n}\nfunc g() -> Int { h(1) }\nfunc k() -> Int {\n  return 2\n}"
+        found = {m.line: m for m in mutants.mutants_of(FILE, source) if m.operator == "default-body"}
+        self.assertEqual(schemata.standalone(found[1], source).split("\n")[:3],
+                         ["func f() -> Int { return 0;", "  return a + 1", "}"])
+        self.assertEqual(schemata.standalone(found[4], source).split("\n")[3],
+                         "func g() -> Int { return 0; return h(1) }")
+        self.assertEqual(schemata.standalone(found[5], source).split("\n")[4:6],
+                         ["func k() -> Int { return 0;", "  return 2"])  # a body with a return keeps its own
+
+    def test_rebuilt_in_the_schemata_copy_the_expression_of_a_held_default_keeps_its_return(self):
+        source = "func f() -> Bool {\n  a.first { $0 == b }\n}"
+        schema, files = schema_of(source)
+        selection = next(m for m in schema.ids if m.operator == "collection-selection")
+        self.assertIn("  return ", files[FILE].split("\n")[1])  # the default of the body is held
+        alone = schemata.standalone(selection, files[FILE]).split("\n")
+        self.assertEqual(alone[1], "  return a.last { $0 == b }")
+        self.assertEqual(schemata.standalone(selection, source).split("\n")[1], "  a.last { $0 == b }")
+
+    def test_a_one_expression_body_whose_line_a_whole_line_mutant_rewrites_is_rebuilt(self):
+        schema, files = schema_of("func f() -> Int {\n  g(a)\n}")
+        body = [m for m in schema.ids if m.operator == "default-body"]
+        self.assertTrue(any(m.line == 2 and m.column < 0 for m in schema.ids))  # removed-call on g(a)
+        self.assertEqual(set(body), schema.unheld & set(body))
+        self.assertNotIn("return g", files[FILE])
+
+    def test_the_return_goes_when_the_compiler_puts_the_default_back(self):
+        schema, _ = schema_of("func f() -> Int {\n  a + 1\n}", "default-body")
+        schema.drop_errors("/x/Sources/X/X.swift:1:20: error: something the schema cannot say")
+        self.assertEqual(schema.files()[FILE], "func f() -> Int {\n  a + 1\n}")
 
     def test_a_rejected_line_first_loses_the_mutants_that_guess_types(self):
         source = "func f(a: Int, b: Int) -> Int {\n  return g(a, b) + 1\n}"
