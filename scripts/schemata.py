@@ -333,11 +333,15 @@ HELD_SPANS = {"default-body", "deleted-statement", "swapped-arguments", "swapped
 def unholdable(mutants: list[generation.Mutant], sources: dict[str, str]) -> set[generation.Mutant]:
     """The mutants a schema does not hold: a mutant that changes a method (min, max, first(where:), a dropped
     filter), a default body of a function whose body is one expression that cannot be given a `return` (none is
-    found, or a whole-line mutant rewrites its line), and a span that overlaps another mutant's span on the same
-    line (the later one is rebuilt instead)."""
+    found, or a whole-line mutant rewrites its line), a statement removed that holds the only `try` of its `do`
+    block (alone, the `catch` has nothing left to catch, and a typed one no error to read), and a span that overlaps
+    another mutant's span on the same line (the later one is rebuilt instead)."""
     unheld = set()
     whole_lines = {(m.file, m.line) for m in mutants if m.column < 0}
     for mutant in mutants:
+        if mutant.operator in ("deleted-statement", "removed-call") and \
+                only_try_of_a_do(sources.get(mutant.file, ""), mutant.line):
+            unheld.add(mutant)  # the schema keeps the `try` it removes: its `catch` would still have an error to catch
         if mutant.operator == "default-body" and _implicit_return(sources.get(mutant.file, ""), mutant):
             start = expression_start(sources.get(mutant.file, ""), mutant)
             if start is None or (mutant.file, start[0]) in whole_lines:
@@ -472,6 +476,36 @@ def standalone(mutant: generation.Mutant, source: str) -> str:
             text = lines[number - 1]
             lines[number - 1] = text[:column] + "return " + text[column:]
     return "\n".join(lines)
+
+
+def only_try_of_a_do(source: str, number: int) -> bool:
+    """Whether line `number` holds a `try` and is directly inside a `do {` block that has no other `try` before its
+    `} catch`."""
+    lines = source.split("\n")
+    if not 0 < number <= len(lines):
+        return False
+
+    def code(text: str) -> str:
+        return "".join(c if m else " " for c, m in zip(text, generation.code_mask(text)))
+
+    if not re.search(r"\btry\b", code(lines[number - 1])):
+        return False
+    indent = len(lines[number - 1]) - len(lines[number - 1].lstrip())
+    opening = None
+    for index in range(number - 2, -1, -1):
+        text = lines[index]
+        if text.strip() and len(text) - len(text.lstrip()) < indent:
+            opening = index if re.match(r"\s*do\s*\{\s*$", code(text)) else None
+            break
+    if opening is None:
+        return False
+    for index in range(opening + 1, len(lines)):
+        text = code(lines[index])
+        if re.match(r"\s*\}\s*catch\b", text):
+            return True
+        if index != number - 1 and re.search(r"\btry\b", text):
+            return False
+    return False
 
 
 def expression_start(source: str, mutant: generation.Mutant) -> tuple[int, int] | None:

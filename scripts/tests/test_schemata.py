@@ -145,6 +145,19 @@ class NewOperatorRewriteTests(unittest.TestCase):
         self.assertEqual(alone[1], "  return a.last { $0 == b }")
         self.assertEqual(schemata.standalone(selection, source).split("\n")[1], "  a.last { $0 == b }")
 
+    def test_the_only_try_of_a_do_block_is_rebuilt_not_held(self):
+        # Held, `if __POIMutant.active != N { try validate() }` keeps a `try` in the block; alone, the block has
+        # none, and a typed catch's error (`error.description`) no longer has a type with that member.
+        source = ("func f() throws {\n    do {\n        try validate()\n    } catch {\n        throw g(error)\n"
+                  "    }\n}")
+        schema, files = schema_of(source, "deleted-statement")
+        self.assertEqual(len(schema.unheld), 1)
+        self.assertNotIn("__POIMutant", files[FILE])
+        two = source.replace("        try validate()\n", "        try validate()\n        try check()\n")
+        schema, files = schema_of(two, "deleted-statement")
+        self.assertEqual(schema.unheld, set())  # another try is left in the block: held
+        self.assertFalse(schemata.only_try_of_a_do("func f() {\n    try g() // do {\n}", 2))
+
     def test_a_one_expression_body_whose_line_a_whole_line_mutant_rewrites_is_rebuilt(self):
         schema, files = schema_of("func f() -> Int {\n  g(a)\n}")
         body = [m for m in schema.ids if m.operator == "default-body"]
