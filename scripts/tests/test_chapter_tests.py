@@ -70,6 +70,26 @@ class MaskedTests(unittest.TestCase):
                          "POI_X=1 swift test --skip-build --filter 'A'")
 
 
+class MissingToolTests(unittest.TestCase):
+    SHOWN = ['✔ Test "poi asks gpsd" passed after 0.338 seconds.', '✔ Test "poi without gpsd" passed after 0.3 seconds.']
+
+    def test_a_test_skipped_for_a_missing_tool_reads_as_the_chapter_shows_it(self):
+        ran = ['➜ Test "poi asks gpsd" skipped: "gpsd is not installed: apt-get install gpsd to run this test"',
+               '✔ Test "poi without gpsd" passed after 0.2 seconds.']
+        lines, skipped = chapter_tests.missing_tools(self.SHOWN, ran)
+        self.assertEqual(chapter_tests.masked(lines), chapter_tests.masked(self.SHOWN))
+        self.assertEqual(skipped, ran[:1])
+
+    def test_any_other_skip_or_a_test_not_shown_passing_still_differs(self):
+        other = ['➜ Test "poi asks gpsd" skipped: "set POI_GPSFAKE=1 to run it"', self.SHOWN[1]]
+        lines, skipped = chapter_tests.missing_tools(self.SHOWN, other)
+        self.assertNotEqual(chapter_tests.masked(lines), chapter_tests.masked(self.SHOWN))
+        self.assertEqual(skipped, [])
+        unknown = ['➜ Test "a new test" skipped: "gpsd is not installed"', self.SHOWN[0], self.SHOWN[1]]
+        lines, skipped = chapter_tests.missing_tools(self.SHOWN, unknown)
+        self.assertEqual(lines, unknown)
+
+
 class SnippetTests(unittest.TestCase):
     def test_a_quoted_line_the_file_lost_is_named(self):
         import tempfile
