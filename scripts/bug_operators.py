@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from swift_source import Mutant, bracket_spans
+from swift_source import Mutant, bracket_spans, code_only
 
 OPERATORS = ["default-body", "deleted-statement", "swapped-arguments", "swapped-variable", "injected-default",
              "collection-selection", "removed-entry"]
@@ -73,7 +73,7 @@ def mutants_of(file: str, text: str, mask: list[bool], compiled: set[int]) -> li
     lines = text.split("\n")
     codes, starts, offset = [], [], 0
     for line in lines:
-        codes.append("".join(c if m else " " for c, m in zip(line, mask[offset:offset + len(line)])))
+        codes.append(code_only(line, mask[offset:offset + len(line)]))
         starts.append(offset)
         offset += len(line) + 1
     found: list[Mutant] = []

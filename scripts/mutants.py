@@ -46,7 +46,7 @@ import schemata as schemata_module
 import scratch
 import test_coverage
 import tier_coverage
-from swift_source import COMPILED_HERE, Mutant, code_mask, compiled_lines  # noqa: F401 - the names others use
+from swift_source import COMPILED_HERE, Mutant, code_mask, code_only, compiled_lines  # noqa: F401 - the names others use
 
 ROOT = Path(__file__).resolve().parent.parent
 TIERS = ["Unit", "Integration", "EndToEnd"]
@@ -106,7 +106,7 @@ def _joins_collections(line: str, match: re.Match) -> bool:
 
 def _line_mutants(file: str, number: int, line: str, line_mask: list[bool]) -> list[Mutant]:
     found = []
-    code = "".join(c if m else " " for c, m in zip(line, line_mask)).rstrip()
+    code = code_only(line, line_mask).rstrip()
     indent = line[: len(line) - len(line.lstrip())]
     # A call on a line of its own (resume(), post(...), a completion): removed.
     if (re.fullmatch(r"\s*[\w.?!]+\(.*\)", code) and not STATEMENT_START.match(code)

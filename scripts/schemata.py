@@ -444,8 +444,7 @@ def _implicit_return(source: str, mutant: generation.Mutant) -> bool:
     lines = source.split("\n")
     body, depth = [], 0
     for text in [lines[mutant.line - 1][mutant.column - 1:], *lines[mutant.line:]]:
-        mask = generation.code_mask(text)
-        code = "".join(c if m else " " for c, m in zip(text, mask))
+        code = generation.code_only(text)
         body.append(code)
         depth += code.count("{") - code.count("}")
         if depth <= 0:
@@ -485,8 +484,7 @@ def only_try_of_a_do(source: str, number: int) -> bool:
     if not 0 < number <= len(lines):
         return False
 
-    def code(text: str) -> str:
-        return "".join(c if m else " " for c, m in zip(text, generation.code_mask(text)))
+    code = generation.code_only
 
     if not re.search(r"\btry\b", code(lines[number - 1])):
         return False

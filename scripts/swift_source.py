@@ -99,6 +99,13 @@ def compiled_lines(text: str) -> set[int]:
     return compiled
 
 
+def code_only(text: str, mask: list[bool] | None = None) -> str:
+    """`text` with every character outside code (comments, strings) made a space, so that a pattern searched in it
+    finds code only; columns do not move. `mask` is `code_mask(text)` (computed when not given)."""
+    mask = code_mask(text) if mask is None else mask
+    return "".join(c if m else " " for c, m in zip(text, mask))
+
+
 def bracket_spans(text: str, open_index: int, mask: list[bool] | None = None) -> list[tuple[int, int]] | None:
     """The spans of the top-level elements (a call's arguments, a literal's entries) of the bracket at
     `open_index`, split at its top-level commas; the last span ends at the closing bracket. None when it does not
