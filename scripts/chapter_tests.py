@@ -15,7 +15,9 @@ POI_GPSFAKE, POI_WORKSHOP), so the docs show what a fresh checkout shows. `--upd
 the chapters; `--check` fails when a chapter shows other tests or totals than its command prints now (times may
 differ: they are masked; a test the chapter shows passing that this machine skips because a tool it drives "is not
 installed" is noted, not counted) or quotes code its file no longer has (a code block after `<!-- from: PATH -->`: each line
-must still be in PATH, `…` standing for lines left out). `swift test` commands run on the build that is there
+must still be in PATH, `…` standing for lines left out), or, for a technique chapter (2 to 11), does not quote both
+forms of its test: a `from:` block of a file under `Tests/` in XCTest and one in Swift Testing, then "What changed".
+`swift test` commands run on the build that is there
 (`--skip-build` is added): build first. Python's standard library only, so it runs where attendees run it, macOS included.
 """
 
@@ -128,6 +130,34 @@ def stale_snippet_lines(chapter: Path) -> list[str]:
     return stale
 
 
+# The chapters that teach one of the talk's techniques: each quotes its test in both libraries.
+TECHNIQUE_CHAPTERS = range(2, 12)
+XCTEST_FORM = re.compile(r"\bXCT\w+\(|\bwait\(for:")
+SWIFT_TESTING_FORM = re.compile(r"^\s*@Test\b", re.M)
+
+
+def missing_test_quotes(chapter: Path) -> list[str]:
+    """What a technique chapter lacks of "the test, in XCTest, then in Swift Testing, then what changed": a quoted
+    (`from:`) block of a file under `Tests/` written with XCTest, one written with Swift Testing, and a "What
+    changed" heading after both. Other chapters lack nothing."""
+    number = chapter.name[:2]
+    if not number.isdigit() or int(number) not in TECHNIQUE_CHAPTERS:
+        return []
+    text = chapter.read_text()
+    quoted = [match for match in SNIPPET.finditer(text) if "Tests/" in match.group(1)]
+    xctest = [match.start() for match in quoted if XCTEST_FORM.search(match.group(2))]
+    swift_testing = [match.start() for match in quoted if SWIFT_TESTING_FORM.search(match.group(2))]
+    missing = []
+    if not xctest:
+        missing.append("no test quoted in XCTest (a from: block of a file under Tests/ with XCT…( or wait(for:)")
+    if not swift_testing:
+        missing.append("no test quoted in Swift Testing (a from: block of a file under Tests/ with @Test)")
+    changed = text.find("### What changed")
+    if xctest and swift_testing and changed < max(min(xctest), min(swift_testing)):
+        missing.append('no "### What changed" after the two forms')
+    return missing
+
+
 def chapters(selected: list[str]) -> list[Path]:
     paths = sorted(DOCS.glob("[0-9][0-9]-*.md"))
     if not selected:
@@ -154,6 +184,9 @@ def main(arguments: list[str]) -> int:
         for path in sorted(DOCS.glob("*.md")):
             for stale in stale_snippet_lines(path):
                 print(f"   DOCS {path.relative_to(ROOT)} quotes code that changed: {stale}", file=sys.stderr)
+                problems += 1
+            for missing in missing_test_quotes(path):
+                print(f"   DOCS {path.relative_to(ROOT)} shows its test in one form only: {missing}", file=sys.stderr)
                 problems += 1
     for path in chapters(options.chapters):
         text = path.read_text()

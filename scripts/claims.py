@@ -83,7 +83,7 @@ CLAIMS = [
     Claim("delegate-never-set", "Sources/POILocation/CurrentLocationProvider.swift",
           "fetcher.locationFetcherDelegate = self", None,
           r"^UnitTests\.(CurrentLocationProviderTests/testCheckCurrentLocation|"
-          r"CurrentLocationProviderSwiftTests/delegateWiring)",
+          r"CurrentLocationProviderSwiftTests/delegateWiring|LocationFetcherDelegateXCTests)",
           "the mock fetcher tests catch a provider that never sets itself as the fetcher's delegate"),
     Claim("never-requests-location", "Sources/POILocation/CurrentLocationProvider.swift",
           "fetcher.withLock { $0.requestLocation() }", None,

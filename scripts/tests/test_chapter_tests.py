@@ -104,5 +104,37 @@ class SnippetTests(unittest.TestCase):
             self.assertEqual(chapter_tests.stale_snippet_lines(chapter), [])
 
 
+class TestQuoteTests(unittest.TestCase):
+    XCTEST = "<!-- from: ../Tests/Unit/A.swift -->\n```swift\nfunc testA() {\n    XCTAssertEqual(a, 1)\n}\n```\n"
+    SWIFT_TESTING = "<!-- from: ../Tests/Unit/B.swift -->\n```swift\n@Test(\"a\")\nfunc a() {\n    #expect(a == 1)\n}\n```\n"
+
+    def missing(self, name: str, text: str) -> list[str]:
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as folder:
+            chapter = Path(folder) / name
+            chapter.write_text(text)
+            return chapter_tests.missing_test_quotes(chapter)
+
+    def test_a_technique_chapter_with_both_forms_then_what_changed_lacks_nothing(self):
+        for name in ["02-a.md", "11-b.md"]:
+            self.assertEqual(self.missing(name, self.XCTEST + self.SWIFT_TESTING + "### What changed\n"), [])
+
+    def test_each_missing_part_is_named(self):
+        self.assertEqual(len(self.missing("05-a.md", self.SWIFT_TESTING + "### What changed\n")), 1)
+        self.assertIn("XCTest", self.missing("05-a.md", self.SWIFT_TESTING + "### What changed\n")[0])
+        self.assertIn("Swift Testing", self.missing("05-a.md", self.XCTEST + "### What changed\n")[0])
+        self.assertIn("What changed", self.missing("05-a.md", self.XCTEST + self.SWIFT_TESTING)[0])
+        self.assertIn("What changed", self.missing("05-a.md", "### What changed\n" + self.XCTEST + self.SWIFT_TESTING)[0])
+
+    def test_only_quotes_of_test_files_count(self):
+        source = self.XCTEST.replace("../Tests/Unit/A.swift", "../Sources/A.swift")
+        self.assertIn("XCTest", self.missing("07-a.md", source + self.SWIFT_TESTING + "### What changed\n")[0])
+
+    def test_chapters_outside_the_techniques_are_not_asked(self):
+        for name in ["01-a.md", "12-a.md", "workshop.md"]:
+            self.assertEqual(self.missing(name, "nothing"), [])
+
+
 if __name__ == "__main__":
     unittest.main()
