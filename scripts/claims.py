@@ -1,6 +1,7 @@
 """Checks the docs' claims of the form "this test catches that mistake" by making the mistake.
 
   scripts/check-claims [--list] [NAME ...]
+  scripts/check-claims --apply NAME | --undo [--force]
 
 A claim is a named mutant with the tests that must kill it: a change to one file (every line that holds `find`
 gets `replace`; a line whose replacement is None is deleted) and a `swift test --filter` pattern, or `cmd:` and a
@@ -11,7 +12,8 @@ a mistake is a measurement: its command must pass as the code is (docs/10-direct
 
 It runs in the scratch copy that scripts/mutants uses (.build-mutants/tree, scripts/scratch.py), built
 incrementally: the first run builds the package there once; after that a claim costs two incremental builds and
-its tests. Python's standard library only, so it runs where attendees run it, macOS included.
+its tests. `--apply NAME` puts one claim's mistake into your own checkout instead, and `--undo` takes it back out
+(scripts/claim_in_place.py). Python's standard library only, so it runs where attendees run it, macOS included.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import subprocess
 import sys
 import time
 
+import claim_in_place
 import mutants
 import pyramid
 import scratch
@@ -173,17 +176,31 @@ def main(arguments: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="scripts/check-claims", description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", metavar="NAME", help="the claims to check (all when none is named)")
     parser.add_argument("--list", action="store_true", help="list the claims and what each says, and exit")
+    parser.add_argument("--apply", metavar="NAME",
+                        help="put the claim's mistake into this checkout (not a scratch copy), to see it caught here")
+    parser.add_argument("--undo", action="store_true", help="take the mistake --apply put in back out")
+    parser.add_argument("--force", action="store_true", help="with --undo: restore the file even if you edited it")
     options = parser.parse_args(arguments)
+    if options.force and not options.undo:
+        parser.error("--force goes with --undo")
+    if (options.apply or options.undo) and (options.names or options.list or (options.apply and options.undo)):
+        parser.error("--apply NAME and --undo go alone")
     if options.list:
         for claim in CLAIMS:
             print(f"{claim.name}: {claim.says}")
         return 0
+    if options.undo:
+        return claim_in_place.undo(force=options.force)
+    if options.apply:
+        options.names = [options.apply]
     unknown = sorted(set(options.names) - {claim.name for claim in CLAIMS})
     if unknown:
         print(f"check-claims: no claim named {', '.join(unknown)} (scripts/check-claims --list lists them)",
               file=sys.stderr)
         return 64
     selected = [claim for claim in CLAIMS if not options.names or claim.name in options.names]
+    if options.apply:
+        return claim_in_place.apply(selected[0])
 
     copy = scratch.Scratch()
     print(f"== the scratch copy in {copy.tree.relative_to(scratch.ROOT)}, built incrementally", flush=True)

@@ -118,19 +118,8 @@ class Scratch:
         self._stamp(path, self._seen.get(path, before))
 
     def _stamp(self, path: Path, seen: int) -> None:
-        """Gives `path` the time now, in a whole second later than `seen` (its time when the last build read it),
-        waiting for the next second when the last build saw a time in this one; never a time in the future.
-
-        The build compares a file's modification time with the one it recorded in whole seconds, and neither its
-        size nor its contents (measured with swift 6.3.1: a file written again in the second the build saw is not
-        compiled again; one second later, or earlier, it is). So a write in the same second as what a build saw is
-        a change no build compiles, and the tests then run older code than they are said to test: the engine before
-        issue 16 stamped each restore one second in the future, and hid every mistake written within that second."""
-        now = time.time_ns()
-        if 0 < seen <= now and now // SECOND == seen // SECOND:
-            time.sleep((seen // SECOND + 1) - now / SECOND)  # the build system's clock, not a test's: see above
-            now = max(time.time_ns(), (seen // SECOND + 1) * SECOND)
-        os.utime(path, ns=(now, now))
+        """Gives `path` a time the next build cannot take for the one it saw (`stamp`), and remembers it."""
+        stamp(path, seen)
         self._written.add(path)
 
     def read(self, file: str) -> str:
@@ -220,6 +209,22 @@ class Scratch:
         table = running.identifiers(self.binary(), self.tree)
         return [running.identify(name, table, keep=lambda identifier: re.search(pattern, identifier) is not None)
                 for name, _ in hang.running]
+
+
+def stamp(path: Path, seen: int) -> None:
+    """Gives `path` the time now, in a whole second later than `seen` (its time when the last build read it),
+    waiting for the next second when the last build saw a time in this one; never a time in the future.
+
+    The build compares a file's modification time with the one it recorded in whole seconds, and neither its size
+    nor its contents (measured with swift 6.3.1: a file written again in the second the build saw is not compiled
+    again; one second later, or earlier, it is). So a write in the same second as what a build saw is a change no
+    build compiles, and the tests then run older code than they are said to test: the engine before issue 16 stamped
+    each restore one second in the future, and hid every mistake written within that second."""
+    now = time.time_ns()
+    if 0 < seen <= now and now // SECOND == seen // SECOND:
+        time.sleep((seen // SECOND + 1) - now / SECOND)  # the build system's clock, not a test's: see above
+        now = max(time.time_ns(), (seen // SECOND + 1) * SECOND)
+    os.utime(path, ns=(now, now))
 
 
 def _reports_failure(line: str) -> bool:
