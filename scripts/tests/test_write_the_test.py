@@ -1,0 +1,131 @@
+"""Tests of scripts/write_the_test.py: the write-the-test exercises' checker (the parts that run without a build;
+`scripts/workshop verify`, in CI, runs the rest on the package)."""
+
+import contextlib
+import dataclasses
+import io
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import write_the_test  # noqa: E402
+from write_the_test import EXERCISES, Mistake  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+class StaticTests(unittest.TestCase):
+    def test_a_test_with_an_assertion_in_either_library_is_let_through_to_the_run(self):
+        for body in ["@Test func a() { #expect(x == 1) }", "@Test func a() throws { _ = try #require(x) }",
+                     "func testA() { XCTAssertEqual(x, 1) }", "func testA() { XCTFail() }",
+                     "@Test func a() { Issue.record(\"no\") }"]:
+            self.assertIsNone(write_the_test.static_problem(body), body)
+
+    def test_no_test_or_no_assertion_is_rejected_with_the_reason(self):
+        self.assertIn("no test", write_the_test.static_problem("struct A { func a() { #expect(x) } }"))
+        self.assertIn("asserts nothing", write_the_test.static_problem("@Test func a() { f() }"))
+        self.assertIn("asserts nothing",
+                      write_the_test.static_problem("@Test func a() async { await confirmation { c in c() } }"))
+
+    def test_a_commented_out_assertion_does_not_count(self):
+        for body in ["@Test func a() { f() // #expect(x)\n}", "@Test func a() { /* XCTAssert(x) */ f() }"]:
+            self.assertIn("asserts nothing", write_the_test.static_problem(body))
+
+    def test_the_starter_files_are_rejected_as_shipped(self):
+        for exercise in EXERCISES:
+            self.assertIsNotNone(write_the_test.static_problem((ROOT / exercise.file).read_text()), exercise.name)
+
+
+class MistakeTests(unittest.TestCase):
+    def test_every_mistake_finds_its_code_once_in_the_sources_as_they_are(self):
+        for exercise in EXERCISES:
+            for mistake in exercise.mistakes:
+                text = (ROOT / mistake.file).read_text()
+                self.assertNotEqual(mistake.apply(text), text, mistake.label)
+
+    def test_a_mistake_whose_code_is_gone_or_repeated_stops_with_its_name(self):
+        mistake = Mistake("m", "says", 0, "F.swift", "a()", "b()")
+        self.assertEqual(mistake.apply("x\na()\n"), "x\nb()\n")
+        for text in ["x\n", "a()\na()\n"]:
+            with self.assertRaises(SystemExit) as raised:
+                mistake.apply(text)
+            self.assertIn("mistake m", str(raised.exception))
+
+    def test_what_a_mistake_says_does_not_show_its_code(self):
+        for exercise in EXERCISES:
+            for mistake in exercise.mistakes:
+                self.assertNotIn(mistake.replace.strip() or "\0", mistake.says, mistake.label)
+                self.assertNotIn("(", mistake.says, f"{mistake.label}: a description, not code")
+
+
+class ExerciseTests(unittest.TestCase):
+    def test_each_workshop_slot_has_an_exercise(self):
+        self.assertEqual({exercise.slot for exercise in EXERCISES}, {"network", "notifications", "protocols", "speed"})
+
+    def test_every_sentence_of_every_task_has_a_mistake(self):
+        for exercise in EXERCISES:
+            self.assertEqual(write_the_test.uncovered_sentences(exercise), [], exercise.name)
+            self.assertTrue(all(0 <= mistake.sentence < len(exercise.task) for mistake in exercise.mistakes))
+
+    def test_a_sentence_without_a_mistake_is_named(self):
+        exercise = dataclasses.replace(EXERCISES[0], task=EXERCISES[0].task + ["Check the colour too."])
+        self.assertEqual(write_the_test.uncovered_sentences(exercise), ["Check the colour too."])
+
+    def test_hints_go_from_a_nudge_to_the_answer_and_are_not_in_the_task(self):
+        for exercise in EXERCISES:
+            self.assertGreaterEqual(len(exercise.hints), 3, exercise.name)
+            self.assertIn("#expect", exercise.hints[-1], f"{exercise.name}: the last hint is the answer")
+            self.assertNotIn("#expect", exercise.hints[0], f"{exercise.name}: the first hint is a nudge")
+            task = " ".join(exercise.task)
+            self.assertFalse(any(hint in task for hint in exercise.hints))
+
+    def test_each_exercise_has_a_reference_and_known_weak_tests(self):
+        for exercise in EXERCISES:
+            self.assertTrue((write_the_test.SOLUTIONS / f"{exercise.name}.swift").is_file(), exercise.name)
+            self.assertTrue(list((write_the_test.WEAK / exercise.name).glob("*.swift")), exercise.name)
+
+    def test_candidates_are_renamed_apart_and_yours_keeps_its_name(self):
+        exercise = EXERCISES[0]
+        self.assertEqual(write_the_test.suite_name(exercise, "yours"), exercise.suite)
+        other = write_the_test.suite_name(exercise, "weak-places-only")
+        self.assertEqual(other, f"{exercise.suite}_weak_places_only")
+        renamed = write_the_test.renamed(f"struct {exercise.suite} {{}}\n// {exercise.suite}Helper", exercise.suite, other)
+        self.assertIn(f"struct {other} {{", renamed)
+        self.assertIn(f"{exercise.suite}Helper", renamed, "only the whole name is renamed")
+        self.assertRegex(f"WorkshopTests.{exercise.suite}/yourTest()", exercise.pattern())
+        self.assertNotRegex(f"WorkshopTests.{other}/a()", exercise.pattern())
+
+
+class HintTests(unittest.TestCase):
+    def test_every_exercise_of_the_workshop_script_has_hints_and_an_unknown_name_is_refused(self):
+        script = (ROOT / "scripts" / "workshop").read_text()
+        import re
+
+        names = re.findall(r"^exercise ([a-z-]+) ", script, re.M)
+        self.assertEqual(sorted(names), sorted(write_the_test.CHANGE_THE_CODE_HINTS))
+        with tempfile.TemporaryDirectory() as folder, contextlib.redirect_stderr(io.StringIO()) as said:
+            self.assertEqual(write_the_test.hint("nope", root=Path(folder)), 64)
+        self.assertIn("no exercise named 'nope'", said.getvalue())
+
+    def test_one_more_hint_each_time_then_the_last_again(self):
+        exercise = EXERCISES[0]
+        with tempfile.TemporaryDirectory() as folder:
+            shown = []
+            for _ in range(len(exercise.hints) + 1):
+                output = io.StringIO()
+                with contextlib.redirect_stdout(output):
+                    write_the_test.hint(exercise.name, root=Path(folder))
+                shown.append(output.getvalue())
+            for number, text in enumerate(shown[:-1], start=1):
+                self.assertIn(f"hint {number} of {len(exercise.hints)}", text)
+                self.assertIn(exercise.hints[number - 1], text)
+            self.assertIn("next one says more", shown[0])
+            self.assertNotIn("next one says more", shown[-2])
+            self.assertIn(exercise.hints[-1], shown[-1])
+
+
+if __name__ == "__main__":
+    unittest.main()

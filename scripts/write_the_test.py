@@ -1,0 +1,476 @@
+"""The workshop's "write the test" exercises: the attendee writes a test, the checker judges it by what it catches.
+
+  scripts/workshop check NAME     judges your test in its file (Tests/Workshop/Write*Tests.swift)
+  scripts/workshop hint NAME      the next hint: a nudge first, the answer last; one each time you ask
+  scripts/workshop verify         (CI) every exercise's reference test is accepted, its known-weak tests and its
+                                  empty starter file are rejected, and every sentence of its task has a mistake
+
+Each exercise gives a task and a file made for the test, in the `WorkshopTests` target (outside the tiers; its
+tests run only when `POI_WORKSHOP` names the exercise, which the checker sets). The checker:
+
+1. reads the file: a test that asserts nothing (no `#expect`, `#require`, `XCTAssert…`, `XCTFail` or
+   `Issue.record`) is rejected before anything is built: it passes whatever the code computes;
+2. runs the test, in the scratch copy (scripts/scratch.py, your files as they are), against the code as it is: it
+   must pass (and, where the task says "without waiting", within a second);
+3. puts each of the exercise's hidden mistakes into the copy in turn, each a bug an engineer makes, and runs the
+   test again: it must fail (or hang: a test stopped at its time limit counts as caught, and says so). A mistake the
+   test lets through is named by what it does, never by its code: finding it is the exercise.
+
+A test that only checks that a completion ran lets the mistakes in the values through, so it is rejected at step 3.
+Reference tests live in docs/workshop/solutions/NAME.swift, known-weak ones in docs/workshop/weak/NAME/*.swift;
+`verify` checks both on one build per mistake (every candidate test compiled side by side, each under a suite name
+of its own). Python's standard library only, so it runs where attendees run it, macOS included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import re
+import sys
+from pathlib import Path
+
+import scratch
+
+ROOT = Path(__file__).resolve().parent.parent
+SOLUTIONS = ROOT / "docs" / "workshop" / "solutions"
+WEAK = ROOT / "docs" / "workshop" / "weak"
+HINTS_SEEN = Path(".build") / "workshop-hints.json"
+# What counts as an assertion, in either library.
+ASSERTION = re.compile(r"#expect\b|#require\b|\bXCTAssert\w*\(|\bXCTFail\(|\bXCTUnwrap\(|\bIssue\.record\(")
+TEST = re.compile(r"@Test\b|\bfunc test\w*\(")
+# How long one candidate's run may take before it counts as hung (a mistake that never calls back).
+LIMIT = 10.0
+
+
+@dataclasses.dataclass(frozen=True)
+class Mistake:
+    """A hidden bug: `find` (one or more whole lines) replaced by `replace` in `file`; `says` names it without its
+    code; `sentence` is the index of the task's sentence a test must honour to catch it."""
+
+    label: str
+    says: str
+    sentence: int
+    file: str
+    find: str
+    replace: str
+
+    def apply(self, text: str) -> str:
+        if text.count(self.find) != 1:
+            raise SystemExit(f"workshop: mistake {self.label} finds {self.find!r} {text.count(self.find)} times in "
+                             f"{self.file}, not once: the code changed; update scripts/write_the_test.py")
+        return text.replace(self.find, self.replace)
+
+
+@dataclasses.dataclass(frozen=True, eq=False)  # one object per exercise, a key by identity
+class Exercise:
+    name: str
+    slot: str
+    chapters: str
+    suite: str  # the type in the file, and the name the filter selects
+    task: list[str]  # one sentence a line; each has at least one mistake
+    hints: list[str]  # from a nudge to the answer
+    mistakes: list[Mistake]
+    fast: bool = False  # the task says "without waiting": more than a second on the right code is rejected
+
+    @property
+    def file(self) -> str:
+        return f"Tests/Workshop/{self.suite}.swift"
+
+    def pattern(self, suite: str | None = None) -> str:
+        return rf"^WorkshopTests\.{suite or self.suite}\b"
+
+
+EXERCISES = [
+    Exercise(
+        "write-loader-test", "network", "3, the URLProtocol stub", "WriteLoaderTests",
+        ["Load places for a coordinate of your choice through APIRequestLoader, over a URLSession whose "
+         "protocolClasses hold MockURLProtocol, and answer the request from the stub.",
+         "Check that the request asks for the coordinate you gave: its latitude and its longitude.",
+         "Check that the places of the stub's answer are the ones that reach you."],
+        ["Start from the talk's test in chapter 3: its set-up is most of yours. In Swift Testing, "
+         "MockURLProtocol.withStub gives your test a session and a host of its own.",
+         "The request handler sees the URLRequest the loader sent: keep it, or check its url's query there. "
+         "A coordinate with distinct latitude and longitude digits shows a swap.",
+         "Answer with HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)! and "
+         "Data(#\"[{\"name\":\"A\"},{\"name\":\"B\"}]\"#.utf8); then #expect(places == [PointOfInterest(name: \"A\"), "
+         "PointOfInterest(name: \"B\")]) and #expect(request.url?.query == \"lat=37.3293&long=-121.8893\")."],
+        [Mistake("forgotten-resume", "the data task is never started", 0,
+                 "Sources/POINetworking/APIRequestLoader.swift", "        task.resume()\n", ""),
+         Mistake("latitude-as-longitude", "the request sends the longitude as its latitude", 1,
+                 "Sources/POINetworking/PointsOfInterestRequest.swift",
+                 'URLQueryItem(name: "lat", value: "\\(coordinate.latitude)")',
+                 'URLQueryItem(name: "lat", value: "\\(coordinate.longitude)")'),
+         Mistake("rounded-longitude", "the request sends the longitude rounded to whole degrees", 1,
+                 "Sources/POINetworking/PointsOfInterestRequest.swift",
+                 'URLQueryItem(name: "long", value: "\\(coordinate.longitude)")',
+                 'URLQueryItem(name: "long", value: "\\(coordinate.longitude.rounded())")'),
+         Mistake("answer-ignored", "the loader parses an empty list instead of the server's answer", 2,
+                 "Sources/POINetworking/APIRequestLoader.swift",
+                 "return .success(try apiRequest.parseResponse(data: body))",
+                 'return .success(try apiRequest.parseResponse(data: Data("[]".utf8)))'),
+         Mistake("last-place-dropped", "the last place of the answer is dropped", 2,
+                 "Sources/POINetworking/PointsOfInterestRequest.swift",
+                 "return try JSONDecoder().decode([PointOfInterest].self, from: data)",
+                 "return Array(try JSONDecoder().decode([PointOfInterest].self, from: data).dropLast())")]),
+    Exercise(
+        "write-observer-test", "notifications", "5, isolating notification observers", "WriteObserverTests",
+        ["Give PointsOfInterestListModel a NotificationCenter of your test's own.",
+         "Check that posting CurrentLocationProvider.authChangedNotification on that center makes the list handle "
+         "it (didHandleNotification) and reload once (reloadCount goes up by one).",
+         "Check that another notification posted on that center does not."],
+        ["Chapter 5's test is the pattern: NotificationCenter() is a new center, and the list's initializer takes "
+         "one.",
+         "Read reloadCount before you post and compare after; the list reloads once when it is made, so do not "
+         "expect 0 or 1.",
+         "Post Notification.Name(\"SomethingElse\") on the same center first and #expect(!list.didHandleNotification) "
+         "and an unchanged reloadCount; then post authChangedNotification and #expect(list.didHandleNotification) "
+         "and #expect(list.reloadCount == before + 1)."],
+        [Mistake("observes-default", "the list observes NotificationCenter.default, not the center it was given", 0,
+                 "Sources/POIApp/PointsOfInterestListModel.swift",
+                 "        center.addObserver(forName: CurrentLocationProvider.authChangedNotification",
+                 "        NotificationCenter.default.addObserver(forName: CurrentLocationProvider.authChangedNotification"),
+         Mistake("handles-without-reloading", "the list notes the notification but does not reload", 1,
+                 "Sources/POIApp/PointsOfInterestListModel.swift",
+                 "        state.withLock { $0.didHandleNotification = true }\n        reload()\n",
+                 "        state.withLock { $0.didHandleNotification = true }\n"),
+         Mistake("reloads-twice", "the list reloads twice for one notification", 1,
+                 "Sources/POIApp/PointsOfInterestListModel.swift",
+                 "        state.withLock { $0.didHandleNotification = true }\n        reload()\n",
+                 "        state.withLock { $0.didHandleNotification = true }\n        reload()\n        reload()\n"),
+         Mistake("any-name", "the list handles every notification on its center, whatever its name", 2,
+                 "Sources/POIApp/PointsOfInterestListModel.swift",
+                 "center.addObserver(forName: CurrentLocationProvider.authChangedNotification, object: nil",
+                 "center.addObserver(forName: nil, object: nil")]),
+    Exercise(
+        "write-fetcher-test", "protocols", "7 and 8, mocking with protocols", "WriteFetcherTests",
+        ["Write a mock LocationFetcher whose requestLocation() reports a position of your test's choosing to its "
+         "locationFetcherDelegate.",
+         "Check that checkCurrentLocation answers true at a point of interest (the convention center is one: "
+         "37.3293, -121.8893).",
+         "Check that it answers false far from every one (Paris, 48.8566, 2.3522)."],
+        ["Chapter 7's MockLocationFetcher is the shape; in Swift Testing make it a final class (the provider sets "
+         "the delegate on the fetcher it keeps, and only a reference lets your mock see it).",
+         "The mock may answer inside requestLocation(): then the completion runs before checkCurrentLocation "
+         "returns, and `await confirmation { answered in … }` checks it ran without waiting.",
+         "In the completion, #expect(isPointOfInterest == true) for 37.3293, -121.8893 and == false for 48.8566, "
+         "2.3522 (two tests, or one with arguments:), calling answered() in both."],
+        [Mistake("never-asks", "the provider never asks its fetcher for the position", 0,
+                 "Sources/POILocation/CurrentLocationProvider.swift",
+                 "        fetcher.withLock { $0.requestLocation() }\n", ""),
+         Mistake("always-true", "the provider answers true wherever you are", 2,
+                 "Sources/POILocation/CurrentLocationProvider.swift",
+                 "completion((try? result.get()) != nil)", "completion((try? result.get()) != nil || true)"),
+         Mistake("always-false", "the provider answers false wherever you are", 1,
+                 "Sources/POILocation/CurrentLocationProvider.swift",
+                 "completion((try? result.get()) != nil)", "completion((try? result.get()) == nil && false)")]),
+    Exercise(
+        "write-scheduler-test", "speed", "9, delayed actions", "WriteSchedulerTests",
+        ["Give FeaturedPlaceManager a mock TimerScheduler that records the timer it is given and fires it at once, "
+         "and check that scheduleNextPlace() asks for a timer ten seconds away (within a second).",
+         "Check that when the timer fires the manager shows the next place of its list: the second, not any other.",
+         "Your test must not wait: it runs in well under a second."],
+        ["Chapter 9 shows the talk's MockTimerScheduler: a struct with a closure, handleAddTimer.",
+         "timer.fireDate.timeIntervalSinceNow, read when the scheduler is given the timer, is its delay; "
+         "timer.fire() runs it now.",
+         "Give the manager places: [\"A\", \"B\", \"C\"].map { PointOfInterest(name: $0) }, schedule, and "
+         "#expect(abs(delay - 10) < 1) and #expect(manager.currentPlace.name == \"B\")."],
+        [Mistake("one-second", "the manager asks for a timer one second away", 0,
+                 "Sources/POIApp/FeaturedPlaceManager.swift",
+                 "rotationInterval: TimeInterval = 10", "rotationInterval: TimeInterval = 1"),
+         Mistake("timer-shows-nothing", "the timer fires but the manager shows no new place", 1,
+                 "Sources/POIApp/FeaturedPlaceManager.swift",
+                 "        schedule { [weak self] in\n            self?.showNextPlace()\n        }\n",
+                 "        schedule { [weak self] in\n            _ = self\n        }\n"),
+         Mistake("skips-a-place", "the manager skips a place: the third comes after the first", 1,
+                 "Sources/POIApp/FeaturedPlaceManager.swift",
+                 "state.index = (state.index + 1) % places.count", "state.index = (state.index + 2) % places.count")],
+        fast=True),
+]
+
+
+# The hints of the change-the-code exercises (scripts/workshop), given the same way: one at a time, never beside the
+# task, from a nudge to the answer.
+CHANGE_THE_CODE_HINTS = {
+    "rating": [
+        "PointOfInterest is Codable: a field it declares is decoded and encoded for free.",
+        "An optional property keeps places without a rating parsing; a default in the initializer keeps "
+        "PointOfInterest(name:) compiling and equal.",
+        "Add `public var rating: Double?` and a `rating: Double? = nil` parameter to the initializer, assigned to it."],
+    "retry": [
+        "The place to decide is where the loader has turned URLSession's answer into a result: the first task's "
+        "completion handler.",
+        "On a 503, make a second task for the same request, resume it, and attach it to the same APIRequestLoad: a "
+        "task the load does not know cannot be cancelled through it.",
+        "Only the first answer may retry: pass along whether this is the retry, and on the retry's answer complete, "
+        "whatever its status."],
+    "reload-notification": [
+        "Chapter 6: the list already has the center it was given; post there, not on .default.",
+        "Post with the list as the object, after `reload()` has changed the rows.",
+        "Post after the lock is released: `notificationCenter.post(name: Notification.Name("
+        "\"PointsOfInterestListModelDidReload\"), object: self)` at the end of `reload()`."],
+    "empty-update": [
+        "The delegate method `locationFetcher(_:didUpdateLocations:)` is where an update without a position "
+        "arrives today, and is dropped.",
+        "A new LocationError case says what happened; the compiler then shows every switch that must say something "
+        "about it.",
+        "In the delegate method, when `locations.last` is nil, answer the waiting checks with the new error, the way "
+        "`didFailWithError` answers them, so that the next check asks the fetcher again."],
+    "pending-timer": [
+        "Remember how the talk's mock scheduler works: it fires the timer inside add(_:forMode:).",
+        "So 'pending' starts before the timer is handed to the scheduler and ends when its action runs.",
+        "Keep a flag behind the manager's lock: scheduleNextPlace() returns at once when it is set, sets it before "
+        "adding the timer, and the timer's action clears it before showing the next place."],
+}
+
+
+def exercise_named(name: str) -> Exercise | None:
+    return next((exercise for exercise in EXERCISES if exercise.name == name), None)
+
+
+def without_comments(swift: str) -> str:
+    """The Swift text with its comments blanked, so that a commented-out assertion does not count."""
+    swift = re.sub(r"/\*.*?\*/", " ", swift, flags=re.S)
+    return re.sub(r"//[^\n]*", "", swift)
+
+
+def static_problem(swift: str) -> str | None:
+    """Why a test file is rejected before it is run, or None: no test in it, or no assertion."""
+    code = without_comments(swift)
+    if not TEST.search(code):
+        return "the file has no test (an @Test function, or a test… method of an XCTestCase)"
+    if not ASSERTION.search(code):
+        return ("your test asserts nothing: with no #expect, #require or XCTAssert it passes whatever the code "
+                "computes (a completion that was called, or a confirmation alone, says nothing about the values)")
+    return None
+
+
+@dataclasses.dataclass
+class Verdict:
+    """What the checker found for one candidate test."""
+
+    accepted: bool
+    lines: list[str]
+    let_through: list[str] = dataclasses.field(default_factory=list)
+
+
+def renamed(swift: str, suite: str, new: str) -> str:
+    """The candidate with its suite's type renamed, so that candidates build side by side."""
+    return re.sub(rf"\b{re.escape(suite)}\b", new, swift)
+
+
+def judge(copy: scratch.Scratch, exercise: Exercise, candidates: dict[str, str]) -> dict[str, Verdict]:
+    """Judges each candidate (a label and the text of the exercise's file) on one build per mistake; the copy must
+    already hold the candidates, each under the suite name `suite_name(exercise, label)`."""
+    verdicts: dict[str, Verdict] = {}
+    runnable = {}
+    for label, swift in candidates.items():
+        problem = static_problem(swift)
+        if problem:
+            verdicts[label] = Verdict(False, [f"rejected: {problem}"])
+        else:
+            runnable[label] = swift
+            verdicts[label] = Verdict(True, [])
+    if not runnable:
+        return verdicts
+    environment = {"POI_WORKSHOP": exercise.name}
+    for label in runnable:
+        outcome = copy.run(exercise.pattern(suite_name(exercise, label)), LIMIT, environment=environment)
+        verdict = verdicts[label]
+        if outcome.status != "passed" or outcome.tests == 0:
+            failures = [line for line in outcome.output.splitlines() if scratch.FAILURE_LINE.search(line)][:6]
+            said = {"timeout": f"it did not end within {LIMIT:.0f} s (it waits on real time, or for a call that "
+                               "never comes)", "failed": "it failed"}.get(outcome.status, "no test ran")
+            if outcome.tests == 0 and outcome.status != "timeout":
+                said = "no test ran (keep the suite's name, and the test inside it)"
+            verdict.accepted = False
+            verdict.lines += [f"rejected: on the code as it is your test must pass, and {said}:"] + \
+                [f"  {line.strip()}" for line in failures]
+        elif exercise.fast and outcome.seconds > 1.0:
+            verdict.accepted = False
+            verdict.lines.append(f"rejected: your test took {outcome.seconds:.1f} s on the code as it is; the task "
+                                 "says it must not wait")
+        else:
+            verdict.lines.append(f"passes on the code as it is ({outcome.seconds:.2f} s)")
+    alive = [label for label in runnable if verdicts[label].accepted]
+    for mistake in exercise.mistakes:
+        if not alive:
+            break
+        original = copy.read(mistake.file)
+        with copy.mistake(mistake.file, mistake.apply(original)):
+            built, _, log = copy.build()
+            if not built:
+                raise SystemExit(f"workshop: mistake {mistake.label} does not build:\n{log[-2000:]}")
+            for label in alive:
+                outcome = copy.run(exercise.pattern(suite_name(exercise, label)), LIMIT, environment=environment)
+                verdict = verdicts[label]
+                if outcome.status == "passed":
+                    verdict.let_through.append(mistake.says)
+                    verdict.lines.append(f"let through: {mistake.says}")
+                else:
+                    how = " (it hung and was stopped: it waited for a call that never came)" \
+                        if outcome.status == "timeout" else ""
+                    verdict.lines.append(f"caught: {mistake.says}{how}")
+    for label in alive:
+        if verdicts[label].let_through:
+            verdicts[label].accepted = False
+    copy.build()  # the copy is left built as the code is, for the next run
+    return verdicts
+
+
+def suite_name(exercise: Exercise, label: str) -> str:
+    return exercise.suite if label == "yours" else f"{exercise.suite}_{re.sub(r'[^A-Za-z0-9]', '_', label)}"
+
+
+def prepared(copy: scratch.Scratch, exercise_candidates: dict[Exercise, dict[str, str]]) -> None:
+    """Makes the copy hold the user's files with every candidate in place, renamed apart, and builds it."""
+    overrides = {}
+    for exercise, candidates in exercise_candidates.items():
+        for label, swift in candidates.items():
+            name = suite_name(exercise, label)
+            path = exercise.file if label == "yours" else f"Tests/Workshop/Candidates/{name}.swift"
+            overrides[path] = renamed(swift, exercise.suite, name)
+    copy.prepare(overrides)
+    built, _, log = copy.build()
+    if not built:
+        errors = [line for line in log.splitlines() if ": error:" in line][:10]
+        print("\n".join(errors) or log[-2000:])
+        raise SystemExit("not yet: the package does not build with your test (the errors above)")
+
+
+def check(name: str, file: Path | None = None) -> int:
+    """`scripts/workshop check NAME` for a write-the-test exercise: judges the attendee's file."""
+    exercise = exercise_named(name)
+    assert exercise is not None
+    path = file or ROOT / exercise.file
+    swift = path.read_text()
+    print(f"== {exercise.name}: write a test in {exercise.file}")
+    for sentence in exercise.task:
+        print(f"   - {sentence}")
+    problem = static_problem(swift)
+    if problem:
+        print(f"not yet: {problem}")
+        return 1
+    copy = scratch.Scratch()
+    prepared(copy, {exercise: {"yours": swift}})
+    verdict = judge(copy, exercise, {"yours": swift})["yours"]
+    for line in verdict.lines:
+        print(f"   {line}")
+    if verdict.accepted:
+        print(f"done: your test passes on the code as it is and catches all {len(exercise.mistakes)} hidden mistakes")
+        return 0
+    caught = len(exercise.mistakes) - len(verdict.let_through)
+    if verdict.let_through:
+        print(f"not yet: your test catches {caught} of {len(exercise.mistakes)} hidden mistakes; read the task "
+              f"again for what it lets through (scripts/workshop hint {name} when stuck)")
+    else:
+        print(f"not yet (scripts/workshop hint {name} when stuck)")
+    return 1
+
+
+def hints_of(name: str) -> list[str] | None:
+    exercise = exercise_named(name)
+    return exercise.hints if exercise else CHANGE_THE_CODE_HINTS.get(name)
+
+
+def hint(name: str, root: Path = ROOT) -> int:
+    """Prints the next hint of the exercise, one more each call, and says how many are left."""
+    hints = hints_of(name)
+    if hints is None:
+        print(f"workshop: no exercise named '{name}'; 'scripts/workshop list' shows them", file=sys.stderr)
+        return 64
+    record = root / HINTS_SEEN
+    seen = json.loads(record.read_text()) if record.exists() else {}
+    shown = min(seen.get(name, 0) + 1, len(hints))
+    seen[name] = shown
+    record.parent.mkdir(parents=True, exist_ok=True)
+    record.write_text(json.dumps(seen))
+    print(f"hint {shown} of {len(hints)} for {name}: {hints[shown - 1]}")
+    if shown < len(hints):
+        print(f"(the next one says more: scripts/workshop hint {name})")
+    return 0
+
+
+def uncovered_sentences(exercise: Exercise) -> list[str]:
+    """The task's sentences no mistake checks (every sentence must have one), the speed rule aside."""
+    covered = {mistake.sentence for mistake in exercise.mistakes}
+    return [sentence for index, sentence in enumerate(exercise.task)
+            if index not in covered and not (exercise.fast and "must not wait" in sentence)]
+
+
+def verify() -> int:
+    """CI: each exercise's starter file is rejected, its reference test accepted, each known-weak test rejected,
+    and each sentence of its task has a mistake; every candidate of every exercise on one build per mistake."""
+    failures = 0
+    candidates: dict[Exercise, dict[str, str]] = {}
+    for exercise in EXERCISES:
+        for sentence in uncovered_sentences(exercise):
+            print(f"   FAILED: {exercise.name}: no hidden mistake checks {sentence!r}", file=sys.stderr)
+            failures += 1
+        weak = sorted((WEAK / exercise.name).glob("*.swift"))
+        if not weak:
+            print(f"   FAILED: {exercise.name}: no known-weak test in {WEAK.relative_to(ROOT)}", file=sys.stderr)
+            failures += 1
+        candidates[exercise] = {"starter": (ROOT / exercise.file).read_text(),
+                                "reference": (SOLUTIONS / f"{exercise.name}.swift").read_text(),
+                                **{f"weak-{path.stem}": path.read_text() for path in weak}}
+    copy = scratch.Scratch()
+    print(f"== the scratch copy in {copy.tree.relative_to(ROOT)}, with every reference and weak test", flush=True)
+    prepared(copy, {exercise: {label: text for label, text in texts.items() if label != "starter"}
+                    for exercise, texts in candidates.items()})
+    for exercise, texts in candidates.items():
+        print(f"== {exercise.name} ({exercise.slot})", flush=True)
+        starter = static_problem(texts["starter"])
+        if starter:
+            print(f"   the starter file is rejected, as it should be: {starter[:60]}…")
+        else:
+            print("   FAILED: the starter file is not rejected as it is shipped", file=sys.stderr)
+            failures += 1
+        runnable = {label: text for label, text in texts.items() if label != "starter"}
+        verdicts = judge(copy, exercise, runnable)
+        for label, verdict in verdicts.items():
+            wanted = label == "reference"
+            ok = verdict.accepted == wanted
+            reason = "; ".join(line for line in verdict.lines if line.startswith(("rejected", "let through")))
+            caught = sum(line.startswith("caught") for line in verdict.lines)
+            print(f"   {label}: {'accepted' if verdict.accepted else 'rejected'}"
+                  f"{f', caught {caught} of {len(exercise.mistakes)}' if verdict.accepted else ''}"
+                  f"{' (' + reason + ')' if reason else ''}{'' if ok else '  <- FAILED'}")
+            if not ok:
+                for line in verdict.lines:
+                    print(f"      {line}")
+                failures += 1
+    print(f"write-the-test exercises: {len(EXERCISES)} checked, {failures} failed")
+    return 1 if failures else 0
+
+
+def main(arguments: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="scripts/workshop", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    check_command = commands.add_parser("check")
+    check_command.add_argument("name", choices=[exercise.name for exercise in EXERCISES])
+    check_command.add_argument("--file", type=Path, help="judge this file instead of the exercise's own")
+    commands.add_parser("hint").add_argument("name")
+    commands.add_parser("verify")
+    commands.add_parser("names")
+    commands.add_parser("list")
+    options = parser.parse_args(arguments)
+    if options.command == "names":
+        print("\n".join(exercise.name for exercise in EXERCISES))
+        return 0
+    if options.command == "list":
+        for exercise in EXERCISES:
+            print(f"  {exercise.name:<22} chapter {exercise.chapters} ({exercise.slot} slot), in {exercise.file}")
+            for sentence in exercise.task:
+                print(f"  {'':<22} - {sentence}")
+        return 0
+    if options.command == "hint":
+        return hint(options.name)
+    if options.command == "check":
+        return check(options.name, options.file)
+    return verify()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
