@@ -4,42 +4,34 @@ attendee would, and times them.
   scripts/workshop rehearse [--update-docs]
 
 First the "before you come" command in the fresh clone (a clean build and the scratch copy of the claims), then
-each slot's commands in order; an exercise is checked unsolved, its reference solution applied, checked solved, and
-put back. The report gives each slot's machine time against its length in the plan: what is left is the time for
-the video, the chapter and the talk. `--update-docs` writes the table into docs/workshop-facilitator.md between
-`<!-- workshop:rehearsal -->` markers. It takes several minutes; CI does not run it (scripts/workshop verify checks
-the exercises). Python's standard library only.
+each slot's commands in order (the plan is scripts/workshop_plan.py's); a write-the-test exercise is checked with its
+empty file (turned down), with the reference test written into the file (accepted), and the file put back. The report
+gives each slot's machine time against its length. `--update-docs` writes the table into
+docs/workshop-facilitator.md between `<!-- workshop:rehearsal -->` markers and the seconds into
+docs/workshop/rehearsal.json, which `scripts/workshop plan` adds to the video, reading and writing minutes. It takes
+several minutes; CI does not run it (scripts/workshop verify checks the exercises). Python's standard library only.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+import workshop_plan
+import write_the_test
+
 ROOT = Path(__file__).resolve().parent.parent
 FACILITATOR = ROOT / "docs" / "workshop-facilitator.md"
 MARKER = re.compile(r"(<!-- workshop:rehearsal -->\n).*?(<!-- /workshop:rehearsal -->)", re.S)
 
 BEFORE = "swift build --build-tests && scripts/check-claims forgotten-resume"
-
-# (start minute, length in minutes, part, commands); "exercise NAME" stands for check, solve, check, put back.
-PLAN = [
-    (0, 15, "the pyramid", ["scripts/pyramid", "scripts/test-tier Unit", "scripts/chapter-tests 1"]),
-    (15, 20, "network code", ["scripts/chapter-tests 2 3 4", "scripts/check-claims forgotten-resume"]),
-    (35, 20, "exercise rating or retry", ["exercise rating", "exercise retry"]),
-    (55, 10, "notifications", ["scripts/chapter-tests 5 6", "scripts/check-claims poster-uses-default-center"]),
-    (65, 15, "exercise reload-notification", ["exercise reload-notification"]),
-    (80, 10, "protocols", ["scripts/chapter-tests 7 8", "scripts/check-claims delegate-never-set new-fetcher-member"]),
-    (90, 10, "speed", ["scripts/chapter-tests 9 10 11", "scripts/check-claims one-second-delay"]),
-    (100, 15, "exercise empty-update or pending-timer", ["exercise empty-update", "exercise pending-timer"]),
-    (115, 5, "wrap-up", []),
-]
-
 
 def run(command: str, folder: Path, expect_failure: bool = False) -> float:
     """Runs `command` in `folder` and returns its seconds; stops the rehearsal when it does not end as expected."""
@@ -56,14 +48,17 @@ def run(command: str, folder: Path, expect_failure: bool = False) -> float:
     return seconds
 
 
-def exercise(name: str, folder: Path) -> float:
-    """An attendee's round of an exercise: not yet, then the solution, then solved, then the code put back."""
+def write_the_test(name: str, folder: Path) -> float:
+    """An attendee's round of a write-the-test exercise: the empty file turned down, the reference test written
+    into it and accepted, the file put back."""
+    exercise = write_the_test.exercise_named(name)
+    assert exercise is not None, name
     seconds = run(f"scripts/workshop check {name}", folder, expect_failure=True)
-    subprocess.run(["git", "apply", f"docs/workshop/solutions/{name}.patch"], cwd=folder, check=True)
+    shutil.copyfile(folder / "docs" / "workshop" / "solutions" / f"{name}.swift", folder / exercise.file)
     try:
         seconds += run(f"scripts/workshop check {name}", folder)
     finally:
-        subprocess.run(["git", "checkout", "--", "Sources"], cwd=folder, check=True)
+        subprocess.run(["git", "checkout", "--", exercise.file], cwd=folder, check=True)
     return seconds
 
 
@@ -79,7 +74,7 @@ def table(before: float, slots: list[tuple[int, int, str, float]]) -> str:
         lines.append(f"| {start // 60}:{start % 60:02d} | {part} | {seconds:.0f} s | {share} |")
     total = sum(seconds for *_, seconds in slots)
     lines += ["", f"All slots: {total / 60:.1f} min of commands in two hours; the rest is the video, the chapters and "
-              "the exercises' own work. Both exercises of a slot were run; an attendee does one."]
+              "the attendees' writing (the plan in workshop.md adds them up)."]
     return "\n".join(lines) + "\n"
 
 
@@ -95,15 +90,17 @@ def main(arguments: list[str]) -> int:
         print("== before you come", flush=True)
         before = run(BEFORE, folder)
         slots = []
-        for start, length, part, commands in PLAN:
-            print(f"== {start // 60}:{start % 60:02d} {part}", flush=True)
+        start = 0
+        for slot in workshop_plan.PLAN:
+            print(f"== {start // 60}:{start % 60:02d} {slot.name}", flush=True)
             seconds = 0.0
-            for command in commands:
-                if command.startswith("exercise "):
-                    seconds += exercise(command.split()[1], folder)
+            for command in slot.commands:
+                if command.startswith("write "):
+                    seconds += write_the_test(command.split()[1], folder)
                 else:
                     seconds += run(command, folder)
-            slots.append((start, length, part, seconds))
+            slots.append((start, slot.minutes, slot.name, seconds))
+            start += slot.minutes
     report = table(before, slots)
     print(report)
     if options.update_docs:
@@ -111,7 +108,12 @@ def main(arguments: list[str]) -> int:
         if not MARKER.search(text):
             raise SystemExit(f"rehearse: {FACILITATOR.name} has no workshop:rehearsal markers")
         FACILITATOR.write_text(MARKER.sub(lambda m: m.group(1) + report + m.group(2), text))
-        print(f"   updated {FACILITATOR.relative_to(ROOT)}")
+        workshop_plan.REHEARSAL.write_text(json.dumps(
+            {"about": "Machine seconds of each workshop slot's commands in the last rehearsal (scripts/workshop "
+                      "rehearse --update-docs); scripts/workshop plan adds them to the slots' minutes.",
+             "before": round(before, 1), "slots": {part: round(seconds, 1) for _, _, part, seconds in slots}},
+            indent=2) + "\n")
+        print(f"   updated {FACILITATOR.relative_to(ROOT)} and {workshop_plan.REHEARSAL.relative_to(ROOT)}")
     return 0
 
 

@@ -1,0 +1,128 @@
+"""Tests of scripts/workshop_plan.py: the workshop's slots added up."""
+
+import contextlib
+import dataclasses
+import io
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+from unittest import mock
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import workshop_plan  # noqa: E402
+from workshop_plan import Slot  # noqa: E402
+
+CHAPTER = """# 2. A chapter
+
+In the video: [here, from 4:02](https://developer.apple.com/videos/play/wwdc2018/417/?time=242).
+
+## The problem
+
+one two three
+
+## The tests
+
+four five
+
+### The talk's tests, in XCTest
+
+six seven eight
+
+### Every test
+
+nine
+
+## Take away
+
+ten
+"""
+
+
+class SectionTests(unittest.TestCase):
+    def test_a_section_runs_to_the_next_heading_of_its_level_or_above(self):
+        found = workshop_plan.sections(CHAPTER)
+        self.assertEqual(found["The problem"].split(), ["one", "two", "three"])
+        self.assertEqual(found["The talk's tests, in XCTest"].split(), ["six", "seven", "eight"])
+        self.assertIn("nine", found["The tests"])
+        self.assertNotIn("ten", found["The tests"])
+
+
+class PlanTests(unittest.TestCase):
+    def setUp(self) -> None:
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        self.docs = Path(folder.name)
+        (self.docs / "02-a.md").write_text(CHAPTER)
+        (self.docs / "03-b.md").write_text(CHAPTER.replace("time=242", "time=302"))
+        for patch in [mock.patch.object(workshop_plan, "DOCS", self.docs),
+                      mock.patch.object(workshop_plan, "WORKSHOP", self.docs / "workshop.md"),
+                      mock.patch.object(workshop_plan, "TALK_END", 402)]:
+            patch.start()
+            self.addCleanup(patch.stop)
+
+    def test_reading_counts_the_named_sections_headings_included_and_an_inner_one_once(self):
+        self.assertEqual(workshop_plan.reading_words(2, ["The problem"]), 2 + 3)
+        self.assertEqual(workshop_plan.reading_words(2, [".*in XCTest"]), 5 + 3)
+        both = workshop_plan.reading_words(2, ["The tests", ".*in XCTest"])
+        self.assertEqual(both, workshop_plan.reading_words(2, ["The tests"]) + len("The talk's tests, in XCTest".split()))
+
+    def test_a_pattern_that_matches_no_section_or_two_stops_the_plan(self):
+        for pattern in ["Cost", "The .*"]:
+            with self.assertRaises(SystemExit):
+                workshop_plan.reading_words(2, [pattern])
+
+    def test_video_runs_to_the_next_chapter_or_the_talks_end(self):
+        self.assertEqual(workshop_plan.video_seconds(2), 60)
+        self.assertEqual(workshop_plan.video_seconds(3), 100)
+
+    def test_a_slot_fits_up_to_its_length_and_not_a_minute_more(self):
+        slot = Slot("s", 10, [2], [(2, ["The problem"])], [], "write-x")
+        words = workshop_plan.reading_words(2, ["The problem"])
+        base = 1 + words / workshop_plan.PACE + workshop_plan.WRITING_MINUTES
+        exact = workshop_plan.minutes(slot, {"s": (10 - base) * 60})
+        self.assertAlmostEqual(exact.total, 10)
+        self.assertTrue(exact.fits)
+        over = workshop_plan.minutes(slot, {"s": (10 - base) * 60 + 1})
+        self.assertFalse(over.fits)
+        self.assertEqual(workshop_plan.minutes(dataclasses.replace(slot, exercise=None), {}).writing, 0)
+
+    def run_main(self, *arguments: str) -> tuple[int, str]:
+        output = io.StringIO()
+        with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
+            status = workshop_plan.main(list(arguments))
+        return status, output.getvalue()
+
+    def test_check_fails_on_a_slot_that_does_not_fit_on_slots_that_are_not_two_hours_and_on_a_stale_table(self):
+        (self.docs / "workshop.md").write_text("<!-- workshop:plan -->\n<!-- /workshop:plan -->\n")
+        fits = [Slot("a", 60, [2], [(2, ["The problem"])], []), Slot("b", 60, [], [], [])]
+        with mock.patch.object(workshop_plan, "PLAN", fits), mock.patch.object(workshop_plan, "rehearsal", dict):
+            status, output = self.run_main("--check")
+            self.assertEqual(status, 1)
+            self.assertIn("plan is not what the plan computes", output)
+            self.assertEqual(self.run_main("--update-docs")[0], 0)
+            self.assertEqual(self.run_main("--check")[0], 0)
+        tight = [Slot("a", 1, [2], [(2, ["The problem"])], []), Slot("b", 119, [], [], [])]
+        with mock.patch.object(workshop_plan, "PLAN", tight), mock.patch.object(workshop_plan, "rehearsal", dict):
+            status, output = self.run_main("--check")
+            self.assertIn("a needs", output)
+        short = [Slot("a", 60, [], [], [])]
+        with mock.patch.object(workshop_plan, "PLAN", short), mock.patch.object(workshop_plan, "rehearsal", dict):
+            self.assertIn("not 120", self.run_main("--check")[1])
+
+
+class RealPlanTests(unittest.TestCase):
+    def test_the_plan_reads_sections_every_chapter_has_and_each_exercise_is_a_write_the_test_one(self):
+        import write_the_test
+
+        for slot in workshop_plan.PLAN:
+            workshop_plan.minutes(slot, {})
+            if slot.exercise:
+                self.assertIsNotNone(write_the_test.exercise_named(slot.exercise))
+                self.assertIn(f"write {slot.exercise}", slot.commands)
+        self.assertEqual(sum(slot.minutes for slot in workshop_plan.PLAN), workshop_plan.LENGTH)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,268 @@
+"""The workshop's two hours, added up: each slot's video, reading and exercise minutes, and whether it fits.
+
+  scripts/workshop plan [--check | --update-docs] [--transcript PATH]
+
+A slot is what attendees watch (the talk's sections, by chapter), what they read (chapter sections, not whole
+chapters), what they run and the test they write. Its minutes are:
+
+- video: from each chapter's link into the talk (`?time=SECONDS` on its first lines) to the next chapter's; the
+  last section ends where the talk ends, which no chapter links: `TALK_END` below, estimated from the transcript
+  (words from the pyramid's recap to the launch tip, over the seconds between them, give the speaking rate; the
+  words after the launch tip at that rate give the end). `--transcript PATH` computes it again and fails when the
+  figure here differs (the transcript is not part of this package: ../shared/talk/transcript.txt where the project
+  keeps it);
+- reading: the words of the sections the slot names (code included), at `PACE` words a minute;
+- exercise: `WRITING_MINUTES` for writing the test (an allowance: nobody here has timed a person writing it), plus
+  the machine time of the slot's commands and checks in the last rehearsal (docs/workshop/rehearsal.json, written
+  by `scripts/workshop rehearse --update-docs`).
+
+`--check` fails when a slot's minutes add up to more than its length, when the slots do not make two hours, or when
+docs/workshop.md's plan table is not what the plan computes now; `--update-docs` writes that table.
+Python's standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+WORKSHOP = DOCS / "workshop.md"
+REHEARSAL = DOCS / "workshop" / "rehearsal.json"
+MARKER = re.compile(r"(<!-- workshop:plan -->\n).*?(<!-- /workshop:plan -->)", re.S)
+LENGTH = 120  # minutes
+PACE = 180  # words a minute: a careful reading of technical prose with code, between skimming (250+) and study
+WRITING_MINUTES = 8  # to write one test, with the chapter's test open beside it
+# Where the talk ends, in seconds (see the module's doc); `--transcript` recomputes it.
+TALK_END = 2249
+# A phrase that starts each chapter's part of the talk in the transcript, for `--transcript`.
+ANCHORS = {
+    1: "But first, quick, a recap from last year.",
+    2: "In an early prototype of the app",
+    3: "It turns out that the foundation URL loading system provides",
+    4: "Finally, it can also be really valuable to include some system level end-to-end tests.",
+    5: "So, the first area I'd like to talk about is some best practices for testing notifications.",
+    6: "So, this shows how we can test that our subject observes a notification, but how do we test",
+    7: "So, next, I'd like to talk about a frequent challenge when writing unit tests",
+    8: "And, finally, let's look at that delegate method.",
+    9: "So, finally, I'd like to talk about test execution speed.",
+    10: "One area we've seen concerns the use of NSPredicateExpectations.",
+    11: "Another testing speed tip is to ensure that your app launches",
+}
+TALK_LAST_LINE = "Thanks so much, and I hope you had a great WWDC."
+# What a technique chapter's attendee reads: the talk's point, its code, its tests in both forms, its take-away.
+# Headings are patterns (`re.fullmatch`): the XCTest form's heading says what it shows.
+CORE = ["The problem", "Before", "The change", "After", ".*in XCTest", "The same in Swift Testing", "What changed",
+        "Take away"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Slot:
+    name: str
+    minutes: int
+    video: list[int]  # chapters whose part of the talk is watched
+    reading: list[tuple[int, list[str]]]  # (chapter, the headings of the sections read, as patterns)
+    commands: list[str]  # what the rehearsal runs; "write NAME" is a write-the-test exercise's round
+    exercise: str | None = None  # the write-the-test exercise of the slot
+
+
+PLAN = [
+    Slot("the pyramid", 10, [1], [(1, ["The problem", "Before", "The change", "After", "Take away"])],
+         ["scripts/pyramid", "scripts/test-tier Unit"]),
+    Slot("network", 31, [2, 3, 4],
+         [(2, CORE), (3, CORE), (4, ["The problem", "The change", ".*in XCTest", "The same in Swift Testing",
+                                     "What changed", "Take away"])],
+         ["scripts/chapter-tests 2 3", "scripts/check-claims forgotten-resume", "write write-loader-test"],
+         "write-loader-test"),
+    Slot("notifications", 21, [5, 6], [(5, CORE), (6, CORE)],
+         ["scripts/chapter-tests 5 6", "write write-observer-test"], "write-observer-test"),
+    Slot("protocols", 26, [7, 8],
+         [(7, CORE), (8, ["The problem", "The change", "After", ".*in XCTest", "The same in Swift Testing",
+                          "What changed", "Take away"])],
+         ["scripts/chapter-tests 7 8", "write write-fetcher-test"], "write-fetcher-test"),
+    Slot("speed", 25, [9, 10, 11],
+         [(9, CORE), (10, ["The problem", "The change", "Take away"]), (11, ["The problem", "The change", "Take away"])],
+         ["scripts/chapter-tests 9", "write write-scheduler-test"], "write-scheduler-test"),
+    Slot("wrap-up", 7, [], [], []),
+]
+
+
+def chapter_path(number: int) -> Path:
+    matches = sorted(DOCS.glob(f"{number:02d}-*.md"))
+    if not matches:
+        raise SystemExit(f"workshop plan: no chapter {number} in docs/")
+    return matches[0]
+
+
+def linked_moments() -> dict[int, int]:
+    """Each numbered chapter that links a moment of the talk on its first lines (`?time=SECONDS`), with that second."""
+    moments = {}
+    for path in sorted(DOCS.glob("[0-9][0-9]-*.md")):
+        found = re.search(r"\?time=(\d+)", "\n".join(path.read_text().splitlines()[:5]))
+        if found:
+            moments[int(path.name[:2])] = int(found.group(1))
+    return moments
+
+
+def video_start(number: int) -> int:
+    """The second of the talk a chapter links to on its first lines."""
+    moments = linked_moments()
+    if number not in moments:
+        raise SystemExit(f"workshop plan: chapter {number} links to no moment of the talk (?time=)")
+    return moments[number]
+
+
+def video_seconds(number: int) -> int:
+    """From the chapter's moment of the talk to the next chapter's, or to the talk's end."""
+    moments = linked_moments()
+    start = video_start(number)
+    return min([moment for other, moment in moments.items() if other > number], default=TALK_END) - start
+
+
+def sections(text: str) -> dict[str, str]:
+    """Each `##` or `###` heading's text up to the next heading of its level or above; the same heading twice
+    keeps the first."""
+    found: dict[str, str] = {}
+    headings = list(re.finditer(r"^(#{2,3}) (.+)$", text, re.M))
+    for index, heading in enumerate(headings):
+        level = len(heading.group(1))
+        end = next((later.start() for later in headings[index + 1:] if len(later.group(1)) <= level), len(text))
+        found.setdefault(heading.group(2).strip(), text[heading.end():end])
+    return found
+
+
+def reading_words(number: int, patterns: list[str]) -> int:
+    """The words of the chapter's sections whose headings the patterns match in full, one heading each (a `###`
+    inside a counted `##` is counted once)."""
+    found = sections(chapter_path(number).read_text())
+    body = {}
+    for pattern in patterns:
+        matching = [heading for heading in found if re.fullmatch(pattern, heading)]
+        if len(matching) != 1:
+            raise SystemExit(f"workshop plan: chapter {number} has {len(matching)} sections named {pattern!r}, not 1")
+        body[matching[0]] = found[matching[0]]
+    words = 0
+    for heading, part in body.items():
+        inner = sum(len(other.split()) for name, other in body.items() if name != heading and other and other in part)
+        words += len(part.split()) - inner + len(heading.split())
+    return words
+
+
+def rehearsal() -> dict[str, float]:
+    """The machine seconds of each slot in the last rehearsal."""
+    if not REHEARSAL.exists():
+        return {}
+    return json.loads(REHEARSAL.read_text())["slots"]
+
+
+@dataclasses.dataclass
+class Minutes:
+    slot: Slot
+    video: float
+    words: int
+    reading: float
+    machine: float
+    writing: float
+
+    @property
+    def total(self) -> float:
+        return self.video + self.reading + self.machine + self.writing
+
+    @property
+    def fits(self) -> bool:
+        return self.total <= self.slot.minutes
+
+
+def minutes(slot: Slot, machine_seconds: dict[str, float]) -> Minutes:
+    video = sum(video_seconds(number) for number in slot.video) / 60
+    words = sum(reading_words(number, headings) for number, headings in slot.reading)
+    return Minutes(slot, video, words, words / PACE, machine_seconds.get(slot.name, 0.0) / 60,
+                   WRITING_MINUTES if slot.exercise else 0)
+
+
+def table(rows: list[Minutes]) -> str:
+    lines = ["| time | slot | video | reading | commands | writing the test | total | of |",
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    start = 0
+    for row in rows:
+        reads = ", ".join(f"[{number}]({chapter_path(number).name})" for number, _ in row.slot.reading) or "-"
+        lines.append(f"| {start // 60}:{start % 60:02d} | {row.slot.name} (reads {reads}; "
+                     f"{row.words} words) | {row.video:.1f} | {row.reading:.1f} | {row.machine:.1f} | "
+                     f"{row.writing:.0f} | {row.total:.1f} | {row.slot.minutes} |")
+        start += row.slot.minutes
+    lines += ["", f"Minutes. Reading at {PACE} words a minute; writing the test is an allowance of {WRITING_MINUTES} "
+              "minutes (not timed with a person); commands are the machine time of the last rehearsal "
+              "(facilitator's notes); the talk's last section ends at an estimated "
+              f"{TALK_END // 60}:{TALK_END % 60:02d} (`scripts/workshop plan` says how)."]
+    return "\n".join(lines) + "\n"
+
+
+def talk_end(transcript: Path) -> tuple[int, list[str]]:
+    """The talk's end estimated from the transcript, and how far the same rate puts each anchor from its time."""
+    text = transcript.read_text()
+
+    def words_before(phrase: str) -> int:
+        at = text.find(phrase)
+        if at < 0:
+            raise SystemExit(f"workshop plan: the transcript has no {phrase!r}")
+        return len(text[:at].split())
+
+    first, last = min(ANCHORS), max(ANCHORS)
+    rate = (words_before(ANCHORS[last]) - words_before(ANCHORS[first])) / (video_start(last) - video_start(first))
+    end = video_start(last) + (words_before(TALK_LAST_LINE) + len(TALK_LAST_LINE.split())
+                               - words_before(ANCHORS[last])) / rate
+    errors = []
+    for number, phrase in ANCHORS.items():
+        predicted = video_start(first) + (words_before(phrase) - words_before(ANCHORS[first])) / rate
+        errors.append(f"chapter {number}: at {video_start(number)} s, the rate says {predicted:.0f} s")
+    return round(end), [f"{rate * 60:.0f} words a minute"] + errors
+
+
+def main(arguments: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="scripts/workshop plan", description=__doc__.splitlines()[0])
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true", help="fail when a slot does not fit or the docs differ")
+    mode.add_argument("--update-docs", action="store_true", help="write the plan's table into docs/workshop.md")
+    parser.add_argument("--transcript", type=Path, help="the talk's transcript: estimate the talk's end again")
+    options = parser.parse_args(arguments)
+
+    problems = 0
+    if options.transcript:
+        end, notes = talk_end(options.transcript)
+        print(f"the talk ends at about {end // 60}:{end % 60:02d} ({end} s): " + "; ".join(notes))
+        if end != TALK_END:
+            print(f"   FAILED: TALK_END is {TALK_END}; the transcript gives {end}", file=sys.stderr)
+            problems += 1
+    rows = [minutes(slot, rehearsal()) for slot in PLAN]
+    report = table(rows)
+    print(report)
+    for row in rows:
+        if not row.fits:
+            print(f"   FAILED: {row.slot.name} needs {row.total:.1f} min of its {row.slot.minutes}", file=sys.stderr)
+            problems += 1
+    total = sum(slot.minutes for slot in PLAN)
+    if total != LENGTH:
+        print(f"   FAILED: the slots make {total} min, not {LENGTH}", file=sys.stderr)
+        problems += 1
+    text = WORKSHOP.read_text()
+    current = MARKER.search(text)
+    if current is None:
+        print("   FAILED: docs/workshop.md has no <!-- workshop:plan --> markers", file=sys.stderr)
+        return 1
+    if options.update_docs:
+        WORKSHOP.write_text(MARKER.sub(lambda match: match.group(1) + report + match.group(2), text))
+        print("   updated docs/workshop.md")
+    elif options.check and text[current.start(1) + len(current.group(1)):current.start(2)] != report:
+        print("   FAILED: docs/workshop.md's plan is not what the plan computes (scripts/workshop plan --update-docs)",
+              file=sys.stderr)
+        problems += 1
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
