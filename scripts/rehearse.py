@@ -48,7 +48,7 @@ def run(command: str, folder: Path, expect_failure: bool = False) -> float:
     return seconds
 
 
-def write_the_test(name: str, folder: Path) -> float:
+def write_round(name: str, folder: Path) -> float:
     """An attendee's round of a write-the-test exercise: the empty file turned down, the reference test written
     into it and accepted, the file put back."""
     exercise = write_the_test.exercise_named(name)
@@ -96,7 +96,7 @@ def main(arguments: list[str]) -> int:
             seconds = 0.0
             for command in slot.commands:
                 if command.startswith("write "):
-                    seconds += write_the_test(command.split()[1], folder)
+                    seconds += write_round(command.split()[1], folder)
                 else:
                     seconds += run(command, folder)
             slots.append((start, slot.minutes, slot.name, seconds))

@@ -139,7 +139,8 @@ def sections(text: str) -> dict[str, str]:
 def reading_words(number: int, patterns: list[str]) -> int:
     """The words of the chapter's sections whose headings the patterns match in full, one heading each (a `###`
     inside a counted `##` is counted once)."""
-    found = sections(chapter_path(number).read_text())
+    text = re.sub(r"<!-- path:(head|foot) -->.*?<!-- /path:\1 -->", "", chapter_path(number).read_text(), flags=re.S)
+    found = sections(text)  # without the path blocks scripts/docs-path writes (the foot ends the last section)
     body = {}
     for pattern in patterns:
         matching = [heading for heading in found if re.fullmatch(pattern, heading)]
