@@ -80,14 +80,14 @@ PLAN = [
          ["scripts/chapter-tests 2 3", "scripts/check-claims forgotten-resume", "write write-loader-test"],
          "write-loader-test"),
     Slot("notifications", 21, [5, 6], [(5, CORE), (6, CORE)],
-         ["scripts/chapter-tests 5 6", "write write-observer-test"], "write-observer-test"),
+         ["scripts/chapter-tests 5 6", "scripts/steps 5 6", "write write-observer-test"], "write-observer-test"),
     Slot("protocols", 26, [7, 8],
          [(7, CORE), (8, ["The problem", "The change", "After", ".*in XCTest", "The same in Swift Testing",
                           "What changed", "Take away"])],
          ["scripts/chapter-tests 7 8", "write write-fetcher-test"], "write-fetcher-test"),
     Slot("speed", 25, [9, 10, 11],
          [(9, CORE), (10, ["The problem", "The change", "Take away"]), (11, ["The problem", "The change", "Take away"])],
-         ["scripts/chapter-tests 9", "write write-scheduler-test"], "write-scheduler-test"),
+         ["scripts/chapter-tests 9", "scripts/steps 9", "write write-scheduler-test"], "write-scheduler-test"),
     Slot("wrap-up", 7, [], [], []),
 ]
 

@@ -1,0 +1,72 @@
+"""Tests of scripts/steps.py (the parts that run without a build; CI replays every step on the package)."""
+
+import re
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import steps  # noqa: E402
+from steps import Edit, Expect, Step  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+class StateTests(unittest.TestCase):
+    def test_a_steps_files_are_the_code_with_its_edits_and_a_diff_shows_the_change_between_steps(self):
+        with tempfile.TemporaryDirectory() as folder:
+            root = Path(folder)
+            (root / "A.swift").write_text("let a = center\nlet b = 1\n")
+            before = steps.state(root, Step("t", (Edit("A.swift", "center", ".default"),), ()))
+            self.assertEqual(before, {"A.swift": "let a = .default\nlet b = 1\n"})
+            after = steps.state(root, Step("t", (), ()))
+            lines = steps.diff(before, after, root)
+            self.assertIn("-let a = .default", lines)
+            self.assertIn("+let a = center", lines)
+            self.assertEqual(steps.diff({}, {}, root), [])
+            with self.assertRaises(SystemExit):
+                steps.state(root, Step("t", (Edit("A.swift", "gone", "x"),), ()))
+
+    def test_every_edit_applies_to_the_code_as_it_is(self):
+        for chapter, chapter_steps in steps.STEPS.items():
+            for step in chapter_steps:
+                for file, text in steps.state(ROOT, step).items():
+                    self.assertNotEqual(text, (ROOT / file).read_text(), f"chapter {chapter}: {step.title}")
+
+    def test_the_last_step_of_each_chapter_is_the_code_as_it_is(self):
+        for chapter, chapter_steps in steps.STEPS.items():
+            self.assertEqual(chapter_steps[-1].edits, (), f"chapter {chapter}")
+            self.assertIn("as it is", chapter_steps[-1].title)
+
+
+class ExpectationTests(unittest.TestCase):
+    def test_each_named_test_exists_and_its_source_is_found(self):
+        for chapter_steps in steps.STEPS.values():
+            for step in chapter_steps:
+                for expect in step.expects:
+                    if expect.pattern.endswith("$"):
+                        self.assertTrue(steps.test_source(expect.pattern), expect.pattern)
+
+    def test_each_chapter_shows_a_step_that_fails_or_takes_time(self):
+        """A replay that only shows passing tests shows nothing the chapter says about a step."""
+        for chapter, chapter_steps in steps.STEPS.items():
+            expects = [expect for step in chapter_steps for expect in step.expects]
+            self.assertTrue(any(expect.outcome == "failed" or expect.at_least > 0 for expect in expects)
+                            or any(expect.outcome == "passed" and "would pass" in expect.says for expect in expects),
+                            chapter)
+
+    def test_each_chapter_with_steps_says_how_to_replay_them(self):
+        for chapter in steps.STEPS:
+            text = next((ROOT / "docs").glob(f"{chapter:02d}-*.md")).read_text()
+            self.assertIn(f"scripts/steps {chapter}", text, f"chapter {chapter}")
+
+    def test_every_step_test_class_is_compiled_into_the_copy(self):
+        names = {re.search(r"class (\w+)", path.read_text()).group(1) for path in steps.STEP_TESTS.glob("*.swift")}
+        self.assertEqual(names, set(steps.TESTS))
+        self.assertEqual(len(steps.step_tests()), len(steps.TESTS))
+
+
+if __name__ == "__main__":
+    unittest.main()
