@@ -79,6 +79,9 @@ PAGES = [
     Page("linux-and-swift6.md",
          "Appendix: what differs on Linux and in Swift 6, and how this package deals with each.",
          ("01-the-pyramid.md",)),
+    Page("appendix-programs.md",
+         "Appendix: what the programs poi and poi-server do (options, exit statuses, the JSON schema, the server's "
+         "limits), and how they behave on Linux.", ("04-end-to-end-and-contract-tests.md",)),
 ]
 WORKSHOP_PAGES = [("workshop.md", "The two-hour workshop, for attendees."),
                   ("workshop-facilitator.md", "The workshop's checks and timings, for whoever runs it."),

@@ -137,7 +137,7 @@ struct CommandDescriptionTests {
         // The table the docs and the help print: a changed number breaks every script that reads it.
         #expect(
             ExitCode.allCases.map(\.rawValue) == [0, 64, 65, 66, 69, 71, 75, 76, 80, 81],
-            "docs/04-end-to-end-and-contract-tests.md lists these numbers")
+            "docs/appendix-programs.md lists these numbers")
         #expect(Set(ExitCode.allCases.map(\.rawValue)).count == ExitCode.allCases.count)
         for code in ExitCode.allCases where code != .success {
             #expect((64...78).contains(code.rawValue) == (code.sysexits != nil), "\(code)")
