@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import difflib
+import re
 import sys
 import time
 from pathlib import Path
@@ -50,9 +51,11 @@ class Step:
     title: str
     edits: tuple[Edit, ...]
     expects: tuple[Expect, ...]
+    extra: tuple[str, ...] = ()  # step test files (docs/steps) only this step compiles
+    build_error: str | None = None  # the step must not build, with an error matching this
 
 
-TESTS = ("ObserverStepTests", "PosterStepTests", "DelayStepTests")
+TESTS = ("ObserverStepTests", "PosterStepTests", "DelayStepTests")  # every step compiles these
 OBSERVE_DEFAULT = Edit("Sources/POIApp/PointsOfInterestListModel.swift", "observeAuthChanged(on: center)",
                        "observeAuthChanged(on: .default)")
 POST_DEFAULT = Edit("Sources/POILocation/CurrentLocationProvider.swift", "notificationCenter.post(",
@@ -60,6 +63,14 @@ POST_DEFAULT = Edit("Sources/POILocation/CurrentLocationProvider.swift", "notifi
 RUN_LOOP_DIRECT = Edit("Sources/POIApp/FeaturedPlaceManager.swift", "timerScheduler.add(timer, forMode: .default)",
                        "RunLoop.current.add(timer, forMode: .default)")
 STEPS: dict[int, list[Step]] = {
+    7: [
+        Step("mock the external class by subclassing it: a spy NotificationCenter that counts removed observers", (),
+             (), extra=("SubclassStepTests",),
+             build_error=r"overriding non-open instance method outside of its defining module"),
+        Step("a protocol of exactly what the code uses, and the talk's mock (the code as it is)", (), (
+            Expect(r"^UnitTests\.CurrentLocationProviderTests/testCheckCurrentLocation$", "passed",
+                   "the talk's test with its mock fetcher passes, on Linux too"),)),
+    ],
     5: [
         Step("the list observes .default, and the talk's first test posts there", (OBSERVE_DEFAULT,), (
             Expect(r"^WorkshopTests\.ObserverStepTests/testOnDefaultTheListHandlesTheNotification$", "passed",
@@ -141,14 +152,14 @@ def test_source(pattern: str) -> list[str]:
     return []
 
 
-def step_tests() -> dict[str, str]:
-    """The step tests, as files of the copy's WorkshopTests target."""
-    return {f"Tests/Workshop/Steps/{name}.swift": (STEP_TESTS / f"{name}.swift").read_text() for name in TESTS}
+def step_tests(extra: tuple[str, ...] = ()) -> dict[str, str]:
+    """The step tests, as files of the copy's WorkshopTests target: the ones every step has, and a step's own."""
+    return {f"Tests/Workshop/Steps/{name}.swift": (STEP_TESTS / f"{name}.swift").read_text()
+            for name in (*TESTS, *extra)}
 
 
 def replay(chapters: list[int]) -> int:
     copy = scratch.Scratch()
-    tests = step_tests()
     failures = 0
     started = time.monotonic()
     for chapter in chapters:
@@ -159,8 +170,25 @@ def replay(chapters: list[int]) -> int:
             changes = diff(before, files, ROOT)
             for line in changes or ["   (no change to the code: only the test differs)"]:
                 print(f"   {line}")
-            copy.prepare({**tests, **files})
+            for name in step.extra:
+                for line in (STEP_TESTS / f"{name}.swift").read_text().splitlines():
+                    print(f"   | {line}")
+            copy.prepare({**step_tests(step.extra), **files})
             built, seconds, log = copy.build()
+            if step.build_error is not None:
+                errors = sorted({line.split("/Tests/", 1)[-1] for line in log.splitlines()
+                                 if ": error: " in line and re.search(step.build_error, line)})
+                if built or not errors:
+                    print(log[-3000:])
+                    print("   FAILED: the step was to stop at the compiler, with "
+                          f"{step.build_error!r}", file=sys.stderr)
+                    failures += 1
+                else:
+                    print("   as the chapter says: the compiler refuses it:")
+                    for line in errors[:4]:
+                        print(f"     Tests/{line}")
+                before = files
+                continue
             if not built:
                 print(log[-3000:])
                 print("   FAILED: the step does not build", file=sys.stderr)
@@ -188,7 +216,7 @@ def replay(chapters: list[int]) -> int:
 def main(arguments: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="scripts/steps", description=__doc__.splitlines()[0])
     parser.add_argument("chapters", nargs="*", type=int, metavar="CHAPTER",
-                        help=f"chapters to replay (all: {', '.join(map(str, STEPS))})")
+                        help=f"chapters to replay (all: {', '.join(map(str, sorted(STEPS))))})")
     parser.add_argument("--list", action="store_true", help="list the steps and what each shows")
     options = parser.parse_args(arguments)
     unknown = [chapter for chapter in options.chapters if chapter not in STEPS]
@@ -196,7 +224,7 @@ def main(arguments: list[str]) -> int:
         print(f"steps: no steps for chapter {', '.join(map(str, unknown))}; chapters with steps: "
               f"{', '.join(map(str, STEPS))}", file=sys.stderr)
         return 64
-    chapters = options.chapters or list(STEPS)
+    chapters = options.chapters or sorted(STEPS)
     if options.list:
         for chapter in chapters:
             for number, step in enumerate(STEPS[chapter], start=1):
