@@ -216,7 +216,7 @@ def replay(chapters: list[int]) -> int:
 def main(arguments: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="scripts/steps", description=__doc__.splitlines()[0])
     parser.add_argument("chapters", nargs="*", type=int, metavar="CHAPTER",
-                        help=f"chapters to replay (all: {', '.join(map(str, sorted(STEPS))))})")
+                        help=f"chapters to replay (all: {', '.join(map(str, sorted(STEPS)))})")
     parser.add_argument("--list", action="store_true", help="list the steps and what each shows")
     options = parser.parse_args(arguments)
     unknown = [chapter for chapter in options.chapters if chapter not in STEPS]
