@@ -6,11 +6,11 @@ A slot is what attendees watch (the talk's sections, by chapter), what they read
 chapters), what they run and the test they write. Its minutes are:
 
 - video: from each chapter's link into the talk (`?time=SECONDS` on its first lines) to the next chapter's; the
-  last section ends where the talk ends, which no chapter links: `TALK_END` below, estimated from the transcript
-  (words from the pyramid's recap to the launch tip, over the seconds between them, give the speaking rate; the
-  words after the launch tip at that rate give the end). `--transcript PATH` computes it again and fails when the
-  figure here differs (the transcript is not part of this package: ../shared/talk/transcript.txt where the project
-  keeps it);
+  last section ends where the video ends, `TALK_END` below: 37:27, the length in the session's metadata (README).
+  `--transcript PATH` checks it against the transcript: the words from the pyramid's recap to the launch tip, over
+  the seconds between them, give the speaking rate, and the words after the launch tip at that rate give an end;
+  it fails when the two differ by more than a minute (the transcript is not part of this package:
+  ../shared/talk/transcript.txt where the project keeps it);
 - reading: the words of the sections the slot names (code included), at `PACE` words a minute;
 - exercise: `WRITING_MINUTES` for writing the test (an allowance: nobody here has timed a person writing it), plus
   the machine time of the slot's commands and checks in the last rehearsal (docs/workshop/rehearsal.json, written
@@ -38,8 +38,9 @@ MARKER = re.compile(r"(<!-- workshop:plan -->\n).*?(<!-- /workshop:plan -->)", r
 LENGTH = 120  # minutes
 PACE = 180  # words a minute: a careful reading of technical prose with code, between skimming (250+) and study
 WRITING_MINUTES = 8  # to write one test, with the chapter's test open beside it
-# Where the talk ends, in seconds (see the module's doc); `--transcript` recomputes it.
-TALK_END = 2249
+# Where the talk ends, in seconds: the video's length (see the module's doc); `--transcript` checks it.
+TALK_END = 2247
+TALK_END_TOLERANCE = 60  # seconds: the speaking rate puts the chapters' own moments up to 79 s off (chapter 4)
 # A phrase that starts each chapter's part of the talk in the transcript, for `--transcript`.
 ANCHORS = {
     1: "But first, quick, a recap from last year.",
@@ -198,8 +199,8 @@ def table(rows: list[Minutes]) -> str:
         start += row.slot.minutes
     lines += ["", f"Minutes. Reading at {PACE} words a minute; writing the test is an allowance of {WRITING_MINUTES} "
               "minutes (not timed with a person); commands are the machine time of the last rehearsal "
-              "(facilitator's notes); the talk's last section ends at an estimated "
-              f"{TALK_END // 60}:{TALK_END % 60:02d} (`scripts/workshop plan` says how)."]
+              f"(facilitator's notes); the talk's last section ends with the video, at {TALK_END // 60}:"
+              f"{TALK_END % 60:02d}."]
     return "\n".join(lines) + "\n"
 
 
@@ -235,8 +236,9 @@ def main(arguments: list[str]) -> int:
     problems = 0
     if options.transcript:
         end, notes = talk_end(options.transcript)
-        print(f"the talk ends at about {end // 60}:{end % 60:02d} ({end} s): " + "; ".join(notes))
-        if end != TALK_END:
+        print(f"the transcript's words at the speaking rate end the talk at {end // 60}:{end % 60:02d} ({end} s), "
+              f"{end - TALK_END:+d} s from the video's length: " + "; ".join(notes))
+        if abs(end - TALK_END) > TALK_END_TOLERANCE:
             print(f"   FAILED: TALK_END is {TALK_END}; the transcript gives {end}", file=sys.stderr)
             problems += 1
     rows = [minutes(slot, rehearsal()) for slot in PLAN]
