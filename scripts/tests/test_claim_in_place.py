@@ -112,6 +112,20 @@ class InPlaceTests(unittest.TestCase):
         self.assertIn("already as it was", output)
         self.assertIsNone(claim_in_place.applied_name(self.root))
 
+    def test_refusals_go_to_standard_error_and_the_news_to_standard_output(self):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            self.assertEqual(claim_in_place.apply(claim(find=None), root=self.root), 1)
+            self.assertEqual(claim_in_place.undo(root=self.root), 1)
+        self.assertEqual(out.getvalue(), "")
+        self.assertIn("measurement", err.getvalue())
+        self.assertIn("no mistake is applied", err.getvalue())
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            claim_in_place.apply(claim(), root=self.root)
+        self.assertEqual(err.getvalue(), "")
+        self.assertIn("short-delay is in", out.getvalue())
+
     def test_undo_with_nothing_applied_says_so(self):
         status, output = self.run_quietly(claim_in_place.undo)
         self.assertEqual(status, 1)

@@ -74,6 +74,7 @@ class PathTests(unittest.TestCase):
         self.assertEqual(docs_path.with_path(1, once), once)
         first = docs_path.with_path(0, (self.docs / "01-a.md").read_text())
         self.assertIn("[Contents](README.md) · Next: [2. B](02-b.md)", first)
+        self.assertNotIn("Previous:", first, "the first page has nothing before it")
         self.assertIn("**Read first**: nothing", first)
         self.assertIn("video 1", first)
 
