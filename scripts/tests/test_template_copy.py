@@ -1,0 +1,59 @@
+"""Chapter 12's copy table: what a row tells you to copy is enough to run it (every module it imports is named)."""
+
+import ast
+import re
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+SCRIPTS = ROOT / "scripts"
+CHAPTER = ROOT / "docs" / "12-using-this-layout-as-a-template.md"
+
+
+def local_imports(module: str) -> set[str]:
+    """The scripts' own modules that `module` imports."""
+    local = {path.stem for path in SCRIPTS.glob("*.py")}
+    found = set()
+    for node in ast.walk(ast.parse((SCRIPTS / f"{module}.py").read_text())):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module.split(".")[0])
+    return found & local
+
+
+def needed(modules: set[str]) -> set[str]:
+    """The modules and everything they import, transitively."""
+    seen: set[str] = set()
+    waiting = list(modules)
+    while waiting:
+        module = waiting.pop()
+        if module not in seen:
+            seen.add(module)
+            waiting += local_imports(module)
+    return seen
+
+
+class CopyTableTests(unittest.TestCase):
+    def rows(self) -> list[tuple[str, set[str]]]:
+        rows = []
+        for line in CHAPTER.read_text().splitlines():
+            if line.startswith("| `"):
+                piece = line.split(" | ")[0]
+                rows.append((piece, set(re.findall(r"\b([a-z_]+)\.py\b", piece))))
+        return [(piece, named) for piece, named in rows if named]
+
+    def test_each_row_names_every_module_its_modules_import(self):
+        rows = self.rows()
+        self.assertGreaterEqual(len(rows), 5, "the table's rows of scripts")
+        for piece, named in rows:
+            self.assertTrue(all((SCRIPTS / f"{module}.py").is_file() for module in named), piece)
+            self.assertEqual(needed(named) - named, set(), f"copying only {piece} fails at import")
+
+    def test_the_import_walk_finds_an_indirect_import(self):
+        self.assertIn("tier_coverage", needed({"pyramid"}))
+        self.assertIn("bounded", needed({"claims"}))
+
+
+if __name__ == "__main__":
+    unittest.main()
