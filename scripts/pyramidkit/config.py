@@ -1,0 +1,158 @@
+"""A package's pyramid.json, read and checked: the one place the kit learns a package's tiers, test product,
+budgets and programs.
+
+    {
+      "testProduct": "MyPackagePackageTests",          the test binary every test target links into
+      "tiers": [                                        widest first: the pyramid's base, then up
+        {"name": "Unit", "targets": ["MyUnitTests"]},
+        {"name": "EndToEnd", "targets": ["MyEndToEndTests"]}
+      ],
+      "budgets": "scripts/budgets.json",                optional: time budgets (see scripts/budgets.json)
+      "programs": ["my-tool"],                          optional: executables the tests launch (for coverage)
+      "excludedModules": ["MyTestSupport"],             optional: modules coverage and mutants leave out
+      "docs": ["README.md", "docs/*.md"]                optional: files whose pyramid markers quote the run
+    }
+
+Every mistake in the file is refused with a sentence that names the file and the key: an unknown key (a typo would
+otherwise be ignored), a tier without targets, a target in two tiers, a budgets file that is not there.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from pathlib import Path
+
+FILE = "pyramid.json"
+KEYS = {"testProduct", "tiers", "budgets", "programs", "excludedModules", "docs", "about"}
+NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class ConfigError(Exception):
+    """pyramid.json is missing or says something the kit cannot use; the message says what and where."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Tier:
+    """One tier: its name in the reports and the test targets (modules) whose tests are its tests."""
+
+    name: str
+    targets: tuple[str, ...]
+
+    @property
+    def filter(self) -> str:
+        """The `swift test --filter` pattern of the tier's tests: every identifier starts with its module."""
+        return "^(" + "|".join(re.escape(target) for target in self.targets) + ")\\."
+
+    def owns(self, identifier: str) -> bool:
+        return any(identifier.startswith(f"{target}.") for target in self.targets)
+
+
+@dataclasses.dataclass(frozen=True)
+class Config:
+    root: Path
+    test_product: str
+    tiers: tuple[Tier, ...]
+    budgets: dict
+    budgets_path: Path | None = None
+    programs: tuple[str, ...] = ()
+    excluded_modules: frozenset[str] = frozenset()
+    docs: tuple[str, ...] = ()
+
+    @property
+    def names(self) -> list[str]:
+        return [tier.name for tier in self.tiers]
+
+    def tier(self, name: str) -> Tier:
+        for tier in self.tiers:
+            if tier.name == name:
+                return tier
+        raise ConfigError(f"{self.root / FILE} has no tier named {name} (its tiers: {', '.join(self.names)})")
+
+    def tier_budget(self, name: str) -> dict:
+        return self.budgets.get("tiers", {}).get(name, {})
+
+    def tier_of(self, identifier: str) -> str | None:
+        """The tier a test belongs to, by its identifier's module."""
+        return next((tier.name for tier in self.tiers if tier.owns(identifier)), None)
+
+
+def _strings(value, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
+        raise ConfigError(f"{where} must be a list of non-empty strings")
+    return tuple(value)
+
+
+def parse(data, root: Path) -> Config:
+    """The configuration in `data` (pyramid.json's JSON), for the package at `root`."""
+    where = root / FILE
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where} must hold a JSON object")
+    unknown = sorted(set(data) - KEYS)
+    if unknown:
+        raise ConfigError(f"{where}: unknown key {', '.join(unknown)} (the keys: {', '.join(sorted(KEYS))})")
+    product = data.get("testProduct")
+    if not isinstance(product, str) or not NAME.match(product):
+        raise ConfigError(f"{where}: testProduct must name the test binary (e.g. MyPackagePackageTests)")
+    raw_tiers = data.get("tiers")
+    if not isinstance(raw_tiers, list) or not raw_tiers:
+        raise ConfigError(f"{where}: tiers must be a non-empty list of {{\"name\", \"targets\"}}")
+    tiers, owner = [], {}
+    for index, raw in enumerate(raw_tiers):
+        if not isinstance(raw, dict) or set(raw) - {"name", "targets"}:
+            raise ConfigError(f"{where}: tiers[{index}] must be {{\"name\": ..., \"targets\": [...]}} and no more")
+        name = raw.get("name")
+        if not isinstance(name, str) or not NAME.match(name):
+            raise ConfigError(f"{where}: tiers[{index}].name must be a word (letters, digits, _)")
+        if name in (tier.name for tier in tiers):
+            raise ConfigError(f"{where}: two tiers are named {name}")
+        targets = _strings(raw.get("targets"), f"{where}: tiers[{index}].targets ({name})")
+        if not targets:
+            raise ConfigError(f"{where}: tier {name} has no targets")
+        for target in targets:
+            if not NAME.match(target):
+                raise ConfigError(f"{where}: tier {name}'s target {target!r} is not a module name")
+            if target in owner:
+                raise ConfigError(f"{where}: {target} is in two tiers, {owner[target]} and {name}")
+            owner[target] = name
+        tiers.append(Tier(name, targets))
+    budgets, budgets_path = {}, None
+    if "budgets" in data:
+        if not isinstance(data["budgets"], str) or not data["budgets"]:
+            raise ConfigError(f"{where}: budgets must be the path of a budgets file, from the package's root")
+        budgets_path = root / data["budgets"]
+        try:
+            budgets = json.loads(budgets_path.read_text())
+        except OSError:
+            raise ConfigError(f"{where}: budgets names {data['budgets']}, which is not there") from None
+        except ValueError as error:
+            raise ConfigError(f"{budgets_path}: not JSON ({error})") from None
+        stray = sorted(set(budgets.get("tiers", {})) - set(owner.values()))
+        if stray:
+            raise ConfigError(f"{budgets_path}: budgets for {', '.join(stray)}, which {where} has no tier for")
+    return Config(
+        root=root,
+        test_product=product,
+        tiers=tuple(tiers),
+        budgets=budgets,
+        budgets_path=budgets_path,
+        programs=_strings(data.get("programs", []), f"{where}: programs"),
+        excluded_modules=frozenset(_strings(data.get("excludedModules", []), f"{where}: excludedModules")),
+        docs=_strings(data.get("docs", []), f"{where}: docs"),
+    )
+
+
+def load(root: Path) -> Config:
+    """The configuration of the package at `root`, from its pyramid.json."""
+    where = root / FILE
+    try:
+        text = where.read_text()
+    except FileNotFoundError:
+        hint = "scripts/pyramid --package-path DIR --init writes a starter one"
+        raise ConfigError(f"{where} is not there ({hint})") from None
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise ConfigError(f"{where}: not JSON ({error})") from None
+    return parse(data, root)
