@@ -29,6 +29,7 @@ import time
 import claim_in_place
 import mutants
 import pyramid
+from pyramidkit import config as kit_config
 import scratch
 
 
@@ -141,7 +142,7 @@ def check(copy: scratch.Scratch, claim: Claim) -> tuple[scratch.Outcome, str]:
 def time_limit(check: str) -> float:
     """How long a claim's tests may run before they count as hung: the hang bounds of the tiers its pattern names
     (scripts/budgets.json, as scripts/pyramid derives them), added; every tier's when it names none."""
-    budgets = json.loads(pyramid.DEFAULT_BUDGETS.read_text())["tiers"]
+    budgets = kit_config.load(pyramid.ROOT).budgets["tiers"]
     tiers = [tier for tier in budgets if f"{tier}Tests" in check] or list(budgets)
     return sum(pyramid.HangBounds(tier, budgets[tier]).run for tier in tiers)
 

@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 import pyramid
+from pyramidkit import config as kit_config
 
 ROOT = Path(__file__).resolve().parent.parent
 MARKER = re.compile(r"<!-- measure:([\w:.-]+) -->(.*?)<!-- /measure -->", re.S)
@@ -104,12 +105,12 @@ def compile_programs(folder: Path) -> dict[str, Path]:
 
 def run_tests(tier: str, pattern: str) -> "pyramid.Ran":
     """The built tests that match `pattern`, run as the pyramid runs a tier: under the tier's hang bounds."""
-    budget = json.loads(pyramid.DEFAULT_BUDGETS.read_text())["tiers"].get(tier, {})
-    return pyramid.swift_test(tier, pattern, [], pyramid.HangBounds(tier, budget))
+    package = kit_config.load(pyramid.ROOT)
+    return pyramid.swift_test(package, tier, pattern, [], pyramid.HangBounds(tier, package.tier_budget(tier)))
 
 
 def test_seconds(pattern: str, environment: dict | None = None) -> float:
-    """One test's time, run alone from the built tests (the Swift Testing xUnit file's figure)."""
+    """One test's time, run alone from the built tests (from Swift Testing's event stream)."""
     saved = dict(os.environ)
     try:
         os.environ.update(environment or {})

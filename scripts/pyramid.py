@@ -29,14 +29,12 @@ import argparse
 import dataclasses
 import functools
 import json
-import os
 import re
 import signal
 import subprocess
 import sys
 import tempfile
 import time
-import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable
 from pathlib import Path
 
@@ -44,34 +42,25 @@ import bounded
 import running
 import test_coverage
 import tier_coverage
+from pyramidkit import config as kit_config
+from pyramidkit import junit, results as kit_results, starter
+from pyramidkit.results import TestResult
 
-TIERS = ["Unit", "Integration", "EndToEnd"]
+# The package this script's tiers run in: the one it is part of, unless --package-path names another. Its tiers, test
+# product, budgets, programs and docs come from its pyramid.json (scripts/pyramidkit/config.py).
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_BUDGETS = ROOT / "scripts" / "budgets.json"
-# The files whose quoted figures come from a run (between `<!-- pyramid:KEY -->` markers).
-DOCS = ["README.md", "docs/*.md"]
 # How far a quoted time may be from the run's, either way, before --check-docs fails: machines and load differ,
 # a count may not differ at all.
 TIME_FACTOR = 4.0
 # Below this difference two times agree whatever their ratio: a suite of a few milliseconds varies by more than 4x.
 NOISE_SECONDS = 0.02
-# The instrumented build of --coverage, apart from the normal one (.gitignore has .build-*/).
-COVERAGE_SCRATCH = ROOT / ".build-coverage"
+# The instrumented build of --coverage, apart from the normal one (.gitignore has .build-*/), in the package's root.
+COVERAGE_FOLDER = ".build-coverage"
 # When a tier's run, or one test, is taken to hang: HANG_FACTOR times its budget plus HANG_MARGIN seconds (see the
 # module's docstring); a tier without a budget after UNBUDGETED_SECONDS.
 HANG_FACTOR = 4
 HANG_MARGIN = 10.0
 UNBUDGETED_SECONDS = 300.0
-
-
-@dataclasses.dataclass
-class TestResult:
-    """One test's outcome: passed, failed or skipped, with its time and, for the last two, why."""
-
-    identifier: str
-    seconds: float
-    outcome: str
-    message: str = ""
 
 
 @dataclasses.dataclass
@@ -87,7 +76,12 @@ class TierRun:
     hung: list[dict] = dataclasses.field(default_factory=list)
 
     def count(self, outcome: str) -> int:
-        return sum(1 for result in self.results if result.outcome == outcome)
+        """The cases with this outcome: a test that is not parameterized is one case."""
+        return sum(result.case_outcomes().count(outcome) for result in self.results)
+
+    @property
+    def cases(self) -> int:
+        return sum(len(result.case_outcomes()) for result in self.results)
 
     @property
     def failed(self) -> int:
@@ -96,51 +90,13 @@ class TierRun:
         return failed if failed or self.exit_code == 0 else 1
 
 
-# MARK: Parsing
-
-XCTEST_CASE = re.compile(r"^Test Case '(?:-\[)?([\w.]+)[ .]([\w]+)\]?' (passed|failed|skipped) \(([\d.]+) seconds\)")
-XCTEST_ERROR = re.compile(r"^.*?: error: ([\w.]+)\.(\w+) : (.*)$")
-XCTEST_SKIP = re.compile(r"^.*?: ([\w.]+)\.(\w+) : Test skipped(?: - |: )(.*)$")
+# MARK: Parsing (the kit's one reader of results: scripts/pyramidkit/results.py)
 
 
 def parse_xctest_console(text: str, module: str) -> list[TestResult]:
-    """The XCTest results in a `swift test` console output, as `Module.Class/testMethod`."""
-    messages: dict[str, str] = {}
-    results = []
-    for line in text.splitlines():
-        for pattern in (XCTEST_ERROR, XCTEST_SKIP):
-            match = pattern.match(line)
-            if match:
-                messages.setdefault(f"{match[1]}/{match[2]}", match[3].strip())
-        match = XCTEST_CASE.match(line)
-        if match:
-            key = f"{match[1]}/{match[2]}"
-            # Darwin names the class with its module (-[UnitTests.Class test]), Linux without (Class.test).
-            identifier = key if key.startswith(f"{module}.") else f"{module}.{key}"
-            results.append(TestResult(identifier, float(match[4]), match[3], messages.get(key, "")))
-    return results
-
-
-def parse_swift_testing_xunit(path: Path) -> list[TestResult]:
-    """The Swift Testing results in the xUnit file `swift test --xunit-output` writes for it; none when the file is
-    missing or cut short (a run stopped at its hang bound)."""
-    try:
-        cases = list(ElementTree.parse(path).getroot().iter("testcase"))
-    except (OSError, ElementTree.ParseError):
-        return []
-    results = []
-    for case in cases:
-        identifier = f"{case.get('classname')}/{case.get('name')}"
-        seconds = float(case.get("time") or 0)
-        failure = case.find("failure")
-        skipped = case.find("skipped")
-        if failure is not None:
-            results.append(TestResult(identifier, seconds, "failed", (failure.get("message") or failure.text or "").strip()))
-        elif skipped is not None:
-            results.append(TestResult(identifier, seconds, "skipped", (skipped.text or skipped.get("message") or "").strip()))
-        else:
-            results.append(TestResult(identifier, seconds, "passed"))
-    return results
+    """The XCTest results in a `swift test` console output, as `Module.Class/testMethod`, for a test target
+    `module` (the console names none on Linux)."""
+    return kit_results.parse_xctest_console(text, lambda name: running.identify(name, {}, module), ROOT)
 
 
 # MARK: Budgets, shape, flakiness
@@ -297,10 +253,11 @@ def flaky_lines(test: str, flaky: dict) -> list[str]:
 
 
 def draw_pyramid(counts: dict[str, int], width: int = 48) -> list[str]:
-    """The tiers as centred bars, the top tier first, each bar's length proportional to its number of tests."""
+    """The tiers as centred bars, the top tier first (`counts` lists them from the base up), each bar's length
+    proportional to its number of tests."""
     largest = max(counts.values(), default=0) or 1
     lines = []
-    for tier in reversed([tier for tier in TIERS if tier in counts]):
+    for tier in reversed(list(counts)):
         length = max(1, round(counts[tier] / largest * width)) if counts[tier] else 0
         bar = ("█" * length).center(width)
         lines.append(f"  {bar}  {tier:<12}{counts[tier]:>5}")
@@ -312,9 +269,11 @@ def tier_summary(run: TierRun) -> dict:
     return {
         "tier": run.tier,
         "tests": tests,
+        "cases": run.cases,
         "passed": run.count("passed"),
         "failed": run.failed,
         "skipped": run.count("skipped"),
+        "seconds": round(run.wall_seconds, 3),
         "wallSeconds": round(run.wall_seconds, 3),
         "secondsPerTest": round(run.wall_seconds / tests, 4) if tests else None,
         "slowest": [
@@ -327,9 +286,28 @@ def tier_summary(run: TierRun) -> dict:
         "failedTests": [
             {"test": result.identifier, "message": result.message} for result in run.results if result.outcome == "failed"
         ],
+        "failures": failures(run),
         "hung": run.hung,
         "suites": suites(run.results),
     }
+
+
+def failures(run: TierRun) -> list[dict]:
+    """Every failure of the run, one entry each: the test (with its case when it has cases), the message, and
+    `file:line` ("" when the library said none: a hung test, a crash)."""
+    found = []
+    for result in run.results:
+        if result.outcome != "failed":
+            continue
+        for failure in result.failures or [kit_results.Failure(result.message)]:
+            entry = {"test": result.identifier, "message": failure.message, "location": failure.location}
+            if failure.case:
+                entry["case"] = failure.case
+            found.append(entry)
+    if run.failed and not found:  # the run failed with no test failing: a crash, a build error
+        found.append({"test": None, "message": f"the {run.tier} tier's run exited {run.exit_code} with no test "
+                      "failing (a crash?)", "location": ""})
+    return found
 
 
 def suites(results: list[TestResult]) -> dict[str, int]:
@@ -346,7 +324,7 @@ def suites(results: list[TestResult]) -> dict[str, int]:
 def report_json(runs, build_seconds, breaches, flaky, cleared=()) -> dict:
     return {
         "buildSeconds": round(build_seconds, 2) if build_seconds is not None else None,
-        "tiers": [tier_summary(run) for run in runs],
+        "tiers": {run.tier: tier_summary(run) for run in runs},
         "budgetBreaches": breaches,
         "budgetCleared": list(cleared),
         "flaky": flaky,
@@ -361,23 +339,25 @@ PROBLEM = re.compile(r"^  (FAILED|HUNG|BUDGET|FLAKY) |^    round ")
 def report_text(report: dict) -> str:
     built = report["buildSeconds"]
     lines = [f"Build: {built:.1f} s (not counted in the tiers' times)" if built is not None else "Build: skipped", ""]
-    lines.append(f"  {'tier':<12}{'tests':>6}{'passed':>8}{'failed':>8}{'skipped':>9}{'wall':>9}{'per test':>11}")
-    for tier in report["tiers"]:
+    lines.append(f"  {'tier':<12}{'tests':>6}{'cases':>7}{'passed':>8}{'failed':>8}{'skipped':>9}{'wall':>9}"
+                 f"{'per test':>11}")
+    for tier in report["tiers"].values():
         per_test = f"{tier['secondsPerTest'] * 1000:.1f} ms" if tier["secondsPerTest"] is not None else "-"
         lines.append(
-            f"  {tier['tier']:<12}{tier['tests']:>6}{tier['passed']:>8}{tier['failed']:>8}{tier['skipped']:>9}"
-            f"{tier['wallSeconds']:>7.2f} s{per_test:>11}"
+            f"  {tier['tier']:<12}{tier['tests']:>6}{tier['cases']:>7}{tier['passed']:>8}{tier['failed']:>8}"
+            f"{tier['skipped']:>9}{tier['wallSeconds']:>7.2f} s{per_test:>11}"
         )
-    lines += ["", *draw_pyramid({tier["tier"]: tier["tests"] for tier in report["tiers"]}), ""]
-    for tier in report["tiers"]:
+    lines.append("  (passed, failed, skipped: cases; a test that is not parameterized is one case)")
+    lines += ["", *draw_pyramid({tier["tier"]: tier["tests"] for tier in report["tiers"].values()}), ""]
+    for tier in report["tiers"].values():
         slowest = ", ".join(f"{entry['test']} {entry['seconds'] * 1000:.0f} ms" for entry in tier["slowest"])
         lines.append(f"  slowest {tier['tier']}: {slowest or '-'}")
         for entry in tier["skippedTests"]:
             lines.append(f"  skipped {entry['test']}: {entry['reason']}")
         hung = {entry["test"] for entry in tier.get("hung", [])}
-        for entry in tier["failedTests"]:
+        for entry in tier["failures"]:
             if entry["test"] not in hung:  # a hung test's line says more
-                lines.append(f"  FAILED {entry['test']}: {entry['message']}")
+                lines.append(f"  FAILED {failure_text(entry)}")
         for entry in tier.get("hung", []):
             lines.append(f"  {hung_line(entry, tier['tier'])}")
     for note in report["budgetCleared"]:
@@ -389,23 +369,36 @@ def report_text(report: dict) -> str:
     return "\n".join(lines)
 
 
+def failure_text(entry: dict) -> str:
+    """A failure as the report says it: `Module.Suite/test() [case] at File.swift:12: message`."""
+    test = entry["test"] or "(no test)"
+    case = f" [{entry['case']}]" if entry.get("case") else ""
+    where = f" at {entry['location']}" if entry.get("location") else ""
+    return f"{test}{case}{where}: {entry['message']}"
+
+
 def report_markdown(report: dict) -> str:
     lines = [
-        "| tier | tests | passed | failed | skipped | wall | per test | slowest |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+        "| tier | tests | cases | passed | failed | skipped | wall | per test | slowest |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
-    for tier in report["tiers"]:
+    for tier in report["tiers"].values():
         per_test = f"{tier['secondsPerTest'] * 1000:.1f} ms" if tier["secondsPerTest"] is not None else "-"
         slowest = tier["slowest"][0] if tier["slowest"] else None
         slow = f"`{slowest['test']}` {slowest['seconds'] * 1000:.0f} ms" if slowest else "-"
         lines.append(
-            f"| {tier['tier']} | {tier['tests']} | {tier['passed']} | {tier['failed']} | {tier['skipped']} "
+            f"| {tier['tier']} | {tier['tests']} | {tier['cases']} | {tier['passed']} | {tier['failed']} "
+            f"| {tier['skipped']} "
             f"| {tier['wallSeconds']:.2f} s | {per_test} | {slow} |"
         )
     lines.append("")
     if report["buildSeconds"] is not None:
         lines.append(f"Build: {report['buildSeconds']:.1f} s.")
-    for tier in report["tiers"]:
+    for tier in report["tiers"].values():
+        hung = {entry["test"] for entry in tier.get("hung", [])}
+        for entry in tier["failures"]:
+            if entry["test"] not in hung:
+                lines.append(f"- **failed:** {failure_text(entry)}")
         for entry in tier.get("hung", []):
             lines.append(f"- **hung:** {hung_line(entry, tier['tier']).removeprefix('HUNG ')}")
     for note in report["budgetCleared"]:
@@ -420,11 +413,13 @@ def report_markdown(report: dict) -> str:
 
 
 def closing_line(runs: list[TierRun]) -> str:
-    """The plain line CI reads: 'tests: N passed, N failed, N skipped'."""
+    """The plain line CI reads: 'tests: T (C cases): N passed, N failed, N skipped', the last three counting cases."""
+    tests = sum(len(run.results) for run in runs)
+    cases = sum(run.cases for run in runs)
     passed = sum(run.count("passed") for run in runs)
     failed = sum(run.failed for run in runs)
     skipped = sum(run.count("skipped") for run in runs)
-    return f"tests: {passed} passed, {failed} failed, {skipped} skipped"
+    return f"tests: {tests} ({cases} cases): {passed} passed, {failed} failed, {skipped} skipped"
 
 
 # MARK: Figures in the docs
@@ -434,15 +429,15 @@ def closing_line(runs: list[TierRun]) -> str:
 # so a sum of their times counts waits for a core), `coverage` (written by a coverage run) or `report` (the whole
 # text report, in a fenced block).
 MARKER = re.compile(r"<!-- pyramid:([\w:.-]+) -->((?:(?!<!-- pyramid:).)*?)<!-- /pyramid -->", re.S)
-REPORT_ROW = re.compile(r"^  (\w+)\s+(\d+)\s+\d+\s+\d+\s+\d+\s+([\d.]+) s\s+([\d.]+) ms$", re.M)
+REPORT_ROW = re.compile(r"^  (\w+)\s+(\d+)\s+\d+\s+\d+\s+\d+\s+\d+\s+([\d.]+) s\s+([\d.]+) ms$", re.M)
 
 
 def figures(report: dict) -> dict[str, str]:
     """The values a marker can quote, from a report of every tier."""
-    values = {"tests:all": str(sum(tier["tests"] for tier in report["tiers"])), "report": report_text(report)}
+    values = {"tests:all": str(sum(tier["tests"] for tier in report["tiers"].values())), "report": report_text(report)}
     if "coverage" in report:
         values["coverage"] = tier_coverage.markdown(report).rstrip("\n")
-    for tier in report["tiers"]:
+    for tier in report["tiers"].values():
         values[f"tests:{tier['tier']}"] = str(tier["tests"])
         values[f"wall:{tier['tier']}"] = f"{tier['wallSeconds']:.2f} s"
         if tier["secondsPerTest"] is not None:
@@ -499,7 +494,8 @@ def check_docs(text: str, values: dict[str, str], where: str) -> list[str]:
                 if f"tests:{tier}" in values:
                     compare(f"tests:{tier}", tests, values[f"tests:{tier}"])
                     compare(f"wall:{tier}", f"{wall} s", values[f"wall:{tier}"])
-            missing = [tier for tier in TIERS if f"tests:{tier}" in values and tier not in rows]
+            missing = [key.split(":", 1)[1] for key in values
+                       if key.startswith("tests:") and key != "tests:all" and key.split(":", 1)[1] not in rows]
             if missing:
                 problems.append(f"{where}'s report has no row for {', '.join(missing)}")
         elif key == "coverage":
@@ -511,8 +507,9 @@ def check_docs(text: str, values: dict[str, str], where: str) -> list[str]:
     return problems
 
 
-def doc_files() -> list[Path]:
-    return sorted(path for pattern in DOCS for path in ROOT.glob(pattern))
+def doc_files(package: kit_config.Config) -> list[Path]:
+    """The files whose pyramid markers quote the run: pyramid.json's `docs`."""
+    return sorted({path for pattern in package.docs for path in package.root.glob(pattern)})
 
 
 # MARK: Running
@@ -522,11 +519,11 @@ def progress(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def build(extra: list[str] | None = None) -> float:
+def build(package: kit_config.Config, extra: list[str] | None = None) -> float:
     command = ["swift", "build", "--build-tests", *(extra or [])]
     progress(f"== build ({' '.join(command)})")
     start = time.monotonic()
-    completed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    completed = subprocess.run(command, cwd=package.root, capture_output=True, text=True)
     seconds = time.monotonic() - start
     output = completed.stdout + completed.stderr
     if completed.returncode != 0:
@@ -535,36 +532,56 @@ def build(extra: list[str] | None = None) -> float:
     warnings = sorted({line for line in output.splitlines() if re.match(r"^/.*: warning: ", line)})
     if warnings:
         print("\n".join(warnings))
-        raise SystemExit("pyramid: the build printed warnings; the project keeps zero warnings")
+        raise SystemExit("pyramid: the build printed warnings; the kit keeps zero warnings")
     progress(f"   built in {seconds:.1f} s")
     return seconds
 
 
-def coverage_binaries() -> list[Path]:
-    """The instrumented binaries whose lines a tier may run: the test binary, and the programs tests launch."""
-    folder = COVERAGE_SCRATCH / "debug"
-    tests = folder / "PointsOfInterestPackageTests.xctest"
-    if tests.is_dir():  # macOS: a bundle
-        tests = tests / "Contents" / "MacOS" / "PointsOfInterestPackageTests"
-    return [path for path in (tests, folder / "poi", folder / "poi-server") if path.exists()]
+def scratch_path(package: kit_config.Config, extra: list[str]) -> Path:
+    """The build folder: `--scratch-path` among the options `swift test` is given, else the package's .build."""
+    if "--scratch-path" in extra[:-1]:
+        return Path(extra[extra.index("--scratch-path") + 1])
+    return package.root / ".build"
 
 
-def swift_test_command(pattern: str, xunit: Path, extra: list[str]) -> list[str]:
-    """The command that runs the built tests whose identifier matches `pattern`."""
-    return ["swift", "test", "--skip-build", "--filter", pattern, "--xunit-output", str(xunit), *extra]
-
-
-def test_binary(extra: list[str]) -> Path:
+def test_binary(package: kit_config.Config, extra: list[str]) -> Path:
     """The test binary `swift test` runs (in the scratch path `extra` gives, if any): it lists its tests for
-    `running.identifiers`, which names the Swift Testing tests a hung run left running."""
-    scratch = Path(extra[extra.index("--scratch-path") + 1]) if "--scratch-path" in extra[:-1] else ROOT / ".build"
-    return scratch / "debug" / "PointsOfInterestPackageTests.xctest"
+    `running.identifiers`, which names the tests of a run (XCTest's console names no module) and those a hung run
+    left running. On macOS, a bundle's executable."""
+    tests = scratch_path(package, extra) / "debug" / f"{package.test_product}.xctest"
+    if tests.is_dir():
+        tests = tests / "Contents" / "MacOS" / package.test_product
+    return tests
+
+
+def coverage_binaries(package: kit_config.Config) -> list[Path]:
+    """The instrumented binaries whose lines a tier may run: the test binary, and the programs tests launch."""
+    folder = package.root / COVERAGE_FOLDER / "debug"
+    tests = test_binary(package, ["--scratch-path", str(package.root / COVERAGE_FOLDER)])
+    return [path for path in (tests, *(folder / program for program in package.programs)) if path.exists()]
+
+
+def swift_test_command(pattern: str, stream: Path, extra: list[str]) -> list[str]:
+    """The command that runs the built tests whose identifier matches `pattern`, Swift Testing's results written to
+    the event stream at `stream`."""
+    return ["swift", "test", "--skip-build", "--filter", pattern,
+            *kit_results.stream_arguments(stream, toolchain()), *extra]
 
 
 @functools.lru_cache(maxsize=None)
-def console_names(binary: Path) -> dict[str, list[str]]:
+def toolchain() -> tuple[int, int] | None:
+    """The Swift toolchain's (major, minor), which chooses the event stream's options."""
+    try:
+        completed = subprocess.run(["swift", "--version"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return kit_results.swift_version(completed.stdout + completed.stderr)
+
+
+@functools.lru_cache(maxsize=None)
+def console_names(binary: Path, cwd: Path) -> dict[str, list[str]]:
     """The binary's tests by console name (see running.identifiers), listed once a run of this script."""
-    return running.identifiers(binary, ROOT)
+    return running.identifiers(binary, cwd)
 
 
 @dataclasses.dataclass
@@ -579,61 +596,69 @@ class Ran:
     hung: list[dict]
 
 
-def swift_test(tier: str, pattern: str, extra: list[str], bounds: HangBounds,
+def swift_test(package: kit_config.Config, tier: str, pattern: str, extra: list[str], bounds: HangBounds,
                command: Callable[[str, Path, list[str]], list[str]] = swift_test_command,
                binary: Path | None = None) -> Ran:
     """`swift test --skip-build --filter PATTERN` on the built tests, stopped at the tier's hang bounds: its wall
-    time, exit status, every test's result (XCTest's from the console, Swift Testing's from its xUnit file; a test
+    time, exit status, every test's result (XCTest's from the console, Swift Testing's from its event stream; a test
     that hung is a failure) and the tests it left running. `command` makes the command (the script tests give a
-    fake test binary); `binary` lists the tests, to name those that hung (None: as the console names them)."""
-    module = f"{tier}Tests"
+    fake test binary); `binary` lists the tests, to name them (None: as the console names them, after the tier's
+    first target)."""
+    targets = package.tier(tier).targets
+    table = console_names(binary, package.root) if binary else {}
 
     def name(console_name: str) -> str:
-        return running.identify(console_name, console_names(binary) if binary else {}, module)
+        found = [running.identify(console_name, table, target) for target in targets]
+        known = [identifier for identifier in found if identifier in table.get(console_name, [])
+                 or " or " in identifier]
+        return known[0] if known else found[0]
 
     def longer(console_name: str) -> float | None:
         return bounds.own(name(console_name))
 
     with tempfile.TemporaryDirectory() as folder:
-        xunit = Path(folder) / f"{tier}.xml"
+        stream = Path(folder) / f"{tier}.jsonl"
         # In a terminal: through a pipe, `swift test` holds back every line of its test binary until it ends.
-        finished = bounded.run([command(pattern, xunit, extra)], bounds.run, cwd=ROOT, test_limit=bounds.test,
-                               longer=longer, terminal=True)
-        results = parse_xctest_console(finished.output, module)
-        results += parse_swift_testing_xunit(xunit.with_name(f"{tier}-swift-testing.xml"))
+        finished = bounded.run([command(pattern, stream, extra)], bounds.run, cwd=package.root,
+                               test_limit=bounds.test, longer=longer, terminal=True)
+        results = kit_results.parse_xctest_console(finished.output, name, package.root)
+        results += kit_results.parse_event_stream(stream.read_text() if stream.exists() else "", package.root)
     hung = hung_entries(finished.hang, bounds, name) if finished.hang else []
     results += [TestResult(entry["test"], entry["seconds"], "failed", hung_line(entry, tier))
                 for entry in hung if entry["test"] is not None]
     return Ran(finished.seconds, finished.codes[0], finished.output, results, hung)
 
 
-def run_tier(tier: str, extra: list[str], bounds: HangBounds,
+def run_tier(package: kit_config.Config, tier: str, extra: list[str], bounds: HangBounds,
              command: Callable[[str, Path, list[str]], list[str]] = swift_test_command,
              binary: Path | None = None) -> TierRun:
-    progress(f"== {tier} tier (swift test --skip-build --filter '^{tier}Tests\\.')")
-    ran = swift_test(tier, f"^{tier}Tests\\.", extra, bounds, command, binary)
+    pattern = package.tier(tier).filter
+    progress(f"== {tier} tier (swift test --skip-build --filter '{pattern}')")
+    ran = swift_test(package, tier, pattern, extra, bounds, command, binary)
     run = TierRun(tier, ran.seconds, ran.exit_code, ran.results, ran.output, ran.hung)
     progress(
-        f"   {tier}: {len(ran.results)} tests, {run.count('passed')} passed, {run.failed} failed, "
+        f"   {tier}: {len(ran.results)} tests ({run.cases} cases): {run.count('passed')} passed, {run.failed} failed, "
         f"{run.count('skipped')} skipped in {ran.seconds:.2f} s"
     )
     for entry in ran.hung:
         progress(f"   {hung_line(entry, tier)}")
-    if run.failed:
-        failing = [line for line in ran.output.splitlines() if "error:" in line or line.startswith("✘")]
-        print("\n".join(failing[:40]), file=sys.stderr)
     if not ran.results and not ran.hung:
-        progress(f"   the {tier} tier ran no test (is the target still named {tier}Tests?)")
+        targets = ", ".join(package.tier(tier).targets)
+        progress(f"   the {tier} tier ran no test (are its targets, {targets}, still named so in Package.swift?)")
+        if ran.exit_code:
+            print(ran.output[-4000:], file=sys.stderr)
     return run
 
 
-def test_alone(tier: str, identifier: str, extra: list[str], bounds: HangBounds) -> float | None:
+def test_alone(package: kit_config.Config, tier: str, identifier: str, extra: list[str],
+               bounds: HangBounds) -> float | None:
     """One test's seconds when it runs by itself (None when it did not pass): how a test over its budget in the
     tier's parallel run is told from a test that waited for a core."""
     progress(f"   over its budget in the {tier} tier's run: running {identifier} alone")
     # A prefix, not an exact match: Swift Testing matches --filter against more than the name. Only the
     # identifier's own result is read.
-    ran = swift_test(tier, "^" + re.escape(identifier), extra, bounds, binary=test_binary(extra))
+    ran = swift_test(package, tier, "^" + re.escape(identifier), extra, bounds,
+                     binary=test_binary(package, extra))
     for entry in ran.hung:
         progress(f"   {hung_line(entry, tier)}")
     for result in ran.results:
@@ -642,30 +667,81 @@ def test_alone(tier: str, identifier: str, extra: list[str], bounds: HangBounds)
     return None
 
 
-def hang_example() -> str:
-    """The unit tier's hang bounds from the default budgets file, for --help: '; with ..., the unit tier ...'."""
-    try:
-        unit = HangBounds("Unit", json.loads(DEFAULT_BUDGETS.read_text())["tiers"]["Unit"])
-        return f"; with {DEFAULT_BUDGETS.name}, the unit tier after {unit.run:g} s, a unit test after {unit.test:g} s"
-    except (OSError, ValueError, KeyError, TypeError):
+def hang_example(package: kit_config.Config | None) -> str:
+    """The first tier's hang bounds from the package's budgets, for --help: '; with ..., the Unit tier ...'."""
+    if package is None or not package.budgets_path or not package.tier_budget(package.names[0]):
         return ""
+    first = HangBounds(package.names[0], package.tier_budget(package.names[0]))
+    if first.test is None or "maxTierSeconds" not in first.budget:
+        return ""
+    return (f"; with {package.budgets_path.name}, the {first.tier} tier after {first.run:g} s, a test of it after "
+            f"{first.test:g} s")
+
+
+def package_path(arguments: list[str]) -> Path:
+    """--package-path's folder, read before the other options (their help depends on the package)."""
+    for index, argument in enumerate(arguments):
+        if argument == "--package-path" and index + 1 < len(arguments):
+            return Path(arguments[index + 1]).resolve()
+        if argument.startswith("--package-path="):
+            return Path(argument.split("=", 1)[1]).resolve()
+    return ROOT
+
+
+def initialise(root: Path) -> int:
+    """--init: a starter pyramid.json from `swift package dump-package`, with what was guessed."""
+    try:
+        guessed, said = starter.guess(starter.dump_package(root))
+        path = starter.write(root, guessed)
+    except (ValueError, FileExistsError) as error:
+        print(f"pyramid: {error}", file=sys.stderr)
+        return 1
+    print(f"wrote {path}; guessed:")
+    for line in said:
+        print(f"  {line}")
+    print("Correct it by hand where a guess is wrong; add \"budgets\" once you have measured (scripts/budgets.json).")
+    return 0
+
+
+def write_output(destination: str | None, content: str) -> None:
+    if destination == "-":
+        sys.stdout.write(content)
+    elif destination:
+        with open(destination, "a", encoding="utf-8") as file:
+            file.write(content)
 
 
 def main(arguments: list[str]) -> int:
+    root = package_path(arguments)
+    if "--init" in arguments:
+        return initialise(root)
+    try:
+        package = kit_config.load(root)
+    except kit_config.ConfigError as error:
+        print(f"pyramid: {error}", file=sys.stderr)
+        return 2
     parser = argparse.ArgumentParser(
         prog="scripts/pyramid",
         description=__doc__.splitlines()[0],
         epilog=f"Every test must end. A tier's run is taken to hang after {HANG_FACTOR} x the tier's budget + "
         f"{HANG_MARGIN:g} s (maxTierSeconds in the budgets file), one test after {HANG_FACTOR} x its own budget + "
-        f"{HANG_MARGIN:g} s (maxSecondsPerTest, or its exception), counted from its 'started' line{hang_example()}. "
+        f"{HANG_MARGIN:g} s (maxSecondsPerTest, or its exception), counted from its 'started' line"
+        f"{hang_example(package)}; a tier without a budget after {UNBUDGETED_SECONDS:g} s. "
         "Then the run is stopped with every process it started, each test still running fails with a HUNG line "
         "that names it, and the exit status is 1. The bounds hold with --no-budgets and --coverage too.",
     )
-    parser.add_argument("--tier", choices=TIERS, action="append", help="run only this tier (repeatable)")
+    parser.add_argument("--package-path", metavar="DIR", default=str(ROOT),
+                        help="the package to run (its root holds pyramid.json; default: this one)")
+    parser.add_argument("--init", action="store_true",
+                        help="write a starter pyramid.json from `swift package dump-package` and say what it guessed")
+    parser.add_argument("--tier", choices=package.names, action="append", help="run only this tier (repeatable)")
     parser.add_argument("--repeat", type=int, default=1, metavar="N", help="run the tiers N times, list flaky tests")
     parser.add_argument("--json", metavar="FILE", help="write the report as JSON (- for stdout)")
     parser.add_argument("--markdown", metavar="FILE", help="write the report as a Markdown table (- for stdout)")
-    parser.add_argument("--budgets", default=str(DEFAULT_BUDGETS), metavar="FILE", help="the budgets file")
+    parser.add_argument("--junit", metavar="DIR",
+                        help="write JUnit XML into DIR, a file per tier (TIER.xml) and a <testcase> per case")
+    parser.add_argument("--budgets", metavar="FILE",
+                        help="the budgets file (default: pyramid.json's budgets, if it names one)")
     parser.add_argument("--no-budgets", action="store_true", help="report without checking the budgets")
     parser.add_argument(
         "--quiet", action="store_true", help="print only the tiers' lines, what broke (FAILED, HUNG, BUDGET, FLAKY) and the closing line"
@@ -676,7 +752,7 @@ def main(arguments: list[str]) -> int:
     parser.add_argument(
         "--coverage",
         action="store_true",
-        help=f"line coverage per tier and module, on an instrumented build in {COVERAGE_SCRATCH.name}/ (no budgets)",
+        help=f"line coverage per tier and module, on an instrumented build in {COVERAGE_FOLDER}/ (no budgets)",
     )
     figures_group = parser.add_mutually_exclusive_group()
     figures_group.add_argument(
@@ -695,13 +771,21 @@ def main(arguments: list[str]) -> int:
         parser.error("--update-docs and --check-docs need every tier: leave out --tier")
     if options.repeat < 1:
         parser.error("--repeat takes a whole number of at least 1")
-    tiers = options.tier or TIERS
+    tiers = [tier for tier in package.names if tier in (options.tier or package.names)]
 
-    budget_file = json.loads(Path(options.budgets).read_text())
+    if options.budgets:
+        try:
+            budget_file = json.loads(Path(options.budgets).read_text())
+        except (OSError, ValueError) as error:
+            parser.error(f"--budgets {options.budgets}: {error}")
+    else:
+        budget_file = package.budgets
     bounds = {tier: HangBounds(tier, budget_file.get("tiers", {}).get(tier, {})) for tier in tiers}
-    build_extra = ["--enable-code-coverage", "--scratch-path", str(COVERAGE_SCRATCH)] if options.coverage else []
-    build_seconds = build(build_extra) if not options.skip_build else None
-    binary = test_binary([*extra, *build_extra])
+    coverage_scratch = package.root / COVERAGE_FOLDER
+    tier_coverage.exclude(package.excluded_modules)
+    build_extra = ["--enable-code-coverage", "--scratch-path", str(coverage_scratch)] if options.coverage else []
+    build_seconds = build(package, build_extra) if not options.skip_build else None
+    binary = test_binary(package, [*extra, *build_extra])
     rounds = []
     per_tier_lines = {}
     for index in range(options.repeat):
@@ -710,13 +794,13 @@ def main(arguments: list[str]) -> int:
         if options.coverage:
             round_runs = []
             for tier in tiers:
-                profiles = COVERAGE_SCRATCH / "debug" / "codecov"
+                profiles = coverage_scratch / "debug" / "codecov"
                 tier_coverage.clear_profiles(profiles)
-                round_runs.append(run_tier(tier, [*extra, *build_extra], bounds[tier], binary=binary))
-                per_tier_lines[tier] = tier_coverage.tier_counts(profiles, coverage_binaries(), ROOT)
+                round_runs.append(run_tier(package, tier, [*extra, *build_extra], bounds[tier], binary=binary))
+                per_tier_lines[tier] = tier_coverage.tier_counts(profiles, coverage_binaries(package), package.root)
             rounds.append(round_runs)
         else:
-            rounds.append([run_tier(tier, extra, bounds[tier], binary=binary) for tier in tiers])
+            rounds.append([run_tier(package, tier, extra, bounds[tier], binary=binary) for tier in tiers])
     runs = rounds[-1]
 
     no_budgets = options.no_budgets or options.coverage
@@ -725,7 +809,7 @@ def main(arguments: list[str]) -> int:
 
     def alone(tier: str, identifier: str) -> float | None:
         if identifier not in alone_seconds:
-            alone_seconds[identifier] = test_alone(tier, identifier, extra, bounds[tier])
+            alone_seconds[identifier] = test_alone(package, tier, identifier, extra, bounds[tier])
         return alone_seconds[identifier]
 
     checks = [check_budgets(round_runs, budgets, alone) for round_runs in rounds]
@@ -737,31 +821,32 @@ def main(arguments: list[str]) -> int:
     report = report_json(runs, build_seconds, breaches, flaky, cleared)
     if options.coverage:
         report.update(tier_coverage.report(per_tier_lines, tiers))
-        if set(tiers) == set(TIERS):
-            tier_coverage.save_lines(per_tier_lines, ROOT, COVERAGE_SCRATCH)
-            if report["passed"] and coverage_binaries():
+        if set(tiers) == set(package.names):
+            tier_coverage.save_lines(per_tier_lines, package.root, coverage_scratch)
+            binaries = coverage_binaries(package)
+            if report["passed"] and binaries:
                 started = time.monotonic()
                 progress("== each test alone, for the lines it reaches (scripts/mutants runs only those tests)")
                 per_test, functions = test_coverage.measure(
-                    coverage_binaries()[0], coverage_binaries(), COVERAGE_SCRATCH / "debug" / "codecov" / "tier.profdata",
-                    ROOT, progress)
-                test_coverage.save(per_test, functions, ROOT, COVERAGE_SCRATCH)
+                    binaries[0], binaries, coverage_scratch / "debug" / "codecov" / "tier.profdata",
+                    package.root, progress)
+                test_coverage.save(per_test, functions, package.root, coverage_scratch)
                 progress(f"   {len(per_test)} tests in {time.monotonic() - started:.0f} s")
     docs_problems = []
     if options.update_docs and report["passed"]:
         values = figures(report)
         if options.coverage:  # an instrumented run's times are not the pyramid's: only its coverage table is written
             values = {"coverage": values["coverage"]}
-        for path in doc_files():
+        for path in doc_files(package):
             text = path.read_text()
             updated = update_docs(text, values)
             if updated != text:
                 path.write_text(updated)
-                progress(f"   updated the figures in {path.relative_to(ROOT)}")
+                progress(f"   updated the figures in {path.relative_to(package.root)}")
     elif options.check_docs:
         values = figures(report)
-        for path in doc_files():
-            docs_problems += check_docs(path.read_text(), values, str(path.relative_to(ROOT)))
+        for path in doc_files(package):
+            docs_problems += check_docs(path.read_text(), values, str(path.relative_to(package.root)))
 
     if not options.quiet:
         print(report_text(report))
@@ -771,15 +856,12 @@ def main(arguments: list[str]) -> int:
             print("\n" + tier_coverage.text(report))
     for problem in docs_problems:
         print(f"  DOCS {problem} (scripts/pyramid --update-docs)")
-    for destination, content in (
-        (options.json, json.dumps(report, indent=2) + "\n"),
-        (options.markdown, report_markdown(report) + (tier_coverage.markdown(report) if options.coverage else "")),
-    ):
-        if destination == "-":
-            sys.stdout.write(content)
-        elif destination:
-            with open(destination, "a", encoding="utf-8") as file:
-                file.write(content)
+    write_output(options.json, json.dumps(report, indent=2) + "\n")
+    write_output(options.markdown,
+                 report_markdown(report) + (tier_coverage.markdown(report) if options.coverage else ""))
+    if options.junit:
+        for run in runs:
+            junit.write(Path(options.junit), run.tier, run.results, run.wall_seconds)
     print(closing_line(runs))
     return 0 if report["passed"] and not docs_problems else 1
 
@@ -790,6 +872,5 @@ def terminated(signal_number: int, _frame) -> None:
 
 
 if __name__ == "__main__":
-    os.chdir(ROOT)
     signal.signal(signal.SIGTERM, terminated)
     sys.exit(main(sys.argv[1:]))

@@ -14,8 +14,14 @@ import re
 import subprocess
 from pathlib import Path
 
-# The modules whose lines are counted: every target of Sources/ but the tests' helpers.
-EXCLUDED_MODULES = {"POITestSupport"}
+# The modules whose lines are not counted (the tests' helpers): pyramid.json's excludedModules, set by exclude().
+EXCLUDED_MODULES: set[str] = set()
+
+
+def exclude(modules) -> None:
+    """Leaves these modules' lines out of the counts (pyramid.json's excludedModules)."""
+    EXCLUDED_MODULES.clear()
+    EXCLUDED_MODULES.update(modules)
 
 LineCounts = dict[str, dict[int, int]]  # file (relative to the package) -> line -> execution count
 

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """A stand-in for `swift test` and the test binary, so that the hang bound is tested without building Swift.
 
-    fake_test_binary.py launcher SCENARIO   what `swift test` does: runs `binary SCENARIO` in a process group of
+    fake_test_binary.py launcher SCENARIO [STREAM]
+                                            what `swift test` does: runs `binary SCENARIO` in a process group of
                                             its own and passes its lines on, held in a buffer until it ends when
                                             its own output is a pipe (line by line to a terminal), and waits for it
-    fake_test_binary.py binary SCENARIO     the test binary: prints test lines as XCTest and Swift Testing do, then
-                                            acts out SCENARIO
+    fake_test_binary.py binary SCENARIO [STREAM]
+                                            the test binary: prints test lines as XCTest and Swift Testing do (and
+                                            writes Swift Testing's to the event stream STREAM), then acts out
+                                            SCENARIO
     fake_test_binary.py --list-tests        lists its XCTest tests, as the real binary does
     fake_test_binary.py --testing-library swift-testing --list-tests --event-stream-output-path FILE ...
                                             writes its Swift Testing tests to FILE, as the real binary does
@@ -42,8 +45,20 @@ def launch() -> None:
     say(f"fake: launched {launched.pid}")
 
 
-def binary(scenario: str) -> int:
+def record(stream: str | None, kind: str, test: str, instant: float) -> None:
+    """Appends one event to the event stream, as Swift Testing writes it (version 0)."""
+    if stream:
+        with open(stream, "a") as file:
+            file.write(json.dumps({"kind": "event", "version": 0, "payload": {
+                "kind": kind, "testID": test, "instant": {"absolute": instant}, "messages": []}}) + "\n")
+
+
+def binary(scenario: str, stream: str | None = None) -> int:
     say(f"fake: binary {os.getpid()}")
+    if stream:
+        with open(stream, "w") as file:
+            for test in SWIFT_TESTS:
+                file.write(json.dumps({"kind": "test", "payload": test, "version": 0}) + "\n")
     say("Test Suite 'Selected tests' started at 2026-11-21 10:00:00.000")
     say("Test Case 'FineXCTests.testFine' started at 2026-11-21 10:00:00.001")
     say("Test Case 'FineXCTests.testFine' passed (0.001 seconds)")
@@ -56,8 +71,11 @@ def binary(scenario: str) -> int:
         say("◇ Test run started.")
         say('◇ Suite "Hang" started.')
         say('◇ Test "A test that waits forever" started.')
+        record(stream, "testStarted", SWIFT_TESTS[0]["id"], 1.0)
         say("◇ Test fine() started.")
+        record(stream, "testStarted", SWIFT_TESTS[1]["id"], 1.0)
         say("✔ Test fine() passed after 0.001 seconds.")
+        record(stream, "testEnded", SWIFT_TESTS[1]["id"], 1.001)
         time.sleep(600)
     return 0
 
@@ -76,17 +94,18 @@ def list_tests(arguments: list[str]) -> int:
 def main(arguments: list[str]) -> int:
     if "--list-tests" in arguments:
         return list_tests(arguments)
-    role, scenario = arguments
+    role, scenario, *stream = arguments
     if role == "launcher":
-        return launcher(scenario)
-    return binary(scenario)
+        return launcher(scenario, stream[0] if stream else None)
+    return binary(scenario, stream[0] if stream else None)
 
 
-def launcher(scenario: str) -> int:
+def launcher(scenario: str, stream: str | None = None) -> int:
     """Runs the binary as `swift test` does, and passes its lines on through a buffer as `swift test` does (C's
     stdio buffers a pipe, and writes to a terminal line by line)."""
     output = open(sys.stdout.fileno(), "w", buffering=1 if os.isatty(1) else 65536, closefd=False)  # noqa: SIM115
-    tests = subprocess.Popen([sys.executable, __file__, "binary", scenario], stdout=subprocess.PIPE, text=True,
+    tests = subprocess.Popen([sys.executable, __file__, "binary", scenario, *([stream] if stream else [])],
+                             stdout=subprocess.PIPE, text=True,
                              preexec_fn=os.setpgrp)
     for line in tests.stdout:
         output.write(line)

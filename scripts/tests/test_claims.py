@@ -11,11 +11,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import claims  # noqa: E402
 import pyramid  # noqa: E402
+from pyramidkit import config as kit_config  # noqa: E402
 
 
 class TimeLimitTests(unittest.TestCase):
     def bound(self, tier: str) -> float:
-        budgets = json.loads(pyramid.DEFAULT_BUDGETS.read_text())["tiers"]
+        budgets = kit_config.load(pyramid.ROOT).budgets["tiers"]
         return pyramid.HangBounds(tier, budgets[tier]).run
 
     def test_a_claim_on_one_tier_gets_that_tiers_hang_bound(self):

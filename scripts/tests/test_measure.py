@@ -31,8 +31,9 @@ class MeasureTests(unittest.TestCase):
             self.assertEqual(measure.run_tests("EndToEnd", "^EndToEndTests\\.X"), "ran")
         finally:
             measure.pyramid.swift_test = original
-        (tier, pattern, extra, bounds), = calls
+        (package, tier, pattern, extra, bounds), = calls
         self.assertEqual((tier, pattern, extra), ("EndToEnd", "^EndToEndTests\\.X", []))
+        self.assertEqual(package.test_product, "PointsOfInterestPackageTests")
         self.assertIsInstance(bounds, measure.pyramid.HangBounds)
         self.assertIsNotNone(bounds.test)  # the end-to-end tier's per-test bound, from budgets.json
 

@@ -18,6 +18,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import pyramid  # noqa: E402
 from pyramid import TestResult, TierRun  # noqa: E402
+from pyramidkit import config as kit_config  # noqa: E402
+
+# A package of one tier, as pyramid.json would say it; its root is never read (the fake binary needs none).
+PACKAGE = kit_config.parse({"testProduct": "FakePackageTests", "tiers": [{"name": "Unit", "targets": ["UnitTests"]}]},
+                           Path(__file__).resolve().parent)
 
 LINUX_XCTEST = """\
 Test Suite 'Selected tests' started at 2026-11-21 10:00:00.000
@@ -33,20 +38,6 @@ Test Case 'ExpectationSpeedComparison.testCompare' skipped (0.001 seconds)
 """
 
 DARWIN_XCTEST = "Test Case '-[UnitTests.CoordinateXCTests testValid]' passed (0.002 seconds).\n"
-
-SWIFT_TESTING_XUNIT = """<?xml version="1.0" encoding="UTF-8"?>
-<testsuites>
-  <testsuite name="TestResults" errors="0" tests="3" failures="1" skipped="1" time="0.5">
-    <testcase classname="UnitTests.DistanceTests" name="cityPair(name:from:to:referenceMeters:)" time="0.003" />
-    <testcase classname="UnitTests.AppLaunchTests" name="optionalWork(environment:runsOptionalWork:)" time="0.2">
-      <failure message="Expectation failed: ran == runsOptionalWork" />
-    </testcase>
-    <testcase classname="EndToEndTests.ServerContractTests" name="placesNearConventionCenter()">
-      <skipped>POI_SERVER_URL is not set</skipped>
-    </testcase>
-  </testsuite>
-</testsuites>
-"""
 
 BUDGETS = {
     "tiers": {
@@ -83,25 +74,6 @@ class ParsingTests(unittest.TestCase):
     def test_darwin_xctest_console_keeps_one_module_prefix(self):
         results = pyramid.parse_xctest_console(DARWIN_XCTEST, "UnitTests")
         self.assertEqual(results[0].identifier, "UnitTests.CoordinateXCTests/testValid")
-
-    def test_swift_testing_xunit(self):
-        with tempfile.TemporaryDirectory() as folder:
-            path = Path(folder) / "Unit-swift-testing.xml"
-            path.write_text(SWIFT_TESTING_XUNIT)
-            results = pyramid.parse_swift_testing_xunit(path)
-        self.assertEqual([r.outcome for r in results], ["passed", "failed", "skipped"])
-        self.assertEqual(results[0].identifier, "UnitTests.DistanceTests/cityPair(name:from:to:referenceMeters:)")
-        self.assertEqual(results[1].message, "Expectation failed: ran == runsOptionalWork")
-        self.assertEqual(results[2].message, "POI_SERVER_URL is not set")
-
-    def test_missing_xunit_file_is_no_results(self):
-        self.assertEqual(pyramid.parse_swift_testing_xunit(Path("/nonexistent/x.xml")), [])
-
-    def test_an_xunit_file_cut_short_by_a_stopped_run_is_no_results(self):
-        with tempfile.TemporaryDirectory() as folder:
-            path = Path(folder) / "Unit-swift-testing.xml"
-            path.write_text('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n')
-            self.assertEqual(pyramid.parse_swift_testing_xunit(path), [])
 
     def test_a_crash_without_a_failing_test_still_fails_the_tier(self):
         self.assertEqual(run("Unit", [passed("a")], exit_code=1).failed, 1)
@@ -228,13 +200,13 @@ class OutputTests(unittest.TestCase):
 
     def test_closing_line_is_the_plain_line_ci_reads(self):
         runs = [run("Unit", [passed("a"), TestResult("b", 0, "skipped")]), run("EndToEnd", [passed("c")], exit_code=1)]
-        self.assertEqual(pyramid.closing_line(runs), "tests: 2 passed, 1 failed, 1 skipped")
+        self.assertEqual(pyramid.closing_line(runs), "tests: 3 (3 cases): 2 passed, 1 failed, 1 skipped")
 
     def test_markdown_has_a_row_per_tier_and_the_breaches(self):
         runs = [run("Unit", [passed("UnitTests/x()", 0.004)], 0.4)]
         report = pyramid.report_json(runs, 12.0, ["a breach"], {})
         markdown = pyramid.report_markdown(report)
-        self.assertIn("| Unit | 1 | 1 | 0 | 0 | 0.40 s | 400.0 ms | `UnitTests/x()` 4 ms |", markdown)
+        self.assertIn("| Unit | 1 | 1 | 1 | 0 | 0 | 0.40 s | 400.0 ms | `UnitTests/x()` 4 ms |", markdown)
         self.assertIn("- **budget:** a breach", markdown)
         self.assertFalse(report["passed"])
 
@@ -256,7 +228,7 @@ class DocsFiguresTests(unittest.TestCase):
         updated = pyramid.update_docs(text, values)
         self.assertIn("<!-- pyramid:tests:Unit -->2<!-- /pyramid -->", updated)
         self.assertIn("<!-- pyramid:wall:Unit -->0.50 s<!-- /pyramid -->", updated)
-        self.assertIn("  Unit             2       2       0        0   0.50 s", updated)
+        self.assertIn("  Unit             2      2       2       0        0   0.50 s", updated)
         self.assertNotIn("old", updated)
         self.assertIn("<!-- pyramid:unknown -->x<!-- /pyramid -->", updated)
         self.assertEqual(pyramid.check_docs(updated.replace("<!-- pyramid:unknown -->x<!-- /pyramid -->", ""), values, "f"), [])
@@ -339,7 +311,7 @@ class HangBoundTests(unittest.TestCase):
             "3 s + 10 s)",
         )
         run = TierRun("Unit", 22.0, -9, [], hung=entries)
-        self.assertEqual(pyramid.closing_line([run]), "tests: 0 passed, 1 failed, 0 skipped")
+        self.assertEqual(pyramid.closing_line([run]), "tests: 0 (0 cases): 0 passed, 1 failed, 0 skipped")
 
     def test_a_hung_test_is_not_run_again_for_its_budget(self):
         entry = {"test": "UnitTests.A/testB", "seconds": 11.0, "bound": "bound: 11.0 s a test"}
@@ -368,13 +340,13 @@ class HungTierTests(unittest.TestCase):
     ends at its bound with a HUNG line that names the test, and leaves nothing running."""
 
     def run_fake(self, scenario, budget):
-        def command(pattern, xunit, extra):
-            self.assertEqual(pattern, "^UnitTests\\.")
-            return [sys.executable, str(FAKE), "launcher", scenario]
+        def command(pattern, stream, extra):
+            self.assertEqual(pattern, "^(UnitTests)\\.")
+            return [sys.executable, str(FAKE), "launcher", scenario, str(stream)]
 
         bounds = pyramid.HangBounds("Unit", budget)
         with unittest.mock.patch.object(pyramid, "HANG_MARGIN", 0.5), contextlib.redirect_stderr(io.StringIO()):
-            run = pyramid.run_tier("Unit", [], bounds, command=command, binary=FAKE)
+            run = pyramid.run_tier(PACKAGE, "Unit", [], bounds, command=command, binary=FAKE)
         pids = [int(pid) for pid in re.findall(r"^fake: \w+ (\d+)$", run.output, re.M)]
         self.assertEqual(len(pids), 2, run.output)
         for pid in pids:
@@ -387,7 +359,7 @@ class HungTierTests(unittest.TestCase):
         self.assertRegex(text, r"\n  HUNG UnitTests\.HangXCTests/testForever still running after (0\.9|1\.\d) s "
                                r"\(bound: 0\.9 s a test, 4 × its budget of 0\.1 s \+ 0\.5 s\)")
         self.assertLess(run.wall_seconds, 0.9 + 3.0)
-        self.assertEqual(pyramid.closing_line([run]), "tests: 1 passed, 1 failed, 0 skipped")
+        self.assertEqual(pyramid.closing_line([run]), "tests: 2 (2 cases): 1 passed, 1 failed, 0 skipped")
 
     def test_a_swift_testing_test_past_its_own_longer_bound(self):
         budget = {"maxTierSeconds": 5.0, "maxSecondsPerTest": 0.05, "exceptions": {"UnitTests.HangTests/forever()": 0.15}}
@@ -396,6 +368,13 @@ class HungTierTests(unittest.TestCase):
                                r"\(bound: 1\.1 s a test, 4 × its budget of 0\.15 s \+ 0\.5 s\)")
         self.assertGreaterEqual(run.wall_seconds, 1.1)
         self.assertLess(run.wall_seconds, 1.1 + 3.0)
+
+    def test_the_tests_that_ended_are_read_from_the_event_stream(self):
+        run, text = self.run_fake("hang-swift-testing", {"maxTierSeconds": 0.125})
+        outcomes = {result.identifier: result.outcome for result in run.results}
+        self.assertEqual(outcomes["UnitTests.HangTests/fine()"], "passed")
+        self.assertEqual(outcomes["UnitTests.FineXCTests/testFine"], "passed")
+        self.assertEqual(outcomes["UnitTests.HangTests/forever()"], "failed")  # hung: from the console, not the stream
 
     def test_a_tier_past_its_bound(self):
         run, text = self.run_fake("hang-swift-testing", {"maxTierSeconds": 0.125})

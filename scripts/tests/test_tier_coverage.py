@@ -40,9 +40,15 @@ class CoverageTests(unittest.TestCase):
         program = {"Sources/poi/main.swift": {1: 3, 2: 0}}
         self.assertEqual(coverage.merge(test_binary, program), {"Sources/poi/main.swift": {1: 3, 2: 0}})
 
-    def test_modules_leave_out_the_test_support(self):
+    def test_modules_leave_out_the_excluded_ones(self):
         counts = coverage.parse_lcov(LCOV, ROOT)
-        self.assertEqual(coverage.by_module(counts, counts), {"POIDomain": {"covered": 2, "lines": 3}})
+        try:
+            coverage.exclude(["POITestSupport"])  # as pyramid.json's excludedModules says
+            self.assertEqual(coverage.by_module(counts, counts), {"POIDomain": {"covered": 2, "lines": 3}})
+            coverage.exclude([])
+            self.assertEqual(set(coverage.by_module(counts, counts)), {"POIDomain", "POITestSupport"})
+        finally:
+            coverage.exclude([])
 
     def test_ranges_are_compact(self):
         self.assertEqual(coverage.ranges([7, 1, 2, 3, 9, 10]), "1-3, 7, 9-10")
