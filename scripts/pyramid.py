@@ -1,24 +1,25 @@
 #!/usr/bin/env python3
 """Runs the test pyramid one tier at a time and reports it: counts, times, the slowest tests, budgets, flakiness.
 
-Used by scripts/pyramid (every tier, the report, the budgets) and scripts/test-tier (one tier). Python's standard
-library only: the Swift package stays free of dependencies, and this file's logic is tested by
-scripts/tests/test_pyramid.py.
+Used by scripts/pyramid (every tier, the report, the budgets) and scripts/test-tier (one tier), on the package at
+--package-path (default: the one this file is in), whose pyramid.json names its tiers, test product, budgets,
+programs and docs (scripts/pyramidkit/config.py). Python's standard library only; this file's logic is tested by
+scripts/tests/test_pyramid.py, the kit's parts by scripts/tests/test_kit_*.py.
 
-XCTest's results are read from its console output ("Test Case '...' passed (0.001 seconds)"): on Linux it writes
-its xUnit file only under --parallel. Swift Testing's are read from the xUnit file that `swift test --xunit-output`
-writes for it (per-test time, failures, skip reasons).
+Results are read by the kit's one reader (scripts/pyramidkit/results.py): XCTest's from its console lines ("Test
+Case '...' passed (0.001 seconds)"; on Linux it writes an xUnit file only under --parallel, and calls a skip passed
+there), Swift Testing's from the JSON event stream `swift test --event-stream-output-path` writes (each case of a
+parameterized test, each failure with file:line, skip reasons).
 
-Every test must end, so every run of a tier has a hang bound derived from the budgets (scripts/budgets.json):
-HANG_FACTOR times the budget plus HANG_MARGIN, that is 4 x the budget + 10 s. The run as a whole is bound by the
-tier's budget (maxTierSeconds; the unit tier's 3 s gives 22 s), each test by its own (maxSecondsPerTest or its
-exception; the unit tier's 0.25 s gives 11 s), counted from the line that says the test started. When a bound
-passes, the run is stopped with every process it started (`swift test`, the test binary in its process group, the
-programs its tests launched in theirs: scripts/bounded.py), and each test that started and never ended (read from
-both libraries' console lines: scripts/running.py) is a failure with a line that names it:
-`HUNG UnitTests.AppLaunchXCTests/testAwaitsForever still running after 11.0 s (bound: ...)`. The bounds are far
-above a slow test, which the budgets catch, and far below Swift Testing's one-minute `.timeLimit`, which an `async`
-XCTest method does not even have. A tier the budgets file does not list is bound by UNBUDGETED_SECONDS a run.
+Every test must end, so every run of a tier has a hang bound derived from the budgets: HANG_FACTOR times the budget
+plus HANG_MARGIN, that is 4 x the budget + 10 s. The run as a whole is bound by the tier's budget (maxTierSeconds: a
+tier of 3 s gives 22 s), each test by its own (maxSecondsPerTest or its exception: 0.25 s gives 11 s), counted from
+the line that says the test started. When a bound passes, the run is stopped with every process it started (`swift
+test`, the test binary in its process group, the programs its tests launched in theirs: scripts/bounded.py), and each
+test that started and never ended (read from both libraries' console lines: scripts/running.py) is a failure with a
+line that names it: `HUNG Module.SomeXCTests/testAwaitsForever still running after 11.0 s (bound: ...)`. The bounds
+are far above a slow test, which the budgets catch, and far below Swift Testing's one-minute `.timeLimit`, which an
+`async` XCTest method does not even have. A tier the budgets do not list is bound by UNBUDGETED_SECONDS a run.
 `swift test` runs in a pseudo-terminal: through a pipe it holds back its test binary's lines until the binary ends,
 and a hung run would name no test.
 """

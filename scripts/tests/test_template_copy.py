@@ -11,10 +11,11 @@ CHAPTER = ROOT / "docs" / "12-using-this-layout-as-a-template.md"
 
 
 def local_imports(module: str) -> set[str]:
-    """The scripts' own modules that `module` imports."""
-    local = {path.stem for path in SCRIPTS.glob("*.py")}
+    """The scripts' own modules and packages that `module` (a module, or a package: all its modules) imports."""
+    local = {path.stem for path in SCRIPTS.glob("*.py")} | {path.parent.name for path in SCRIPTS.glob("*/__init__.py")}
     found = set()
-    for node in ast.walk(ast.parse((SCRIPTS / f"{module}.py").read_text())):
+    files = sorted((SCRIPTS / module).glob("*.py")) if (SCRIPTS / module).is_dir() else [SCRIPTS / f"{module}.py"]
+    for node in (node for file in files for node in ast.walk(ast.parse(file.read_text()))):
         if isinstance(node, ast.Import):
             found |= {alias.name.split(".")[0] for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -40,19 +41,21 @@ class CopyTableTests(unittest.TestCase):
         for line in CHAPTER.read_text().splitlines():
             if line.startswith("| `"):
                 piece = line.split(" | ")[0]
-                rows.append((piece, set(re.findall(r"\b([a-z_]+)\.py\b", piece))))
+                rows.append((piece, set(re.findall(r"\b([a-z_]+)(?:\.py\b|/`)", piece))))
         return [(piece, named) for piece, named in rows if named]
 
     def test_each_row_names_every_module_its_modules_import(self):
         rows = self.rows()
         self.assertGreaterEqual(len(rows), 5, "the table's rows of scripts")
         for piece, named in rows:
-            self.assertTrue(all((SCRIPTS / f"{module}.py").is_file() for module in named), piece)
+            self.assertTrue(all((SCRIPTS / f"{module}.py").is_file() or (SCRIPTS / module / "__init__.py").is_file()
+                                for module in named), piece)
             self.assertEqual(needed(named) - named, set(), f"copying only {piece} fails at import")
 
     def test_the_import_walk_finds_an_indirect_import(self):
         self.assertIn("tier_coverage", needed({"pyramid"}))
         self.assertIn("bounded", needed({"claims"}))
+        self.assertIn("pyramidkit", needed({"pyramid"}))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""No name of this package in the pyramid kit's code: its targets (modules), products (programs), test product and
+test targets' tiers come from pyramid.json, so the kit runs any package. A step of .ci/run.
+
+    scripts/check-kit-names
+
+The kit's files are KIT (the ones chapter 12's copy block copies); the names are what `swift package dump-package`
+and pyramid.json say of this package. A name counts as a whole word (`poi` in `poi-server`, not in `point`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+KIT = ["scripts/pyramid", "scripts/test-tier", "scripts/pyramid.py", "scripts/bounded.py", "scripts/running.py",
+       "scripts/tier_coverage.py", "scripts/test_coverage.py", "scripts/pyramidkit/*.py"]
+
+
+def package_names(dump: dict, config: dict) -> set[str]:
+    """Every name the kit must not know: targets, products, the test product, the package's own name."""
+    names = {dump["name"], config["testProduct"]}
+    names |= {target["name"] for target in dump.get("targets", [])}
+    names |= {product["name"] for product in dump.get("products", [])}
+    return names
+
+
+def offences(text: str, names: set[str]) -> list[tuple[int, str]]:
+    """(line number, name) for each line of `text` that says one of `names` as a word."""
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
+                         + r")(?![\w-])")
+    return [(number, match[1]) for number, line in enumerate(text.splitlines(), start=1)
+            for match in [pattern.search(line)] if match]
+
+
+def main() -> int:
+    dump = json.loads(subprocess.run(["swift", "package", "--package-path", str(ROOT), "dump-package"],
+                                     capture_output=True, text=True, check=True).stdout)
+    names = package_names(dump, json.loads((ROOT / "pyramid.json").read_text()))
+    found = []
+    files = sorted({path for pattern in KIT for path in ROOT.glob(pattern)})
+    for path in files:
+        for number, name in offences(path.read_text(), names):
+            found.append(f"{path.relative_to(ROOT)}:{number}: names {name}")
+    for line in found:
+        print(line)
+    print(f"check-kit-names: {len(files)} files, {len(names)} names of this package, "
+          f"{len(found)} {'line names' if len(found) == 1 else 'lines name'} one")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
