@@ -253,7 +253,7 @@ def flaky_lines(test: str, flaky: dict) -> list[str]:
     return lines
 
 
-def draw_pyramid(counts: dict[str, int], width: int = 48) -> list[str]:
+def draw_pyramid(counts: dict[str, int], width: int = 48, names: int = 12) -> list[str]:
     """The tiers as centred bars, the top tier first (`counts` lists them from the base up), each bar's length
     proportional to its number of tests."""
     largest = max(counts.values(), default=0) or 1
@@ -261,7 +261,7 @@ def draw_pyramid(counts: dict[str, int], width: int = 48) -> list[str]:
     for tier in reversed(list(counts)):
         length = max(1, round(counts[tier] / largest * width)) if counts[tier] else 0
         bar = ("█" * length).center(width)
-        lines.append(f"  {bar}  {tier:<12}{counts[tier]:>5}")
+        lines.append(f"  {bar}  {tier:<{names}}{counts[tier]:>5}")
     return lines
 
 
@@ -340,16 +340,17 @@ PROBLEM = re.compile(r"^  (FAILED|HUNG|BUDGET|FLAKY) |^    round ")
 def report_text(report: dict) -> str:
     built = report["buildSeconds"]
     lines = [f"Build: {built:.1f} s (not counted in the tiers' times)" if built is not None else "Build: skipped", ""]
-    lines.append(f"  {'tier':<12}{'tests':>6}{'cases':>7}{'passed':>8}{'failed':>8}{'skipped':>9}{'wall':>9}"
+    width = max([12, *(len(name) + 2 for name in report["tiers"])])  # a tier's name may be long (a target's)
+    lines.append(f"  {'tier':<{width}}{'tests':>6}{'cases':>7}{'passed':>8}{'failed':>8}{'skipped':>9}{'wall':>9}"
                  f"{'per test':>11}")
     for tier in report["tiers"].values():
         per_test = f"{tier['secondsPerTest'] * 1000:.1f} ms" if tier["secondsPerTest"] is not None else "-"
         lines.append(
-            f"  {tier['tier']:<12}{tier['tests']:>6}{tier['cases']:>7}{tier['passed']:>8}{tier['failed']:>8}"
+            f"  {tier['tier']:<{width}}{tier['tests']:>6}{tier['cases']:>7}{tier['passed']:>8}{tier['failed']:>8}"
             f"{tier['skipped']:>9}{tier['wallSeconds']:>7.2f} s{per_test:>11}"
         )
     lines.append("  (passed, failed, skipped: cases; a test that is not parameterized is one case)")
-    lines += ["", *draw_pyramid({tier["tier"]: tier["tests"] for tier in report["tiers"].values()}), ""]
+    lines += ["", *draw_pyramid({tier["tier"]: tier["tests"] for tier in report["tiers"].values()}, names=width), ""]
     for tier in report["tiers"].values():
         slowest = ", ".join(f"{entry['test']} {entry['seconds'] * 1000:.0f} ms" for entry in tier["slowest"])
         lines.append(f"  slowest {tier['tier']}: {slowest or '-'}")
@@ -531,9 +532,12 @@ def build(package: kit_config.Config, extra: list[str] | None = None) -> float:
         sys.stdout.write(output)
         raise SystemExit("pyramid: the build failed")
     warnings = sorted({line for line in output.splitlines() if re.match(r"^/.*: warning: ", line)})
-    if warnings:
+    if warnings and package.allow_warnings:
+        progress(f"   the build printed {len(warnings)} warnings (pyramid.json allows them)")
+    elif warnings:
         print("\n".join(warnings))
-        raise SystemExit("pyramid: the build printed warnings; the kit keeps zero warnings")
+        raise SystemExit("pyramid: the build printed warnings (pyramid.json's \"allowWarnings\": true runs the tiers "
+                         "of a build that warns)")
     progress(f"   built in {seconds:.1f} s")
     return seconds
 
@@ -623,7 +627,8 @@ def swift_test(package: kit_config.Config, tier: str, pattern: str, extra: list[
         finished = bounded.run([command(pattern, stream, extra)], bounds.run, cwd=package.root,
                                test_limit=bounds.test, longer=longer, terminal=True)
         results = kit_results.parse_xctest_console(finished.output, name, package.root)
-        results += kit_results.parse_event_stream(stream.read_text() if stream.exists() else "", package.root)
+        results += kit_results.parse_event_stream(stream.read_text() if stream.exists() else "", package.root,
+                                                  finished.output)
     hung = hung_entries(finished.hang, bounds, name) if finished.hang else []
     results += [TestResult(entry["test"], entry["seconds"], "failed", hung_line(entry, tier))
                 for entry in hung if entry["test"] is not None]
@@ -694,7 +699,7 @@ def initialise(root: Path) -> int:
     try:
         guessed, said = starter.guess(starter.dump_package(root))
         path = starter.write(root, guessed)
-    except (ValueError, FileExistsError) as error:
+    except (ValueError, FileExistsError, kit_config.ConfigError) as error:
         print(f"pyramid: {error}", file=sys.stderr)
         return 1
     print(f"wrote {path}; guessed:")

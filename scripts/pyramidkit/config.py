@@ -10,7 +10,8 @@ budgets and programs.
       "budgets": "scripts/budgets.json",                optional: time budgets (see scripts/budgets.json)
       "programs": ["my-tool"],                          optional: executables the tests launch (for coverage)
       "excludedModules": ["MyTestSupport"],             optional: modules coverage and mutants leave out
-      "docs": ["README.md", "docs/*.md"]                optional: files whose pyramid markers quote the run
+      "docs": ["README.md", "docs/*.md"],               optional: files whose pyramid markers quote the run
+      "allowWarnings": false                            optional: true runs the tiers of a build that warns
     }
 
 Every mistake in the file is refused with a sentence that names the file and the key: an unknown key (a typo would
@@ -25,8 +26,10 @@ import re
 from pathlib import Path
 
 FILE = "pyramid.json"
-KEYS = {"testProduct", "tiers", "budgets", "programs", "excludedModules", "docs", "about"}
+KEYS = {"testProduct", "tiers", "budgets", "programs", "excludedModules", "docs", "allowWarnings", "about"}
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# SwiftPM names the test binary after the package, whose name may hold `-` and `.` (swift-argument-parserPackageTests).
+PRODUCT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 
 
 class ConfigError(Exception):
@@ -59,6 +62,7 @@ class Config:
     programs: tuple[str, ...] = ()
     excluded_modules: frozenset[str] = frozenset()
     docs: tuple[str, ...] = ()
+    allow_warnings: bool = False
 
     @property
     def names(self) -> list[str]:
@@ -84,6 +88,12 @@ def _strings(value, where: str) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _boolean(value, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{where} must be true or false")
+    return value
+
+
 def parse(data, root: Path) -> Config:
     """The configuration in `data` (pyramid.json's JSON), for the package at `root`."""
     where = root / FILE
@@ -93,7 +103,7 @@ def parse(data, root: Path) -> Config:
     if unknown:
         raise ConfigError(f"{where}: unknown key {', '.join(unknown)} (the keys: {', '.join(sorted(KEYS))})")
     product = data.get("testProduct")
-    if not isinstance(product, str) or not NAME.match(product):
+    if not isinstance(product, str) or not PRODUCT.match(product):
         raise ConfigError(f"{where}: testProduct must name the test binary (e.g. MyPackagePackageTests)")
     raw_tiers = data.get("tiers")
     if not isinstance(raw_tiers, list) or not raw_tiers:
@@ -140,6 +150,7 @@ def parse(data, root: Path) -> Config:
         programs=_strings(data.get("programs", []), f"{where}: programs"),
         excluded_modules=frozenset(_strings(data.get("excludedModules", []), f"{where}: excludedModules")),
         docs=_strings(data.get("docs", []), f"{where}: docs"),
+        allow_warnings=_boolean(data.get("allowWarnings", False), f"{where}: allowWarnings"),
     )
 
 

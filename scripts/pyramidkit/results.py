@@ -1,11 +1,15 @@
 """The one reader of test results: Swift Testing's JSON event stream and XCTest's console lines, turned into one
 result per test, with its cases, its failures (message and file:line) and its time.
 
-Swift Testing: `swift test --event-stream-output-path FILE --event-stream-version 0`. The kit asks for version 0 on
-every toolchain that has the stream (6.0 and later; STREAM_VERSION): it is the one whose records name the case of a
-parameterized test (`_testCase`, for a case's start, end and issues), which the "6.3" version leaves out. Version 0
-leaves out warnings; a record that carries 6.3's `isFailure` is read by it, one without by `isKnown` (a known issue
-is no failure). A test that is not parameterized is one case.
+Swift Testing: `swift test --event-stream-output-path FILE`, in the version the toolchain writes by default (its
+newest: "6.3" on 6.3, 0 on 6.2). The kit does not ask for another: asking 6.3 for version 0 (whose records name a
+parameterized test's case, `_testCase`) also stops warnings from being recorded at all, and a test that counts its
+warnings then fails (swift-property-based's WarningTests did). Both versions are read: an issue is a failure by 6.3's
+`isFailure`, or in version 0 when it is not a known issue. A case is named by its arguments: from `_testCase` in
+version 0, from its start's message in 6.3 ("Test case passing 1 argument n → 2 to f(_:) started."); a failure's case
+comes from `_testCase`, or in 6.3 from the console's line for that issue ("✘ Test f(_:) recorded an issue with 1
+argument n → 2 at File.swift:6:54: ..."), matched by its source location. A test that is not parameterized is one
+case.
 
 XCTest (corelibs on Linux, Darwin's alike): one line per test, `Test Case 'Class.test' passed|failed|skipped (N
 seconds)`, each failure a line `FILE:LINE: error: Class.test : MESSAGE` before it, a skip `FILE:LINE: Class.test :
@@ -20,7 +24,6 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-STREAM_VERSION = "0"
 # A Swift Testing test's id ends with where it is declared (`Module.Suite/test()/File.swift:12:6`): not its name.
 SOURCE_LOCATION = re.compile(r"/[^/]+\.swift:\d+:\d+$")
 
@@ -60,10 +63,26 @@ class TestResult:
 
 
 def stream_arguments(path: Path, swift_version: tuple[int, int] | None) -> list[str]:
-    """The `swift test` options that write the event stream to `path`; none before Swift 6.0, which has no stream."""
+    """The `swift test` options that write the event stream to `path`, in the toolchain's own version; none before
+    Swift 6.0, which has no stream."""
     if swift_version is not None and swift_version < (6, 0):
         return []
-    return ["--event-stream-output-path", str(path), "--event-stream-version", STREAM_VERSION]
+    return ["--event-stream-output-path", str(path)]
+
+
+CASE_STARTED = re.compile(r"passing \d+ arguments? (.*) to .* started\.$")
+CONSOLE_ISSUE = re.compile(r"^\S+ Test .*? recorded an issue with \d+ arguments? (.*) at ([^:\s]+):(\d+):(\d+): ")
+
+
+def console_cases(console: str) -> dict[tuple[str, int, int], list[str]]:
+    """From the console, the arguments of each issue of a parameterized test's case, by where the issue was
+    recorded (file name, line, column), in the order they were printed."""
+    found: dict[tuple[str, int, int], list[str]] = {}
+    for line in console.splitlines():
+        match = CONSOLE_ISSUE.match(line)
+        if match:
+            found.setdefault((match[2], int(match[3]), int(match[4])), []).append(match[1])
+    return found
 
 
 def swift_version(text: str) -> tuple[int, int] | None:
@@ -103,9 +122,11 @@ def _skip_reason(payload: dict) -> str:
     return match[1] if match else ""
 
 
-def parse_event_stream(text: str, root: Path | None = None) -> list[TestResult]:
+def parse_event_stream(text: str, root: Path | None = None, console: str = "") -> list[TestResult]:
     """Every test function the stream saw end or skip, in the order of its records; a test that started and never
-    ended (a run stopped at its hang bound) is left out, for the caller to report. Lines cut short are ignored."""
+    ended (a run stopped at its hang bound) is left out, for the caller to report. Lines cut short are ignored.
+    `console` (the run's console output) names a failure's case when the stream does not."""
+    printed = console_cases(console)
     tests: dict[str, dict] = {}
     started: dict[str, float] = {}
     ended: dict[str, float] = {}
@@ -132,22 +153,26 @@ def parse_event_stream(text: str, root: Path | None = None) -> list[TestResult]:
         elif kind == "testCaseStarted":
             known = cases.setdefault(test, {})
             case = payload.get("_testCase") or {}
-            key = case.get("id") or f"#{len(known) + 1}"
-            known.setdefault(key, Case(case.get("displayName") or key, "passed", -instant))
+            said = CASE_STARTED.search(_message(payload))
+            name = case.get("displayName") or (said[1] if said else f"#{len(known) + 1}")
+            key = case.get("id") or f"{name}#{len(known) + 1}"
+            known.setdefault(key, Case(name, "passed", -instant))
         elif kind == "testCaseEnded":
             case = (payload.get("_testCase") or {}).get("id")
             if case and case in cases.get(test, {}) and cases[test][case].seconds < 0:
                 cases[test][case].seconds += instant
         elif kind == "issueRecorded" and _is_failure(payload.get("issue") or {}):
             case = payload.get("_testCase") or {}
-            where = (payload.get("issue") or {}).get("sourceLocation") or payload.get("_sourceLocation")
-            failures.setdefault(test or "", []).append(
-                Failure(_message(payload), _location(where, root), case.get("displayName", "")))
-            if case.get("id") and case["id"] in cases.get(test, {}):
-                cases[test][case["id"]].outcome = "failed"
-            elif test in cases:  # a stream that does not say which case: every case of the test is suspect
-                for known in cases[test].values():
-                    known.outcome = "failed"
+            where = (payload.get("issue") or {}).get("sourceLocation") or payload.get("_sourceLocation") or {}
+            name = case.get("displayName", "")
+            if not name and test in cases:  # 6.3: the console's line for this issue says the case
+                key = ((where.get("fileID") or "").rsplit("/", 1)[-1], where.get("line"), where.get("column"))
+                name = printed[key].pop(0) if printed.get(key) else ""
+            failures.setdefault(test or "", []).append(Failure(_message(payload), _location(where, root), name))
+            matching = [known for key, known in cases.get(test, {}).items()
+                        if key == case.get("id") or (not case and name and known.name == name)]
+            for known in matching[:1] or cases.get(test, {}).values():  # no case found: every case is suspect
+                known.outcome = "failed"
     results = []
     for test, payload in tests.items():
         identifier = SOURCE_LOCATION.sub("", test)

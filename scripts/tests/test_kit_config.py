@@ -69,6 +69,14 @@ class ConfigTests(unittest.TestCase):
         self.refused({**GOOD, "tiers": [{"name": "U", "targets": ["A"], "filter": "x"}]}, "and no more")
         self.refused({**GOOD, "budgets": "missing.json"}, "missing.json, which is not there")
         self.refused({**GOOD, "programs": "poi"}, "programs must be a list")
+        self.refused({**GOOD, "allowWarnings": "yes"}, "allowWarnings must be true or false")
+        self.refused({**GOOD, "testProduct": "a b"}, "testProduct")
+
+    def test_a_test_product_named_after_a_package_with_dashes(self):
+        read = config.parse({**GOOD, "testProduct": "swift-argument-parserPackageTests"}, self.root)
+        self.assertEqual(read.test_product, "swift-argument-parserPackageTests")
+        self.assertFalse(read.allow_warnings)
+        self.assertTrue(config.parse({**GOOD, "allowWarnings": True}, self.root).allow_warnings)
 
     def test_budgets_are_read_and_must_name_known_tiers(self):
         (self.root / "b.json").write_text(json.dumps({"tiers": {"Unit": {"maxTierSeconds": 2}}}))

@@ -69,14 +69,33 @@ class EventStreamVersion0Tests(unittest.TestCase):
 
 
 class EventStream63Tests(unittest.TestCase):
-    """The "6.3" version names no case: cases are counted, and a failure marks every case of its test."""
+    """The "6.3" version, the toolchain's default, has no `_testCase`: a case is named from its start's message, and
+    a failure's case from the console's line for that issue."""
 
     def setUp(self):
-        self.results = by_identifier(results.parse_event_stream((FIXTURES / "kit-events-6.3.jsonl").read_text(), ROOT))
+        stream = (FIXTURES / "kit-events-6.3.jsonl").read_text()
+        self.console = (FIXTURES / "kit-console.txt").read_text()
+        self.results = by_identifier(results.parse_event_stream(stream, ROOT, self.console))
+        self.without_console = by_identifier(results.parse_event_stream(stream, ROOT))
 
-    def test_cases_counted_without_names(self):
-        self.assertEqual(len(self.results["DemoTests.doubles(_:)"].cases), 3)
-        self.assertEqual([case.outcome for case in self.results["DemoTests.failsOnTwo(_:)"].cases], ["failed", "failed"])
+    def test_cases_named_from_their_start(self):
+        self.assertEqual(sorted(case.name for case in self.results["DemoTests.doubles(_:)"].cases),
+                         ["n → 1", "n → 2", "n → 3"])
+
+    def test_the_console_names_the_failing_case(self):
+        fails = self.results["DemoTests.failsOnTwo(_:)"]
+        self.assertEqual(sorted((case.name, case.outcome) for case in fails.cases),
+                         [("n → 1", "passed"), ("n → 2", "failed")])
+        self.assertEqual(fails.failures[0].case, "n → 2")
+        self.assertEqual(fails.failures[0].location, "Tests/DemoTests/DemoTests.swift:6")
+
+    def test_without_the_console_every_case_of_a_failing_test_is_suspect(self):
+        fails = self.without_console["DemoTests.failsOnTwo(_:)"]
+        self.assertEqual([case.outcome for case in fails.cases], ["failed", "failed"])
+        self.assertEqual(fails.failures[0].case, "")
+
+    def test_console_cases_by_location(self):
+        self.assertEqual(results.console_cases(self.console), {("DemoTests.swift", 6, 54): ["n → 2"]})
 
     def test_is_failure_decides_a_warning_passes(self):
         self.assertEqual(self.results["DemoTests.warns()"].outcome, "passed")
@@ -110,9 +129,9 @@ class EventStreamEdgeTests(unittest.TestCase):
 
     def test_stream_arguments_by_toolchain(self):
         path = Path("/tmp/x.jsonl")
-        self.assertEqual(results.stream_arguments(path, (6, 3)),
-                         ["--event-stream-output-path", "/tmp/x.jsonl", "--event-stream-version", "0"])
-        self.assertEqual(results.stream_arguments(path, (6, 0))[-1], "0")
+        # The toolchain's own version: asking 6.3 for version 0 stops warnings from being recorded at all.
+        self.assertEqual(results.stream_arguments(path, (6, 3)), ["--event-stream-output-path", "/tmp/x.jsonl"])
+        self.assertEqual(results.stream_arguments(path, (6, 0)), ["--event-stream-output-path", "/tmp/x.jsonl"])
         self.assertEqual(results.stream_arguments(path, (5, 10)), [])
         self.assertEqual(results.swift_version("Swift version 6.3.1 (swift-6.3.1-RELEASE)\nTarget: x"), (6, 3))
         self.assertIsNone(results.swift_version("no swift here"))

@@ -195,6 +195,17 @@ class OutputTests(unittest.TestCase):
         self.assertIn("EndToEnd", lines[0])
         self.assertIn("Unit", lines[2])
 
+    def test_a_long_tier_name_keeps_the_columns(self):
+        runs = [run("Unit", [passed("a")]), run("ArgumentParserGenerateDoccReference", [passed("b")])]
+        lines = pyramid.report_text(pyramid.report_json(runs, None, [], {})).splitlines()
+        header = next(line for line in lines if line.lstrip().startswith("tier "))
+        rows = [line for line in lines if line.startswith(("  Unit ", "  ArgumentParserGenerateDoccReference "))]
+        self.assertEqual(len(rows), 2)
+        for row in rows:
+            self.assertEqual(len(row), len(header), row)
+        bars = [line for line in lines if "█" in line]
+        self.assertEqual(len({line.rindex(" ") for line in bars}), 1, "the bars' counts line up")
+
     def test_an_empty_tier_draws_no_bar(self):
         self.assertEqual(pyramid.draw_pyramid({"Unit": 3, "EndToEnd": 0}, width=10)[0].count("█"), 0)
 
