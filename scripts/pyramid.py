@@ -601,14 +601,64 @@ class Ran:
     hung: list[dict]
 
 
+@functools.lru_cache(maxsize=None)
+def xctest_identifiers(binary: Path, cwd: Path) -> tuple[str, ...]:
+    """Every XCTest method of the test binary (`Module.Class/method`), listed once a run of this script."""
+    listed = subprocess.run([str(binary), "--list-tests"], cwd=cwd, capture_output=True, text=True)
+    return tuple(line.strip() for line in listed.stdout.splitlines() if "/" in line and " " not in line.strip())
+
+
+# The `swift test` options the test binary can do without: the rest send a run through `swift test`.
+DIRECT_OPTIONS = {"--enable-code-coverage", "--scratch-path"}
+
+
+def test_commands(package: kit_config.Config, pattern: str, stream: Path,
+                  extra: list[str]) -> tuple[list[list[str]], dict[str, str]]:
+    """The processes that run the built tests matching `pattern`, and their environment. On Linux, the test binary
+    itself, twice at once: its XCTest methods that match (named one by one, as `swift test --filter` selects them) and
+    its Swift Testing tests (`--testing-library swift-testing --filter`, the event stream to `stream`); that skips
+    `swift test`'s own start and runs the two libraries side by side. Elsewhere (macOS runs a bundle through xctest),
+    or with `swift test` options the binary does not take, `swift test --skip-build --filter PATTERN` itself. With
+    --enable-code-coverage, LLVM_PROFILE_FILE puts every profile, the launched programs' too, where coverage reads
+    them."""
+    binary = test_binary(package, extra)
+    names = [argument for argument in extra if argument.startswith("--")]
+    if not sys.platform.startswith("linux") or not binary.is_file() or not set(names) <= DIRECT_OPTIONS:
+        return [swift_test_command(pattern, stream, extra)], {}
+    commands = []
+    selected = [identifier for identifier in xctest_identifiers(binary, package.root) if re.search(pattern, identifier)]
+    if selected:
+        commands.append([str(binary), ",".join(selected)])
+    commands.append([str(binary), "--testing-library", "swift-testing", "--filter", pattern,
+                     "--event-stream-output-path", str(stream)])
+    environment = {}
+    if "--enable-code-coverage" in extra:
+        environment["LLVM_PROFILE_FILE"] = str(binary.parent / "codecov" / "%p-%m.profraw")
+    return commands, environment
+
+
+# Swift Testing's exit status when no test matched its filter (a tier of XCTest only): no failure.
+NO_TESTS_STATUS = 69
+
+
+def exit_status(finished: bounded.Finished) -> int:
+    """The run's status: the first process's that failed, but a Swift Testing run that matched no test."""
+    for code, output in zip(finished.codes, finished.outputs):
+        if code == NO_TESTS_STATUS and "Test run with 0 tests" in output:
+            continue
+        if code:
+            return code
+    return 0
+
+
 def swift_test(package: kit_config.Config, tier: str, pattern: str, extra: list[str], bounds: HangBounds,
-               command: Callable[[str, Path, list[str]], list[str]] = swift_test_command,
+               command: Callable[[str, Path, list[str]], list[str]] | None = None,
                binary: Path | None = None) -> Ran:
-    """`swift test --skip-build --filter PATTERN` on the built tests, stopped at the tier's hang bounds: its wall
-    time, exit status, every test's result (XCTest's from the console, Swift Testing's from its event stream; a test
-    that hung is a failure) and the tests it left running. `command` makes the command (the script tests give a
-    fake test binary); `binary` lists the tests, to name them (None: as the console names them, after the tier's
-    first target)."""
+    """The built tests matching PATTERN (as `swift test --skip-build --filter PATTERN` runs them: test_commands),
+    stopped at the tier's hang bounds: the wall time, exit status, every test's result (XCTest's from the console,
+    Swift Testing's from its event stream; a test that hung is a failure) and the tests it left running. `command`
+    makes the one command (the script tests give a fake test binary); `binary` lists the tests, to name them (None:
+    as the console names them, after the tier's first target)."""
     targets = package.tier(tier).targets
     table = console_names(binary, package.root) if binary else {}
 
@@ -623,8 +673,11 @@ def swift_test(package: kit_config.Config, tier: str, pattern: str, extra: list[
 
     with tempfile.TemporaryDirectory() as folder:
         stream = Path(folder) / f"{tier}.jsonl"
-        # In a terminal: through a pipe, `swift test` holds back every line of its test binary until it ends.
-        finished = bounded.run([command(pattern, stream, extra)], bounds.run, cwd=package.root,
+        commands, environment = (([command(pattern, stream, extra)], {}) if command
+                                 else test_commands(package, pattern, stream, extra))
+        # In a terminal: through a pipe, `swift test` holds back every line of its test binary until it ends, and
+        # the binary's own C stdio buffers its lines.
+        finished = bounded.run(commands, bounds.run, cwd=package.root, environment=environment,
                                test_limit=bounds.test, longer=longer, terminal=True)
         results = kit_results.parse_xctest_console(finished.output, name, package.root)
         results += kit_results.parse_event_stream(stream.read_text() if stream.exists() else "", package.root,
@@ -632,14 +685,14 @@ def swift_test(package: kit_config.Config, tier: str, pattern: str, extra: list[
     hung = hung_entries(finished.hang, bounds, name) if finished.hang else []
     results += [TestResult(entry["test"], entry["seconds"], "failed", hung_line(entry, tier))
                 for entry in hung if entry["test"] is not None]
-    return Ran(finished.seconds, finished.codes[0], finished.output, results, hung)
+    return Ran(finished.seconds, exit_status(finished), finished.output, results, hung)
 
 
 def run_tier(package: kit_config.Config, tier: str, extra: list[str], bounds: HangBounds,
-             command: Callable[[str, Path, list[str]], list[str]] = swift_test_command,
+             command: Callable[[str, Path, list[str]], list[str]] | None = None,
              binary: Path | None = None) -> TierRun:
     pattern = package.tier(tier).filter
-    progress(f"== {tier} tier (swift test --skip-build --filter '{pattern}')")
+    progress(f"== {tier} tier (the tests swift test --skip-build --filter '{pattern}' runs)")
     ran = swift_test(package, tier, pattern, extra, bounds, command, binary)
     run = TierRun(tier, ran.seconds, ran.exit_code, ran.results, ran.output, ran.hung)
     progress(

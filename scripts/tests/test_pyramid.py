@@ -16,6 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import bounded  # noqa: E402
 import pyramid  # noqa: E402
 from pyramid import TestResult, TierRun  # noqa: E402
 from pyramidkit import config as kit_config  # noqa: E402
@@ -343,6 +344,63 @@ class HangBoundTests(unittest.TestCase):
         self.assertEqual(kept, ["  HUNG UnitTests.A/testB still running after 11.0 s (bound: 11.0 s a test)"])
         self.assertIn("- **hung:** UnitTests.A/testB still running after 11.0 s", pyramid.report_markdown(report))
         self.assertFalse(report["passed"])
+
+
+@unittest.skipUnless(sys.platform.startswith("linux"), "the test binary runs by itself on Linux")
+class TestCommandsTests(unittest.TestCase):
+    """How a tier's tests are run: the test binary itself, its XCTest and Swift Testing tests at once, or `swift
+    test` when the binary cannot do what was asked."""
+
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        root = Path(self.folder.name)
+        self.package = kit_config.parse({"testProduct": "FakePackageTests",
+                                         "tiers": [{"name": "Unit", "targets": ["UnitTests"]}]}, root)
+        self.binary = root / ".build" / "debug" / "FakePackageTests.xctest"
+        self.binary.parent.mkdir(parents=True)
+        self.binary.write_text("")
+        listed = ("UnitTests.AXCTests/testOne", "UnitTests.AXCTests/testTwo", "OtherTests.BXCTests/testThree")
+        patcher = unittest.mock.patch.object(pyramid, "xctest_identifiers", lambda binary, cwd: listed)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+        self.addCleanup(self.folder.cleanup)
+
+    def test_the_binary_runs_the_matching_xctests_and_swift_testing_at_once(self):
+        commands, environment = pyramid.test_commands(self.package, r"^(UnitTests)\.", Path("/s.jsonl"), [])
+        self.assertEqual(commands, [
+            [str(self.binary), "UnitTests.AXCTests/testOne,UnitTests.AXCTests/testTwo"],
+            [str(self.binary), "--testing-library", "swift-testing", "--filter", r"^(UnitTests)\.",
+             "--event-stream-output-path", "/s.jsonl"]])
+        self.assertEqual(environment, {})
+
+    def test_no_matching_xctest_is_no_xctest_process(self):
+        commands, _ = pyramid.test_commands(self.package, r"^(NoTests)\.", Path("/s.jsonl"), [])
+        self.assertEqual(len(commands), 1)
+        self.assertIn("swift-testing", commands[0])
+
+    def test_coverage_sends_every_profile_where_coverage_reads_them(self):
+        scratch = Path(self.folder.name) / ".build-coverage"
+        binary = scratch / "debug" / "FakePackageTests.xctest"
+        binary.parent.mkdir(parents=True)
+        binary.write_text("")
+        commands, environment = pyramid.test_commands(
+            self.package, r"^(UnitTests)\.", Path("/s.jsonl"), ["--enable-code-coverage", "--scratch-path", str(scratch)])
+        self.assertEqual(commands[0][0], str(binary))
+        self.assertEqual(environment, {"LLVM_PROFILE_FILE": str(binary.parent / "codecov" / "%p-%m.profraw")})
+
+    def test_an_option_only_swift_test_knows_goes_through_swift_test(self):
+        commands, _ = pyramid.test_commands(self.package, r"^(UnitTests)\.", Path("/s.jsonl"), ["--sanitize=thread"])
+        self.assertEqual(commands[0][:2], ["swift", "test"])
+        self.binary.unlink()
+        commands, _ = pyramid.test_commands(self.package, r"^(UnitTests)\.", Path("/s.jsonl"), [])
+        self.assertEqual(commands[0][:2], ["swift", "test"], "not built: swift test says so")
+
+    def test_a_swift_testing_run_that_matched_nothing_is_no_failure(self):
+        finished = lambda codes, outputs: bounded.Finished(codes, outputs, "", 0.1)  # noqa: E731
+        self.assertEqual(pyramid.exit_status(finished([0, 69], ["", "✔ Test run with 0 tests in 0 suites passed"])), 0)
+        self.assertEqual(pyramid.exit_status(finished([0, 69], ["", "crashed"])), 69)
+        self.assertEqual(pyramid.exit_status(finished([1, 0], ["", ""])), 1)
+        self.assertEqual(pyramid.exit_status(finished([0, 1], ["", "✘ Test run with 3 tests failed"])), 1)
 
 
 @unittest.skipUnless(sys.platform.startswith("linux"), "adopting orphans (PR_SET_CHILD_SUBREAPER) is Linux's")
