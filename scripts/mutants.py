@@ -46,16 +46,31 @@ import schemata as schemata_module
 import scratch
 import test_coverage
 import tier_coverage
+from pyramidkit import config as kit_config
 from swift_source import COMPILED_HERE, Mutant, code_mask, code_only, compiled_lines  # noqa: F401 - the names others use
 
+# The package mutated: this one, unless --package-path names another (configure()); its tiers, test product and
+# excluded modules come from its pyramid.json.
 ROOT = Path(__file__).resolve().parent.parent
-TIERS = ["Unit", "Integration", "EndToEnd"]
+PACKAGE = kit_config.load(ROOT)
+TIERS = PACKAGE.names
 SCHEMATA_TREE = ROOT / ".build-mutants" / "schemata"
 # From how many mutants to run the schemata pay for their own build: a fresh schemata copy is a clean build of its
 # own, while a few mutants rebuilt in .build-mutants/tree reuse the build scripts/check-claims keeps there.
 SCHEMATA_FROM = 100
 IGNORE_FILE = ROOT / "scripts" / "mutants-ignore.txt"
-EXCLUDED_MODULES = {"POITestSupport"}
+EXCLUDED_MODULES = set(PACKAGE.excluded_modules)
+
+
+def configure(root: Path) -> None:
+    """Points the run at the package at `root`: its pyramid.json, its Sources/, its scratch copies in
+    root/.build-mutants, its scripts/mutants-ignore.txt if it has one."""
+    global ROOT, PACKAGE, TIERS, SCHEMATA_TREE, IGNORE_FILE, EXCLUDED_MODULES
+    ROOT, PACKAGE = root, kit_config.load(root)
+    TIERS = PACKAGE.names
+    SCHEMATA_TREE = root / ".build-mutants" / "schemata"
+    IGNORE_FILE = root / "scripts" / "mutants-ignore.txt"
+    EXCLUDED_MODULES = set(PACKAGE.excluded_modules)
 
 # MARK: Operators
 
@@ -194,6 +209,8 @@ def progress(message: str) -> None:
 
 def main(arguments: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="scripts/mutants", description=__doc__.splitlines()[0])
+    parser.add_argument("--package-path", metavar="DIR",
+                        help="mutate the package at DIR (its root holds pyramid.json; default: this one)")
     parser.add_argument("--module", action="append", help="mutate only this module of Sources/ (repeatable)")
     parser.add_argument("--limit", type=int, metavar="N", help="at most N mutants, spread evenly, the same each run")
     parser.add_argument("--json", metavar="FILE", help="write the report as JSON")
@@ -209,6 +226,13 @@ def main(arguments: list[str]) -> int:
     parser.add_argument("--report", metavar="FILE",
                         help="read a run's JSON report instead of running, and print, write or update from it")
     options = parser.parse_args(arguments)
+    if options.package_path:
+        try:
+            configure(Path(options.package_path).resolve())
+        except kit_config.ConfigError as error:
+            parser.error(str(error))
+        if options.update_docs:
+            parser.error("--update-docs writes this package's chapter: leave out --package-path")
     if options.report:
         return from_report(options, reclassified(json.loads(Path(options.report).read_text()), load_ignored()))
 
@@ -303,7 +327,8 @@ def from_report(options: argparse.Namespace, report: dict) -> int:
 
 
 def tier_pattern(tier: str) -> str:
-    return f"^{tier}Tests\\."
+    """The `--filter` pattern of a tier's tests, from pyramid.json's targets."""
+    return PACKAGE.tier(tier).filter
 
 
 def time_limits(copy: scratch.Scratch) -> dict[str, float]:
@@ -350,7 +375,7 @@ class Engine:
             self._plain_copy()
 
     def _build_schema(self, mutants: list[Mutant]) -> None:
-        copy = scratch.Scratch(SCHEMATA_TREE)
+        copy = scratch.Scratch(SCHEMATA_TREE, ROOT, PACKAGE.test_product)
         sources = {file: (ROOT / file).read_text() for file in sorted({m.file for m in mutants})}
         schema = schemata_module.Schema(mutants, sources)
         progress(f"== mutant schemata in {copy.tree.relative_to(ROOT)}: {len(mutants)} mutants in one build")
@@ -377,7 +402,7 @@ class Engine:
 
     def _plain_copy(self) -> scratch.Scratch:
         if self.plain is None:
-            copy = scratch.Scratch()
+            copy = scratch.Scratch(root=ROOT, product=PACKAGE.test_product)
             progress(f"== scratch copy in {copy.tree.relative_to(ROOT)}, rebuilt for each mutant")
             started = time.monotonic()
             seconds = copy.prepare_built("mutants")
@@ -671,6 +696,18 @@ def report_markdown(report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def absolute_paths(arguments: list[str]) -> list[str]:
+    """The arguments with --package-path's folder made absolute: the run works from this package's root."""
+    found = list(arguments)
+    for index, argument in enumerate(found):
+        if argument == "--package-path" and index + 1 < len(found):
+            found[index + 1] = str(Path(found[index + 1]).resolve())
+        elif argument.startswith("--package-path="):
+            found[index] = f"--package-path={Path(argument.split('=', 1)[1]).resolve()}"
+    return found
+
+
 if __name__ == "__main__":
+    arguments = absolute_paths(sys.argv[1:])
     os.chdir(ROOT)
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main(arguments))

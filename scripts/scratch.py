@@ -28,6 +28,7 @@ from pathlib import Path
 
 import bounded
 import running
+from pyramidkit import config as kit_config
 
 ROOT = Path(__file__).resolve().parent.parent
 TREE = ROOT / ".build-mutants" / "tree"
@@ -35,7 +36,9 @@ TREE = ROOT / ".build-mutants" / "tree"
 # seconds for one expression is far more than any of the package's own needs.
 BUILD_FLAGS = ["-Xswiftc", "-Xfrontend", "-Xswiftc", "-solver-expression-time-threshold=5"]
 SECOND = 1_000_000_000  # nanoseconds
-TEST_PRODUCT = "PointsOfInterestPackageTests"  # every test target, linked into one binary
+# The test binary every test target links into: pyramid.json's testProduct, for the package at ROOT (or another
+# package's, given to Scratch).
+TEST_PRODUCT = kit_config.load(ROOT).test_product
 # What a failing test prints first: Swift Testing's "✘ Test x recorded an issue", XCTest's "file:line: error: ...".
 FAILURE_LINE = re.compile(r"^✘ Test |: error: |' failed \(")
 
@@ -55,9 +58,10 @@ class Outcome:
 class Scratch:
     """The scratch copy: `prepare()`, `build()`, `run(...)`, and `mistake(...)` to change one file for a while."""
 
-    def __init__(self, tree: Path = TREE, root: Path = ROOT) -> None:
-        self.tree = tree
+    def __init__(self, tree: Path | None = None, root: Path = ROOT, product: str | None = None) -> None:
+        self.tree = tree or root / ".build-mutants" / "tree"
         self.root = root
+        self._product = product or (TEST_PRODUCT if root == ROOT else None)
         self._xctests: list[str] | None = None
         self._lock = None
         self._written: set[Path] = set()  # files written since the last build
@@ -150,12 +154,19 @@ class Scratch:
             raise SystemExit(f"{tool}: the package does not build as it is")
         return seconds
 
+    @property
+    def product(self) -> str:
+        """The test product, from the package's pyramid.json (read when first needed)."""
+        if self._product is None:
+            self._product = kit_config.load(self.root).test_product
+        return self._product
+
     def binary(self) -> Path:
-        """The test binary: PointsOfInterestPackageTests.xctest on Linux, a bundle's executable on macOS."""
+        """The test binary: PRODUCT.xctest on Linux, a bundle's executable on macOS."""
         folder = self.tree / ".build" / "debug"
-        bundle = folder / f"{TEST_PRODUCT}.xctest"
+        bundle = folder / f"{self.product}.xctest"
         if sys.platform == "darwin":
-            return bundle / "Contents" / "MacOS" / TEST_PRODUCT
+            return bundle / "Contents" / "MacOS" / self.product
         return bundle
 
     def xctests(self) -> list[str]:
@@ -175,7 +186,7 @@ class Scratch:
         """The processes that run the tests whose identifier matches `pattern` (a `swift test --filter` regex)."""
         if sys.platform == "darwin":
             # xctest runs the bundle's XCTest tests and its Swift Testing tests, as swift test does on macOS.
-            bundle = self.tree / ".build" / "debug" / f"{TEST_PRODUCT}.xctest"
+            bundle = self.tree / ".build" / "debug" / f"{self.product}.xctest"
             return [["swift", "test", "--skip-build", "--filter", pattern]] if bundle.exists() else []
         commands = []
         selected = [name for name in self.xctests() if re.search(pattern, name)]

@@ -85,13 +85,15 @@ def compiled_lines(text: str) -> set[int]:
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
         if stripped.startswith("#if "):
-            taken = _condition(stripped[4:])
-            stack.append([taken, taken])
+            known = _condition(stripped[4:])
+            stack.append([bool(known), bool(known), known is None])  # an unknown condition: no branch is counted
         elif stripped.startswith("#elseif "):
-            taken = not stack[-1][1] and _condition(stripped[8:])
-            stack[-1] = [taken, stack[-1][1] or taken]
+            known = _condition(stripped[8:])
+            unknown = stack[-1][2] or known is None
+            taken = not unknown and not stack[-1][1] and bool(known)
+            stack[-1] = [taken, stack[-1][1] or taken, unknown]
         elif stripped == "#else":
-            stack[-1] = [not stack[-1][1], True]
+            stack[-1] = [not stack[-1][1] and not stack[-1][2], True, stack[-1][2]]
         elif stripped == "#endif":
             stack.pop()
         elif all(branch[0] for branch in stack):
@@ -128,9 +130,24 @@ def bracket_spans(text: str, open_index: int, mask: list[bool] | None = None) ->
     return None
 
 
-def _condition(expression: str) -> bool:
+# The Swift these lines are read for (`swift(>=6.2)`, `compiler(>=6)`), and a debug build's DEBUG.
+SWIFT_VERSION = (6, 3)
+
+
+def _version_test(match: re.Match) -> str:
+    wanted = tuple(int(part) for part in match[3].split("."))
+    return str(SWIFT_VERSION >= wanted if match[2] == ">=" else SWIFT_VERSION < wanted)
+
+
+def _condition(expression: str) -> bool | None:
+    """Whether an `#if` condition holds here; None when it names what this reader cannot know (a package trait, a
+    custom flag): neither branch of such an `#if` is counted as compiled."""
     python = re.sub(r"(canImport|os)\(\w+\)", lambda m: str(COMPILED_HERE.get(m[0], False)), expression)
+    python = re.sub(r"(swift|compiler)\((>=|<)\s*([\d.]+)\)", _version_test, python)
+    python = re.sub(r"\bDEBUG\b", "True", python)
     python = python.replace("&&", " and ").replace("||", " or ").replace("!", " not ")
+    if set(re.findall(r"[A-Za-z_]\w*", python)) - {"True", "False", "and", "or", "not"}:
+        return None
     return bool(eval(python, {"__builtins__": {}}))  # noqa: S307 - True/False/and/or/not only
 
 

@@ -215,7 +215,7 @@ class SelectionTests(unittest.TestCase):
         engine.limits = {"Unit": 2.0, "Integration": 2.0}
         entry = {"seconds": {}, "killed_by": None, "status": "survived"}
         engine._run_tiers(Copy(), ["Unit", "Integration"], entry, {}, {"Unit": "^UnitTests\\.A/b$"})
-        self.assertEqual(ran, ["^UnitTests\\.A/b$", "^IntegrationTests\\."])
+        self.assertEqual(ran, ["^UnitTests\\.A/b$", "^(IntegrationTests)\\."])
         self.assertEqual(entry["status"], "survived")
 
     def test_a_time_out_names_the_tests_that_hung(self):

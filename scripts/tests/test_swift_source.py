@@ -42,5 +42,23 @@ class BracketSpanTests(unittest.TestCase):
         self.assertEqual([t.strip() for t in texts(text, spans)], ['200: "OK"', '404: "Not Found"', ""])
 
 
+
+class ConditionTests(unittest.TestCase):
+    """#if conditions of packages not written here: versions, DEBUG, and flags nobody can know."""
+
+    def test_versions_and_debug(self):
+        self.assertTrue(swift_source._condition("swift(>=6.2)"))
+        self.assertFalse(swift_source._condition("swift(>=6.4)"))
+        self.assertTrue(swift_source._condition("compiler(<7) && DEBUG"))
+
+    def test_an_unknown_flag_counts_no_branch(self):
+        text = "#if EnableShrinking\nlet a = 1\n#else\nlet b = 2\n#endif\nlet c = 3\n"
+        self.assertEqual(swift_source.compiled_lines(text), {6})
+        self.assertIsNone(swift_source._condition("EnableShrinking || os(Linux)"))
+
+    def test_a_known_condition_still_picks_its_branch(self):
+        text = "#if os(Linux)\nlet a = 1\n#elseif Flag\nlet b = 2\n#else\nlet c = 3\n#endif\n"
+        self.assertEqual(swift_source.compiled_lines(text), {2})
+
 if __name__ == "__main__":
     unittest.main()
