@@ -132,7 +132,8 @@ def check(copy: scratch.Scratch, claim: Claim) -> tuple[scratch.Outcome, str]:
         completed = subprocess.run(["bash", "-c", claim.check[4:]], cwd=copy.tree, stdout=subprocess.PIPE,
                                    stderr=subprocess.STDOUT, text=True)
         output = completed.stdout
-        ran = len(re.findall(r"Executed [1-9]\d* tests?|Test run with [1-9]\d* tests?|tests: [1-9]\d* passed", output))
+        ran = len(re.findall(r"Executed [1-9]\d* tests?|Test run with [1-9]\d* tests?|tests: [1-9]\d* \(\d+ cases\)",
+                             output))
         status = "passed" if completed.returncode == 0 else "failed"
         return scratch.Outcome(status, time.monotonic() - start, ran, output), output
     outcome = copy.run(claim.check, time_limit(claim.check), stop_at_first_failure=False)
