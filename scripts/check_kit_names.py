@@ -17,8 +17,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-KIT = ["scripts/pyramid", "scripts/test-tier", "scripts/pyramid.py", "scripts/bounded.py", "scripts/running.py",
-       "scripts/tier_coverage.py", "scripts/test_coverage.py", "scripts/pyramidkit/*.py"]
+KIT = ["scripts/pyramid", "scripts/test-tier", "scripts/pyramid.py", "scripts/pyramidkit/*.py"]
 
 
 def package_names(dump: dict, config: dict) -> set[str]:

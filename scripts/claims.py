@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import re
 import subprocess
 import sys
@@ -28,8 +27,8 @@ import time
 
 import claim_in_place
 import mutants
-import pyramid
 from pyramidkit import config as kit_config
+from pyramidkit.bounds import HangBounds
 import scratch
 
 
@@ -143,9 +142,9 @@ def check(copy: scratch.Scratch, claim: Claim) -> tuple[scratch.Outcome, str]:
 def time_limit(check: str) -> float:
     """How long a claim's tests may run before they count as hung: the hang bounds of the tiers its pattern names
     (scripts/budgets.json, as scripts/pyramid derives them), added; every tier's when it names none."""
-    budgets = kit_config.load(pyramid.ROOT).budgets["tiers"]
+    budgets = kit_config.load(scratch.ROOT).budgets["tiers"]
     tiers = [tier for tier in budgets if f"{tier}Tests" in check] or list(budgets)
-    return sum(pyramid.HangBounds(tier, budgets[tier]).run for tier in tiers)
+    return sum(HangBounds(tier, budgets[tier]).run for tier in tiers)
 
 
 def timed_out(outcome: scratch.Outcome | None) -> str:

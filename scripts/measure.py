@@ -14,7 +14,6 @@ from the existing build (build first). Python's standard library only.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import statistics
@@ -24,8 +23,10 @@ import tempfile
 import time
 from pathlib import Path
 
-import pyramid
 from pyramidkit import config as kit_config
+from pyramidkit import results as kit_results
+from pyramidkit import testrun
+from pyramidkit.bounds import HangBounds
 
 ROOT = Path(__file__).resolve().parent.parent
 MARKER = re.compile(r"<!-- measure:([\w:.-]+) -->(.*?)<!-- /measure -->", re.S)
@@ -103,10 +104,10 @@ def compile_programs(folder: Path) -> dict[str, Path]:
     return built
 
 
-def run_tests(tier: str, pattern: str) -> "pyramid.Ran":
+def run_tests(tier: str, pattern: str) -> testrun.Ran:
     """The built tests that match `pattern`, run as the pyramid runs a tier: under the tier's hang bounds."""
-    package = kit_config.load(pyramid.ROOT)
-    return pyramid.swift_test(package, tier, pattern, [], pyramid.HangBounds(tier, package.tier_budget(tier)))
+    package = kit_config.load(ROOT)
+    return testrun.swift_test(package, tier, pattern, [], HangBounds(tier, package.tier_budget(tier)))
 
 
 def test_seconds(pattern: str, environment: dict | None = None) -> float:
@@ -130,7 +131,7 @@ def xctest_pauses(rounds: int = 5) -> tuple[int, int]:
     for _ in range(rounds):
         for tier in ("Unit", "Integration"):
             ran = run_tests(tier, f"^{tier}Tests\\.")
-            results = pyramid.parse_xctest_console(ran.output, f"{tier}Tests")
+            results = kit_results.parse_xctest_console(ran.output, lambda name: name)
             total += len(results)
             slow += sum(1 for result in results if result.seconds >= 0.1)
     return slow, total

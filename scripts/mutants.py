@@ -44,8 +44,8 @@ from pathlib import Path
 import bug_operators
 import schemata as schemata_module
 import scratch
-import test_coverage
-import tier_coverage
+from pyramidkit import test_coverage
+from pyramidkit import tier_coverage
 from pyramidkit import config as kit_config
 from swift_source import COMPILED_HERE, Mutant, code_mask, code_only, compiled_lines  # noqa: F401 - the names others use
 
@@ -479,7 +479,7 @@ def run_order(mutants: list[Mutant], in_schema) -> list[int]:
 
 def tests_for(mutant: Mutant, tiers: list[str], by_test) -> dict[str, str]:
     """For each tier, the `swift test --filter` pattern of the tests that ran a function holding the mutated line
-    (scripts/test_coverage.py); a tier is left out, and runs whole, when the line is in no function the
+    (scripts/pyramidkit/test_coverage.py); a tier is left out, and runs whole, when the line is in no function the
     instrumentation counts or when no test of the tier is known to reach it, and the end-to-end tier always is."""
     if by_test is None:
         return {}

@@ -38,9 +38,9 @@ from pathlib import Path
 
 import mutants
 import promise_sources
-import running
+from pyramidkit import running
 import scratch
-import test_coverage
+from pyramidkit import test_coverage
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "scripts" / "promises.json"

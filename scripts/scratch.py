@@ -8,7 +8,7 @@ killed run is put right by the next `prepare()`, which makes the copy match the 
 Tests run from the built test binary, not through `swift test`: on Linux `swift test --skip-build` costs about
 0.7 s a call before any test runs (it plans the package again), more than a whole unit tier takes here. The binary
 runs XCTest with an explicit list of tests (what `swift test` does) and Swift Testing with `--testing-library
-swift-testing --filter`, both at once, under scripts/bounded.py: a time-out or the first failure stops every process
+swift-testing --filter`, both at once, under scripts/pyramidkit/bounded.py: a time-out or the first failure stops every process
 the run started, the programs an end-to-end test launched included, and a time-out names the tests still running.
 Python's standard library only; runs on Linux and macOS.
 """
@@ -26,8 +26,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import bounded
-import running
+from pyramidkit import bounded
+from pyramidkit import running
 from pyramidkit import config as kit_config
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -199,7 +199,7 @@ class Scratch:
             environment: dict[str, str] | None = None) -> Outcome:
         """Runs the tests that match `pattern`, XCTest and Swift Testing at once. A run longer than `limit` seconds is
         stopped ('timeout', naming the tests that were running); with `stop_at_first_failure`, so is a run as soon
-        as a test reports a failure. Either way every process the run started is stopped (scripts/bounded.py)."""
+        as a test reports a failure. Either way every process the run started is stopped (scripts/pyramidkit/bounded.py)."""
         commands = self.commands(pattern)
         finished = bounded.run(commands, limit, cwd=self.tree, environment={"NO_COLOR": "1", **(environment or {})},
                                stop=_reports_failure if stop_at_first_failure else None)

@@ -1,4 +1,4 @@
-"""Tests of scripts/bounded.py: a run stopped at its bound, or at a test's, with every process it started, and the
+"""Tests of scripts/pyramidkit/bounded.py: a run stopped at its bound, or at a test's, with every process it started, and the
 stopping of a whole process tree. The test binaries are fakes (fake_test_binary.py), so nothing is built.
 
 Run with: python3 -m unittest discover -s scripts/tests
@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import bounded  # noqa: E402
+from pyramidkit import bounded  # noqa: E402
 
 FAKE = Path(__file__).resolve().parent / "fake_test_binary.py"
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import unittest
 from pathlib import Path
@@ -10,14 +9,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import claims  # noqa: E402
-import pyramid  # noqa: E402
+import scratch  # noqa: E402
 from pyramidkit import config as kit_config  # noqa: E402
+from pyramidkit.bounds import HangBounds  # noqa: E402
 
 
 class TimeLimitTests(unittest.TestCase):
     def bound(self, tier: str) -> float:
-        budgets = kit_config.load(pyramid.ROOT).budgets["tiers"]
-        return pyramid.HangBounds(tier, budgets[tier]).run
+        budgets = kit_config.load(scratch.ROOT).budgets["tiers"]
+        return HangBounds(tier, budgets[tier]).run
 
     def test_a_claim_on_one_tier_gets_that_tiers_hang_bound(self):
         self.assertEqual(claims.time_limit(r"^UnitTests\.(A|B)"), self.bound("Unit"))

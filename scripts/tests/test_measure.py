@@ -25,16 +25,16 @@ class MeasureTests(unittest.TestCase):
 
     def test_tests_run_as_the_pyramid_runs_a_tier_under_its_hang_bounds(self):
         calls = []
-        original = measure.pyramid.swift_test
-        measure.pyramid.swift_test = lambda *arguments, **keywords: calls.append(arguments) or "ran"
+        original = measure.testrun.swift_test
+        measure.testrun.swift_test = lambda *arguments, **keywords: calls.append(arguments) or "ran"
         try:
             self.assertEqual(measure.run_tests("EndToEnd", "^EndToEndTests\\.X"), "ran")
         finally:
-            measure.pyramid.swift_test = original
+            measure.testrun.swift_test = original
         (package, tier, pattern, extra, bounds), = calls
         self.assertEqual((tier, pattern, extra), ("EndToEnd", "^EndToEndTests\\.X", []))
         self.assertEqual(package.test_product, "PointsOfInterestPackageTests")
-        self.assertIsInstance(bounds, measure.pyramid.HangBounds)
+        self.assertIsInstance(bounds, measure.HangBounds)
         self.assertIsNotNone(bounds.test)  # the end-to-end tier's per-test bound, from budgets.json
 
 

@@ -16,9 +16,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import bounded  # noqa: E402
+from pyramidkit import bounded  # noqa: E402
 import pyramid  # noqa: E402
-from pyramid import TestResult, TierRun  # noqa: E402
+from pyramidkit import bounds as kit_bounds  # noqa: E402
+from pyramidkit import budgets as kit_budgets  # noqa: E402
+from pyramidkit import figures as kit_figures  # noqa: E402
+from pyramidkit import report as kit_report  # noqa: E402
+from pyramidkit import testrun as kit_testrun  # noqa: E402
+from pyramidkit.results import TestResult  # noqa: E402
+from pyramidkit.testrun import TierRun  # noqa: E402
 from pyramidkit import config as kit_config  # noqa: E402
 
 # A package of one tier, as pyramid.json would say it; its root is never read (the fake binary needs none).
@@ -90,12 +96,12 @@ class BudgetTests(unittest.TestCase):
         ]
 
     def test_within_budget(self):
-        self.assertEqual(pyramid.check_budgets(self.pyramid_runs(), BUDGETS).breaches, [])
+        self.assertEqual(kit_budgets.check_budgets(self.pyramid_runs(), BUDGETS).breaches, [])
 
     def test_a_slow_test_is_named(self):
         runs = self.pyramid_runs([passed("UnitTests/sleepy()", 1.002), passed("U2"), passed("U3")])
         self.assertEqual(
-            pyramid.check_budgets(runs, BUDGETS).breaches,
+            kit_budgets.check_budgets(runs, BUDGETS).breaches,
             ["UnitTests/sleepy() took 1.002 s, over the Unit budget of 0.25 s a test"],
         )
 
@@ -107,7 +113,7 @@ class BudgetTests(unittest.TestCase):
             asked.append((tier, identifier))
             return 0.05
 
-        check = pyramid.check_budgets(runs, BUDGETS, alone)
+        check = kit_budgets.check_budgets(runs, BUDGETS, alone)
         self.assertEqual(check.breaches, [])
         self.assertEqual(asked, [("Unit", "UnitTests/waited()")])
         self.assertEqual(
@@ -117,7 +123,7 @@ class BudgetTests(unittest.TestCase):
 
     def test_a_test_over_its_budget_alone_too_is_a_breach(self):
         runs = self.pyramid_runs([passed("UnitTests/sleepy()", 1.002), passed("U2"), passed("U3")])
-        check = pyramid.check_budgets(runs, BUDGETS, lambda tier, identifier: 1.001)
+        check = kit_budgets.check_budgets(runs, BUDGETS, lambda tier, identifier: 1.001)
         self.assertEqual(
             check.breaches, ["UnitTests/sleepy() took 1.002 s (1.001 s alone), over the Unit budget of 0.25 s a test"]
         )
@@ -125,30 +131,30 @@ class BudgetTests(unittest.TestCase):
 
     def test_a_test_that_does_not_pass_alone_stays_a_breach(self):
         runs = self.pyramid_runs([passed("UnitTests/sleepy()", 1.002), passed("U2"), passed("U3")])
-        check = pyramid.check_budgets(runs, BUDGETS, lambda tier, identifier: None)
+        check = kit_budgets.check_budgets(runs, BUDGETS, lambda tier, identifier: None)
         self.assertEqual(check.breaches, ["UnitTests/sleepy() took 1.002 s, over the Unit budget of 0.25 s a test"])
 
     def test_tests_within_budget_are_not_run_again(self):
         def alone(tier, identifier):
             raise AssertionError("a test within its budget ran again")
 
-        self.assertEqual(pyramid.check_budgets(self.pyramid_runs(), BUDGETS, alone).breaches, [])
+        self.assertEqual(kit_budgets.check_budgets(self.pyramid_runs(), BUDGETS, alone).breaches, [])
 
     def test_a_slow_tier(self):
-        breaches = pyramid.check_budgets(self.pyramid_runs(unit_seconds=3.5), BUDGETS).breaches
+        breaches = kit_budgets.check_budgets(self.pyramid_runs(unit_seconds=3.5), BUDGETS).breaches
         self.assertEqual(breaches, ["Unit tier took 3.50 s, over its budget of 3.0 s"])
 
     def test_exceptions_raise_one_test_budget(self):
         runs = [run("EndToEnd", [passed("E2E.slow/known()", 5.0), passed("E2E.other/test()", 2.0)])]
         self.assertEqual(
-            pyramid.check_budgets(runs, BUDGETS).breaches,
+            kit_budgets.check_budgets(runs, BUDGETS).breaches,
             ["E2E.other/test() took 2.000 s, over the EndToEnd budget of 1.5 s a test"],
         )
 
     def test_shape_must_be_a_pyramid(self):
         runs = [run("Unit", [passed("U1")]), run("Integration", [passed("I1"), passed("I2")]), run("EndToEnd", [])]
         self.assertEqual(
-            pyramid.check_budgets(runs, BUDGETS).breaches,
+            kit_budgets.check_budgets(runs, BUDGETS).breaches,
             ["not a pyramid: Unit has 1 tests, not more than Integration's 2"],
         )
 
@@ -156,10 +162,10 @@ class BudgetTests(unittest.TestCase):
 class QuietTests(unittest.TestCase):
     def test_quiet_keeps_what_broke(self):
         runs = [run("Unit", [passed("a"), TestResult("b", 0.1, "failed", "boom")])]
-        report = pyramid.report_json(runs, 1.0, ["b took 1.000 s (1.000 s alone), over"], {}, ["a took 0.3 s ..."])
+        report = kit_report.report_json(runs, 1.0, ["b took 1.000 s (1.000 s alone), over"], {}, ["a took 0.3 s ..."])
         report["flaky"] = {"b": {"outcomes": {"passed": 1, "failed": 1}, "rounds": 2,
                                  "failures": [{"round": 2, "message": "boom"}]}}
-        kept = [line for line in pyramid.report_text(report).splitlines() if pyramid.PROBLEM.match(line)]
+        kept = [line for line in kit_report.report_text(report).splitlines() if kit_report.PROBLEM.match(line)]
         self.assertEqual(
             kept,
             ["  FAILED b: boom", "  BUDGET b took 1.000 s (1.000 s alone), over",
@@ -171,34 +177,34 @@ class FlakyTests(unittest.TestCase):
     def test_changed_outcomes_are_flaky(self):
         first = [run("Unit", [passed("a"), passed("b")])]
         second = [run("Unit", [passed("a"), TestResult("b", 0.1, "failed", "boom")])]
-        flaky = pyramid.flaky_tests([first, second, first])
+        flaky = kit_budgets.flaky_tests([first, second, first])
         self.assertEqual(
             flaky,
             {"b": {"rounds": 3, "outcomes": {"failed": 1, "passed": 2}, "failures": [{"round": 2, "message": "boom"}]}},
         )
         self.assertEqual(
-            pyramid.flaky_lines("b", flaky["b"]), ["FLAKY b: failed 1, passed 2 in 3 rounds", "  round 2: boom"]
+            kit_budgets.flaky_lines("b", flaky["b"]), ["FLAKY b: failed 1, passed 2 in 3 rounds", "  round 2: boom"]
         )
-        report = pyramid.report_json(first, 1.0, [], flaky)
-        self.assertIn("  FLAKY b: failed 1, passed 2 in 3 rounds\n    round 2: boom", pyramid.report_text(report))
-        self.assertIn("- **flaky:** `b`: failed 1, passed 2 in 3 rounds\n  - round 2: boom", pyramid.report_markdown(report))
+        report = kit_report.report_json(first, 1.0, [], flaky)
+        self.assertIn("  FLAKY b: failed 1, passed 2 in 3 rounds\n    round 2: boom", kit_report.report_text(report))
+        self.assertIn("- **flaky:** `b`: failed 1, passed 2 in 3 rounds\n  - round 2: boom", kit_report.report_markdown(report))
         self.assertFalse(report["passed"])
 
     def test_stable_outcomes_are_not(self):
         rounds = [[run("Unit", [passed("a"), TestResult("s", 0, "skipped")])] for _ in range(3)]
-        self.assertEqual(pyramid.flaky_tests(rounds), {})
+        self.assertEqual(kit_budgets.flaky_tests(rounds), {})
 
 
 class OutputTests(unittest.TestCase):
     def test_pyramid_bars_are_proportional_and_top_tier_first(self):
-        lines = pyramid.draw_pyramid({"Unit": 100, "Integration": 50, "EndToEnd": 10}, width=20)
+        lines = kit_report.draw_pyramid({"Unit": 100, "Integration": 50, "EndToEnd": 10}, width=20)
         self.assertEqual([line.count("█") for line in lines], [2, 10, 20])
         self.assertIn("EndToEnd", lines[0])
         self.assertIn("Unit", lines[2])
 
     def test_a_long_tier_name_keeps_the_columns(self):
         runs = [run("Unit", [passed("a")]), run("ArgumentParserGenerateDoccReference", [passed("b")])]
-        lines = pyramid.report_text(pyramid.report_json(runs, None, [], {})).splitlines()
+        lines = kit_report.report_text(kit_report.report_json(runs, None, [], {})).splitlines()
         header = next(line for line in lines if line.lstrip().startswith("tier "))
         rows = [line for line in lines if line.startswith(("  Unit ", "  ArgumentParserGenerateDoccReference "))]
         self.assertEqual(len(rows), 2)
@@ -208,16 +214,16 @@ class OutputTests(unittest.TestCase):
         self.assertEqual(len({line.rindex(" ") for line in bars}), 1, "the bars' counts line up")
 
     def test_an_empty_tier_draws_no_bar(self):
-        self.assertEqual(pyramid.draw_pyramid({"Unit": 3, "EndToEnd": 0}, width=10)[0].count("█"), 0)
+        self.assertEqual(kit_report.draw_pyramid({"Unit": 3, "EndToEnd": 0}, width=10)[0].count("█"), 0)
 
     def test_closing_line_is_the_plain_line_ci_reads(self):
         runs = [run("Unit", [passed("a"), TestResult("b", 0, "skipped")]), run("EndToEnd", [passed("c")], exit_code=1)]
-        self.assertEqual(pyramid.closing_line(runs), "tests: 3 (3 cases): 2 passed, 1 failed, 1 skipped")
+        self.assertEqual(kit_report.closing_line(runs), "tests: 3 (3 cases): 2 passed, 1 failed, 1 skipped")
 
     def test_markdown_has_a_row_per_tier_and_the_breaches(self):
         runs = [run("Unit", [passed("UnitTests/x()", 0.004)], 0.4)]
-        report = pyramid.report_json(runs, 12.0, ["a breach"], {})
-        markdown = pyramid.report_markdown(report)
+        report = kit_report.report_json(runs, 12.0, ["a breach"], {})
+        markdown = kit_report.report_markdown(report)
         self.assertIn("| Unit | 1 | 1 | 1 | 0 | 0 | 0.40 s | 400.0 ms | `UnitTests/x()` 4 ms |", markdown)
         self.assertIn("- **budget:** a breach", markdown)
         self.assertFalse(report["passed"])
@@ -229,58 +235,58 @@ class DocsFiguresTests(unittest.TestCase):
             run("Unit", [passed(f"u{i}", 0.001) for i in range(unit_tests)], unit_wall),
             run("EndToEnd", [passed("e", 0.05)], 0.8),
         ]
-        return pyramid.report_json(runs, 1.0, [], {})
+        return kit_report.report_json(runs, 1.0, [], {})
 
     def test_update_rewrites_inline_figures_and_the_report_block(self):
-        values = pyramid.figures(self.report())
+        values = kit_figures.figures(self.report())
         text = (
             "Unit: <!-- pyramid:tests:Unit -->98<!-- /pyramid --> tests in <!-- pyramid:wall:Unit -->9 s<!-- /pyramid -->"
             "\n<!-- pyramid:report -->\n```\nold\n```\n<!-- /pyramid -->\n<!-- pyramid:unknown -->x<!-- /pyramid -->"
         )
-        updated = pyramid.update_docs(text, values)
+        updated = kit_figures.update_docs(text, values)
         self.assertIn("<!-- pyramid:tests:Unit -->2<!-- /pyramid -->", updated)
         self.assertIn("<!-- pyramid:wall:Unit -->0.50 s<!-- /pyramid -->", updated)
         self.assertIn("  Unit             2      2       2       0        0   0.50 s", updated)
         self.assertNotIn("old", updated)
         self.assertIn("<!-- pyramid:unknown -->x<!-- /pyramid -->", updated)
-        self.assertEqual(pyramid.check_docs(updated.replace("<!-- pyramid:unknown -->x<!-- /pyramid -->", ""), values, "f"), [])
+        self.assertEqual(kit_figures.check_docs(updated.replace("<!-- pyramid:unknown -->x<!-- /pyramid -->", ""), values, "f"), [])
 
     def test_check_fails_on_a_count_that_differs(self):
-        values = pyramid.figures(self.report(unit_tests=3))
-        problems = pyramid.check_docs("<!-- pyramid:tests:Unit -->2<!-- /pyramid -->", values, "README.md")
+        values = kit_figures.figures(self.report(unit_tests=3))
+        problems = kit_figures.check_docs("<!-- pyramid:tests:Unit -->2<!-- /pyramid -->", values, "README.md")
         self.assertEqual(problems, ["README.md quotes 2 for tests:Unit, the run has 3"])
 
     def test_check_allows_times_within_the_factor_only(self):
-        values = pyramid.figures(self.report(unit_wall=0.5))
-        self.assertEqual(pyramid.check_docs("<!-- pyramid:wall:Unit -->1.90 s<!-- /pyramid -->", values, "f"), [])
-        self.assertEqual(len(pyramid.check_docs("<!-- pyramid:wall:Unit -->2.10 s<!-- /pyramid -->", values, "f")), 1)
-        self.assertEqual(len(pyramid.check_docs("<!-- pyramid:wall:Unit -->0.10 s<!-- /pyramid -->", values, "f")), 1)
+        values = kit_figures.figures(self.report(unit_wall=0.5))
+        self.assertEqual(kit_figures.check_docs("<!-- pyramid:wall:Unit -->1.90 s<!-- /pyramid -->", values, "f"), [])
+        self.assertEqual(len(kit_figures.check_docs("<!-- pyramid:wall:Unit -->2.10 s<!-- /pyramid -->", values, "f")), 1)
+        self.assertEqual(len(kit_figures.check_docs("<!-- pyramid:wall:Unit -->0.10 s<!-- /pyramid -->", values, "f")), 1)
 
     def test_check_reads_the_counts_of_a_quoted_report(self):
-        stale = pyramid.update_docs("<!-- pyramid:report --><!-- /pyramid -->", pyramid.figures(self.report()))
-        problems = pyramid.check_docs(stale, pyramid.figures(self.report(unit_tests=5)), "README.md")
+        stale = kit_figures.update_docs("<!-- pyramid:report --><!-- /pyramid -->", kit_figures.figures(self.report()))
+        problems = kit_figures.check_docs(stale, kit_figures.figures(self.report(unit_tests=5)), "README.md")
         self.assertEqual(problems, ["README.md quotes 2 for tests:Unit, the run has 5"])
 
     def test_a_marker_never_spans_another(self):
         text = "<!-- pyramid:stray --> text <!-- pyramid:tests:Unit -->9<!-- /pyramid -->"
-        self.assertIn("<!-- pyramid:tests:Unit -->2<!-- /pyramid -->", pyramid.update_docs(text, pyramid.figures(self.report())))
+        self.assertIn("<!-- pyramid:tests:Unit -->2<!-- /pyramid -->", kit_figures.update_docs(text, kit_figures.figures(self.report())))
 
     def test_suite_figures_count_the_tests_that_ran(self):
         runs = [run("Unit", [passed("UnitTests.A/x()", 0.002), passed("UnitTests.A/y()", 0.003),
                              passed("UnitTests.B/testZ", 0.5)], 0.6)]
-        values = pyramid.figures(pyramid.report_json(runs, 1.0, [], {}))
+        values = kit_figures.figures(kit_report.report_json(runs, 1.0, [], {}))
         self.assertEqual(values["suite-tests:UnitTests.A"], "2")
         self.assertEqual(values["suite-tests:UnitTests.B"], "1")
         self.assertNotIn("suite-time:UnitTests.A", values)
 
     def test_times_a_few_milliseconds_apart_agree_whatever_their_ratio(self):
         values = {"per-test:Unit": "1.0 ms"}
-        self.assertEqual(pyramid.check_docs("<!-- pyramid:per-test:Unit -->9.0 ms<!-- /pyramid -->", values, "f"), [])
-        self.assertEqual(len(pyramid.check_docs("<!-- pyramid:per-test:Unit -->90.0 ms<!-- /pyramid -->",
+        self.assertEqual(kit_figures.check_docs("<!-- pyramid:per-test:Unit -->9.0 ms<!-- /pyramid -->", values, "f"), [])
+        self.assertEqual(len(kit_figures.check_docs("<!-- pyramid:per-test:Unit -->90.0 ms<!-- /pyramid -->",
                                                 values, "f")), 1)
 
     def test_check_names_a_figure_the_run_does_not_measure(self):
-        problems = pyramid.check_docs("<!-- pyramid:tests:Smoke -->1<!-- /pyramid -->", {}, "f")
+        problems = kit_figures.check_docs("<!-- pyramid:tests:Smoke -->1<!-- /pyramid -->", {}, "f")
         self.assertEqual(problems, ["f quotes pyramid:tests:Smoke, which the run does not measure"])
 
 
@@ -289,9 +295,9 @@ FAKE = Path(__file__).resolve().parent / "fake_test_binary.py"
 
 class HangBoundTests(unittest.TestCase):
     def test_the_bounds_are_four_times_the_budgets_plus_ten_seconds(self):
-        unit = pyramid.HangBounds("Unit", BUDGETS["tiers"]["Unit"])
+        unit = kit_bounds.HangBounds("Unit", BUDGETS["tiers"]["Unit"])
         self.assertEqual((unit.run, unit.test), (22.0, 11.0))
-        end_to_end = pyramid.HangBounds("EndToEnd", BUDGETS["tiers"]["EndToEnd"])
+        end_to_end = kit_bounds.HangBounds("EndToEnd", BUDGETS["tiers"]["EndToEnd"])
         self.assertEqual((end_to_end.run, end_to_end.test), (70.0, 16.0))
         self.assertEqual(end_to_end.own("E2E.slow/known()"), 42.0)
         self.assertIsNone(end_to_end.own("E2E.other/test()"))
@@ -299,31 +305,31 @@ class HangBoundTests(unittest.TestCase):
         self.assertEqual(end_to_end.describe("E2E.slow/known()"), "42.0 s a test, 4 × its budget of 8 s + 10 s")
 
     def test_a_tier_without_a_budget_still_has_a_bound(self):
-        bounds = pyramid.HangBounds("Unit", {})
-        self.assertEqual((bounds.run, bounds.test), (pyramid.UNBUDGETED_SECONDS, None))
+        bounds = kit_bounds.HangBounds("Unit", {})
+        self.assertEqual((bounds.run, bounds.test), (kit_bounds.UNBUDGETED_SECONDS, None))
         self.assertEqual(bounds.describe(None), "300.0 s the Unit tier, which has no budget")
 
     def test_each_test_left_running_is_named_and_the_one_past_its_bound_says_which(self):
-        bounds = pyramid.HangBounds("Unit", BUDGETS["tiers"]["Unit"])
-        hang = pyramid.bounded.Hang(11.5, 11.0, "A/testB", [("A/testB", 11.0), ('"Waits"', 10.9)])
-        entries = pyramid.hung_entries(hang, bounds, lambda name: f"UnitTests {name}")
+        bounds = kit_bounds.HangBounds("Unit", BUDGETS["tiers"]["Unit"])
+        hang = bounded.Hang(11.5, 11.0, "A/testB", [("A/testB", 11.0), ('"Waits"', 10.9)])
+        entries = kit_bounds.hung_entries(hang, bounds, lambda name: f"UnitTests {name}")
         self.assertEqual(
-            [pyramid.hung_line(entry, "Unit") for entry in entries],
+            [kit_bounds.hung_line(entry, "Unit") for entry in entries],
             ["HUNG UnitTests A/testB still running after 11.0 s (bound: 11.0 s a test, 4 × its budget of 0.25 s + "
              "10 s)",
              'HUNG UnitTests "Waits" still running after 10.9 s (stopped with UnitTests A/testB)'],
         )
 
     def test_a_run_that_hung_with_no_test_running_names_the_tier(self):
-        bounds = pyramid.HangBounds("Unit", BUDGETS["tiers"]["Unit"])
-        entries = pyramid.hung_entries(pyramid.bounded.Hang(22.0, 22.0, None, []), bounds, str)
+        bounds = kit_bounds.HangBounds("Unit", BUDGETS["tiers"]["Unit"])
+        entries = kit_bounds.hung_entries(bounded.Hang(22.0, 22.0, None, []), bounds, str)
         self.assertEqual(
-            pyramid.hung_line(entries[0], "Unit"),
+            kit_bounds.hung_line(entries[0], "Unit"),
             "HUNG the Unit tier, no test running, stopped after 22.0 s (bound: 22.0 s the Unit tier, 4 × its budget of "
             "3 s + 10 s)",
         )
         run = TierRun("Unit", 22.0, -9, [], hung=entries)
-        self.assertEqual(pyramid.closing_line([run]), "tests: 0 (0 cases): 0 passed, 1 failed, 0 skipped")
+        self.assertEqual(kit_report.closing_line([run]), "tests: 0 (0 cases): 0 passed, 1 failed, 0 skipped")
 
     def test_a_hung_test_is_not_run_again_for_its_budget(self):
         entry = {"test": "UnitTests.A/testB", "seconds": 11.0, "bound": "bound: 11.0 s a test"}
@@ -332,17 +338,17 @@ class HangBoundTests(unittest.TestCase):
         def alone(tier, identifier):
             raise AssertionError("a hung test ran again")
 
-        self.assertEqual(pyramid.check_budgets(runs, BUDGETS, alone).breaches, [])
+        self.assertEqual(kit_budgets.check_budgets(runs, BUDGETS, alone).breaches, [])
 
     def test_quiet_keeps_the_hung_lines_and_no_failed_line_repeats_them(self):
         entry = {"test": "UnitTests.A/testB", "seconds": 11.0, "bound": "bound: 11.0 s a test"}
         hung = TestResult("UnitTests.A/testB", 11.0, "failed", "HUNG ...")
-        report = pyramid.report_json([TierRun("Unit", 11.2, -9, [passed("a"), hung], hung=[entry])], None, [], {})
-        text = pyramid.report_text(report)
+        report = kit_report.report_json([TierRun("Unit", 11.2, -9, [passed("a"), hung], hung=[entry])], None, [], {})
+        text = kit_report.report_text(report)
         self.assertNotIn("FAILED", text)
-        kept = [line for line in text.splitlines() if pyramid.PROBLEM.match(line)]
+        kept = [line for line in text.splitlines() if kit_report.PROBLEM.match(line)]
         self.assertEqual(kept, ["  HUNG UnitTests.A/testB still running after 11.0 s (bound: 11.0 s a test)"])
-        self.assertIn("- **hung:** UnitTests.A/testB still running after 11.0 s", pyramid.report_markdown(report))
+        self.assertIn("- **hung:** UnitTests.A/testB still running after 11.0 s", kit_report.report_markdown(report))
         self.assertFalse(report["passed"])
 
 
@@ -360,13 +366,13 @@ class TestCommandsTests(unittest.TestCase):
         self.binary.parent.mkdir(parents=True)
         self.binary.write_text("")
         listed = ("UnitTests.AXCTests/testOne", "UnitTests.AXCTests/testTwo", "OtherTests.BXCTests/testThree")
-        patcher = unittest.mock.patch.object(pyramid, "xctest_identifiers", lambda binary, cwd: listed)
+        patcher = unittest.mock.patch.object(kit_testrun, "xctest_identifiers", lambda binary, cwd: listed)
         patcher.start()
         self.addCleanup(patcher.stop)
         self.addCleanup(self.folder.cleanup)
 
     def test_the_binary_runs_the_matching_xctests_and_swift_testing_at_once(self):
-        commands, environment = pyramid.test_commands(self.package, r"^(UnitTests)\.", Path("/s.jsonl"), [])
+        commands, environment = kit_testrun.test_commands(self.package, r"^(UnitTests)\.", Path("/s.jsonl"), [])
         self.assertEqual(commands, [
             [str(self.binary), "UnitTests.AXCTests/testOne,UnitTests.AXCTests/testTwo"],
             [str(self.binary), "--testing-library", "swift-testing", "--filter", r"^(UnitTests)\.",
@@ -374,7 +380,7 @@ class TestCommandsTests(unittest.TestCase):
         self.assertEqual(environment, {})
 
     def test_no_matching_xctest_is_no_xctest_process(self):
-        commands, _ = pyramid.test_commands(self.package, r"^(NoTests)\.", Path("/s.jsonl"), [])
+        commands, _ = kit_testrun.test_commands(self.package, r"^(NoTests)\.", Path("/s.jsonl"), [])
         self.assertEqual(len(commands), 1)
         self.assertIn("swift-testing", commands[0])
 
@@ -383,24 +389,24 @@ class TestCommandsTests(unittest.TestCase):
         binary = scratch / "debug" / "FakePackageTests.xctest"
         binary.parent.mkdir(parents=True)
         binary.write_text("")
-        commands, environment = pyramid.test_commands(
+        commands, environment = kit_testrun.test_commands(
             self.package, r"^(UnitTests)\.", Path("/s.jsonl"), ["--enable-code-coverage", "--scratch-path", str(scratch)])
         self.assertEqual(commands[0][0], str(binary))
         self.assertEqual(environment, {"LLVM_PROFILE_FILE": str(binary.parent / "codecov" / "%p-%m.profraw")})
 
     def test_an_option_only_swift_test_knows_goes_through_swift_test(self):
-        commands, _ = pyramid.test_commands(self.package, r"^(UnitTests)\.", Path("/s.jsonl"), ["--sanitize=thread"])
+        commands, _ = kit_testrun.test_commands(self.package, r"^(UnitTests)\.", Path("/s.jsonl"), ["--sanitize=thread"])
         self.assertEqual(commands[0][:2], ["swift", "test"])
         self.binary.unlink()
-        commands, _ = pyramid.test_commands(self.package, r"^(UnitTests)\.", Path("/s.jsonl"), [])
+        commands, _ = kit_testrun.test_commands(self.package, r"^(UnitTests)\.", Path("/s.jsonl"), [])
         self.assertEqual(commands[0][:2], ["swift", "test"], "not built: swift test says so")
 
     def test_a_swift_testing_run_that_matched_nothing_is_no_failure(self):
         finished = lambda codes, outputs: bounded.Finished(codes, outputs, "", 0.1)  # noqa: E731
-        self.assertEqual(pyramid.exit_status(finished([0, 69], ["", "✔ Test run with 0 tests in 0 suites passed"])), 0)
-        self.assertEqual(pyramid.exit_status(finished([0, 69], ["", "crashed"])), 69)
-        self.assertEqual(pyramid.exit_status(finished([1, 0], ["", ""])), 1)
-        self.assertEqual(pyramid.exit_status(finished([0, 1], ["", "✘ Test run with 3 tests failed"])), 1)
+        self.assertEqual(kit_testrun.exit_status(finished([0, 69], ["", "✔ Test run with 0 tests in 0 suites passed"])), 0)
+        self.assertEqual(kit_testrun.exit_status(finished([0, 69], ["", "crashed"])), 69)
+        self.assertEqual(kit_testrun.exit_status(finished([1, 0], ["", ""])), 1)
+        self.assertEqual(kit_testrun.exit_status(finished([0, 1], ["", "✘ Test run with 3 tests failed"])), 1)
 
 
 @unittest.skipUnless(sys.platform.startswith("linux"), "adopting orphans (PR_SET_CHILD_SUBREAPER) is Linux's")
@@ -413,22 +419,22 @@ class HungTierTests(unittest.TestCase):
             self.assertEqual(pattern, "^(UnitTests)\\.")
             return [sys.executable, str(FAKE), "launcher", scenario, str(stream)]
 
-        bounds = pyramid.HangBounds("Unit", budget)
-        with unittest.mock.patch.object(pyramid, "HANG_MARGIN", 0.5), contextlib.redirect_stderr(io.StringIO()):
-            run = pyramid.run_tier(PACKAGE, "Unit", [], bounds, command=command, binary=FAKE)
+        bounds = kit_bounds.HangBounds("Unit", budget)
+        with unittest.mock.patch.object(kit_bounds, "HANG_MARGIN", 0.5), contextlib.redirect_stderr(io.StringIO()):
+            run = kit_testrun.run_tier(PACKAGE, "Unit", [], bounds, command=command, binary=FAKE)
         pids = [int(pid) for pid in re.findall(r"^fake: \w+ (\d+)$", run.output, re.M)]
         self.assertEqual(len(pids), 2, run.output)
         for pid in pids:
             with self.assertRaises(ProcessLookupError, msg="left running"):
                 os.kill(pid, 0)
-        return run, pyramid.report_text(pyramid.report_json([run], None, [], {}))
+        return run, kit_report.report_text(kit_report.report_json([run], None, [], {}))
 
     def test_an_xctest_test_past_its_bound(self):
         run, text = self.run_fake("hang-xctest", {"maxTierSeconds": 5.0, "maxSecondsPerTest": 0.1})
         self.assertRegex(text, r"\n  HUNG UnitTests\.HangXCTests/testForever still running after (0\.9|1\.\d) s "
                                r"\(bound: 0\.9 s a test, 4 × its budget of 0\.1 s \+ 0\.5 s\)")
         self.assertLess(run.wall_seconds, 0.9 + 3.0)
-        self.assertEqual(pyramid.closing_line([run]), "tests: 2 (2 cases): 1 passed, 1 failed, 0 skipped")
+        self.assertEqual(kit_report.closing_line([run]), "tests: 2 (2 cases): 1 passed, 1 failed, 0 skipped")
 
     def test_a_swift_testing_test_past_its_own_longer_bound(self):
         budget = {"maxTierSeconds": 5.0, "maxSecondsPerTest": 0.05, "exceptions": {"UnitTests.HangTests/forever()": 0.15}}

@@ -1,4 +1,4 @@
-"""Tests of scripts/running.py: which tests started and never ended, in both libraries' console lines, and the
+"""Tests of scripts/pyramidkit/running.py: which tests started and never ended, in both libraries' console lines, and the
 identifiers of the tests a console names.
 
 Run with: python3 -m unittest discover -s scripts/tests
@@ -10,7 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import running  # noqa: E402
+from pyramidkit import running  # noqa: E402
 
 FAKE = Path(__file__).resolve().parent / "fake_test_binary.py"
 

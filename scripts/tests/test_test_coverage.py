@@ -1,4 +1,4 @@
-"""Tests of scripts/test_coverage.py (which tests reach which lines) and of how scripts/mutants uses it."""
+"""Tests of scripts/pyramidkit/test_coverage.py (which tests reach which lines) and of how scripts/mutants uses it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import mutants  # noqa: E402
-import test_coverage  # noqa: E402
+from pyramidkit import test_coverage  # noqa: E402
 
 SHOW = """Counters:
   /r/Sources/A/a.swift:$s1A4helpyyF:

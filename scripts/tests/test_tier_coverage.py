@@ -1,4 +1,4 @@
-"""Tests of scripts/tier_coverage.py: reading llvm-cov's lcov export, merging binaries and tiers, the per-module table.
+"""Tests of scripts/pyramidkit/tier_coverage.py: reading llvm-cov's lcov export, merging binaries and tiers, the per-module table.
 
 Run with: python3 -m unittest discover -s scripts/tests
 """
@@ -9,7 +9,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import tier_coverage as coverage  # noqa: E402
+from pyramidkit import tier_coverage as coverage  # noqa: E402
 
 ROOT = Path("/repo")
 LCOV = """\

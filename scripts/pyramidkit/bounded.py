@@ -2,7 +2,7 @@
 
 A test that never ends must still end its run: Swift Testing's `.timeLimit` counts in whole minutes, and an `async`
 XCTest method has no limit at all, so a tier with a hung test never finishes. `run(...)` starts each command in a
-session of its own, reads its lines as they come, keeps track of the tests running (scripts/running.py), and stops
+session of its own, reads its lines as they come, keeps track of the tests running (scripts/pyramidkit/running.py), and stops
 the run when the run's bound passes or one test runs past its own; the caller may also stop it at a line it
 recognises (a failure). Stopping a run stops every process it started, however deep: `swift test` starts the test
 binary in a process group of its own, and Foundation's Process starts the programs an end-to-end test launches in
@@ -36,7 +36,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from running import ANSI, RunningTests
+from .running import ANSI, RunningTests
 
 # How often the loop looks at the clock when no line comes: a bound passes at most this late.
 TICK = 0.1

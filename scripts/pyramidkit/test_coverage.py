@@ -23,9 +23,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-import bounded
-import running
-import tier_coverage
+from . import bounded
+from . import running
+from . import tier_coverage
 
 LINES_FILE = "lines-by-test.json"
 # A test may take this long on its own before it counts as hung; its functions are then those it ran until then.
