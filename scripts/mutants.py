@@ -105,11 +105,25 @@ def mutants_of(file: str, text: str) -> list[Mutant]:
                     continue
                 if name == "arithmetic" and _joins_collections(line, match):
                     continue
+                if name.startswith(("relational", "equality")) and _in_a_type(line, match):
+                    continue
                 mutated = line[:match.start()] + replacements[match[0]] + line[match.end():]
                 found.append(Mutant(file, number, name, line, mutated, match.start(), len(match[0])))
         found += _line_mutants(file, number, line, line_mask)
     found += bug_operators.mutants_of(file, text, mask, compiled)
     return sorted(found, key=lambda m: m.line)
+
+
+def _in_a_type(line: str, match: re.Match) -> bool:
+    """Whether a `<`, `>`, `==` or `!=` belongs to a type, not an expression: a generic parameter list closed on a
+    line of its own (`> {`), or a same-type requirement (`where Value == Character`). Swapped there, it never
+    compiles (swift-property-based had both)."""
+    before = line[:match.start()]
+    if not before.strip():
+        return True
+    declaration = re.match(r"\s*(?:@\w+\s+|public |internal |private |fileprivate |package |static |final )*"
+                           r"(?:extension|func|struct|class|enum|protocol|init|subscript|typealias|where)\b", line)
+    return match[0] == "==" and declaration is not None and bool(re.search(r"\bwhere\b", before))
 
 
 def _joins_collections(line: str, match: re.Match) -> bool:

@@ -86,7 +86,20 @@ class Scratch:
         overrides = overrides or {}
         listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
                                 cwd=self.root, capture_output=True, check=True).stdout.decode().split("\0")
-        names = {name for name in listed if name and (self.root / name).is_file()} | set(overrides)
+        # Symbolic links stay links (swift-argument-parser's plugins share a folder through one); what they point to
+        # is copied as itself.
+        links = {name for name in listed if name and name not in overrides and (self.root / name).is_symlink()}
+        names = {name for name in listed if name and name not in links and (self.root / name).is_file()}
+        names |= set(overrides)
+        for name in sorted(links):
+            target, pointed = self.tree / name, os.readlink(self.root / name)
+            if not target.is_symlink() or os.readlink(target) != pointed:
+                if target.is_dir() and not target.is_symlink():
+                    shutil.rmtree(target)
+                elif target.is_symlink() or target.exists():
+                    target.unlink()
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.symlink(pointed, target)
         for name in sorted(names):
             target = self.tree / name
             wanted = overrides[name].encode() if name in overrides else (self.root / name).read_bytes()
@@ -99,7 +112,10 @@ class Scratch:
                 self._stamp(target, 0)  # a time in the future, which the engine before issue 16 gave, is put right
         for folder in ("Sources", "Tests"):
             for path in (self.tree / folder).rglob("*"):
-                if path.is_file() and str(path.relative_to(self.tree)) not in names:
+                relative = str(path.relative_to(self.tree))
+                if any(relative.startswith(f"{link}/") for link in links):
+                    continue  # reached through a link: its own file is checked where it is
+                if path.is_file() and not path.is_symlink() and relative not in names:
                     path.unlink()  # a file the user deleted or renamed must not be built
         self._xctests = None
 

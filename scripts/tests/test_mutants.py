@@ -263,5 +263,28 @@ class DocsTests(unittest.TestCase):
         self.assertEqual(mutants.survivors_markdown(mutants.make_report([])), "No mutant survived.")
 
 
+
+class TypePositionTests(unittest.TestCase):
+    """Operators that belong to a type, not an expression, are not mutated: swapped, they never compile."""
+
+    def operators(self, text):
+        return [(m.line, m.operator) for m in mutants.mutants_of("Sources/M/F.swift", text)
+                if m.operator.startswith(("relational", "equality"))]
+
+    def test_a_same_type_requirement_and_a_generic_closer(self):
+        text = ("extension Generator where Value == Character {\n    func f<\n        T\n    > (x: T) {}\n}\n"
+                "func g(a: Int) -> Bool { a == 1 }\n")
+        self.assertEqual(self.operators(text), [(6, "equality")])
+
+    def test_where_in_an_expression_is_still_mutated(self):
+        text = ("func k(xs: [Int], y: Int?) -> Bool {\n    let f = xs.first(where: { $0 == 2 })\n"
+                "    switch y { case let v? where v >= 2: return true\n    default: return f == nil }\n}\n")
+        self.assertEqual(sorted(self.operators(text)), [(2, "equality"), (3, "relational-boundary"),
+                                                        (3, "relational-negation"), (4, "equality")])
+
+    def test_a_comparison_in_a_guard_with_where_after_it_is_still_mutated(self):
+        text = "func h(a: Int, b: Int) -> Bool {\n    return a < b\n}\n"
+        self.assertEqual(sorted(self.operators(text)), [(2, "relational-boundary"), (2, "relational-negation")])
+
 if __name__ == "__main__":
     unittest.main()

@@ -62,6 +62,32 @@ class TimeOutTests(unittest.TestCase):
                 os.kill(pid, 0)
 
 
+class SymbolicLinkTests(unittest.TestCase):
+    """A package that shares a folder through a symbolic link (swift-argument-parser's plugins do) is copied with the
+    link as a link, and nothing reached through it is taken for a deleted file."""
+
+    def test_a_linked_folder_stays_a_link(self):
+        folder = Path(tempfile.mkdtemp(prefix="poi-scratch-link-"))
+        self.addCleanup(shutil.rmtree, folder, True)
+        root = folder / "root"
+        (root / "Sources" / "Common").mkdir(parents=True)
+        (root / "Sources" / "Common" / "Shared.swift").write_text("let shared = 1\n")
+        (root / "Sources" / "Tool").mkdir()
+        (root / "Sources" / "Tool" / "main.swift").write_text("print(shared)\n")
+        os.symlink("../Common", root / "Sources" / "Tool" / "Common")
+        subprocess.run(["git", "init", "-q", str(root)], check=True)
+        copy = scratch.Scratch(folder / "tree", root, product="ToolPackageTests")
+        self.addCleanup(lambda: copy._lock and copy._lock.close())
+        copy.prepare()
+        link = copy.tree / "Sources" / "Tool" / "Common"
+        self.assertTrue(link.is_symlink())
+        self.assertEqual(os.readlink(link), "../Common")
+        self.assertEqual((link / "Shared.swift").read_text(), "let shared = 1\n")
+        copy.prepare()  # again: the link and the file behind it are kept
+        self.assertTrue(link.is_symlink())
+        self.assertTrue((copy.tree / "Sources" / "Common" / "Shared.swift").is_file())
+
+
 @unittest.skipUnless(shutil.which("swift"), "needs a Swift toolchain")
 class StaleBuildTests(unittest.TestCase):
     """The copy's build sees every write, however soon one follows another (issue 16: a restore stamped one second
