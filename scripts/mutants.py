@@ -600,9 +600,10 @@ def _same_key(one: dict, other: dict) -> bool:
 
 def report_text(report: dict) -> str:
     columns = [*TIERS, "survived", "untestable", "not compiled", "excused"]
-    lines = ["", "  " + "module".ljust(18) + "".join(f"{c:>14}" for c in columns)]
+    widths = {c: max(14, len(c) + 2) for c in columns}  # a tier named after a long target keeps its column
+    lines = ["", "  " + "module".ljust(18) + "".join(f"{c:>{widths[c]}}" for c in columns)]
     for module, row in report["matrix"].items():
-        lines.append("  " + module.ljust(18) + "".join(f"{row[c]:>14}" for c in columns))
+        lines.append("  " + module.ljust(18) + "".join(f"{row.get(c, 0):>{widths[c]}}" for c in columns))
     score = f"{report['score'] * 100:.1f}%" if report["score"] is not None else "-"
     lines += ["", f"  score: {score} ({report['killed']} killed of {report['counted']} that compiled and are not "
                   f"equivalent; {report.get('untestable', 0)} of them untestable without a seam, "

@@ -6,6 +6,7 @@ Run with: python3 -m unittest discover -s scripts/tests
 
 import sys
 import unittest
+import unittest.mock
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -285,6 +286,23 @@ class TypePositionTests(unittest.TestCase):
     def test_a_comparison_in_a_guard_with_where_after_it_is_still_mutated(self):
         text = "func h(a: Int, b: Int) -> Bool {\n    return a < b\n}\n"
         self.assertEqual(sorted(self.operators(text)), [(2, "relational-boundary"), (2, "relational-negation")])
+
+
+class LongTierNamesTests(unittest.TestCase):
+    """A tier named after a long test target (swift-argument-parser's) keeps the matrix's columns apart."""
+
+    def test_the_header_and_rows_line_up(self):
+        long = "ArgumentParserGenerateDoccReference"
+        with unittest.mock.patch.object(mutants, "TIERS", ["Unit", long]):
+            report = mutants.make_report([{"file": "Sources/A/a.swift", "line": 1, "operator": "logical",
+                                           "original": "a", "mutated": "b", "killed_by": long, "status": "killed",
+                                           "seconds": {}}])
+            lines = mutants.report_text(report).splitlines()
+        header = next(line for line in lines if line.lstrip().startswith("module"))
+        row = next(line for line in lines if line.lstrip().startswith("A "))
+        self.assertIn(f" {long} ", header + " ")
+        self.assertEqual(len(header), len(row))
+        self.assertEqual(row.split()[1:3], ["0", "1"])
 
 if __name__ == "__main__":
     unittest.main()
