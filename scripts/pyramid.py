@@ -104,6 +104,16 @@ def initialise(root: Path) -> int:
     return 0
 
 
+def printed(report: dict, quiet: bool, coverage: bool) -> str:
+    """What the run prints before its closing line: the report (with --quiet, only what broke: a problem is never
+    quiet), then with --coverage the coverage table, quiet or not (it was printed only with --quiet)."""
+    if quiet:
+        text = "\n".join(line for line in report_text(report).splitlines() if PROBLEM.match(line))
+    else:
+        text = report_text(report)
+    return text + ("\n\n" + tier_coverage.text(report) if coverage else "")
+
+
 def write_output(destination: str | None, content: str) -> None:
     if destination == "-":
         sys.stdout.write(content)
@@ -249,12 +259,7 @@ def main(arguments: list[str]) -> int:
         for path in doc_files(package):
             docs_problems += check_docs(path.read_text(), values, str(path.relative_to(package.root)))
 
-    if not options.quiet:
-        print(report_text(report))
-    else:  # what broke is never quiet
-        print("\n".join(line for line in report_text(report).splitlines() if PROBLEM.match(line)))
-        if options.coverage:
-            print("\n" + tier_coverage.text(report))
+    print(printed(report, options.quiet, options.coverage))
     for problem in docs_problems:
         print(f"  DOCS {problem} (scripts/pyramid --update-docs)")
     write_output(options.json, json.dumps(report, indent=2) + "\n")

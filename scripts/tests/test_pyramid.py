@@ -17,6 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pyramidkit import bounded  # noqa: E402
+from pyramidkit import tier_coverage  # noqa: E402
 import pyramid  # noqa: E402
 from pyramidkit import bounds as kit_bounds  # noqa: E402
 from pyramidkit import budgets as kit_budgets  # noqa: E402
@@ -227,6 +228,28 @@ class OutputTests(unittest.TestCase):
         self.assertIn("| Unit | 1 | 1 | 1 | 0 | 0 | 0.40 s | 400.0 ms | `UnitTests/x()` 4 ms |", markdown)
         self.assertIn("- **budget:** a breach", markdown)
         self.assertFalse(report["passed"])
+
+
+class PrintedTests(unittest.TestCase):
+    """What scripts/pyramid prints: the coverage table whenever --coverage is given, quiet or not."""
+
+    def report(self):
+        runs = [run("Unit", [passed("UnitTests.A/a()"), TestResult("UnitTests.A/b()", 0.1, "failed", "broke")])]
+        report = kit_report.report_json(runs, 1.0, [], {})
+        report.update(tier_coverage.report({"Unit": {"Sources/M/a.swift": {1: 1, 2: 0}}}, ["Unit"]))
+        return report
+
+    def test_coverage_is_printed_quiet_or_not(self):
+        for quiet in (False, True):
+            text = pyramid.printed(self.report(), quiet, coverage=True)
+            self.assertIn("Line coverage by tier", text, f"quiet={quiet}")
+            self.assertIn("FAILED UnitTests.A/b()", text)
+        self.assertNotIn("Line coverage by tier", pyramid.printed(self.report(), False, coverage=False))
+
+    def test_quiet_keeps_only_what_broke(self):
+        text = pyramid.printed(self.report(), True, coverage=False)
+        self.assertNotIn("slowest", text)
+        self.assertIn("FAILED UnitTests.A/b()", text)
 
 
 class DocsFiguresTests(unittest.TestCase):
