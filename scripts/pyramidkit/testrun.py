@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -186,6 +187,54 @@ def exit_status(finished: bounded.Finished) -> int:
     return 0
 
 
+def ended_how(code: int) -> str:
+    """A process's end, as the report says it: `signal 4 (SIGILL)` or `exit status 1`."""
+    if code < 0:
+        try:
+            return f"signal {-code} ({signal.Signals(-code).name})"
+        except ValueError:
+            return f"signal {-code}"
+    return f"exit status {code}"
+
+
+def crashed(finished: bounded.Finished, name: Callable[[str], str], known: set[str]) -> list[TestResult]:
+    """The tests a process that ended badly (a crash: a trap, a signal) left started and not ended, each a failure
+    that says how the process ended; a process that ended badly with no test running is one failure of its own.
+    Without this, an XCTest crash took its test and every test after it out of the report, and named nothing."""
+    found = []
+    for code, output in zip(finished.codes, finished.outputs):
+        if code == 0 or (code == NO_TESTS_STATUS and "Test run with 0 tests" in output):
+            continue
+        running_then = [name(console_name) for console_name in running.still_running(output)]
+        for identifier in running_then:
+            if identifier not in known:
+                message = f"the test process ended with {ended_how(code)} while this test ran (a crash?)"
+                found.append(TestResult(identifier, 0.0, "failed", message, [kit_results.Failure(message)]))
+        if not running_then and not any(_reports_a_failure(line) for line in output.splitlines()):
+            message = f"a test process ended with {ended_how(code)}, no test running and none failing (a crash?)"
+            found.append(TestResult("(a test process)", 0.0, "failed", message, [kit_results.Failure(message)]))
+    return found
+
+
+def never_ran(commands: list[list[str]], finished: bounded.Finished, known: set[str]) -> list[TestResult]:
+    """The XCTest methods a process was given by name and that it never reached, because it ended badly first: each
+    a failure, so that a crash cannot shrink a tier without a word."""
+    found = []
+    for command, code in zip(commands, finished.codes):
+        if code == 0 or len(command) != 2 or "/" not in command[1]:
+            continue  # not a run of XCTest methods named one by one (the test binary run directly), or it ended well
+        for identifier in command[1].split(","):
+            if identifier not in known:
+                message = f"never ran: the test process ended with {ended_how(code)} before it"
+                found.append(TestResult(identifier, 0.0, "failed", message, [kit_results.Failure(message)]))
+    return found
+
+
+def _reports_a_failure(line: str) -> bool:
+    """Whether a console line says a test failed: XCTest's `' failed (`, Swift Testing's `✘ Test `."""
+    return "' failed (" in line or line.startswith("✘ Test ")
+
+
 def swift_test(package: kit_config.Config, tier: str, pattern: str, extra: list[str], bounds: HangBounds,
                command: Callable[[str, Path, list[str]], list[str]] | None = None,
                binary: Path | None = None) -> Ran:
@@ -218,6 +267,9 @@ def swift_test(package: kit_config.Config, tier: str, pattern: str, extra: list[
         results += kit_results.parse_event_stream(stream.read_text() if stream.exists() else "", package.root,
                                                   finished.output)
     hung = hung_entries(finished.hang, bounds, name) if finished.hang else []
+    if not finished.hang:
+        results += crashed(finished, name, {result.identifier for result in results})
+        results += never_ran(commands, finished, {result.identifier for result in results})
     results += [TestResult(entry["test"], entry["seconds"], "failed", hung_line(entry, tier))
                 for entry in hung if entry["test"] is not None]
     return Ran(finished.seconds, exit_status(finished), finished.output, results, hung)

@@ -432,6 +432,48 @@ class TestCommandsTests(unittest.TestCase):
         self.assertEqual(kit_testrun.exit_status(finished([0, 1], ["", "✘ Test run with 3 tests failed"])), 1)
 
 
+class CrashTests(unittest.TestCase):
+    """A test process that crashes (a trap ends XCTest's whole process) names the test it was running and every
+    method it never reached, instead of leaving them out of the report."""
+
+    XCTEST_OUTPUT = ("Test Case 'AXCTests.testOne' started at 2026-11-24 10:00:00.000\n"
+                     "Test Case 'AXCTests.testOne' passed (0.001 seconds)\n"
+                     "Test Case 'AXCTests.testTwo' started at 2026-11-24 10:00:00.001\n")
+
+    def finished(self, codes, outputs):
+        return bounded.Finished(codes, outputs, "".join(outputs), 0.1)
+
+    def name(self, console_name):
+        return f"UnitTests.{console_name}"
+
+    def test_the_test_running_when_the_process_died_fails_and_says_how(self):
+        found = kit_testrun.crashed(self.finished([-4, 0], [self.XCTEST_OUTPUT, ""]), self.name,
+                                    {"UnitTests.AXCTests/testOne"})
+        self.assertEqual([(r.identifier, r.outcome) for r in found], [("UnitTests.AXCTests/testTwo", "failed")])
+        self.assertIn("signal 4 (SIGILL)", found[0].message)
+
+    def test_a_process_that_ended_well_or_matched_nothing_is_no_crash(self):
+        self.assertEqual(kit_testrun.crashed(self.finished([0], [self.XCTEST_OUTPUT]), self.name, set()), [])
+        nothing = "✔ Test run with 0 tests in 0 suites passed after 0.001 seconds.\n"
+        self.assertEqual(kit_testrun.crashed(self.finished([69], [nothing]), self.name, set()), [])
+
+    def test_a_bad_end_with_no_test_running_and_none_failing_is_a_failure_of_its_own(self):
+        [found] = kit_testrun.crashed(self.finished([1], ["fatal error before any test\n"]), self.name, set())
+        self.assertEqual(found.identifier, "(a test process)")
+        self.assertIn("exit status 1", found.message)
+        failing = "✘ Test f() recorded an issue at A.swift:1:1: x\n"
+        self.assertEqual(kit_testrun.crashed(self.finished([1], [failing]), self.name, set()), [])
+
+    def test_methods_named_to_a_process_that_died_first_never_ran(self):
+        commands = [["/b/T.xctest", "UnitTests.AXCTests/testOne,UnitTests.AXCTests/testTwo,UnitTests.BXCTests/testC"],
+                    ["/b/T.xctest", "--testing-library", "swift-testing"]]
+        found = kit_testrun.never_ran(commands, self.finished([-4, 1], ["", ""]),
+                                      {"UnitTests.AXCTests/testOne", "UnitTests.AXCTests/testTwo"})
+        self.assertEqual([r.identifier for r in found], ["UnitTests.BXCTests/testC"])
+        self.assertIn("never ran", found[0].message)
+        self.assertEqual(kit_testrun.never_ran(commands, self.finished([0, 0], ["", ""]), set()), [])
+
+
 @unittest.skipUnless(sys.platform.startswith("linux"), "adopting orphans (PR_SET_CHILD_SUBREAPER) is Linux's")
 class HungTierTests(unittest.TestCase):
     """A tier whose test hangs, run by the same code as a real tier with a fake `swift test` and test binary: it
