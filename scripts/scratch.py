@@ -112,9 +112,9 @@ class Scratch:
                 self._stamp(target, 0)  # a time in the future, which the engine before issue 16 gave, is put right
         for folder in ("Sources", "Tests"):
             for path in (self.tree / folder).rglob("*"):
+                # rglob does not descend into a linked folder ("**" follows no symbolic link): what a link reaches
+                # is checked where it is.
                 relative = str(path.relative_to(self.tree))
-                if any(relative.startswith(f"{link}/") for link in links):
-                    continue  # reached through a link: its own file is checked where it is
                 if path.is_file() and not path.is_symlink() and relative not in names:
                     path.unlink()  # a file the user deleted or renamed must not be built
         self._xctests = None

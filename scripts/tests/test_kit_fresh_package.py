@@ -53,6 +53,9 @@ class CountsTests(unittest.TestCase):
         problems = fresh.check_counts({"tiers": {"Unit": {"tests": 1}}}, {"Unit": {"tests": 1}, "EndToEnd": {"tests": 1}})
         self.assertIn("the report's tiers are ['Unit'], not ['Unit', 'EndToEnd']", problems)
         self.assertIn("EndToEnd: tests is None, not 1", problems)
+        reordered = fresh.check_counts({"tiers": {"EndToEnd": {"tests": 1}, "Unit": {"tests": 1}}},
+                                       {"Unit": {"tests": 1}, "EndToEnd": {"tests": 1}})
+        self.assertEqual(reordered, ["the report's tiers are ['EndToEnd', 'Unit'], not ['Unit', 'EndToEnd']"])
 
 
 if __name__ == "__main__":

@@ -56,5 +56,17 @@ class JUnitTests(unittest.TestCase):
         self.assertEqual(cases["inside()"].get("classname"), "DemoTests.Group")
 
 
+
+class CasesApartTests(unittest.TestCase):
+    def test_each_failing_case_carries_only_its_own_failure(self):
+        result = results.TestResult("M.S/f(_:)", 0.1, "failed", "a", [
+            results.Failure("first", "F.swift:3", "n → 1"), results.Failure("second", "F.swift:3", "n → 2")],
+            [results.Case("n → 1", "failed"), results.Case("n → 2", "failed"), results.Case("n → 3", "passed")])
+        suite = junit.tier_element("Unit", [result], 0.1)
+        failures = {case.get("name"): [f.get("message") for f in case.findall("failure")]
+                    for case in suite.findall("testcase")}
+        self.assertEqual(failures, {"f(_:) [n → 1]": ["first"], "f(_:) [n → 2]": ["second"], "f(_:) [n → 3]": []})
+        self.assertEqual((suite.get("tests"), suite.get("failures")), ("3", "2"))
+
 if __name__ == "__main__":
     unittest.main()

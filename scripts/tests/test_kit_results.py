@@ -5,6 +5,7 @@ a disabled test, a test in a suite, a warning, a known issue, and three XCTest m
 Run with: python3 -m unittest discover -s scripts/tests
 """
 
+import json
 import sys
 import unittest
 from pathlib import Path
@@ -126,6 +127,35 @@ class EventStreamEdgeTests(unittest.TestCase):
         ])
         [suite] = results.parse_event_stream(text)
         self.assertEqual((suite.identifier, suite.outcome, suite.message, suite.seconds), ("M.S", "failed", "a trait failed", 1))
+
+    def test_a_disabled_suite_is_no_test_but_its_tests_are_skipped(self):
+        text = "\n".join([
+            '{"kind":"test","payload":{"id":"M.S","kind":"suite","name":"S"}}',
+            '{"kind":"test","payload":{"id":"M.S/t()/F.swift:2:3","kind":"function","name":"t()"}}',
+            '{"kind":"event","payload":{"kind":"testSkipped","testID":"M.S","messages":[{"text":"Suite S skipped: \\"off\\""}]}}',
+            '{"kind":"event","payload":{"kind":"testSkipped","testID":"M.S/t()/F.swift:2:3","messages":[]}}',
+        ])
+        self.assertEqual([(r.identifier, r.outcome) for r in results.parse_event_stream(text)], [("M.S/t()", "skipped")])
+
+    def test_two_failing_cases_at_one_place_each_get_their_own_arguments(self):
+        """6.3's stream: the console's issue lines, in order, name the cases that failed at the same #expect."""
+        def event(kind, message="", issue=False):
+            payload = {"kind": kind, "testID": "M.f(_:)/F.swift:1:2", "messages": [{"text": message}]}
+            if issue:
+                payload["issue"] = {"isFailure": True, "sourceLocation": {"fileID": "M/F.swift", "line": 3, "column": 5}}
+            return json.dumps({"kind": "event", "payload": payload})
+        text = "\n".join([
+            '{"kind":"test","payload":{"id":"M.f(_:)/F.swift:1:2","kind":"function","name":"f(_:)","isParameterized":true}}',
+            event("testStarted"),
+            *[event("testCaseStarted", f"Test case passing 1 argument n → {n} to f(_:) started.") for n in (1, 2, 3)],
+            event("issueRecorded", "Expectation failed", issue=True), event("issueRecorded", "Expectation failed", issue=True),
+            event("testEnded")])
+        console = ("✘ Test f(_:) recorded an issue with 1 argument n → 2 at F.swift:3:5: Expectation failed\n"
+                   "✘ Test f(_:) recorded an issue with 1 argument n → 3 at F.swift:3:5: Expectation failed\n")
+        [found] = results.parse_event_stream(text, None, console)
+        self.assertEqual([failure.case for failure in found.failures], ["n → 2", "n → 3"])
+        self.assertEqual([(case.name, case.outcome) for case in found.cases],
+                         [("n → 1", "passed"), ("n → 2", "failed"), ("n → 3", "failed")])
 
     def test_stream_arguments_by_toolchain(self):
         path = Path("/tmp/x.jsonl")

@@ -230,6 +230,26 @@ class OutputTests(unittest.TestCase):
         self.assertFalse(report["passed"])
 
 
+class CasesTests(unittest.TestCase):
+    """Outcomes count cases: a parameterized test with one failing case of three is two passed and one failed."""
+
+    def report(self):
+        from pyramidkit.results import Case, Failure
+        parameterized = TestResult("UnitTests.S/f(_:)", 0.1, "failed", "broke", [Failure("broke", "F.swift:3", "n → 2")],
+                                   [Case("n → 1", "passed"), Case("n → 2", "failed"), Case("n → 3", "passed")])
+        return kit_report.report_json([run("Unit", [parameterized, passed("UnitTests.S/g()")])], None, [], {})
+
+    def test_tests_and_cases_apart(self):
+        unit = self.report()["tiers"]["Unit"]
+        self.assertEqual({key: unit[key] for key in ("tests", "cases", "passed", "failed", "skipped")},
+                         {"tests": 2, "cases": 4, "passed": 3, "failed": 1, "skipped": 0})
+
+    def test_a_failure_names_its_case_and_place(self):
+        self.assertEqual(self.report()["tiers"]["Unit"]["failures"], [
+            {"test": "UnitTests.S/f(_:)", "message": "broke", "location": "F.swift:3", "case": "n → 2"}])
+        self.assertIn("FAILED UnitTests.S/f(_:) [n → 2] at F.swift:3: broke", kit_report.report_text(self.report()))
+
+
 class PrintedTests(unittest.TestCase):
     """What scripts/pyramid prints: the coverage table whenever --coverage is given, quiet or not."""
 
