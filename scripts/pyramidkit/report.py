@@ -116,12 +116,7 @@ def report_text(report: dict) -> str:
         lines.append(f"  slowest {tier['tier']}: {slowest or '-'}")
         for entry in tier["skippedTests"]:
             lines.append(f"  skipped {entry['test']}: {entry['reason']}")
-        hung = {entry["test"] for entry in tier.get("hung", [])}
-        for entry in tier["failures"]:
-            if entry["test"] not in hung:  # a hung test's line says more
-                lines.append(f"  FAILED {failure_text(entry)}")
-        for entry in tier.get("hung", []):
-            lines.append(f"  {hung_line(entry, tier['tier'])}")
+        lines += [f"  {kind} {text}" for kind, text in what_broke(tier)]
     for note in report["budgetCleared"]:
         lines.append(f"  budget: {note}")
     for breach in report["budgetBreaches"]:
@@ -129,6 +124,14 @@ def report_text(report: dict) -> str:
     for test, flaky in report["flaky"].items():
         lines += [f"  {line}" for line in flaky_lines(test, flaky)]
     return "\n".join(lines)
+
+
+def what_broke(tier: dict) -> list[tuple[str, str]]:
+    """A tier's failures and hung tests, as (FAILED or HUNG, what to say): a hung test's own line says more than its
+    failure, so its failure is left out."""
+    hung = {entry["test"] for entry in tier.get("hung", [])}
+    found = [("FAILED", failure_text(entry)) for entry in tier["failures"] if entry["test"] not in hung]
+    return found + [("HUNG", hung_line(entry, tier["tier"]).removeprefix("HUNG ")) for entry in tier.get("hung", [])]
 
 
 def failure_text(entry: dict) -> str:
@@ -157,12 +160,7 @@ def report_markdown(report: dict) -> str:
     if report["buildSeconds"] is not None:
         lines.append(f"Build: {report['buildSeconds']:.1f} s.")
     for tier in report["tiers"].values():
-        hung = {entry["test"] for entry in tier.get("hung", [])}
-        for entry in tier["failures"]:
-            if entry["test"] not in hung:
-                lines.append(f"- **failed:** {failure_text(entry)}")
-        for entry in tier.get("hung", []):
-            lines.append(f"- **hung:** {hung_line(entry, tier['tier']).removeprefix('HUNG ')}")
+        lines += [f"- **{kind.lower()}:** {text}" for kind, text in what_broke(tier)]
     for note in report["budgetCleared"]:
         lines.append(f"- budget: {note}")
     for breach in report["budgetBreaches"]:
