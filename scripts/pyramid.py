@@ -33,16 +33,14 @@ import sys
 import time
 from pathlib import Path
 
-from pyramidkit import running
 from pyramidkit import test_coverage
 from pyramidkit import tier_coverage
 from pyramidkit import config as kit_config
-from pyramidkit import junit, results as kit_results, starter
+from pyramidkit import junit, starter
 from pyramidkit.bounds import HANG_FACTOR, HANG_MARGIN, UNBUDGETED_SECONDS, HangBounds
 from pyramidkit.budgets import check_budgets, flaky_tests
 from pyramidkit.figures import TIME_FACTOR, check_docs, doc_files, figures, update_docs
 from pyramidkit.report import PROBLEM, closing_line, report_json, report_markdown, report_text
-from pyramidkit.results import TestResult
 from pyramidkit.testrun import COVERAGE_FOLDER, build, coverage_binaries, progress, run_tier, test_alone, test_binary
 
 # The package this script's tiers run in: the one it is part of, unless --package-path names another. Its tiers, test
@@ -51,12 +49,6 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 # MARK: Parsing (the kit's one reader of results: scripts/pyramidkit/results.py)
-
-
-def parse_xctest_console(text: str, module: str) -> list[TestResult]:
-    """The XCTest results in a `swift test` console output, as `Module.Class/testMethod`, for a test target
-    `module` (the console names none on Linux)."""
-    return kit_results.parse_xctest_console(text, lambda name: running.identify(name, {}, module), ROOT)
 
 
 # MARK: Budgets, shape, flakiness

@@ -24,6 +24,8 @@ from pyramidkit import budgets as kit_budgets  # noqa: E402
 from pyramidkit import figures as kit_figures  # noqa: E402
 from pyramidkit import report as kit_report  # noqa: E402
 from pyramidkit import testrun as kit_testrun  # noqa: E402
+from pyramidkit import results as kit_results  # noqa: E402
+from pyramidkit import running  # noqa: E402
 from pyramidkit.results import TestResult  # noqa: E402
 from pyramidkit.testrun import TierRun  # noqa: E402
 from pyramidkit import config as kit_config  # noqa: E402
@@ -65,9 +67,14 @@ def passed(identifier, seconds=0.001):
     return TestResult(identifier, seconds, "passed")
 
 
+def parse_xctest_console(text, module):
+    """XCTest's console read as a tier's run reads it, its tests named after `module` (the console names none)."""
+    return kit_results.parse_xctest_console(text, lambda name: running.identify(name, {}, module))
+
+
 class ParsingTests(unittest.TestCase):
     def test_linux_xctest_console(self):
-        results = pyramid.parse_xctest_console(LINUX_XCTEST, "IntegrationTests")
+        results = parse_xctest_console(LINUX_XCTEST, "IntegrationTests")
         self.assertEqual(
             [(r.identifier, r.seconds, r.outcome) for r in results],
             [
@@ -80,7 +87,7 @@ class ParsingTests(unittest.TestCase):
         self.assertEqual(results[2].message, "on demand only")
 
     def test_darwin_xctest_console_keeps_one_module_prefix(self):
-        results = pyramid.parse_xctest_console(DARWIN_XCTEST, "UnitTests")
+        results = parse_xctest_console(DARWIN_XCTEST, "UnitTests")
         self.assertEqual(results[0].identifier, "UnitTests.CoordinateXCTests/testValid")
 
     def test_a_crash_without_a_failing_test_still_fails_the_tier(self):
