@@ -1,14 +1,21 @@
 """Checks the docs' claims of the form "this test catches that mistake" by making the mistake.
 
-  scripts/check-claims [--list] [NAME ...]
-  scripts/check-claims --apply NAME | --undo [--force]
+  scripts/check-claims [--package-path DIR] [--list] [NAME ...]
+  scripts/check-claims [--package-path DIR] --apply NAME | --undo [--force]
+
+The claims are data: the file the package's pyramid.json names under "claims" (this package's: scripts/claims.json),
+
+  {"claims": [{"name": "lat-long-swapped", "says": "the request tests catch ...",
+               "file": "Sources/.../PointsOfInterestRequest.swift", "find": "...", "replace": "...",
+               "check": "^UnitTests\\.(PointsOfInterestRequestTests)", "environment": {"NAME": "value"}}]}
 
 A claim is a named mutant with the tests that must kill it: a change to one file (every line that holds `find`
-gets `replace`; a line whose replacement is None is deleted) and a `swift test --filter` pattern, or `cmd:` and a
-command run in the scratch copy, or `build-error:` and a pattern the compiler's errors must match (the compiler is
-the check: the mistake must not build). Each claim's tests must pass as the code is and fail with the mistake in place; a
-claim whose tests still pass with the mistake is a test that cannot fail, and the script says so. A claim without
-a mistake is a measurement: its command must pass as the code is (docs/10-direct-expectations.md).
+gets `replace`; without `replace` the line is deleted) and a `swift test --filter` pattern (its tests' environment
+gains `environment`), or `cmd:` and a kit command run in the scratch copy, or `build-error:` and a pattern the
+compiler's errors must match (the compiler is the check: the mistake must not build). Each claim's tests must pass
+as the code is and fail with the mistake in place; a claim whose tests still pass with the mistake is a test that
+cannot fail, and the script says so. A claim without `find` is a measurement: its tests must pass as the code is,
+none skipped (docs/10-direct-expectations.md). The tests' results come from the kit's reader (scripts/pyramidkit/).
 
 It runs in the scratch copy that scripts/mutants uses (.build-mutants/tree, scripts/scratch.py), built
 incrementally: the first run builds the package there once; after that a claim costs two incremental builds and
@@ -20,10 +27,12 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import claim_in_place
 import mutants
@@ -40,6 +49,7 @@ class Claim:
     replace: str | None  # None: the line is deleted
     check: str  # a swift test --filter pattern, cmd:COMMAND, or build-error:PATTERN
     says: str
+    environment: tuple[tuple[str, str], ...] = ()  # what the tests' environment gains (a pattern's check only)
 
     def mutants(self, text: str) -> list[mutants.Mutant]:
         """The claim's mistake as mutants of `text`, one a changed line; none if the text no longer holds `find`."""
@@ -51,79 +61,78 @@ class Claim:
         return found
 
 
-CLAIMS = [
-    Claim("slow-unit-test", "Tests/Unit/CoordinateTests.swift",
-          "func roundTrip() throws {", "func roundTrip() throws {\n        Thread.sleep(forTimeInterval: 1)",
-          "cmd:scripts/pyramid --tier Unit --quiet --skip-build",
-          "the pyramid's budgets catch a unit test that starts to wait on real time, and name it"),
-    Claim("lat-long-swapped", "Sources/POINetworking/PointsOfInterestRequest.swift",
-          'URLQueryItem(name: "lat", value: "\\(coordinate.latitude)")',
-          'URLQueryItem(name: "lat", value: "\\(coordinate.longitude)")',
-          r"^UnitTests\.(PointOfInterestRequestTests|PointsOfInterestRequestXCTests|PointsOfInterestRequestTests)",
-          "the request-building unit tests catch a latitude sent as the longitude"),
-    Claim("forgotten-resume", "Sources/POINetworking/APIRequestLoader.swift", "task.resume()", None,
-          r"^IntegrationTests\.(APILoaderTests|APIRequestLoaderXCTests/test(Success|OutgoingRequest)$)",
-          "the integration tier catches a data task that is never resumed (the talk's claim, WWDC 2018 session 417)"),
-    Claim("status-not-checked", "Sources/POINetworking/APIRequestLoader.swift",
-          "guard (200...299).contains", "guard (0...999).contains",
-          r"^IntegrationTests\.(APIRequestLoaderXCTests/testHTTPErrorStatusIsNotAJSONError|"
-          r"APIRequestLoaderTests/httpErrorStatus)",
-          "the integration tier catches a loader that parses a 500's HTML body instead of reporting the status"),
-    Claim("cli-timeout-status", "Sources/POICommands/NearbyCommand.swift",
-          "return CommandLineError(.timeout,", "return CommandLineError(.serverUnreachable,",
-          r"^EndToEndTests\.NearbyEndToEndTests/faults",
-          "the end-to-end tier catches a timeout reported with the wrong exit status"),
-    Claim("poster-uses-default-center", "Sources/POILocation/CurrentLocationProvider.swift",
-          "notificationCenter.post(", "NotificationCenter.default.post(",
-          r"^UnitTests\.(CurrentLocationProviderTests/testNotifyAuthChanged|"
-          r"CurrentLocationProviderSwiftTests/notifyAuthChanged)",
-          "the poster tests catch a notification posted to .default instead of the injected center"),
-    Claim("observer-uses-default-center", "Sources/POIApp/PointsOfInterestListModel.swift",
-          "observeAuthChanged(on: center)", "observeAuthChanged(on: .default)",
-          r"^UnitTests\.(PointsOfInterestTableViewControllerTests|PointsOfInterestListModelXCTests|"
-          r"PointsOfInterestListModelTests)",
-          "the observer tests catch a list that observes .default instead of the injected center"),
-    Claim("delegate-never-set", "Sources/POILocation/CurrentLocationProvider.swift",
-          "fetcher.locationFetcherDelegate = self", None,
-          r"^UnitTests\.(CurrentLocationProviderTests/testCheckCurrentLocation|"
-          r"CurrentLocationProviderSwiftTests/delegateWiring|LocationFetcherDelegateXCTests)",
-          "the mock fetcher tests catch a provider that never sets itself as the fetcher's delegate"),
-    Claim("never-requests-location", "Sources/POILocation/CurrentLocationProvider.swift",
-          "fetcher.withLock { $0.requestLocation() }", None,
-          r"^UnitTests\.(CurrentLocationProviderTests/testCheckCurrentLocation|"
-          r"CurrentLocationProviderSwiftTests/checkCurrentLocation)",
-          "the mock fetcher tests catch a provider that never asks its fetcher for the position"),
-    Claim("one-second-delay", "Sources/POIApp/FeaturedPlaceManager.swift",
-          "rotationInterval: TimeInterval = 10", "rotationInterval: TimeInterval = 1",
-          r"^UnitTests\.(FeaturedPlaceManagerTests|FeaturedPlaceManagerSwiftTests/scheduledDelay)",
-          "the mocked timer scheduler catches a delay of 1 s instead of 10, without waiting for either"),
-    Claim("linux-timer-fires-at-once", "Sources/POIApp/FeaturedPlaceManager.swift",
-          "Timer(fire: fireDate, interval: 0, repeats: false)", "Timer(timeInterval: interval, repeats: false)",
-          r"^UnitTests\.FeaturedPlaceManagerSwiftTests/realRunLoopDoesNotFireEarly",
-          "the run loop test catches Timer(timeInterval:), which fires at once on Linux (corelibs #4712)"),
-    Claim("clock-sleeps-too-little", "Sources/POIApp/FeaturedPlaceManager+Clock.swift",
-          "try await clock.sleep(for: interval)", "try await clock.sleep(for: interval / 10)",
-          r"^UnitTests\.FeaturedPlaceManagerSwiftTests/rotationOnManualClock",
-          "the manual clock test catches a rotation that sleeps 1 s instead of 10, in no time"),
-    Claim("predicate-expectations-are-slower", "Tests/Comparisons/ExpectationSpeedComparison.swift", None, None,
-          "cmd:POI_COMPARE_EXPECTATIONS=1 swift test --skip-build --filter ComparisonTests",
-          "a polled predicate expectation notices the same event later than a direct expectation (a measurement)"),
-    Claim("new-fetcher-member", "Sources/POILocation/LocationFetcher.swift",
-          "    func requestLocation()",
-          "    func requestLocation()\n\n    /// Stops reporting positions.\n    func stopUpdatingLocation()",
-          r"build-error:error: type '\w+' does not conform to protocol 'LocationFetcher'",
-          "the compiler lists every fetcher that lacks a member the protocol gains, before any test runs"),
-    Claim("launch-shortcut-ignored", "Sources/POIApp/AppLaunch.swift", "guard !isUnitTesting else", None,
-          r"^UnitTests\.(AppLaunchTests|POICommandTests/launchShortcut)",
-          "the launch test catches optional start-up work that runs under IS_UNIT_TESTING=1"),
-]
-
-# What a failing test prints that is worth showing under a claim.
-SHOWN = re.compile(r"error:.*(XCT|expect|require)|error: .*failed|^✘ Test [^r]|BUDGET")
+FIELDS = {"name", "says", "file", "find", "replace", "check", "environment"}
 
 
-def check(copy: scratch.Scratch, claim: Claim) -> tuple[scratch.Outcome, str]:
-    """Runs a claim's check in the copy as it is built now: its outcome and what it printed."""
+class ClaimsError(Exception):
+    """The claims file is missing or says something check-claims cannot use; the message says what and where."""
+
+
+def parse(data, where: Path, root: Path) -> list[Claim]:
+    """The claims in `data` (the claims file's JSON, `{"claims": [...]}`), each checked against the package at
+    `root`: its fields, its name (one word of letters, digits and `-`, once), its file (there), its check (a regex
+    that compiles, `cmd:` and a command, or `build-error:` and a regex) and its environment (names to strings)."""
+    if not isinstance(data, dict) or not isinstance(data.get("claims"), list) or set(data) - {"about", "claims"}:
+        raise ClaimsError(f"{where} must hold {{\"claims\": [...]}} (and an optional \"about\")")
+    found: list[Claim] = []
+    for index, raw in enumerate(data["claims"]):
+        at = f"{where}: claims[{index}]"
+        if not isinstance(raw, dict):
+            raise ClaimsError(f"{at} must be an object")
+        unknown = sorted(set(raw) - FIELDS)
+        if unknown:
+            raise ClaimsError(f"{at}: unknown field {', '.join(unknown)} (the fields: {', '.join(sorted(FIELDS))})")
+        for field in ("name", "says", "file", "check"):
+            if not isinstance(raw.get(field), str) or not raw[field]:
+                raise ClaimsError(f"{at}: {field} must be a non-empty string")
+        name = raw["name"]
+        at = f"{where}: claim {name}"
+        if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
+            raise ClaimsError(f"{at}: a name is lower-case letters, digits and -")
+        if name in (claim.name for claim in found):
+            raise ClaimsError(f"{where}: two claims are named {name}")
+        if not (root / raw["file"]).is_file():
+            raise ClaimsError(f"{at}: its file {raw['file']} is not there")
+        find, replace = raw.get("find"), raw.get("replace")
+        if find is not None and (not isinstance(find, str) or not find):
+            raise ClaimsError(f"{at}: find must be the text the mistake changes (leave it out for a measurement)")
+        if replace is not None and (find is None or not isinstance(replace, str)):
+            raise ClaimsError(f"{at}: replace goes with find, as a string (leave it out to delete the line)")
+        check = raw["check"]
+        pattern = check.removeprefix("build-error:") if not check.startswith("cmd:") else None
+        if check.startswith("cmd:") and not check[4:].strip():
+            raise ClaimsError(f"{at}: cmd: needs a command")
+        if pattern is not None:
+            try:
+                re.compile(pattern)
+            except re.error as error:
+                raise ClaimsError(f"{at}: its check {pattern!r} is not a regular expression ({error})") from None
+        environment = raw.get("environment", {})
+        if not isinstance(environment, dict) or not all(
+                isinstance(key, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key) and isinstance(value, str)
+                for key, value in environment.items()):
+            raise ClaimsError(f"{at}: environment must map variable names to strings")
+        if environment and (check.startswith("cmd:") or check.startswith("build-error:")):
+            raise ClaimsError(f"{at}: environment goes with a test pattern (a cmd: sets its own)")
+        found.append(Claim(name, raw["file"], find, replace, check, raw["says"], tuple(sorted(environment.items()))))
+    return found
+
+
+def load(package: kit_config.Config) -> list[Claim]:
+    """The package's claims, from the file its pyramid.json names under "claims" (none when it names none)."""
+    if package.claims_path is None:
+        return []
+    try:
+        data = json.loads(package.claims_path.read_text())
+    except ValueError as error:
+        raise ClaimsError(f"{package.claims_path}: not JSON ({error})") from None
+    return parse(data, package.claims_path, package.root)
+
+
+def check(copy: scratch.Scratch, claim: Claim, package: kit_config.Config) -> tuple[scratch.Outcome, str]:
+    """Runs a claim's check in the copy as it is built now: its outcome and what it printed. A pattern's tests run
+    through the kit (scratch.py), which reads their results; a `cmd:` is a kit command (scripts/pyramid ...), whose
+    closing line (`tests: N (C cases): ...`) says how many tests it ran."""
     if claim.check.startswith("build-error:"):  # the copy built: that is the check without the mistake
         return scratch.Outcome("passed", 0.0, 1, ""), ""
     if claim.check.startswith("cmd:"):
@@ -131,20 +140,19 @@ def check(copy: scratch.Scratch, claim: Claim) -> tuple[scratch.Outcome, str]:
         completed = subprocess.run(["bash", "-c", claim.check[4:]], cwd=copy.tree, stdout=subprocess.PIPE,
                                    stderr=subprocess.STDOUT, text=True)
         output = completed.stdout
-        ran = len(re.findall(r"Executed [1-9]\d* tests?|Test run with [1-9]\d* tests?|tests: [1-9]\d* \(\d+ cases\)",
-                             output))
+        ran = sum(int(count) for count in re.findall(r"^tests: (\d+) \(\d+ cases?\)", output, re.M))
         status = "passed" if completed.returncode == 0 else "failed"
         return scratch.Outcome(status, time.monotonic() - start, ran, output), output
-    outcome = copy.run(claim.check, time_limit(claim.check), stop_at_first_failure=False)
+    outcome = copy.run(claim.check, time_limit(claim.check, package), stop_at_first_failure=False,
+                       environment=dict(claim.environment))
     return outcome, outcome.output
 
 
-def time_limit(check: str) -> float:
-    """How long a claim's tests may run before they count as hung: the hang bounds of the tiers its pattern names
-    (scripts/budgets.json, as scripts/pyramid derives them), added; every tier's when it names none."""
-    budgets = kit_config.load(scratch.ROOT).budgets["tiers"]
-    tiers = [tier for tier in budgets if f"{tier}Tests" in check] or list(budgets)
-    return sum(HangBounds(tier, budgets[tier]).run for tier in tiers)
+def time_limit(check: str, package: kit_config.Config) -> float:
+    """How long a claim's tests may run before they count as hung: the hang bounds of the tiers whose targets its
+    pattern names (from the budgets, as scripts/pyramid derives them), added; every tier's when it names none."""
+    tiers = [tier.name for tier in package.tiers if any(target in check for target in tier.targets)]
+    return sum(HangBounds(tier, package.tier_budget(tier)).run for tier in tiers or package.names)
 
 
 def timed_out(outcome: scratch.Outcome | None) -> str:
@@ -181,43 +189,56 @@ def main(arguments: list[str]) -> int:
                         help="put the claim's mistake into this checkout (not a scratch copy), to see it caught here")
     parser.add_argument("--undo", action="store_true", help="take the mistake --apply put in back out")
     parser.add_argument("--force", action="store_true", help="with --undo: restore the file even if you edited it")
+    parser.add_argument("--package-path", metavar="DIR", default=str(scratch.ROOT),
+                        help="the package whose claims to check (default: this one); its pyramid.json names its claims "
+                             "file under \"claims\"")
     options = parser.parse_args(arguments)
+    try:
+        package = kit_config.load(Path(options.package_path).resolve())
+        every = load(package)
+    except (kit_config.ConfigError, ClaimsError) as error:
+        print(f"check-claims: {error}", file=sys.stderr)
+        return 64
+    if not every:
+        print(f"check-claims: {package.root / kit_config.FILE} names no claims file (\"claims\": \"FILE\")",
+              file=sys.stderr)
+        return 64
     if options.force and not options.undo:
         parser.error("--force goes with --undo")
     if (options.apply or options.undo) and (options.names or options.list or (options.apply and options.undo)):
         parser.error("--apply NAME and --undo go alone")
     if options.list:
-        for claim in CLAIMS:
+        for claim in every:
             print(f"{claim.name}: {claim.says}")
         return 0
     if options.undo:
-        return claim_in_place.undo(force=options.force)
+        return claim_in_place.undo(package.root, force=options.force)
     if options.apply:
         options.names = [options.apply]
-    unknown = sorted(set(options.names) - {claim.name for claim in CLAIMS})
+    unknown = sorted(set(options.names) - {claim.name for claim in every})
     if unknown:
         print(f"check-claims: no claim named {', '.join(unknown)} (scripts/check-claims --list lists them)",
               file=sys.stderr)
         return 64
-    selected = [claim for claim in CLAIMS if not options.names or claim.name in options.names]
+    selected = [claim for claim in every if not options.names or claim.name in options.names]
     if options.apply:
-        return claim_in_place.apply(selected[0])
+        return claim_in_place.apply(selected[0], package.root)
 
-    copy = scratch.Scratch()
-    print(f"== the scratch copy in {copy.tree.relative_to(scratch.ROOT)}, built incrementally", flush=True)
+    copy = scratch.Scratch(root=package.root, product=package.test_product)
+    print(f"== the scratch copy in {copy.tree}, built incrementally", flush=True)
     started = time.monotonic()
     seconds = copy.prepare_built("check-claims")
     print(f"   built in {seconds:.1f} s", flush=True)
 
     # Every claim's tests run first on the code as it is (one build), then each mistake is built and checked: the
     # build of one mistake also undoes the one before it.
-    pristine = {claim.name: check(copy, claim) for claim in selected}
+    pristine = {claim.name: check(copy, claim, package) for claim in selected}
     failures = 0
     for claim in selected:
         print(f"== {claim.name}: {claim.says}", flush=True)
         outcome, output = pristine[claim.name]
         if claim.find is None:
-            if outcome.status == "passed" and outcome.tests and " skipped" not in output.split("Test run")[-1]:
+            if outcome.status == "passed" and outcome.tests and not outcome.skipped():
                 for line in [line for line in output.splitlines() if re.search("comparison|median", line)][:3]:
                     print(f"     {line}")
                 print(f"   measured, as claimed ({outcome.seconds:.1f} s)")
@@ -247,7 +268,7 @@ def main(arguments: list[str]) -> int:
             lines[mutant.line - 1] = mutant.mutated
         with copy.mistake(claim.file, "\n".join(lines)):
             built, seconds, log = copy.build()
-            outcome, output = check(copy, claim) if built else (None, log)
+            outcome, output = check(copy, claim, package) if built else (None, log)
         if claim.check.startswith("build-error:"):
             failures += report_build_error(claim, built, seconds, log)
             continue
@@ -261,7 +282,7 @@ def main(arguments: list[str]) -> int:
         else:
             print(f"   with the mistake: the tests fail, as claimed (built in {seconds:.1f} s, "
                   f"tests {outcome.seconds:.1f} s){timed_out(outcome)}")
-            for line in [line for line in output.splitlines() if SHOWN.search(line)][:6]:
+            for line in (outcome.failures() or [line for line in output.splitlines() if "BUDGET" in line])[:6]:
                 print(f"     {line}")
 
     # The copy's build is left as the code is, so that the next run starts from it.

@@ -38,7 +38,6 @@ from pathlib import Path
 
 import mutants
 import promise_sources
-from pyramidkit import running
 import scratch
 from pyramidkit import test_coverage
 
@@ -140,12 +139,6 @@ def problems(rows: list[Row], promises: list[promise_sources.Promise], root: Pat
 pattern = test_coverage.pattern  # the filter that names exactly the tests it is given
 
 
-def failed_tests(output: str, table: dict[str, list[str]]) -> list[str]:
-    """The identifiers of the tests that `output` says failed."""
-    names = running.failed(output)
-    return sorted({running.identify(name, table) for name in names})
-
-
 def tier_of(test: str) -> str:
     return next((tier for tier in TIERS if test.startswith(f"{tier}Tests.")), TIERS[0])
 
@@ -159,20 +152,17 @@ def limit_for(tests: list[str], limits: dict[str, float]) -> float:
     return sum(limits[tier] for tier in {tier_of(test) for test in tests})
 
 
-def failing(copy: scratch.Scratch, tests: str, limit: float, table: dict[str, list[str]]) -> tuple[set[str], str]:
+def failing(copy: scratch.Scratch, tests: str, limit: float) -> tuple[set[str], str]:
     """Runs the tests `tests` (a pattern) names; returns the ones that failed, hung, or were running when the test
-    binary crashed (a crash ends every test running beside the one that crashed: `fails_alone` tells them apart), and
-    the run's status."""
+    binary crashed (the kit's results count those as failures; a crash ends every test running beside the one that
+    crashed: `fails_alone` tells them apart), and the run's status."""
     outcome = copy.run(tests, limit, stop_at_first_failure=False)
-    found = set(failed_tests(outcome.output, table)) | set(outcome.hung)
-    if outcome.status != "passed":
-        found |= {running.identify(name, table) for name in running.still_running(outcome.output)}
-    return found, outcome.status
+    return set(outcome.failed()) | set(outcome.hung), outcome.status
 
 
-def fails_alone(copy: scratch.Scratch, test: str, limits: dict[str, float], table: dict[str, list[str]]) -> bool:
+def fails_alone(copy: scratch.Scratch, test: str, limits: dict[str, float]) -> bool:
     """Whether `test`, run on its own, fails (or hangs, or crashes the binary)."""
-    found, status = failing(copy, pattern([test]), limits[tier_of(test)], table)
+    found, status = failing(copy, pattern([test]), limits[tier_of(test)])
     return status != "passed" and (test in found or not found)
 
 
@@ -186,7 +176,6 @@ def prove(copy: scratch.Scratch, rows: list[Row], limits: dict[str, float]) -> i
         _progress(f"promises: without any mistake the rows' tests do not pass ({outcome.status})")
         return len(rows)
     _progress(f"   without a mistake: the {len(everything)} tests of the rows pass ({outcome.seconds:.1f} s)")
-    table = running.identifiers(copy.binary(), copy.tree)
     failures = 0
     for number, row in enumerate(rows, start=1):
         mistaken = row.mistaken(copy.read(row.file))
@@ -202,8 +191,8 @@ def prove(copy: scratch.Scratch, rows: list[Row], limits: dict[str, float]) -> i
                 _progress(f"FAILED {row.promise}: the mistake does not build")
                 failures += 1
                 continue
-            found, _ = failing(copy, pattern(row.tests), limit_for(row.tests, limits), table)
-            passed = [test for test in row.tests if test not in found and not fails_alone(copy, test, limits, table)]
+            found, _ = failing(copy, pattern(row.tests), limit_for(row.tests, limits))
+            passed = [test for test in row.tests if test not in found and not fails_alone(copy, test, limits)]
         if passed:
             _progress(f"FAILED {row.promise}: with the mistake these tests still pass: {', '.join(passed)}")
             failures += 1
@@ -217,7 +206,6 @@ def measure(copy: scratch.Scratch, rows: list[Row], limits: dict[str, float], sa
     """Makes each row's mistake, runs every tier, and writes into the row the tests that failed, each confirmed by
     failing again on its own (a test that fails by chance, or that a crash beside it ended, is not written down);
     one that hangs past its tier's time limit counts as failing. Saves after each row."""
-    table = running.identifiers(copy.binary(), copy.tree)
     for number, row in enumerate(rows, start=1):
         mistaken = row.mistaken(copy.read(row.file))
         if mistaken is None:
@@ -230,8 +218,8 @@ def measure(copy: scratch.Scratch, rows: list[Row], limits: dict[str, float], sa
                 continue
             candidates: set[str] = set()
             for tier in TIERS:
-                candidates |= failing(copy, f"^{tier}Tests\\.", limits[tier], table)[0]
-            row.tests = sorted(test for test in candidates if "/" in test and fails_alone(copy, test, limits, table))
+                candidates |= failing(copy, f"^{tier}Tests\\.", limits[tier])[0]
+            row.tests = sorted(test for test in candidates if "/" in test and fails_alone(copy, test, limits))
         save_each()
         _progress(f"   {number}/{len(rows)} {len(row.tests)} tests fail: {row.promise}")
 

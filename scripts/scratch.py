@@ -26,9 +26,10 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from pyramidkit import bounded
-from pyramidkit import running
+from pyramidkit import bounded, running, testrun
 from pyramidkit import config as kit_config
+from pyramidkit.report import failure_text
+from pyramidkit.results import Failure, TestResult
 
 ROOT = Path(__file__).resolve().parent.parent
 TREE = ROOT / ".build-mutants" / "tree"
@@ -39,20 +40,34 @@ SECOND = 1_000_000_000  # nanoseconds
 # The test binary every test target links into: pyramid.json's testProduct, for the package at ROOT (or another
 # package's, given to Scratch).
 TEST_PRODUCT = kit_config.load(ROOT).test_product
-# What a failing test prints first: Swift Testing's "✘ Test x recorded an issue", XCTest's "file:line: error: ...".
-FAILURE_LINE = re.compile(r"^✘ Test |: error: |' failed \(")
 
 
 @dataclasses.dataclass
 class Outcome:
     """How a run of tests ended: 'passed', 'failed' or 'timeout'; how many tests ran, how long, what they printed,
-    and after a time-out the tests that were still running (the ones that hung, or waited on one that did)."""
+    after a time-out the tests that were still running (the ones that hung, or waited on one that did), and each
+    test's result as the kit read it (results.py)."""
 
     status: str
     seconds: float
     tests: int
     output: str
     hung: list[str] = dataclasses.field(default_factory=list)
+    results: list[TestResult] = dataclasses.field(default_factory=list)
+
+    def failed(self) -> list[str]:
+        """The tests that failed, by identifier (a test a crash took down included)."""
+        return sorted({result.identifier for result in self.results if result.outcome == "failed"})
+
+    def failures(self) -> list[str]:
+        """Each failure as the kit's report says it: `Module.Suite/test() [case] at File.swift:12: message`."""
+        return [failure_text({"test": result.identifier, "case": failure.case, "location": failure.location,
+                              "message": failure.message})
+                for result in self.results if result.outcome == "failed"
+                for failure in (result.failures or [Failure(result.message)])]
+
+    def skipped(self) -> int:
+        return sum(result.case_outcomes().count("skipped") for result in self.results)
 
 
 class Scratch:
@@ -63,6 +78,7 @@ class Scratch:
         self.root = root
         self._product = product or (TEST_PRODUCT if root == ROOT else None)
         self._xctests: list[str] | None = None
+        self._names: dict[str, list[str]] | None = None
         self._lock = None
         self._written: set[Path] = set()  # files written since the last build
         self._seen: dict[Path, int] = {}  # a written file's modification time when the last build started
@@ -117,7 +133,7 @@ class Scratch:
                 relative = str(path.relative_to(self.tree))
                 if path.is_file() and not path.is_symlink() and relative not in names:
                     path.unlink()  # a file the user deleted or renamed must not be built
-        self._xctests = None
+        self._xctests = self._names = None
 
     @contextlib.contextmanager
     def mistake(self, file: str, text: str) -> Iterator[None]:
@@ -156,7 +172,7 @@ class Scratch:
         self._written.clear()
         completed = subprocess.run(["swift", "build", "--build-tests", *BUILD_FLAGS], cwd=self.tree,
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        self._xctests = None
+        self._xctests = self._names = None
         bounded.reap_orphans()
         return completed.returncode == 0, time.monotonic() - start, completed.stdout
 
@@ -198,42 +214,42 @@ class Scratch:
 
     # MARK: Running tests
 
-    def commands(self, pattern: str) -> list[list[str]]:
-        """The processes that run the tests whose identifier matches `pattern` (a `swift test --filter` regex)."""
-        if sys.platform == "darwin":
-            # xctest runs the bundle's XCTest tests and its Swift Testing tests, as swift test does on macOS.
-            bundle = self.tree / ".build" / "debug" / f"{self.product}.xctest"
-            return [["swift", "test", "--skip-build", "--filter", pattern]] if bundle.exists() else []
-        commands = []
-        selected = [name for name in self.xctests() if re.search(pattern, name)]
-        if selected:
-            commands.append([str(self.binary()), ",".join(selected)])
-        commands.append([str(self.binary()), "--testing-library", "swift-testing", "--filter", pattern])
-        return commands
+    def names(self) -> dict[str, list[str]]:
+        """The built tests by console name (running.identifiers), read from the binary once a build."""
+        if self._names is None:
+            self._names = running.identifiers(self.binary(), self.tree)
+        return self._names
+
+    def commands(self, pattern: str, stream: Path) -> tuple[list[list[str]], dict[str, str]]:
+        """The processes that run the tests whose identifier matches `pattern` (a `swift test --filter` regex),
+        Swift Testing's results to the event stream at `stream`: the kit's (testrun.commands)."""
+        return testrun.commands(self.binary(), self.tree, pattern, stream, [], self.xctests())
 
     def run(self, pattern: str, limit: float, stop_at_first_failure: bool = True,
             environment: dict[str, str] | None = None) -> Outcome:
-        """Runs the tests that match `pattern`, XCTest and Swift Testing at once. A run longer than `limit` seconds is
-        stopped ('timeout', naming the tests that were running); with `stop_at_first_failure`, so is a run as soon
-        as a test reports a failure. Either way every process the run started is stopped (scripts/pyramidkit/bounded.py)."""
-        commands = self.commands(pattern)
-        finished = bounded.run(commands, limit, cwd=self.tree, environment={"NO_COLOR": "1", **(environment or {})},
-                               stop=_reports_failure if stop_at_first_failure else None)
-        status = "timeout" if finished.hang else "passed"
-        if finished.stopped or (status == "passed" and any(_reports_failure(line)
-                                                           for line in finished.output.splitlines())):
-            status = "failed"
-        # Swift Testing exits with a status of its own when no test matched; that is no failure.
-        ran_nothing = [tests_ran(text) == 0 and "Test run with 0 tests" in text for text in finished.outputs]
-        if status == "passed" and any(code and not empty for code, empty in zip(finished.codes, ran_nothing)):
-            status = "failed"  # a crash, or a failure printed in a form not recognised above
+        """Runs the tests that match `pattern`, XCTest and Swift Testing at once, through the kit's test-run layer,
+        which reads their results. A run longer than `limit` seconds is stopped ('timeout', naming the tests that
+        were running); with `stop_at_first_failure`, so is a run as soon as a test reports a failure. Either way every
+        process the run started is stopped (scripts/pyramidkit/bounded.py)."""
+        table = self.names()
+        finished, results = testrun.run_matching(
+            self.tree, limit, lambda name: running.identify(name, table), lambda stream: self.commands(pattern, stream),
+            environment={"NO_COLOR": "1", **(environment or {})},
+            stop=testrun.first_failure if stop_at_first_failure else None)
+        if finished.hang:
+            status = "timeout"
+        elif (finished.stopped or testrun.exit_status(finished)
+              or any(result.outcome == "failed" for result in results)):
+            status = "failed"  # a failure, or a crash: a process that ended badly (its tests are failures too)
+        else:
+            status = "passed"
         hung = self.hung_tests(finished.hang, pattern) if finished.hang else []
-        return Outcome(status, finished.seconds, tests_ran(finished.output), finished.output, hung)
+        return Outcome(status, finished.seconds, len(results), finished.output, hung, results)
 
     def hung_tests(self, hang: bounded.Hang, pattern: str) -> list[str]:
         """The tests a stopped run left running, by identifier when the binary lists them (`Module.Class/method`,
         `Module.Suite/test()`), otherwise as the console named them."""
-        table = running.identifiers(self.binary(), self.tree)
+        table = self.names()
         return [running.identify(name, table, keep=lambda identifier: re.search(pattern, identifier) is not None)
                 for name, _ in hang.running]
 
@@ -252,17 +268,3 @@ def stamp(path: Path, seen: int) -> None:
         time.sleep((seen // SECOND + 1) - now / SECOND)  # the build system's clock, not a test's: see above
         now = max(time.time_ns(), (seen // SECOND + 1) * SECOND)
     os.utime(path, ns=(now, now))
-
-
-def _reports_failure(line: str) -> bool:
-    """Whether a line says a test failed (a known issue is no failure)."""
-    return bool(FAILURE_LINE.search(line)) and "known issue" not in line
-
-
-def tests_ran(output: str) -> int:
-    """How many tests a run's output says ran: XCTest's "Executed N tests" (the last, the total, of each process)
-    plus Swift Testing's "Test run with N tests"."""
-    executed = re.findall(r"Executed (\d+) tests?, with", output)
-    xctest = int(executed[-1]) if executed else 0
-    testing = sum(int(n) for n in re.findall(r"Test run with (\d+) tests?", output))
-    return xctest + testing

@@ -279,7 +279,7 @@ def judge(copy: scratch.Scratch, exercise: Exercise, candidates: dict[str, str])
         outcome = copy.run(exercise.pattern(suite_name(exercise, label)), LIMIT, environment=environment)
         verdict = verdicts[label]
         if outcome.status != "passed" or outcome.tests == 0:
-            failures = [line for line in outcome.output.splitlines() if scratch.FAILURE_LINE.search(line)][:6]
+            failures = outcome.failures()[:6]
             said = {"timeout": f"it did not end within {LIMIT:.0f} s (it waits on real time, or for a call that "
                                "never comes)", "failed": "it failed"}.get(outcome.status, "no test ran")
             if outcome.tests == 0 and outcome.status != "timeout":

@@ -8,6 +8,7 @@ budgets and programs.
         {"name": "EndToEnd", "targets": ["MyEndToEndTests"]}
       ],
       "budgets": "scripts/budgets.json",                optional: time budgets (see scripts/budgets.json)
+      "claims": "scripts/claims.json",                  optional: "this test catches that mistake" (check-claims)
       "programs": ["my-tool"],                          optional: executables the tests launch (for coverage)
       "excludedModules": ["MyTestSupport"],             optional: modules coverage and mutants leave out
       "docs": ["README.md", "docs/*.md"],               optional: files whose pyramid markers quote the run
@@ -26,7 +27,7 @@ import re
 from pathlib import Path
 
 FILE = "pyramid.json"
-KEYS = {"testProduct", "tiers", "budgets", "programs", "excludedModules", "docs", "allowWarnings", "about"}
+KEYS = {"testProduct", "tiers", "budgets", "claims", "programs", "excludedModules", "docs", "allowWarnings", "about"}
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # SwiftPM names the test binary after the package, whose name may hold `-` and `.` (swift-argument-parserPackageTests).
 PRODUCT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
@@ -59,6 +60,7 @@ class Config:
     tiers: tuple[Tier, ...]
     budgets: dict
     budgets_path: Path | None = None
+    claims_path: Path | None = None
     programs: tuple[str, ...] = ()
     excluded_modules: frozenset[str] = frozenset()
     docs: tuple[str, ...] = ()
@@ -141,12 +143,20 @@ def parse(data, root: Path) -> Config:
         stray = sorted(set(budgets.get("tiers", {})) - set(owner.values()))
         if stray:
             raise ConfigError(f"{budgets_path}: budgets for {', '.join(stray)}, which {where} has no tier for")
+    claims_path = None
+    if "claims" in data:
+        if not isinstance(data["claims"], str) or not data["claims"]:
+            raise ConfigError(f"{where}: claims must be the path of a claims file, from the package's root")
+        claims_path = root / data["claims"]
+        if not claims_path.is_file():
+            raise ConfigError(f"{where}: claims names {data['claims']}, which is not there")
     return Config(
         root=root,
         test_product=product,
         tiers=tuple(tiers),
         budgets=budgets,
         budgets_path=budgets_path,
+        claims_path=claims_path,
         programs=_strings(data.get("programs", []), f"{where}: programs"),
         excluded_modules=frozenset(_strings(data.get("excludedModules", []), f"{where}: excludedModules")),
         docs=_strings(data.get("docs", []), f"{where}: docs"),

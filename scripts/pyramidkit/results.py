@@ -208,7 +208,10 @@ def parse_xctest_console(text: str, identify: Callable[[str], str], root: Path |
         match = XCTEST_ERROR.match(line)
         if match:
             key = f"{match[3].split('.')[-1]}/{match[4]}"
-            failures.setdefault(key, []).append(Failure(match[5].strip(), f"{relative(match[1], root)}:{match[2]}"))
+            # An assertion without a message of its own ends with " -" (`XCTAssertEqual failed: ("1") is not equal
+            # to ("2") -`): the dash is no part of what it says.
+            message = match[5].strip().removesuffix(" -")
+            failures.setdefault(key, []).append(Failure(message, f"{relative(match[1], root)}:{match[2]}"))
             continue
         match = XCTEST_SKIP.match(line)
         if match:

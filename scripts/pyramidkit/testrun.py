@@ -150,27 +150,35 @@ DIRECT_OPTIONS = {"--enable-code-coverage", "--scratch-path"}
 
 def test_commands(package: kit_config.Config, pattern: str, stream: Path,
                   extra: list[str]) -> tuple[list[list[str]], dict[str, str]]:
-    """The processes that run the built tests matching `pattern`, and their environment. On Linux, the test binary
-    itself, twice at once: its XCTest methods that match (named one by one, as `swift test --filter` selects them) and
-    its Swift Testing tests (`--testing-library swift-testing --filter`, the event stream to `stream`); that skips
-    `swift test`'s own start and runs the two libraries side by side. Elsewhere (macOS runs a bundle through xctest),
-    or with `swift test` options the binary does not take, `swift test --skip-build --filter PATTERN` itself. With
-    --enable-code-coverage, LLVM_PROFILE_FILE puts every profile, the launched programs' too, where coverage reads
-    them."""
+    """The processes that run the package's built tests matching `pattern`, and their environment: `commands`, for
+    the test binary `swift test` runs (in the scratch path `extra` gives, if any)."""
     binary = test_binary(package, extra)
+    return commands(binary, package.root, pattern, stream, extra,
+                    xctest_identifiers(binary, package.root) if binary.is_file() else ())
+
+
+def commands(binary: Path, cwd: Path, pattern: str, stream: Path, extra: list[str],
+             xctests: tuple[str, ...] | list[str]) -> tuple[list[list[str]], dict[str, str]]:
+    """The processes that run the built tests matching `pattern` (`xctests`: the binary's XCTest methods), and their
+    environment. On Linux, the test binary itself, twice at once: its XCTest methods that match (named one by one,
+    as `swift test --filter` selects them) and its Swift Testing tests (`--testing-library swift-testing --filter`,
+    the event stream to `stream`); that skips `swift test`'s own start and runs the two libraries side by side.
+    Elsewhere (macOS runs a bundle through xctest), or with `swift test` options the binary does not take, `swift
+    test --skip-build --filter PATTERN` itself, run in `cwd`. With --enable-code-coverage, LLVM_PROFILE_FILE puts
+    every profile, the launched programs' too, where coverage reads them."""
     names = [argument for argument in extra if argument.startswith("--")]
     if not sys.platform.startswith("linux") or not binary.is_file() or not set(names) <= DIRECT_OPTIONS:
         return [swift_test_command(pattern, stream, extra)], {}
-    commands = []
-    selected = [identifier for identifier in xctest_identifiers(binary, package.root) if re.search(pattern, identifier)]
+    found = []
+    selected = [identifier for identifier in xctests if re.search(pattern, identifier)]
     if selected:
-        commands.append([str(binary), ",".join(selected)])
-    commands.append([str(binary), "--testing-library", "swift-testing", "--filter", pattern,
-                     "--event-stream-output-path", str(stream)])
+        found.append([str(binary), ",".join(selected)])
+    found.append([str(binary), "--testing-library", "swift-testing", "--filter", pattern,
+                  "--event-stream-output-path", str(stream)])
     environment = {}
     if "--enable-code-coverage" in extra:
         environment["LLVM_PROFILE_FILE"] = str(binary.parent / "codecov" / "%p-%m.profraw")
-    return commands, environment
+    return found, environment
 
 
 # Swift Testing's exit status when no test matched its filter (a tier of XCTest only): no failure.
@@ -235,6 +243,39 @@ def _reports_a_failure(line: str) -> bool:
     return "' failed (" in line or line.startswith("✘ Test ")
 
 
+def first_failure(line: str) -> bool:
+    """Whether a console line is the first sign of a failing test, to stop a run at once: XCTest's
+    `file:line: error: ...` (before its `' failed (`), Swift Testing's `✘ Test ... recorded an issue`; a known issue
+    is no failure. Only a run's early end is decided so: its results are read from the event stream and XCTest's
+    closing lines."""
+    line = running.ANSI.sub("", line)
+    return ("' failed (" in line or line.startswith("✘ Test ") or ": error: " in line) and "known issue" not in line
+
+
+def run_matching(cwd: Path, limit: float, name: Callable[[str], str],
+                 make: Callable[[Path], tuple[list[list[str]], dict[str, str]]], *, test_limit: float | None = None,
+                 longer: Callable[[str], float | None] | None = None, environment: dict[str, str] | None = None,
+                 stop: Callable[[str], bool] | None = None) -> tuple[bounded.Finished, list[TestResult]]:
+    """Runs the processes `make(event stream path)` gives (with their environment) in `cwd`, under the bounds
+    (`limit` the run, `test_limit` a test, `longer` a test's own; `stop` ends it at a line), and reads every test's
+    result: XCTest's from the console (its names turned into identifiers by `name`), Swift Testing's from the event
+    stream. A process that ended badly adds a failure for each test it was running and each XCTest method it never
+    reached (`crashed`, `never_ran`), unless the run was stopped: a hang, or `stop`."""
+    with tempfile.TemporaryDirectory() as folder:
+        stream = Path(folder) / "events.jsonl"
+        processes, own_environment = make(stream)
+        # In a terminal: through a pipe, `swift test` holds back every line of its test binary until it ends, and
+        # the binary's own C stdio buffers its lines.
+        finished = bounded.run(processes, limit, cwd=cwd, environment={**own_environment, **(environment or {})},
+                               test_limit=test_limit, longer=longer, stop=stop, terminal=True)
+        results = kit_results.parse_xctest_console(finished.output, name, cwd)
+        results += kit_results.parse_event_stream(stream.read_text() if stream.exists() else "", cwd, finished.output)
+    if not finished.hang and not finished.stopped:
+        results += crashed(finished, name, {result.identifier for result in results})
+        results += never_ran(processes, finished, {result.identifier for result in results})
+    return finished, results
+
+
 def swift_test(package: kit_config.Config, tier: str, pattern: str, extra: list[str], bounds: HangBounds,
                command: Callable[[str, Path, list[str]], list[str]] | None = None,
                binary: Path | None = None) -> Ran:
@@ -255,21 +296,11 @@ def swift_test(package: kit_config.Config, tier: str, pattern: str, extra: list[
     def longer(console_name: str) -> float | None:
         return bounds.own(name(console_name))
 
-    with tempfile.TemporaryDirectory() as folder:
-        stream = Path(folder) / f"{tier}.jsonl"
-        commands, environment = (([command(pattern, stream, extra)], {}) if command
-                                 else test_commands(package, pattern, stream, extra))
-        # In a terminal: through a pipe, `swift test` holds back every line of its test binary until it ends, and
-        # the binary's own C stdio buffers its lines.
-        finished = bounded.run(commands, bounds.run, cwd=package.root, environment=environment,
-                               test_limit=bounds.test, longer=longer, terminal=True)
-        results = kit_results.parse_xctest_console(finished.output, name, package.root)
-        results += kit_results.parse_event_stream(stream.read_text() if stream.exists() else "", package.root,
-                                                  finished.output)
+    def make(stream: Path) -> tuple[list[list[str]], dict[str, str]]:
+        return ([command(pattern, stream, extra)], {}) if command else test_commands(package, pattern, stream, extra)
+
+    finished, results = run_matching(package.root, bounds.run, name, make, test_limit=bounds.test, longer=longer)
     hung = hung_entries(finished.hang, bounds, name) if finished.hang else []
-    if not finished.hang:
-        results += crashed(finished, name, {result.identifier for result in results})
-        results += never_ran(commands, finished, {result.identifier for result in results})
     results += [TestResult(entry["test"], entry["seconds"], "failed", hung_line(entry, tier))
                 for entry in hung if entry["test"] is not None]
     return Ran(finished.seconds, exit_status(finished), finished.output, results, hung)

@@ -14,7 +14,8 @@
                                             writes its Swift Testing tests to FILE, as the real binary does
 
 Scenarios: `hang-xctest` (an XCTest test starts and never ends), `hang-swift-testing` (a Swift Testing test starts
-and never ends), `pass` (a test passes and the binary exits), `leave` (a test passes and the binary exits, leaving a
+and never ends), `pass` (a test passes and the binary exits), `fail` (an XCTest test and a Swift Testing test fail,
+then the binary waits ten minutes unless stopped), `leave` (a test passes and the binary exits, leaving a
 program running that holds its output open). Every scenario but `pass` first launches a program in a session of its
 own, as Foundation's Process does for an end-to-end test, and prints each process's id (`fake: binary 123`,
 `fake: launched 456`), so that a test can check they are gone.
@@ -45,12 +46,17 @@ def launch() -> None:
     say(f"fake: launched {launched.pid}")
 
 
-def record(stream: str | None, kind: str, test: str, instant: float) -> None:
-    """Appends one event to the event stream, as Swift Testing writes it (version 0)."""
+def record(stream: str | None, kind: str, test: str, instant: float, message: str = "",
+           where: dict | None = None) -> None:
+    """Appends one event to the event stream, as Swift Testing writes it (version 0); an issue says `message`,
+    recorded at `where`."""
     if stream:
+        payload = {"kind": kind, "testID": test, "instant": {"absolute": instant},
+                   "messages": [{"symbol": "fail", "text": message}] if message else []}
+        if kind == "issueRecorded":
+            payload["issue"] = {"isKnown": False, "sourceLocation": where or {}}
         with open(stream, "a") as file:
-            file.write(json.dumps({"kind": "event", "version": 0, "payload": {
-                "kind": kind, "testID": test, "instant": {"absolute": instant}, "messages": []}}) + "\n")
+            file.write(json.dumps({"kind": "event", "version": 0, "payload": payload}) + "\n")
 
 
 def binary(scenario: str, stream: str | None = None) -> int:
@@ -66,6 +72,19 @@ def binary(scenario: str, stream: str | None = None) -> int:
         launch()
     if scenario == "hang-xctest":
         say("Test Case 'HangXCTests.testForever' started at 2026-11-21 10:00:00.002")
+        time.sleep(600)
+    if scenario == "fail":
+        say("Test Case 'HangXCTests.testForever' started at 2026-11-21 10:00:00.002")
+        say(f"{os.getcwd()}/Tests/Unit/HangXCTests.swift:12: error: HangXCTests.testForever : XCTAssertEqual failed: "
+            "(\"1\") is not equal to (\"2\")")
+        say("Test Case 'HangXCTests.testForever' failed (0.001 seconds)")
+        say("◇ Test fine() started.")
+        record(stream, "testStarted", SWIFT_TESTS[1]["id"], 1.0)
+        record(stream, "issueRecorded", SWIFT_TESTS[1]["id"], 1.0, "Expectation failed: 1 == 2",
+               {"fileID": "UnitTests/HangTests.swift", "line": 10, "column": 9})
+        say("✘ Test fine() recorded an issue at HangTests.swift:10:9: Expectation failed: 1 == 2")
+        say("✘ Test fine() failed after 0.001 seconds with 1 issue.")
+        record(stream, "testEnded", SWIFT_TESTS[1]["id"], 1.001)
         time.sleep(600)
     if scenario == "hang-swift-testing":
         say("◇ Test run started.")

@@ -200,6 +200,17 @@ class XCTestConsoleTests(unittest.TestCase):
         self.assertEqual([failure.location for failure in found["M.C/testX"].failures], ["/p/A.swift:3", "/p/A.swift:4"])
         self.assertEqual(found["M.C/testY"].failures, [])
 
+    def test_an_assertion_without_a_message_loses_its_trailing_dash_and_keeps_the_rest(self):
+        text = "\n".join([
+            '/p/A.swift:3: error: C.testX : XCTAssertEqual failed: ("1") is not equal to ("2") - ',
+            '/p/A.swift:4: error: C.testX : XCTAssertEqual failed: ("1") is not equal to ("2") - the count - a b',
+            "Test Case 'C.testX' failed (0.010 seconds)",
+        ])
+        [result] = results.parse_xctest_console(text, lambda name: name)
+        self.assertEqual([failure.message for failure in result.failures],
+                         ['XCTAssertEqual failed: ("1") is not equal to ("2")',
+                          'XCTAssertEqual failed: ("1") is not equal to ("2") - the count - a b'])
+
     def test_an_error_line_of_a_passing_test_is_not_its_failure(self):
         text = "/p/A.swift:3: error: C.testX : noise\nTest Case 'C.testX' passed (0.001 seconds)"
         [result] = results.parse_xctest_console(text, lambda name: name)

@@ -170,12 +170,6 @@ class TableTests(unittest.TestCase):
     def test_the_mistake_replaces_the_text_it_finds(self):
         self.assertEqual(self.row("a").mistaken("x\nlet limit = 5\n"), "x\nlet limit = 6\n")
 
-    def test_failed_tests_are_named_by_their_identifiers(self):
-        output = ("Test Case 'A.testB' failed (0.1 seconds)\n✘ Test \"shows it\" failed after 0.2 seconds.\n"
-                  "✔ Test other() passed after 0.1 seconds.\n")
-        table = {"A/testB": ["UnitTests.A/testB"], '"shows it"': ["UnitTests.S/shows()"]}
-        self.assertEqual(promises.failed_tests(output, table), ["UnitTests.A/testB", "UnitTests.S/shows()"])
-
     def test_each_promise_has_a_section_of_the_table(self):
         cases = {"poi --version": "poi", "poi nearby --lat": "poi nearby", "poi featured --count": "poi featured",
                  "poi-server --port": "poi-server", "exit 64 (poi)": "Exit statuses",

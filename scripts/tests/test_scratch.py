@@ -16,23 +16,36 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import scratch  # noqa: E402
+from pyramidkit import testrun  # noqa: E402
 
 
-class OutputTests(unittest.TestCase):
-    def test_tests_ran_adds_xctest_total_and_swift_testing(self):
-        output = ("\t Executed 2 tests, with 0 failures (0 unexpected) in 0.1 (0.1) seconds\n"
-                  "\t Executed 21 tests, with 0 failures (0 unexpected) in 0.2 (0.2) seconds\n"
-                  "✔ Test run with 95 tests in 15 suites passed after 0.041 seconds.\n")
-        self.assertEqual(scratch.tests_ran(output), 116)
-        self.assertEqual(scratch.tests_ran("nothing"), 0)
+class FailureLineTests(unittest.TestCase):
+    """What stops a run at its first failure (only that: results come from the kit's reader)."""
 
     def test_failure_lines_of_both_libraries(self):
         failing = ["✘ Test roundTrip() recorded an issue at X.swift:3:5: Expectation failed",
                    "/tmp/X.swift:12: error: -[UnitTests.A testB] : XCTAssertEqual failed",
-                   "Test Case 'A.testB' failed (0.001 seconds)"]
-        passing = ["✔ Test roundTrip() passed after 0.001 seconds.", "Test Case 'A.testB' passed (0.0 seconds)"]
-        self.assertTrue(all(scratch.FAILURE_LINE.search(line) for line in failing))
-        self.assertFalse(any(scratch.FAILURE_LINE.search(line) for line in passing))
+                   "Test Case 'A.testB' failed (0.001 seconds)",
+                   "\x1b[91m✘\x1b[0m Test roundTrip() recorded an issue at X.swift:3:5: Expectation failed"]
+        passing = ["✔ Test roundTrip() passed after 0.001 seconds.", "Test Case 'A.testB' passed (0.0 seconds)",
+                   "✘ Test roundTrip() recorded a known issue at X.swift:3:5: Expectation failed"]
+        self.assertTrue(all(testrun.first_failure(line) for line in failing))
+        self.assertFalse(any(testrun.first_failure(line) for line in passing))
+
+
+FAKE = Path(__file__).resolve().parent / "fake_test_binary.py"
+
+
+class FakeScratch(scratch.Scratch):
+    """A copy whose test binary is the fake: one process, as the binary run directly, writing the event stream."""
+
+    scenario = "pass"
+
+    def commands(self, pattern, stream):
+        return [[sys.executable, str(FAKE), "binary", self.scenario, str(stream)]], {}
+
+    def binary(self):
+        return FAKE  # lists its tests as the real binary does
 
 
 @unittest.skipUnless(sys.platform.startswith("linux"), "adopting orphans (PR_SET_CHILD_SUBREAPER) is Linux's")
@@ -41,17 +54,10 @@ class TimeOutTests(unittest.TestCase):
     binary is a fake (fake_test_binary.py), so nothing is built."""
 
     def test_a_time_out_names_the_test_that_hung(self):
-        fake = Path(__file__).resolve().parent / "fake_test_binary.py"
-
-        class FakeScratch(scratch.Scratch):
-            def commands(self, pattern):
-                return [[sys.executable, str(fake), "binary", "hang-swift-testing"]]
-
-            def binary(self):
-                return fake  # lists its tests as the real binary does
-
         with tempfile.TemporaryDirectory() as folder:
-            outcome = FakeScratch(Path(folder), Path(folder)).run(r"^UnitTests\.", 1.0)
+            copy = FakeScratch(Path(folder), Path(folder), product="P")
+            copy.scenario = "hang-swift-testing"
+            outcome = copy.run(r"^UnitTests\.", 1.0)
         self.assertEqual(outcome.status, "timeout")
         self.assertLess(outcome.seconds, 5.0)
         self.assertEqual(outcome.hung, ["UnitTests.HangTests/forever()"])
@@ -60,6 +66,42 @@ class TimeOutTests(unittest.TestCase):
         for pid in pids:
             with self.assertRaises(ProcessLookupError):
                 os.kill(pid, 0)
+
+
+    def stopped_pids(self, outcome):
+        pids = [int(pid) for pid in re.findall(r"^fake: \w+ (\d+)$", outcome.output, re.M)]
+        self.assertEqual(len(pids), 2, outcome.output)
+        for pid in pids:
+            with self.assertRaises(ProcessLookupError):
+                os.kill(pid, 0)
+
+    def test_failures_come_from_the_kit_reader_named_and_placed(self):
+        with tempfile.TemporaryDirectory() as folder:
+            copy = FakeScratch(Path(folder), Path(folder), product="P")
+            copy.scenario = "fail"
+            outcome = copy.run(r"^UnitTests\.", 3.0, stop_at_first_failure=False)
+        self.assertEqual(outcome.status, "timeout")  # the fake waits after its failures: stopped at the bound
+        self.assertEqual(outcome.failed(), ["UnitTests.HangTests/fine()", "UnitTests.HangXCTests/testForever"])
+        self.assertEqual(outcome.tests, 3)  # testFine passed, two failed
+        self.assertIn('UnitTests.HangXCTests/testForever at Tests/Unit/HangXCTests.swift:12: XCTAssertEqual failed: '
+                      '("1") is not equal to ("2")', outcome.failures())
+        self.assertIn("UnitTests.HangTests/fine() at UnitTests/HangTests.swift:10: Expectation failed: 1 == 2",
+                      outcome.failures())
+        self.stopped_pids(outcome)
+
+    def test_the_first_failure_stops_the_run_at_once(self):
+        with tempfile.TemporaryDirectory() as folder:
+            copy = FakeScratch(Path(folder), Path(folder), product="P")
+            copy.scenario = "fail"
+            outcome = copy.run(r"^UnitTests\.", 30.0)
+        self.assertEqual(outcome.status, "failed")
+        self.assertLess(outcome.seconds, 5.0)  # not the 30 s bound: the fake waits ten minutes after failing
+        self.stopped_pids(outcome)
+
+    def test_a_passing_run_counts_its_tests(self):
+        with tempfile.TemporaryDirectory() as folder:
+            outcome = FakeScratch(Path(folder), Path(folder), product="P").run(r"^UnitTests\.", 5.0)
+        self.assertEqual((outcome.status, outcome.tests, outcome.failed()), ("passed", 1, []))
 
 
 class SymbolicLinkTests(unittest.TestCase):
