@@ -22,6 +22,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -70,127 +71,25 @@ class Outcome:
         return sum(result.case_outcomes().count("skipped") for result in self.results)
 
 
-class Scratch:
-    """The scratch copy: `prepare()`, `build()`, `run(...)`, and `mistake(...)` to change one file for a while."""
+class BuiltTests:
+    """The tests of a package as built in `tree` (its .build), run through the kit: `run(pattern, limit)`. The
+    scratch copy is one such tree; `scripts/workshop check` runs the attendee's own."""
 
-    def __init__(self, tree: Path | None = None, root: Path = ROOT, product: str | None = None) -> None:
-        self.tree = tree or root / ".build-mutants" / "tree"
-        self.root = root
-        self._product = product or (TEST_PRODUCT if root == ROOT else None)
+    def __init__(self, tree: Path, product: str | None = None) -> None:
+        self.tree = tree
+        self._product = product
         self._xctests: list[str] | None = None
         self._names: dict[str, list[str]] | None = None
-        self._lock = None
-        self._written: set[Path] = set()  # files written since the last build
-        self._seen: dict[Path, int] = {}  # a written file's modification time when the last build started
 
-    # MARK: The copy
-
-    def prepare(self, overrides: dict[str, str] | None = None) -> None:
-        """Makes the copy hold the user's files (tracked and untracked, not ignored), and nothing else of theirs;
-        `overrides` gives some files other contents (the schemata's rewritten sources), or adds files."""
-        bounded.become_subreaper()
-        self.tree.mkdir(parents=True, exist_ok=True)
-        if self._lock is None:
-            self._lock = open(self.tree.parent / f"{self.tree.name}.lock", "w")  # noqa: SIM115 - held until exit
-            try:
-                import fcntl
-
-                fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise SystemExit(f"{self.tree.relative_to(self.root)} is in use by another scripts/mutants or "
-                                 "scripts/check-claims; wait for it to end") from None
-        overrides = overrides or {}
-        listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                                cwd=self.root, capture_output=True, check=True).stdout.decode().split("\0")
-        # Symbolic links stay links (swift-argument-parser's plugins share a folder through one); what they point to
-        # is copied as itself.
-        links = {name for name in listed if name and name not in overrides and (self.root / name).is_symlink()}
-        names = {name for name in listed if name and name not in links and (self.root / name).is_file()}
-        names |= set(overrides)
-        for name in sorted(links):
-            target, pointed = self.tree / name, os.readlink(self.root / name)
-            if not target.is_symlink() or os.readlink(target) != pointed:
-                if target.is_dir() and not target.is_symlink():
-                    shutil.rmtree(target)
-                elif target.is_symlink() or target.exists():
-                    target.unlink()
-                target.parent.mkdir(parents=True, exist_ok=True)
-                os.symlink(pointed, target)
-        for name in sorted(names):
-            target = self.tree / name
-            wanted = overrides[name].encode() if name in overrides else (self.root / name).read_bytes()
-            if not target.exists() or target.read_bytes() != wanted:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                self._write(target, wanted)
-                if name not in overrides:
-                    shutil.copymode(self.root / name, target)  # the scripts stay executable
-            elif target.stat().st_mtime_ns > time.time_ns():
-                self._stamp(target, 0)  # a time in the future, which the engine before issue 16 gave, is put right
-        for folder in ("Sources", "Tests"):
-            for path in (self.tree / folder).rglob("*"):
-                # rglob does not descend into a linked folder ("**" follows no symbolic link): what a link reaches
-                # is checked where it is.
-                relative = str(path.relative_to(self.tree))
-                if path.is_file() and not path.is_symlink() and relative not in names:
-                    path.unlink()  # a file the user deleted or renamed must not be built
+    def forget_listing(self) -> None:
+        """Makes the next run list the binary's tests again: after a build."""
         self._xctests = self._names = None
-
-    @contextlib.contextmanager
-    def mistake(self, file: str, text: str) -> Iterator[None]:
-        """Writes `text` as `file` in the copy for the length of the block, then puts the original back."""
-        path = self.tree / file
-        original = path.read_bytes()
-        try:
-            self._write(path, text.encode())
-            yield
-        finally:
-            self._write(path, original)
-
-    def _write(self, path: Path, data: bytes) -> None:
-        """Writes a file of the copy so that the next build cannot take it for unchanged (see `_stamp`)."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        before = path.stat().st_mtime_ns if path.exists() else 0
-        path.write_bytes(data)
-        self._stamp(path, self._seen.get(path, before))
-
-    def _stamp(self, path: Path, seen: int) -> None:
-        """Gives `path` a time the next build cannot take for the one it saw (`stamp`), and remembers it."""
-        stamp(path, seen)
-        self._written.add(path)
-
-    def read(self, file: str) -> str:
-        return (self.tree / file).read_text()
-
-    # MARK: Building
-
-    def build(self) -> tuple[bool, float, str]:
-        """An incremental `swift build --build-tests`: whether it built, how long it took, what it printed. (Building
-        the test binary alone, without linking the programs again, measured no faster on 15 mutants: 1.69 s and
-        1.77 s a build; the links run side by side.)"""
-        start = time.monotonic()
-        self._seen.update((path, path.stat().st_mtime_ns) for path in self._written if path.exists())
-        self._written.clear()
-        completed = subprocess.run(["swift", "build", "--build-tests", *BUILD_FLAGS], cwd=self.tree,
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        self._xctests = self._names = None
-        bounded.reap_orphans()
-        return completed.returncode == 0, time.monotonic() - start, completed.stdout
-
-    def prepare_built(self, tool: str) -> float:
-        """`prepare()` then `build()`, for a tool that needs the code as it is built before it starts: the build's
-        seconds, or the build log's tail and `tool: the package does not build as it is` and exit status 1."""
-        self.prepare()
-        built, seconds, log = self.build()
-        if not built:
-            print(log[-3000:])
-            raise SystemExit(f"{tool}: the package does not build as it is")
-        return seconds
 
     @property
     def product(self) -> str:
         """The test product, from the package's pyramid.json (read when first needed)."""
         if self._product is None:
-            self._product = kit_config.load(self.root).test_product
+            self._product = kit_config.load(self.tree).test_product
         return self._product
 
     def binary(self) -> Path:
@@ -253,6 +152,156 @@ class Scratch:
         return [running.identify(name, table, keep=lambda identifier: re.search(pattern, identifier) is not None)
                 for name, _ in hang.running]
 
+
+
+class Scratch(BuiltTests):
+    """The scratch copy: `prepare()`, `build()`, `run(...)`, and `mistake(...)` or `changed(...)` to change files for
+    a while."""
+
+    def __init__(self, tree: Path | None = None, root: Path = ROOT, product: str | None = None) -> None:
+        super().__init__(tree or root / ".build-mutants" / "tree",
+                         product or (TEST_PRODUCT if root == ROOT else None))
+        self.root = root
+        self._lock = None
+        self._written: set[Path] = set()  # files written since the last build
+        self._seen: dict[Path, int] = {}  # a written file's modification time when the last build started
+
+    # MARK: The copy
+
+    def prepare(self, overrides: dict[str, str] | None = None) -> None:
+        """Makes the copy hold the user's files (tracked and untracked, not ignored), and nothing else of theirs;
+        `overrides` gives some files other contents (the schemata's rewritten sources), or adds files."""
+        bounded.become_subreaper()
+        self.tree.mkdir(parents=True, exist_ok=True)
+        if self._lock is None:
+            self._lock = open(self.tree.parent / f"{self.tree.name}.lock", "w")  # noqa: SIM115 - held until exit
+            try:
+                import fcntl
+
+                fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise SystemExit(f"{self.tree} is in use by another run of a tool that makes mistakes in it "
+                                 "(mutants, check-claims, promises, steps, workshop verify); wait for it to end") from None
+        overrides = overrides or {}
+        listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                                cwd=self.root, capture_output=True, check=True).stdout.decode().split("\0")
+        # Symbolic links stay links (swift-argument-parser's plugins share a folder through one); what they point to
+        # is copied as itself.
+        links = {name for name in listed if name and name not in overrides and (self.root / name).is_symlink()}
+        names = {name for name in listed if name and name not in links and (self.root / name).is_file()}
+        names |= set(overrides)
+        for name in sorted(links):
+            target, pointed = self.tree / name, os.readlink(self.root / name)
+            if not target.is_symlink() or os.readlink(target) != pointed:
+                if target.is_dir() and not target.is_symlink():
+                    shutil.rmtree(target)
+                elif target.is_symlink() or target.exists():
+                    target.unlink()
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.symlink(pointed, target)
+        for name in sorted(names):
+            target = self.tree / name
+            wanted = overrides[name].encode() if name in overrides else (self.root / name).read_bytes()
+            if not target.exists() or target.read_bytes() != wanted:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                self._write(target, wanted)
+                if name not in overrides:
+                    shutil.copymode(self.root / name, target)  # the scripts stay executable
+            elif target.stat().st_mtime_ns > time.time_ns():
+                self._stamp(target, 0)  # a time in the future, which the engine before issue 16 gave, is put right
+        for folder in ("Sources", "Tests"):
+            for path in (self.tree / folder).rglob("*"):
+                # rglob does not descend into a linked folder ("**" follows no symbolic link): what a link reaches
+                # is checked where it is.
+                relative = str(path.relative_to(self.tree))
+                if path.is_file() and not path.is_symlink() and relative not in names:
+                    path.unlink()  # a file the user deleted or renamed must not be built
+        self.forget_listing()
+
+    @contextlib.contextmanager
+    def mistake(self, file: str, text: str) -> Iterator[None]:
+        """Writes `text` as `file` in the copy for the length of the block, then puts the original back."""
+        with self.changed({file: text}):
+            yield
+
+    @contextlib.contextmanager
+    def changed(self, files: dict[str, str | None]) -> Iterator[None]:
+        """Gives each file of `files` its text (None: deletes it) in the copy for the length of the block, then puts
+        every one back as it was (a file the block added is deleted)."""
+        originals = {name: (self.tree / name).read_bytes() if (self.tree / name).exists() else None
+                     for name in files}
+        try:
+            for name, text in files.items():
+                if text is None:
+                    (self.tree / name).unlink(missing_ok=True)
+                else:
+                    self._write(self.tree / name, text.encode())
+            yield
+        finally:
+            for name, original in originals.items():
+                if original is None:
+                    (self.tree / name).unlink(missing_ok=True)
+                else:
+                    self._write(self.tree / name, original)
+
+    def patched(self, patch: Path) -> dict[str, str | None]:
+        """What `patch` (a `git diff`) makes of the copy's files, without writing the copy: each file it touches, with
+        its text after the patch (None: the patch deletes it). Raises ValueError when the patch does not apply."""
+        # Outside any repository, where git apply works on plain files: in one, it would leave out every path outside
+        # the folder it runs in.
+        with tempfile.TemporaryDirectory() as folder:
+            listed = subprocess.run(["git", "apply", "--numstat", "-z", str(patch.resolve())], cwd=folder,
+                                    capture_output=True, check=True)
+            names = [field.split("\t")[-1] for field in listed.stdout.decode().split("\0") if "\t" in field]
+            for name in names:
+                if (self.tree / name).is_file():
+                    (Path(folder) / name).parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copyfile(self.tree / name, Path(folder) / name)
+            applied = subprocess.run(["git", "apply", str(patch.resolve())], cwd=folder, capture_output=True, text=True)
+            if applied.returncode != 0:
+                raise ValueError(f"{patch.name} does not apply: {applied.stderr.strip()}")
+            return {name: (Path(folder) / name).read_text() if (Path(folder) / name).exists() else None
+                    for name in names}
+
+    def _write(self, path: Path, data: bytes) -> None:
+        """Writes a file of the copy so that the next build cannot take it for unchanged (see `_stamp`)."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        before = path.stat().st_mtime_ns if path.exists() else 0
+        path.write_bytes(data)
+        self._stamp(path, self._seen.get(path, before))
+
+    def _stamp(self, path: Path, seen: int) -> None:
+        """Gives `path` a time the next build cannot take for the one it saw (`stamp`), and remembers it."""
+        stamp(path, seen)
+        self._written.add(path)
+
+    def read(self, file: str) -> str:
+        return (self.tree / file).read_text()
+
+    # MARK: Building
+
+    def build(self) -> tuple[bool, float, str]:
+        """An incremental `swift build --build-tests`: whether it built, how long it took, what it printed. (Building
+        the test binary alone, without linking the programs again, measured no faster on 15 mutants: 1.69 s and
+        1.77 s a build; the links run side by side.)"""
+        start = time.monotonic()
+        self._seen.update((path, path.stat().st_mtime_ns) for path in self._written if path.exists())
+        self._written.clear()
+        completed = subprocess.run(["swift", "build", "--build-tests", *BUILD_FLAGS], cwd=self.tree,
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.forget_listing()
+        bounded.reap_orphans()
+        return completed.returncode == 0, time.monotonic() - start, completed.stdout
+
+    def prepare_built(self, tool: str) -> float:
+        """`prepare()` then `build()`, for a tool that needs the code as it is built before it starts: the build's
+        seconds, or the build log's tail and `tool: the package does not build as it is` and exit status 1."""
+        self.prepare()
+        built, seconds, log = self.build()
+        if not built:
+            print(log[-3000:])
+            raise SystemExit(f"{tool}: the package does not build as it is")
+        return seconds
 
 def stamp(path: Path, seen: int) -> None:
     """Gives `path` the time now, in a whole second later than `seen` (its time when the last build read it),

@@ -399,9 +399,10 @@ def uncovered_sentences(exercise: Exercise) -> list[str]:
             if index not in covered and not (exercise.fast and "must not wait" in sentence)]
 
 
-def verify() -> int:
+def verify(copy: scratch.Scratch | None = None) -> int:
     """CI: each exercise's starter file is rejected, its reference test accepted, each known-weak test rejected,
-    and each sentence of its task has a mistake; every candidate of every exercise on one build per mistake."""
+    and each sentence of its task has a mistake; every candidate of every exercise on one build per mistake. `copy`:
+    the scratch copy a caller already holds (scripts/workshop verify), else this process takes it."""
     failures = 0
     candidates: dict[Exercise, dict[str, str]] = {}
     for exercise in EXERCISES:
@@ -415,7 +416,7 @@ def verify() -> int:
         candidates[exercise] = {"starter": (ROOT / exercise.file).read_text(),
                                 "reference": (SOLUTIONS / f"{exercise.name}.swift").read_text(),
                                 **{f"weak-{path.stem}": path.read_text() for path in weak}}
-    copy = scratch.Scratch()
+    copy = copy or scratch.Scratch()
     print(f"== the scratch copy in {copy.tree.relative_to(ROOT)}, with every reference and weak test", flush=True)
     prepared(copy, {exercise: {label: text for label, text in texts.items() if label != "starter"}
                     for exercise, texts in candidates.items()})

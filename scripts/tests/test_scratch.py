@@ -104,6 +104,56 @@ class TimeOutTests(unittest.TestCase):
         self.assertEqual((outcome.status, outcome.tests, outcome.failed()), ("passed", 1, []))
 
 
+class ChangedFilesTests(unittest.TestCase):
+    """A patch's files, changed for a block and put back after it: what scripts/workshop verify does with each
+    reference and wrong solution."""
+
+    def setUp(self):
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        self.folder = Path(folder.name)
+        self.tree = self.folder / "tree"
+        (self.tree / "Sources").mkdir(parents=True)
+        (self.tree / "Sources" / "A.swift").write_text("let a = 1\nlet b = 2\n")
+        (self.tree / "Sources" / "Gone.swift").write_text("let gone = 0\n")
+        self.copy = scratch.Scratch(self.tree, self.folder, product="P")
+        self.patch = self.folder / "change.patch"
+        self.patch.write_text(
+            "diff --git a/Sources/A.swift b/Sources/A.swift\n--- a/Sources/A.swift\n+++ b/Sources/A.swift\n"
+            "@@ -1,2 +1,2 @@\n let a = 1\n-let b = 2\n+let b = 3\n"
+            "diff --git a/Sources/New.swift b/Sources/New.swift\nnew file mode 100644\n--- /dev/null\n"
+            "+++ b/Sources/New.swift\n@@ -0,0 +1 @@\n+let new = 4\n"
+            "diff --git a/Sources/Gone.swift b/Sources/Gone.swift\ndeleted file mode 100644\n"
+            "--- a/Sources/Gone.swift\n+++ /dev/null\n@@ -1 +0,0 @@\n-let gone = 0\n")
+
+    def test_a_patch_is_read_without_writing_the_copy(self):
+        self.assertEqual(self.copy.patched(self.patch), {"Sources/A.swift": "let a = 1\nlet b = 3\n",
+                                                          "Sources/New.swift": "let new = 4\n",
+                                                          "Sources/Gone.swift": None})
+        self.assertEqual((self.tree / "Sources" / "A.swift").read_text(), "let a = 1\nlet b = 2\n")
+        self.assertFalse((self.tree / "Sources" / "New.swift").exists())
+
+    def test_the_changes_hold_for_the_block_and_every_file_is_put_back(self):
+        with self.copy.changed(self.copy.patched(self.patch)):
+            self.assertEqual((self.tree / "Sources" / "A.swift").read_text(), "let a = 1\nlet b = 3\n")
+            self.assertTrue((self.tree / "Sources" / "New.swift").exists())
+            self.assertFalse((self.tree / "Sources" / "Gone.swift").exists())
+        self.assertEqual(sorted(path.name for path in (self.tree / "Sources").iterdir()), ["A.swift", "Gone.swift"])
+        self.assertEqual((self.tree / "Sources" / "A.swift").read_text(), "let a = 1\nlet b = 2\n")
+
+    def test_the_files_are_put_back_when_the_block_fails(self):
+        with self.assertRaises(RuntimeError):
+            with self.copy.changed({"Sources/A.swift": "broken"}):
+                raise RuntimeError("a build that raised")
+        self.assertEqual((self.tree / "Sources" / "A.swift").read_text(), "let a = 1\nlet b = 2\n")
+
+    def test_a_patch_that_does_not_apply_is_refused_with_its_name(self):
+        (self.tree / "Sources" / "A.swift").write_text("let a = 9\n")
+        with self.assertRaises(ValueError) as caught:
+            self.copy.patched(self.patch)
+        self.assertIn("change.patch does not apply", str(caught.exception))
+
+
 class SymbolicLinkTests(unittest.TestCase):
     """A package that shares a folder through a symbolic link (swift-argument-parser's plugins do) is copied with the
     link as a link, and nothing reached through it is taken for a deleted file."""
