@@ -30,9 +30,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from pyramidkit import markers
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-MARKER = re.compile(r"<!-- chapter-tests: (.+?) -->\n(.*?)<!-- /chapter-tests -->", re.S)
+TOOL = "chapter-tests"  # its blocks, through pyramidkit/markers.py: <!-- chapter-tests: COMMAND -->
 # A code block the chapter says is taken from a file: `<!-- from: Sources/... -->` on the line before its fence.
 SNIPPET = re.compile(r"<!-- from: (\S+) -->\n```\w*\n(.*?)```", re.S)
 
@@ -161,11 +163,11 @@ def missing_test_quotes(chapter: Path) -> list[str]:
 def chapters(selected: list[str]) -> list[Path]:
     paths = sorted(DOCS.glob("[0-9][0-9]-*.md"))
     if not selected:
-        return [path for path in paths if MARKER.search(path.read_text())]
+        return [path for path in paths if markers.blocks(path.read_text(), TOOL)]
     chosen = []
     for name in selected:
         matches = [path for path in paths if path.name.startswith(f"{int(name):02d}-")] if name.isdigit() else []
-        if not matches or not MARKER.search(matches[0].read_text()):
+        if not matches or not markers.blocks(matches[0].read_text(), TOOL):
             raise SystemExit(f"chapter-tests: chapter {name} has no chapter-tests command (docs/NN-*.md)")
         chosen += matches
     return chosen
@@ -190,9 +192,9 @@ def main(arguments: list[str]) -> int:
                 problems += 1
     for path in chapters(options.chapters):
         text = path.read_text()
-        updated = text
-        for match in MARKER.finditer(text):
-            command = match.group(1)
+        written: dict[str, str] = {}
+        for found in markers.blocks(text, TOOL):
+            command, shown = found.key, found.body.removeprefix("\n")
             status, lines = run(command)
             print(f"== {path.relative_to(ROOT)}: {command}", flush=True)
             if not options.check:
@@ -204,19 +206,17 @@ def main(arguments: list[str]) -> int:
                 problems += 1
                 continue
             if options.check:
-                lines, skipped = missing_tools(shown_in(match.group(2)), lines)
+                lines, skipped = missing_tools(shown_in(shown), lines)
                 for line in skipped:
                     print(f"   NOTE shown as passing, skipped on this machine: {line[2:]}", file=sys.stderr)
-            if options.check and masked(shown_in(match.group(2))) != masked(lines):
+            if options.check and masked(shown_in(shown)) != masked(lines):
                 print(f"   DOCS {path.relative_to(ROOT)} shows other tests than its command runs now "
                       "(scripts/chapter-tests --update-docs)", file=sys.stderr)
                 problems += 1
             if options.update_docs:
-                updated = updated.replace(match.group(0),
-                                          f"<!-- chapter-tests: {command} -->\n{block(command, lines)}<!-- /chapter-tests -->")
-        if updated != text:
-            path.write_text(updated)
-            print(f"   updated {path.relative_to(ROOT)}")
+                written[command] = "\n" + block(command, lines)
+        for changed in markers.write({path: markers.rewrite(text, TOOL, lambda key, body: written.get(key))}):
+            print(f"   updated {changed.relative_to(ROOT)}")
     return 1 if problems else 0
 
 

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import workshop_plan
 import write_the_test
+from pyramidkit import markers
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -86,9 +87,17 @@ PAGES = [
 WORKSHOP_PAGES = [("workshop.md", "The two-hour workshop, for attendees."),
                   ("workshop-facilitator.md", "The workshop's checks and timings, for whoever runs it."),
                   ("promises.md", "Every promise of the programs and the API, with the tests that hold it.")]
-HEAD = re.compile(r"<!-- path:head -->\n.*?<!-- /path:head -->\n", re.S)
-FOOT = re.compile(r"<!-- path:foot -->\n.*?<!-- /path:foot -->\n", re.S)
-CONTENTS_MARKER = re.compile(r"(<!-- path:contents -->\n).*?(<!-- /path:contents -->)", re.S)
+TOOL = "path"  # its blocks, through pyramidkit/markers.py: <!-- path:head -->, <!-- path:foot -->, <!-- path:contents -->
+
+
+def without(text: str, key: str, newlines: int = 1) -> str:
+    """`text` without its `<!-- path:KEY -->` blocks, each with up to `newlines` line ends after it."""
+    for block in reversed([block for block in markers.blocks(text, TOOL) if block.key == key]):
+        end = block.end
+        while end < block.end + newlines and text[end:end + 1] == "\n":
+            end += 1
+        text = text[:block.start] + text[end:]
+    return text
 
 
 def title(file: str) -> str:
@@ -106,7 +115,7 @@ def times(file: str, text: str) -> tuple[float, float, int]:
     """Video minutes, reading minutes (the page's words outside the path blocks) and exercise minutes."""
     number = int(file[:2]) if file[:2].isdigit() else None
     video = workshop_plan.video_seconds(number) / 60 if number in workshop_plan.linked_moments() else 0.0
-    words = len(FOOT.sub("", HEAD.sub("", text)).split())
+    words = len(without(without(text, "head"), "foot").split())
     return video, words / workshop_plan.PACE, exercise_minutes(file)
 
 
@@ -135,7 +144,7 @@ def foot(index: int) -> str:
 def with_path(index: int, text: str) -> str:
     """The page with its head block under the title paragraph and its foot block at its end."""
     page = PAGES[index]
-    text = FOOT.sub("", re.sub(r"<!-- path:head -->\n.*?<!-- /path:head -->\n\n?", "", text, flags=re.S))
+    text = without(without(text, "head", newlines=2), "foot")
     text = text.rstrip("\n") + "\n"
     lines = text.split("\n")
     # Under the title and the paragraph after it (the chapter's place in the talk).
@@ -241,9 +250,9 @@ def updated() -> dict[Path, str]:
         text = with_glossary_links(path.read_text())
         files[path] = with_path(index, text)
     text = CONTENTS.read_text()
-    if not CONTENTS_MARKER.search(text):
+    if not any(block.key == "contents" for block in markers.blocks(text, TOOL)):
         raise SystemExit("docs-path: docs/README.md has no <!-- path:contents --> markers")
-    files[CONTENTS] = CONTENTS_MARKER.sub(lambda match: match.group(1) + contents() + match.group(2), text)
+    files[CONTENTS] = markers.rewrite(text, TOOL, lambda key, body: "\n" + contents() if key == "contents" else None)
     return files
 
 
@@ -258,13 +267,11 @@ def main(arguments: list[str]) -> int:
     if missing:
         print(f"docs-path: chapters not on the path: {', '.join(missing)} (add them to PAGES)", file=sys.stderr)
         return 1
-    stale = []
-    for path, text in updated().items():
-        if path.read_text() != text:
-            stale.append(path)
-            if options.update_docs:
-                path.write_text(text)
-                print(f"   updated {path.relative_to(ROOT)}")
+    files = updated()
+    stale = markers.stale(files)
+    if options.update_docs:
+        for path in markers.write(files):
+            print(f"   updated {path.relative_to(ROOT)}")
     if options.check and stale:
         for path in stale:
             print(f"   DOCS {path.relative_to(ROOT)} is not as scripts/docs-path --update-docs writes it",

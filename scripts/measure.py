@@ -24,12 +24,13 @@ import time
 from pathlib import Path
 
 from pyramidkit import config as kit_config
+from pyramidkit import markers
 from pyramidkit import results as kit_results
 from pyramidkit import testrun
 from pyramidkit.bounds import HangBounds
 
 ROOT = Path(__file__).resolve().parent.parent
-MARKER = re.compile(r"<!-- measure:([\w:.-]+) -->(.*?)<!-- /measure -->", re.S)
+TOOL = "measure"  # its blocks: <!-- measure:KEY -->, through pyramidkit/markers.py
 TIME_FACTOR = 4.0
 NOISE_SECONDS = 0.02
 LAUNCHES = 21
@@ -191,8 +192,8 @@ def main(arguments: list[str]) -> int:
     problems = 0
     for path in doc_files():
         text = path.read_text()
-        for match in MARKER.finditer(text):
-            key, quoted = match.group(1), match.group(2)
+        for block in markers.blocks(text, TOOL):
+            key, quoted = block.key, block.body
             if key not in values:
                 if not options.keys:
                     print(f"   DOCS {path.relative_to(ROOT)} quotes {key}, which scripts/measure does not measure",
@@ -208,11 +209,8 @@ def main(arguments: list[str]) -> int:
                           "(scripts/measure --update-docs)", file=sys.stderr)
                     problems += 1
         if options.update_docs:
-            updated = MARKER.sub(lambda m: f"<!-- measure:{m.group(1)} -->{values.get(m.group(1), m.group(2))}"
-                                           "<!-- /measure -->", text)
-            if updated != text:
-                path.write_text(updated)
-                print(f"   updated {path.relative_to(ROOT)}")
+            for changed in markers.write({path: markers.rewrite(text, TOOL, lambda key, body: values.get(key))}):
+                print(f"   updated {changed.relative_to(ROOT)}")
     return 1 if problems else 0
 
 

@@ -47,6 +47,7 @@ import scratch
 from pyramidkit import test_coverage
 from pyramidkit import tier_coverage
 from pyramidkit import config as kit_config
+from pyramidkit import markers
 from swift_source import COMPILED_HERE, Mutant, code_mask, code_only, compiled_lines  # noqa: F401 - the names others use
 
 # The package mutated: this one, unless --package-path names another (configure()); its tiers, test product and
@@ -687,7 +688,7 @@ def survivors_markdown(report: dict) -> str:
                      for e in report["survivors"])
 
 
-DOC_MARKER = re.compile(r"(<!-- mutants:([\w:-]+) -->).*?(<!-- /mutants -->)", re.S)
+DOC_TOOL = "mutants"  # its blocks, through pyramidkit/markers.py: <!-- mutants:KEY -->
 CHAPTER = ROOT / "docs" / "13-what-each-tier-catches.md"
 
 
@@ -698,7 +699,7 @@ def update_docs(text: str, report: dict, engine: str) -> str:
               f"summary:{engine}": summary_markdown(report)}
     if engine != "schemata":
         values = {f"summary:{engine}": values[f"summary:{engine}"]}
-    return DOC_MARKER.sub(lambda m: f"{m[1]}\n{values[m[2]]}\n{m[3]}" if m[2] in values else m[0], text)
+    return markers.rewrite(text, DOC_TOOL, lambda key, body: f"\n{values[key]}\n" if key in values else None)
 
 
 def report_markdown(report: dict) -> str:

@@ -39,14 +39,16 @@ from pathlib import Path
 import mutants
 import promise_sources
 import scratch
-from pyramidkit import test_coverage
+from pyramidkit import markers, test_coverage
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "scripts" / "promises.json"
 DOCS = ROOT / "docs" / "promises.md"
 TIERS = ["Unit", "Integration", "EndToEnd"]
-BEGIN = "<!-- promises: begin (scripts/promises --update-docs writes this table) -->"
-END = "<!-- promises: end -->"
+# The table's block, through pyramidkit/markers.py: <!-- promises:table ... --> to <!-- /promises -->.
+TOOL = "promises"
+BEGIN = "<!-- promises:table (scripts/promises --update-docs writes this table) -->"
+END = "<!-- /promises -->"
 
 
 @dataclasses.dataclass
@@ -258,7 +260,7 @@ def _short(text: str, size: int = 70) -> str:
 
 
 def table_markdown(rows: list[Row]) -> str:
-    lines = [BEGIN, "",
+    lines = ["",
              f"{len(rows)} promises, {sum(len(row.tests) for row in rows)} tests named "
              f"({len({test for row in rows for test in row.tests})} different ones).", ""]
     for title in SECTIONS:
@@ -272,13 +274,14 @@ def table_markdown(rows: list[Row]) -> str:
             also = f"<br>also: {'; '.join(row.covers)} ({row.why})" if row.covers else ""
             lines.append(f"| {_cell(row.promise)}{_cell(also)} | {broken} | {tests} |")
         lines.append("")
-    lines.append(END)
-    return "\n".join(lines)
+    return "\n" + "\n".join(lines) + "\n"
 
 
 def updated_docs(text: str, rows: list[Row]) -> str:
-    start, end = text.index(BEGIN), text.index(END) + len(END)
-    return text[:start] + table_markdown(rows) + text[end:]
+    """`text` with the table of `rows` in its promises block (which it must have)."""
+    if not markers.blocks(text, TOOL):
+        raise SystemExit(f"promises: {DOCS.relative_to(ROOT)} has no {BEGIN} ... {END} block")
+    return markers.rewrite(text, TOOL, lambda key, body: table_markdown(rows))
 
 
 # MARK: Main
@@ -300,7 +303,7 @@ def main(arguments: list[str]) -> int:
             print(f"{row.promise}: {', '.join(row.tests) or 'no test'}")
         return 0
     if options.update_docs:
-        DOCS.write_text(updated_docs(DOCS.read_text(), rows))
+        markers.write({DOCS: updated_docs(DOCS.read_text(), rows)})
         return 0
     selected = [row for row in rows if not options.rows or row.promise in options.rows]
     unknown = sorted(set(options.rows) - {row.promise for row in rows})
@@ -316,11 +319,11 @@ def main(arguments: list[str]) -> int:
         limits = mutants.time_limits(copy)
         _progress(f"   time limits: {', '.join(f'{tier} {seconds:.1f} s' for tier, seconds in limits.items())}")
         measure(copy, selected, limits, lambda: save(rows))
-        DOCS.write_text(updated_docs(DOCS.read_text(), rows))
+        markers.write({DOCS: updated_docs(DOCS.read_text(), rows)})
         copy.build()
         return 0
     found = problems(rows, promised(binaries))
-    if DOCS.read_text() != updated_docs(DOCS.read_text(), rows):
+    if markers.stale({DOCS: updated_docs(DOCS.read_text(), rows)}):
         found.append(f"{DOCS.relative_to(ROOT)} is not the table of {TABLE.relative_to(ROOT)} "
                      f"(scripts/promises --update-docs)")
     for problem in found:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import shutil
 import subprocess
 import sys
@@ -26,10 +25,11 @@ from pathlib import Path
 
 import workshop_plan
 import write_the_test
+from pyramidkit import markers
 
 ROOT = Path(__file__).resolve().parent.parent
 FACILITATOR = ROOT / "docs" / "workshop-facilitator.md"
-MARKER = re.compile(r"(<!-- workshop:rehearsal -->\n).*?(<!-- /workshop:rehearsal -->)", re.S)
+TOOL = "workshop"  # its block, through pyramidkit/markers.py: <!-- workshop:rehearsal -->
 
 BEFORE = "swift build --build-tests && scripts/check-claims forgotten-resume"
 
@@ -105,9 +105,10 @@ def main(arguments: list[str]) -> int:
     print(report)
     if options.update_docs:
         text = FACILITATOR.read_text()
-        if not MARKER.search(text):
+        if not any(block.key == "rehearsal" for block in markers.blocks(text, TOOL)):
             raise SystemExit(f"rehearse: {FACILITATOR.name} has no workshop:rehearsal markers")
-        FACILITATOR.write_text(MARKER.sub(lambda m: m.group(1) + report + m.group(2), text))
+        markers.write({FACILITATOR: markers.rewrite(
+            text, TOOL, lambda key, body: "\n" + report if key == "rehearsal" else None)})
         workshop_plan.REHEARSAL.write_text(json.dumps(
             {"about": "Machine seconds of each workshop slot's commands in the last rehearsal (scripts/workshop "
                       "rehearse --update-docs); scripts/workshop plan adds them to the slots' minutes.",

@@ -30,11 +30,13 @@ import re
 import sys
 from pathlib import Path
 
+from pyramidkit import markers
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 WORKSHOP = DOCS / "workshop.md"
 REHEARSAL = DOCS / "workshop" / "rehearsal.json"
-MARKER = re.compile(r"(<!-- workshop:plan -->\n).*?(<!-- /workshop:plan -->)", re.S)
+TOOL = "workshop"  # its block, through pyramidkit/markers.py: <!-- workshop:plan -->
 LENGTH = 120  # minutes
 PACE = 180  # words a minute: a careful reading of technical prose with code, between skimming (250+) and study
 WRITING_MINUTES = 8  # to write one test, with the chapter's test open beside it
@@ -253,14 +255,14 @@ def main(arguments: list[str]) -> int:
         print(f"   FAILED: the slots make {total} min, not {LENGTH}", file=sys.stderr)
         problems += 1
     text = WORKSHOP.read_text()
-    current = MARKER.search(text)
-    if current is None:
+    if not any(block.key == "plan" for block in markers.blocks(text, TOOL)):
         print("   FAILED: docs/workshop.md has no <!-- workshop:plan --> markers", file=sys.stderr)
         return 1
+    files = {WORKSHOP: markers.rewrite(text, TOOL, lambda key, body: "\n" + report if key == "plan" else None)}
     if options.update_docs:
-        WORKSHOP.write_text(MARKER.sub(lambda match: match.group(1) + report + match.group(2), text))
+        markers.write(files)
         print("   updated docs/workshop.md")
-    elif options.check and text[current.start(1) + len(current.group(1)):current.start(2)] != report:
+    elif options.check and markers.stale(files):
         print("   FAILED: docs/workshop.md's plan is not what the plan computes (scripts/workshop plan --update-docs)",
               file=sys.stderr)
         problems += 1

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from . import config as kit_config
+from . import markers
 from . import tier_coverage
 from .report import report_text
 
@@ -24,7 +25,8 @@ NOISE_SECONDS = 0.02
 # `suite-tests:MODULE.SUITE` (the tests of one suite that ran; no suite time: Swift Testing runs tests in parallel,
 # so a sum of their times counts waits for a core), `coverage` (written by a coverage run) or `report` (the whole
 # text report, in a fenced block).
-MARKER = re.compile(r"<!-- pyramid:([\w:.-]+) -->((?:(?!<!-- pyramid:).)*?)<!-- /pyramid -->", re.S)
+# The blocks are found and rewritten by markers.py, as every tool's are.
+TOOL = "pyramid"
 
 
 REPORT_ROW = re.compile(r"^  (\w+)\s+(\d+)\s+\d+\s+\d+\s+\d+\s+\d+\s+([\d.]+) s\s+([\d.]+) ms$", re.M)
@@ -55,13 +57,7 @@ def quoted(key: str, value: str) -> str:
 def update_docs(text: str, values: dict[str, str]) -> str:
     """`text` with every marker's body replaced by the run's value; unknown keys are left alone."""
 
-    def replace(match: re.Match) -> str:
-        key = match[1]
-        if key not in values:
-            return match[0]
-        return f"<!-- pyramid:{key} -->{quoted(key, values[key])}<!-- /pyramid -->"
-
-    return MARKER.sub(replace, text)
+    return markers.rewrite(text, TOOL, lambda key, body: quoted(key, values[key]) if key in values else None)
 
 
 def check_docs(text: str, values: dict[str, str], where: str) -> list[str]:
@@ -84,8 +80,8 @@ def check_docs(text: str, values: dict[str, str], where: str) -> list[str]:
         if not 1 / TIME_FACTOR <= ratio <= TIME_FACTOR:
             problems.append(f"{where} quotes {quoted_value.strip()} for {key}, the run took {run_value}")
 
-    for match in MARKER.finditer(text):
-        key, body = match[1], match[2]
+    for block in markers.blocks(text, TOOL):
+        key, body = block.key, block.body
         if key == "report":
             rows = {row[0]: row for row in REPORT_ROW.findall(body)}
             for tier, tests, wall, per_test in rows.values():

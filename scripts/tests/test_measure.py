@@ -21,7 +21,8 @@ class MeasureTests(unittest.TestCase):
 
     def test_markers_are_found_with_their_value(self):
         text = "a <!-- measure:poi:version -->25 ms<!-- /measure --> b"
-        self.assertEqual([(m.group(1), m.group(2)) for m in measure.MARKER.finditer(text)], [("poi:version", "25 ms")])
+        self.assertEqual([(block.key, block.body) for block in measure.markers.blocks(text, measure.TOOL)],
+                         [("poi:version", "25 ms")])
 
     def test_tests_run_as_the_pyramid_runs_a_tier_under_its_hang_bounds(self):
         calls = []
