@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import signal
 import sys
 import time
@@ -36,7 +37,7 @@ from pathlib import Path
 from pyramidkit import test_coverage
 from pyramidkit import tier_coverage
 from pyramidkit import config as kit_config
-from pyramidkit import junit, starter
+from pyramidkit import junit, markers, starter
 from pyramidkit.bounds import HANG_FACTOR, HANG_MARGIN, UNBUDGETED_SECONDS, HangBounds
 from pyramidkit.budgets import check_budgets, flaky_tests
 from pyramidkit.figures import TIME_FACTOR, check_docs, doc_files, figures, update_docs
@@ -138,6 +139,10 @@ def main(arguments: list[str]) -> int:
     parser.add_argument("--init", action="store_true",
                         help="write a starter pyramid.json from `swift package dump-package` and say what it guessed")
     parser.add_argument("--tier", choices=package.names, action="append", help="run only this tier (repeatable)")
+    parser.add_argument("--filter", metavar="PATTERN",
+                        help="run only the tests of each tier whose identifier matches PATTERN (a regular expression, "
+                             "as swift test --filter takes); a tier none of whose tests match fails, as a tier that "
+                             "ran no test does")
     parser.add_argument("--repeat", type=int, default=1, metavar="N", help="run the tiers N times, list flaky tests")
     parser.add_argument("--json", metavar="FILE", help="write the report as JSON (- for stdout)")
     parser.add_argument("--markdown", metavar="FILE", help="write the report as a Markdown table (- for stdout)")
@@ -170,8 +175,15 @@ def main(arguments: list[str]) -> int:
     if options.coverage and (options.repeat > 1 or options.check_docs):
         parser.error("--coverage runs once, on an instrumented build: leave out --repeat and --check-docs "
                      "(--update-docs writes only its coverage table)")
-    if (options.update_docs or options.check_docs) and options.tier:
-        parser.error("--update-docs and --check-docs need every tier: leave out --tier")
+    if (options.update_docs or options.check_docs) and (options.tier or options.filter):
+        parser.error("--update-docs and --check-docs need every test of every tier: leave out --tier and --filter")
+    if options.coverage and options.filter:
+        parser.error("--coverage measures whole tiers: leave out --filter")
+    if options.filter is not None:
+        try:
+            re.compile(options.filter)
+        except re.error as error:
+            parser.error(f"--filter {options.filter!r} is not a regular expression ({error})")
     if options.repeat < 1:
         parser.error("--repeat takes a whole number of at least 1")
     tiers = [tier for tier in package.names if tier in (options.tier or package.names)]
@@ -203,7 +215,8 @@ def main(arguments: list[str]) -> int:
                 per_tier_lines[tier] = tier_coverage.tier_counts(profiles, coverage_binaries(package), package.root)
             rounds.append(round_runs)
         else:
-            rounds.append([run_tier(package, tier, extra, bounds[tier], binary=binary) for tier in tiers])
+            rounds.append([run_tier(package, tier, extra, bounds[tier], binary=binary, only=options.filter)
+                           for tier in tiers])
     runs = rounds[-1]
 
     no_budgets = options.no_budgets or options.coverage
@@ -218,7 +231,7 @@ def main(arguments: list[str]) -> int:
     checks = [check_budgets(round_runs, budgets, alone) for round_runs in rounds]
     breaches = sorted({breach for check in checks for breach in check.breaches})
     cleared = sorted({note for check in checks for note in check.cleared})
-    if options.tier:
+    if options.tier or options.filter:  # part of the tests says nothing of the pyramid's shape
         breaches = [breach for breach in breaches if not breach.startswith("not a pyramid")]
     flaky = flaky_tests(rounds)
     report = report_json(runs, build_seconds, breaches, flaky, cleared)
@@ -240,12 +253,8 @@ def main(arguments: list[str]) -> int:
         values = figures(report)
         if options.coverage:  # an instrumented run's times are not the pyramid's: only its coverage table is written
             values = {"coverage": values["coverage"]}
-        for path in doc_files(package):
-            text = path.read_text()
-            updated = update_docs(text, values)
-            if updated != text:
-                path.write_text(updated)
-                progress(f"   updated the figures in {path.relative_to(package.root)}")
+        for path in markers.write({path: update_docs(path.read_text(), values) for path in doc_files(package)}):
+            progress(f"   updated the figures in {path.relative_to(package.root)}")
     elif options.check_docs:
         values = figures(report)
         for path in doc_files(package):

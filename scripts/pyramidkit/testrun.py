@@ -306,10 +306,17 @@ def swift_test(package: kit_config.Config, tier: str, pattern: str, extra: list[
     return Ran(finished.seconds, exit_status(finished), finished.output, results, hung)
 
 
+def tier_pattern(package: kit_config.Config, tier: str, only: str | None = None) -> str:
+    """The `swift test --filter` pattern of a tier's tests, or of those of them whose identifier also matches `only`
+    (a regular expression, searched as `swift test --filter` searches: both lookaheads hold at the start)."""
+    pattern = package.tier(tier).filter
+    return pattern if only is None else f"(?={pattern})(?=.*?(?:{only}))"
+
+
 def run_tier(package: kit_config.Config, tier: str, extra: list[str], bounds: HangBounds,
              command: Callable[[str, Path, list[str]], list[str]] | None = None,
-             binary: Path | None = None) -> TierRun:
-    pattern = package.tier(tier).filter
+             binary: Path | None = None, only: str | None = None) -> TierRun:
+    pattern = tier_pattern(package, tier, only)
     progress(f"== {tier} tier (the tests swift test --skip-build --filter '{pattern}' runs)")
     ran = swift_test(package, tier, pattern, extra, bounds, command, binary)
     run = TierRun(tier, ran.seconds, ran.exit_code, ran.results, ran.output, ran.hung)
@@ -321,7 +328,8 @@ def run_tier(package: kit_config.Config, tier: str, extra: list[str], bounds: Ha
         progress(f"   {hung_line(entry, tier)}")
     if not ran.results and not ran.hung:
         targets = ", ".join(package.tier(tier).targets)
-        progress(f"   the {tier} tier ran no test (are its targets, {targets}, still named so in Package.swift?)")
+        progress(f"   the {tier} tier has no test that matches --filter '{only}'" if only is not None else
+                 f"   the {tier} tier ran no test (are its targets, {targets}, still named so in Package.swift?)")
         if ran.exit_code:
             print(ran.output[-4000:], file=sys.stderr)
     return run

@@ -429,6 +429,17 @@ class TestCommandsTests(unittest.TestCase):
              "--event-stream-output-path", "/s.jsonl"]])
         self.assertEqual(environment, {})
 
+    def test_a_filter_keeps_the_tiers_tests_that_match_it_and_no_other_tiers(self):
+        pattern = kit_testrun.tier_pattern(self.package, "Unit", r"testTwo|Other")
+        commands, _ = kit_testrun.test_commands(self.package, pattern, Path("/s.jsonl"), [])
+        self.assertEqual(commands[0], [str(self.binary), "UnitTests.AXCTests/testTwo"])
+        self.assertEqual(commands[1][4], pattern)
+        anchored = kit_testrun.tier_pattern(self.package, "Unit", r"^UnitTests\.AXCTests/testOne$")
+        self.assertEqual([name for name in ["UnitTests.AXCTests/testOne", "UnitTests.AXCTests/testOne2",
+                                            "OtherTests.AXCTests/testOne"] if re.search(anchored, name)],
+                         ["UnitTests.AXCTests/testOne"])
+        self.assertEqual(kit_testrun.tier_pattern(self.package, "Unit"), self.package.tier("Unit").filter)
+
     def test_no_matching_xctest_is_no_xctest_process(self):
         commands, _ = kit_testrun.test_commands(self.package, r"^(NoTests)\.", Path("/s.jsonl"), [])
         self.assertEqual(len(commands), 1)
@@ -548,6 +559,29 @@ class HungTierTests(unittest.TestCase):
         self.assertRegex(text, r"\n  HUNG UnitTests\.HangTests/forever\(\) still running after \d\.\d s "
                                r"\(bound: 1\.0 s the Unit tier, 4 × its budget of 0\.125 s \+ 0\.5 s\)")
         self.assertLess(run.wall_seconds, 1.0 + 3.0)
+
+
+
+
+class FilterOptionTests(unittest.TestCase):
+    """--filter's refusals, said before anything is built."""
+
+    def refused(self, *arguments: str) -> str:
+        import pyramid
+
+        said = io.StringIO()
+        with contextlib.redirect_stderr(said), self.assertRaises(SystemExit) as caught:
+            pyramid.main(["--skip-build", *arguments])
+        self.assertEqual(caught.exception.code, 2)
+        return said.getvalue()
+
+    def test_a_pattern_that_is_no_regular_expression_is_refused(self):
+        self.assertIn("--filter '(' is not a regular expression", self.refused("--filter", "("))
+
+    def test_the_docs_and_coverage_need_every_test(self):
+        self.assertIn("leave out --tier and --filter", self.refused("--filter", "A", "--check-docs"))
+        self.assertIn("leave out --tier and --filter", self.refused("--filter", "A", "--update-docs"))
+        self.assertIn("--coverage measures whole tiers", self.refused("--filter", "A", "--coverage"))
 
 
 if __name__ == "__main__":
