@@ -37,6 +37,13 @@ public final class StubServer: Sendable {
         public var maximumConnections = 64
         /// How the server waits out the `slow` fault's delay: the thread sleeps; a test may record the delay instead.
         public var sleep: @Sendable (Duration) -> Void = { Thread.sleep(forTimeInterval: $0 / .seconds(1)) }
+        /// What a test makes the server's system calls do, its listener's and every connection's.
+        ///
+        /// `SystemCallFaults`, made by POITestSupport's `FaultInjector`; `.none`, every call as usual, outside tests.
+        public var faults = SystemCallFaults.none
+        /// How the accept loop waits before it tries again when no descriptor is left for a connection
+        /// (`SocketListener`): `nil` waits, and `stop()` ends the wait; a test may record the waits instead.
+        public var acceptPause: (@Sendable (Duration) -> Void)? = nil
 
         /// The default configuration: the bundled places on 127.0.0.1, a free port, no fault.
         public init() {}
@@ -61,7 +68,9 @@ public final class StubServer: Sendable {
     /// Binds, listens and starts serving on a thread of its own.
     public init(configuration: Configuration = Configuration()) throws(SocketError) {
         self.configuration = configuration
-        listener = try SocketListener(host: configuration.host, port: configuration.port)
+        listener = try SocketListener(
+            host: configuration.host, port: configuration.port, faults: configuration.faults,
+            pause: configuration.acceptPause)
         port = listener.port
         slots = DispatchSemaphore(value: configuration.maximumConnections)
         let thread = Thread { [self] in acceptLoop() }

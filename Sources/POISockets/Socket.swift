@@ -13,14 +13,15 @@
 /// makes is a `SocketDescriptor` that closes exactly once. Writes never raise SIGPIPE: a peer that hung up makes a
 /// write fail with an error instead of killing the process.
 public enum Socket {
-    /// Connects to `host`:`port` (a name or a numeric address), giving up at `deadline`.
+    /// Connects to `host`:`port` (a name or a numeric address), giving up at `deadline`; the connection's system
+    /// calls go through `faults` (a test's; `.none` otherwise).
     ///
     /// A name may resolve to several addresses (`localhost` to `::1` and `127.0.0.1`); each is tried in turn, and the
     /// first that accepts wins.
-    public static func connect(host: String, port: UInt16, deadline: ContinuousClock.Instant) throws(SocketError)
-        -> SocketDescriptor
-    {
-        try connect(toFirstOf: resolve(host: host, port: port), deadline: deadline)
+    public static func connect(
+        host: String, port: UInt16, deadline: ContinuousClock.Instant, faults: SystemCallFaults = .none
+    ) throws(SocketError) -> SocketDescriptor {
+        try connect(toFirstOf: resolve(host: host, port: port, faults: faults), deadline: deadline, faults: faults)
     }
 
     /// One address a name resolved to: what `connect(toFirstOf:deadline:)` tries.
@@ -34,12 +35,14 @@ public enum Socket {
     }
 
     /// The addresses of `host`:`port`, in the order the system gives them to try.
-    static func resolve(host: String, port: UInt16) throws(SocketError) -> [Address] {
+    static func resolve(host: String, port: UInt16, faults: SystemCallFaults = .none) throws(SocketError)
+        -> [Address]
+    {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = systemStreamSocketType
         var addresses: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(host, String(port), &hints, &addresses)
+        let status = faults.resolve(host, String(port), &hints, &addresses)
         guard status == 0, let first = addresses else {
             throw .unreachable(String(cString: gai_strerror(status)).lowercased())
         }
@@ -60,20 +63,20 @@ public enum Socket {
 
     /// Connects to the first of `addresses` that accepts, in order, giving up at `deadline`; when none does, throws
     /// the last one's error.
-    static func connect(toFirstOf addresses: [Address], deadline: ContinuousClock.Instant) throws(SocketError)
-        -> SocketDescriptor
-    {
+    static func connect(
+        toFirstOf addresses: [Address], deadline: ContinuousClock.Instant, faults: SystemCallFaults = .none
+    ) throws(SocketError) -> SocketDescriptor {
         var lastError = SocketError.unreachable("no address")
         for address in addresses {
-            let number = systemSocket(address.family)
+            let number = faults.socket(address.family)
             guard number >= 0 else {
                 lastError = .unreachable(systemError())
                 continue
             }
-            let descriptor = SocketDescriptor(number)
+            let descriptor = SocketDescriptor(number, faults: faults)
             do throws(SocketError) {
                 try descriptor.use { number throws(SocketError) in
-                    try connect(number, to: address, deadline: deadline)
+                    try connect(number, to: address, deadline: deadline, faults: faults)
                     systemPreventSIGPIPE(number)
                 }
                 return descriptor
@@ -89,26 +92,27 @@ public enum Socket {
     /// socket and its port.
     ///
     /// A socket bound without listening holds its port and refuses every connection: a port that is taken and
-    /// closed at once, for tests of what happens when nothing answers.
-    public static func bind(host: String, port: UInt16, listening: Bool = true, backlog: Int32 = 128)
-        throws(SocketError) -> (descriptor: SocketDescriptor, port: UInt16)
-    {
+    /// closed at once, for tests of what happens when nothing answers. Its system calls, and those of the connections
+    /// it accepts, go through `faults` (a test's; `.none` otherwise).
+    public static func bind(
+        host: String, port: UInt16, listening: Bool = true, backlog: Int32 = 128, faults: SystemCallFaults = .none
+    ) throws(SocketError) -> (descriptor: SocketDescriptor, port: UInt16) {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = systemStreamSocketType
         hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
         var addresses: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(host, String(port), &hints, &addresses)
+        let status = faults.resolve(host, String(port), &hints, &addresses)
         guard status == 0, let address = addresses else {
             throw .unreachable("cannot resolve \(host): \(String(cString: gai_strerror(status)).lowercased())")
         }
         defer { freeaddrinfo(addresses) }
-        let number = systemSocket(address.pointee.ai_family)
-        guard number >= 0 else { throw .io(systemError()) }
-        let descriptor = SocketDescriptor(number)
+        let number = faults.socket(address.pointee.ai_family)
+        guard number >= 0 else { throw .io("cannot listen on \(host):\(port): \(systemError())") }
+        let descriptor = SocketDescriptor(number, faults: faults)
         systemSetOption(number, SO_REUSEADDR)
-        guard systemBind(number, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0,
-            !listening || systemListen(number, backlog) == 0
+        guard faults.bind(number, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0,
+            !listening || faults.listen(number, backlog) == 0
         else {
             let reason = systemError()
             descriptor.close()
@@ -117,17 +121,26 @@ public enum Socket {
         return (descriptor, boundPort(of: number))
     }
 
-    /// Accepts a connection; `nil` once the listening socket is closed.
-    public static func accept(_ listener: SocketDescriptor) -> SocketDescriptor? {
-        try? listener.use { number throws(SocketError) -> SocketDescriptor in
+    /// Accepts a connection, which carries the listener's faults.
+    ///
+    /// Throws `.closed` once the listening socket is closed, and `.io` when the system cannot take a connection now
+    /// (`EMFILE`, `ENFILE`: no descriptor left; `ENOBUFS`, `ENOMEM`): the connections stay in the listen queue, to be
+    /// accepted once there are descriptors again (`SocketListener.accept()` waits and tries again). A connection that
+    /// was reset while it waited (`ECONNABORTED`) and a call a signal interrupted (`EINTR`) are passed over.
+    public static func accept(_ listener: SocketDescriptor) throws(SocketError) -> SocketDescriptor {
+        try listener.use { number throws(SocketError) -> SocketDescriptor in
             while true {
-                let client = systemAccept(number)
+                let client = listener.faults.accept(number)
                 if client >= 0 {
                     systemPreventSIGPIPE(client)
-                    return SocketDescriptor(client)
+                    return SocketDescriptor(client, faults: listener.faults)
                 }
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                throw .closed
+                let code = errno
+                if code == EINTR || code == ECONNABORTED { continue }
+                guard !listener.isClosed, code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM else {
+                    throw .closed
+                }
+                throw .io(systemError())
             }
         }
     }
@@ -138,7 +151,7 @@ public enum Socket {
             var offset = 0
             while offset < bytes.count {
                 let written = bytes.withUnsafeBytes { raw in
-                    systemSend(number, raw.baseAddress! + offset, raw.count - offset)
+                    socket.faults.send(number, raw.baseAddress! + offset, raw.count - offset)
                 }
                 if written < 0 && errno == EINTR { continue }
                 guard written > 0 else { throw .io(systemError()) }
@@ -157,9 +170,9 @@ public enum Socket {
     {
         try socket.use { number throws(SocketError) in
             while true {
-                try wait(for: Int16(POLLIN), on: number, until: deadline)
+                try wait(for: Int16(POLLIN), on: number, until: deadline, faults: socket.faults)
                 var chunk = [UInt8](repeating: 0, count: maximum)
-                let count = chunk.withUnsafeMutableBytes { systemRead(number, $0.baseAddress!, $0.count) }
+                let count = chunk.withUnsafeMutableBytes { socket.faults.read(number, $0.baseAddress!, $0.count) }
                 if count > 0 { return Array(chunk[..<count]) }
                 if count == 0 { throw .closed }
                 if errno == EINTR || errno == EAGAIN { continue }
@@ -198,38 +211,40 @@ public enum Socket {
     public static func waitUntilReadable(_ socket: SocketDescriptor, until deadline: ContinuousClock.Instant)
         throws(SocketError)
     {
-        try socket.use { number throws(SocketError) in try wait(for: Int16(POLLIN), on: number, until: deadline) }
+        try socket.use { number throws(SocketError) in
+            try wait(for: Int16(POLLIN), on: number, until: deadline, faults: socket.faults)
+        }
     }
 
     // MARK: Details
 
-    private static func wait(for events: Int16, on number: Int32, until deadline: ContinuousClock.Instant)
-        throws(SocketError)
-    {
+    private static func wait(
+        for events: Int16, on number: Int32, until deadline: ContinuousClock.Instant, faults: SystemCallFaults
+    ) throws(SocketError) {
         while true {
             // A deadline already passed still looks once, without waiting: what has arrived is taken.
             let remaining = max(ContinuousClock.now.duration(to: deadline), .zero)
             let milliseconds = Int32(clamping: Int64((remaining / .milliseconds(1)).rounded(.up)))
             var poller = pollfd(fd: number, events: events, revents: 0)
-            let ready = poll(&poller, 1, milliseconds)
+            let ready = faults.poll(&poller, milliseconds)
             if ready > 0 { return }
             if ready < 0 && errno != EINTR { throw .io(systemError()) }
             if remaining == .zero { throw .timedOut }
         }
     }
 
-    private static func connect(_ number: Int32, to address: Address, deadline: ContinuousClock.Instant)
-        throws(SocketError)
-    {
+    private static func connect(
+        _ number: Int32, to address: Address, deadline: ContinuousClock.Instant, faults: SystemCallFaults
+    ) throws(SocketError) {
         let flags = fcntl(number, F_GETFL, 0)
         _ = fcntl(number, F_SETFL, flags | O_NONBLOCK)
         defer { _ = fcntl(number, F_SETFL, flags) }
         let started = withUnsafePointer(to: address.storage) { storage in
-            storage.withMemoryRebound(to: sockaddr.self, capacity: 1) { systemConnect(number, $0, address.length) }
+            storage.withMemoryRebound(to: sockaddr.self, capacity: 1) { faults.connect(number, $0, address.length) }
         }
         if started == 0 { return }
         guard errno == EINPROGRESS else { throw .unreachable(systemError()) }
-        try wait(for: Int16(POLLOUT), on: number, until: deadline)
+        try wait(for: Int16(POLLOUT), on: number, until: deadline, faults: faults)
         var pending: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         getsockopt(number, SOL_SOCKET, SO_ERROR, &pending, &length)

@@ -15,10 +15,13 @@ public final class SocketDescriptor: Sendable {
 
     private let descriptor: Int32
     private let state = Mutex(State())
+    /// What a test makes this socket's system calls do (`SystemCallFaults`); `.none` in the programs.
+    let faults: SystemCallFaults
 
-    /// Takes ownership of `descriptor`.
-    init(_ descriptor: Int32) {
+    /// Takes ownership of `descriptor`, whose calls go through `faults`.
+    init(_ descriptor: Int32, faults: SystemCallFaults = .none) {
         self.descriptor = descriptor
+        self.faults = faults
     }
 
     deinit {

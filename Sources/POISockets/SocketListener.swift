@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// A listening socket and the connections it accepted: the stop routine of every server in the package.
@@ -5,32 +6,76 @@ import Synchronization
 /// The stub server, the fake gpsd and the test GPS receiver each accept on one of these, and each stops by calling
 /// `stop()`, which closes the listening socket and every accepted connection still open, waking the threads
 /// blocked on them (see `SocketDescriptor`).
+///
+/// When the system has no descriptor left for a new connection (`EMFILE`, `ENFILE`), `accept()` does not give up
+/// and does not spin: it waits, `firstPause` and then twice as long each time up to `longestPause`, and tries again,
+/// so that a server keeps serving the connections it has and takes new ones as soon as descriptors come back.
 public final class SocketListener: Sendable {
     /// The port it listens on.
     public let port: UInt16
+    /// The first wait after `accept` found no descriptor left; each next one is twice as long, up to `longestPause`.
+    public static let firstPause = Duration.milliseconds(10)
+    /// The longest wait between two tries of `accept` while no descriptor is left.
+    public static let longestPause = Duration.seconds(1)
 
     private let descriptor: SocketDescriptor
     private let connections = Mutex<(stopped: Bool, open: [SocketDescriptor])>((false, []))
+    private let pause: @Sendable (Duration) -> Void
+    private let firstPauseLength: Duration
+    private let stopping = DispatchSemaphore(value: 0)
 
     /// Listens on `host`:`port`; port 0 lets the system choose a free one, which `port` then tells.
-    public init(host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 128) throws(SocketError) {
-        (descriptor, self.port) = try Socket.bind(host: host, port: port, backlog: backlog)
+    ///
+    /// Its system calls, and its connections', go through `faults` (a test's). `pause` waits out a back-off (`nil`:
+    /// waits, and `stop()` ends the wait at once); a test may record the pauses instead.
+    public convenience init(
+        host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 128, faults: SystemCallFaults = .none,
+        pause: (@Sendable (Duration) -> Void)? = nil
+    ) throws(SocketError) {
+        try self.init(
+            host: host, port: port, backlog: backlog, faults: faults, pause: pause, firstPause: Self.firstPause)
+    }
+
+    /// A listener whose first wait for descriptors is `firstPause`: a test's, to tell a wait `stop()` ended from one
+    /// that ran its course.
+    init(
+        host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 128, faults: SystemCallFaults = .none,
+        pause: (@Sendable (Duration) -> Void)? = nil, firstPause: Duration
+    ) throws(SocketError) {
+        self.firstPauseLength = firstPause
+        (descriptor, self.port) = try Socket.bind(host: host, port: port, backlog: backlog, faults: faults)
+        let stopping = stopping
+        self.pause = pause ?? { duration in _ = stopping.wait(timeout: .now() + duration.timeInterval) }
     }
 
     /// The next connection, or `nil` once the listener is stopped.
     public func accept() -> SocketDescriptor? {
-        guard let connection = Socket.accept(descriptor) else { return nil }
-        let accepted = connections.withLock { connections in
-            guard !connections.stopped else { return false }
-            connections.open.removeAll { $0.isClosed }
-            connections.open.append(connection)
-            return true
+        var pauseLength = firstPauseLength
+        while true {
+            let connection: SocketDescriptor
+            do throws(SocketError) {
+                connection = try Socket.accept(descriptor)
+            } catch .closed {
+                return nil
+            } catch {
+                // No descriptor left for a connection: it waits in the listen queue. Wait, then try again.
+                guard !connections.withLock({ $0.stopped }) else { return nil }
+                pause(pauseLength)
+                pauseLength = min(pauseLength * 2, Self.longestPause)
+                continue
+            }
+            let accepted = connections.withLock { connections in
+                guard !connections.stopped else { return false }
+                connections.open.removeAll { $0.isClosed }
+                connections.open.append(connection)
+                return true
+            }
+            guard accepted else {
+                connection.close()
+                return nil
+            }
+            return connection
         }
-        guard accepted else {
-            connection.close()
-            return nil
-        }
-        return connection
     }
 
     /// Waits until a connection is there to accept, or throws `.timedOut` at `deadline` (`.closed` once stopped).
@@ -48,6 +93,14 @@ public final class SocketListener: Sendable {
             return connections.open
         }
         descriptor.close()
+        stopping.signal()
         for connection in open { connection.close() }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as Dispatch's waits take it.
+    fileprivate var timeInterval: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -50,3 +50,85 @@ func systemPreventSIGPIPE(_ descriptor: Int32) {
 }
 /// The last system error as lower-case words, for example "connection refused".
 func systemError() -> String { String(cString: strerror(errno)).lowercased() }
+
+// MARK: The calls through a socket's faults (`SystemCallFaults`): the C library's, unless a test's fault says otherwise
+
+extension SystemCallFaults {
+    /// A failure as the C library reports one: -1, with the error number in `errno`.
+    private func failing(_ action: Action) -> Int32? {
+        guard case .fail(let code) = action else { return nil }
+        errno = code
+        return -1
+    }
+
+    /// `count`, or fewer bytes when a fault makes the call short.
+    private func limited(_ count: Int, by action: Action?) -> Int {
+        guard case .atMost(let most) = action else { return count }
+        return min(count, max(1, most))
+    }
+
+    func resolve(
+        _ host: String, _ service: String, _ hints: UnsafePointer<addrinfo>,
+        _ result: UnsafeMutablePointer<UnsafeMutablePointer<addrinfo>?>
+    ) -> Int32 {
+        if case .fail(let code) = action(for: .resolve) { return code }
+        return getaddrinfo(host, service, hints, result)
+    }
+
+    func socket(_ family: Int32) -> Int32 {
+        if let action = action(for: .socket), let failed = failing(action) { return failed }
+        return systemSocket(family)
+    }
+
+    func connect(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>!, _ length: socklen_t) -> Int32 {
+        switch action(for: .connect) {
+        case .fail(let code)?:
+            errno = code
+            return -1
+        case .completeAtOnce?:
+            // What a connect on loopback may do: complete before it returns. The real call is still made, so that the
+            // socket is connected; its "in progress" is what the fault takes away.
+            let started = systemConnect(descriptor, address, length)
+            guard started != 0, errno == EINPROGRESS else { return started }
+            var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            _ = systemPoll(&poller, -1)
+            return 0
+        default:
+            return systemConnect(descriptor, address, length)
+        }
+    }
+
+    func bind(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>!, _ length: socklen_t) -> Int32 {
+        if let action = action(for: .bind), let failed = failing(action) { return failed }
+        return systemBind(descriptor, address, length)
+    }
+
+    func listen(_ descriptor: Int32, _ backlog: Int32) -> Int32 {
+        if let action = action(for: .listen), let failed = failing(action) { return failed }
+        return systemListen(descriptor, backlog)
+    }
+
+    func accept(_ descriptor: Int32) -> Int32 {
+        if let action = action(for: .accept), let failed = failing(action) { return failed }
+        return systemAccept(descriptor)
+    }
+
+    func send(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        let action = action(for: .send)
+        if let action, let failed = failing(action) { return Int(failed) }
+        return systemSend(descriptor, bytes, limited(count, by: action))
+    }
+
+    func read(_ descriptor: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        let action = action(for: .receive)
+        if let action, let failed = failing(action) { return Int(failed) }
+        return systemRead(descriptor, bytes, limited(count, by: action))
+    }
+
+    func poll(_ poller: inout pollfd, _ milliseconds: Int32) -> Int32 {
+        if let action = action(for: .poll), let failed = failing(action) { return failed }
+        return systemPoll(&poller, milliseconds)
+    }
+}
+
+func systemPoll(_ poller: inout pollfd, _ milliseconds: Int32) -> Int32 { poll(&poller, 1, milliseconds) }

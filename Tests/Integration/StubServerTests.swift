@@ -1,10 +1,18 @@
+import Dispatch
 import Foundation
 import POIDomain
 import POINetworking
 import POIServer
 import POISockets
+import POITestSupport
 import Synchronization
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -430,5 +438,98 @@ struct StubServerTests {
         // closed. Either way the client's read ends.
         let ended = await read
         #expect(ended == .failure(.closed) || ended == .failure(.reset))
+    }
+}
+
+// MARK: When system calls fail (a FaultInjector on the server's sockets alone): it keeps serving, frees what a
+// failed connection held, and leaves no descriptor behind.
+
+extension StubServerTests {
+    static func faultDeadline() -> ContinuousClock.Instant { .now.advanced(by: .seconds(10)) }
+    static let health = Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+
+    /// Sends `bytes` on a new connection and returns what the server sent before it closed (or reset: then what came
+    /// before the reset), closing the connection after.
+    static func exchangeThrough(_ bytes: [UInt8], port: UInt16) throws -> String {
+        let socket = try Socket.connect(host: "127.0.0.1", port: port, deadline: faultDeadline())
+        defer { socket.close() }
+        try Socket.send(bytes, to: socket)
+        var received: [UInt8] = []
+        while true {
+            do {
+                received += try Socket.receive(from: socket, deadline: faultDeadline())
+            } catch {
+                return String(decoding: received, as: UTF8.self)
+            }
+        }
+    }
+
+    static func faultyServer(
+        _ injector: FaultInjector, _ configure: (inout StubServer.Configuration) -> Void = { _ in }
+    )
+        throws -> StubServer
+    {
+        var configuration = StubServer.Configuration()
+        configuration.faults = injector.faults
+        configure(&configuration)
+        return try StubServer(configuration: configuration)
+    }
+
+    @Test("With no descriptor left, the server serves the connection it has, waits 10, 20, 40 ms, then accepts again")
+    func noDescriptorLeft() throws {
+        let injector = FaultInjector(.fail(.accept, with: EMFILE, calls: 2...4))
+        let pauses = Mutex<[Duration]>([])
+        let firstServed = DispatchSemaphore(value: 0)
+        let server = try Self.faultyServer(injector) { configuration in
+            configuration.acceptPause = { pause in
+                // The first wait lasts until the connection already accepted has been answered: the server serves
+                // it while it cannot accept.
+                if pauses.withLock({
+                    $0.append(pause)
+                    return $0.count
+                }) == 1 {
+                    firstServed.wait()
+                }
+            }
+        }
+        defer { server.stop() }
+        let answer = try Self.exchangeThrough(Self.health, port: server.port)
+        firstServed.signal()
+        #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(try Self.exchangeThrough(Self.health, port: server.port).hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(pauses.withLock { $0 } == [.milliseconds(10), .milliseconds(20), .milliseconds(40)])
+        #expect(injector.count(of: .accept) >= 5)
+    }
+
+    @Test(
+        "A connection that fails while it is served frees its slot and its descriptor: the next request is answered",
+        arguments: [
+            FaultInjector.Rule.fail(.receive, with: ECONNRESET, calls: 1...1),
+            FaultInjector.Rule.fail(.send, with: EPIPE, calls: 1...1),
+            FaultInjector.Rule.fail(.poll, with: ENOMEM, calls: 1...1),
+        ])
+    func failedConnectionIsFreed(rule: FaultInjector.Rule) throws {
+        let injector = FaultInjector(rule)
+        let server = try Self.faultyServer(injector) { $0.maximumConnections = 1 }
+        defer { server.stop() }
+        let failed = try Self.exchangeThrough(Self.health, port: server.port)
+        #expect(!failed.hasPrefix("HTTP/1.1 200"), "the fault \(rule) changed nothing")
+        #expect(injector.faulted(rule.call) == 1)
+        // One slot: only a freed one lets this request in.
+        #expect(try Self.exchangeThrough(Self.health, port: server.port).hasPrefix("HTTP/1.1 200 OK\r\n"))
+        if let open = OpenSockets.count(port: server.port) {
+            #expect(open == 1, "only the listener is left open")
+        }
+    }
+
+    @Test("Every answer arrives whole through writes of at most 7 bytes")
+    func shortWrites() throws {
+        let injector = FaultInjector(.shorten(.send, to: 7))
+        let server = try Self.faultyServer(injector)
+        defer { server.stop() }
+        let answer = try Self.exchangeThrough(Self.health, port: server.port)
+        #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(answer.contains("\"status\":\"ok\""))
+        #expect(injector.count(of: .send) == (answer.utf8.count + 6) / 7)
     }
 }

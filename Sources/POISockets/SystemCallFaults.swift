@@ -1,0 +1,65 @@
+/// What a test makes its sockets' system calls do instead of their usual: the seam for fault injection.
+///
+/// Every socket call of the package goes through `Socket`, which asks the faults of the socket at hand, before each
+/// call, whether the call goes to the C library as usual or does something else: fails with an error number, moves
+/// fewer bytes, or (`connect`) completes at once. The programs run with `.none`, whose answer is always "as usual":
+/// one comparison a call, next to a system call's cost.
+///
+/// The faults travel with the objects a test makes: a `SocketListener` made with faults gives them to every
+/// connection it accepts, a connection made with them keeps them, a `StubServer` configured with them gives them to
+/// its listener. So a test's faults reach its own sockets only, and the tests stay parallel. POITestSupport's
+/// `FaultInjector` makes them from rules, such as "the 2nd `accept` fails with `EMFILE`".
+public struct SystemCallFaults: Sendable {
+    /// A system call the sockets make.
+    public enum Call: String, Sendable, CaseIterable {
+        /// `getaddrinfo`, which resolves a host name; its failure is an `EAI_…` code, not an `errno`.
+        case resolve
+        /// `socket`, which makes a descriptor.
+        case socket
+        /// `connect`.
+        case connect
+        /// `bind`.
+        case bind
+        /// `listen`.
+        case listen
+        /// `accept`, which takes a connection from the listen queue.
+        case accept
+        /// `send`, which writes bytes.
+        case send
+        /// `read`, which reads bytes.
+        case receive
+        /// `poll`, which waits for a socket to be ready.
+        case poll
+    }
+
+    /// What a call does instead of its usual.
+    public enum Action: Sendable, Equatable {
+        /// The call fails with this error number (an `EAI_…` code for `resolve`), as the C library reports a failure.
+        case fail(Int32)
+        /// A `send` or `receive` moves at most this many bytes (at least one): a short write or read.
+        case atMost(Int)
+        /// A non-blocking `connect` completes at once instead of reporting that it is in progress.
+        case completeAtOnce
+    }
+
+    private let decide: (@Sendable (Call) -> Action?)?
+
+    /// Faults that `decide` chooses: called before every system call of the sockets that carry them, on the thread
+    /// that makes the call, with the call; `nil` lets the call go to the C library as usual.
+    public init(_ decide: @escaping @Sendable (Call) -> Action?) {
+        self.decide = decide
+    }
+
+    private init() {
+        decide = nil
+    }
+
+    /// No fault: every call goes to the C library, what the programs run with.
+    public static let none = SystemCallFaults()
+
+    /// What `call` does this time: `nil` when it goes to the C library as usual.
+    func action(for call: Call) -> Action? {
+        guard let decide else { return nil }
+        return decide(call)
+    }
+}

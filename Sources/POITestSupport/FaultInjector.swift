@@ -1,0 +1,95 @@
+public import POISockets
+import Synchronization
+
+/// Makes system calls fail on purpose, by rules, for the sockets a test gives its `faults` to.
+///
+/// A loopback never fails, so the code that handles an interrupted call, a short write, a reset or a process with no
+/// descriptor left never runs in a test unless a test makes it run. The injector counts each kind of call the
+/// sockets carrying its `faults` make (a listener, the connections it accepts, a server configured with it) and
+/// applies the first rule that names the call and its number:
+///
+///     let injector = FaultInjector(.fail(.accept, with: EMFILE, calls: 2...3), .shorten(.send, to: 7))
+///     let listener = try SocketListener(faults: injector.faults)
+///
+/// Only those sockets see the faults, so tests that inject them run in parallel with every other test. Use it with
+/// `withFaults(_:_:)` in XCTest or Swift Testing, or the `.injecting(_:)` trait in Swift Testing.
+public final class FaultInjector: Sendable {
+    /// One rule: which calls it applies to and what they do instead.
+    public struct Rule: Sendable, CustomStringConvertible {
+        /// The kind of call.
+        public var call: SystemCallFaults.Call
+        /// Which calls of that kind, counted from 1 for the sockets carrying the injector's faults.
+        public var calls: ClosedRange<Int>
+        /// What they do.
+        public var action: SystemCallFaults.Action
+
+        /// `calls` of `call` (every one by default) do `action`.
+        public init(
+            _ call: SystemCallFaults.Call, _ action: SystemCallFaults.Action, calls: ClosedRange<Int> = 1...Int.max
+        ) {
+            self.call = call
+            self.action = action
+            self.calls = calls
+        }
+
+        /// `calls` of `call` fail with the error number `code` (an `EAI_…` code for `.resolve`).
+        public static func fail(_ call: SystemCallFaults.Call, with code: Int32, calls: ClosedRange<Int> = 1...Int.max)
+            -> Rule
+        {
+            Rule(call, .fail(code), calls: calls)
+        }
+
+        /// `calls` of `call` (`.send` or `.receive`) move at most `bytes` bytes each: short writes or reads.
+        public static func shorten(_ call: SystemCallFaults.Call, to bytes: Int, calls: ClosedRange<Int> = 1...Int.max)
+            -> Rule
+        {
+            Rule(call, .atMost(bytes), calls: calls)
+        }
+
+        /// The rule as a test's failure message says it: `accept calls 2...3: fail(24)`.
+        public var description: String {
+            let which = calls.upperBound == .max ? "from call \(calls.lowerBound)" : "calls \(calls)"
+            return "\(call.rawValue) \(which): \(action)"
+        }
+    }
+
+    private let rules: [Rule]
+    private let counts = Mutex<[SystemCallFaults.Call: Int]>([:])
+    private let applied = Mutex<[SystemCallFaults.Call: Int]>([:])
+
+    /// An injector with `rules`; the first rule that applies to a call decides it.
+    public init(_ rules: Rule...) {
+        self.rules = rules
+    }
+
+    /// An injector with `rules`; the first rule that applies to a call decides it.
+    public init(rules: [Rule]) {
+        self.rules = rules
+    }
+
+    /// The faults to give the sockets under test (`SocketListener(faults:)`, `Socket.connect(…, faults:)`,
+    /// `StubServer.Configuration.faults`).
+    public var faults: SystemCallFaults {
+        SystemCallFaults { [self] call in decide(call) }
+    }
+
+    /// How many calls of `call` the sockets carrying the faults made, faulty or not.
+    public func count(of call: SystemCallFaults.Call) -> Int {
+        counts.withLock { $0[call, default: 0] }
+    }
+
+    /// How many calls of `call` a rule changed.
+    public func faulted(_ call: SystemCallFaults.Call) -> Int {
+        applied.withLock { $0[call, default: 0] }
+    }
+
+    private func decide(_ call: SystemCallFaults.Call) -> SystemCallFaults.Action? {
+        let number = counts.withLock { counts in
+            counts[call, default: 0] += 1
+            return counts[call, default: 0]
+        }
+        guard let rule = rules.first(where: { $0.call == call && $0.calls.contains(number) }) else { return nil }
+        applied.withLock { $0[call, default: 0] += 1 }
+        return rule.action
+    }
+}

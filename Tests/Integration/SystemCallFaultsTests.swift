@@ -1,0 +1,249 @@
+import POITestSupport
+import Synchronization
+import Testing
+
+@testable import POISockets
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The socket calls' failure paths, which a loopback never takes: each made to run by a `FaultInjector` rule on the
+/// sockets of the test alone, over a real loopback connection.
+@Suite("Socket calls that fail, made to fail", .timeLimit(.minutes(1)))
+struct SystemCallFaultsTests {
+    static func deadline() -> ContinuousClock.Instant { .now.advanced(by: .seconds(10)) }
+
+    /// A connection whose client end carries `faults`, with the listener it came through.
+    static func pair(clientFaults: SystemCallFaults = .none, serverFaults: SystemCallFaults = .none) throws
+        -> (client: SocketDescriptor, server: SocketDescriptor, listener: SocketListener)
+    {
+        let listener = try SocketListener(faults: serverFaults)
+        let client = try Socket.connect(
+            host: "127.0.0.1", port: listener.port, deadline: deadline(), faults: clientFaults)
+        guard let server = listener.accept() else { throw SocketError.closed }
+        return (client, server, listener)
+    }
+
+    /// Everything the peer sends until it closes.
+    static func readAll(_ socket: SocketDescriptor) throws -> [UInt8] {
+        var received: [UInt8] = []
+        while true {
+            let piece = Result { () throws(SocketError) -> [UInt8] in
+                try Socket.receive(from: socket, deadline: deadline())
+            }
+            switch piece {
+            case .success(let bytes): received += bytes
+            case .failure(.closed): return received
+            case .failure(let error): throw error
+            }
+        }
+    }
+
+    // MARK: send
+
+    @Test("send writes every byte through writes of at most 7 bytes, in order")
+    func shortWrites() throws {
+        let injector = FaultInjector(.shorten(.send, to: 7))
+        let (client, server, listener) = try Self.pair(clientFaults: injector.faults)
+        defer { listener.stop() }
+        let bytes = (0..<100).map { UInt8($0) }
+        try Socket.send(bytes, to: client)
+        client.close()
+        #expect(try Self.readAll(server) == bytes)
+        #expect(injector.count(of: .send) == 15)  // 14 writes of 7 bytes and one of 2
+    }
+
+    @Test("send tries again after a write a signal interrupted (EINTR), and loses nothing")
+    func interruptedWrite() throws {
+        let injector = FaultInjector(.fail(.send, with: EINTR, calls: 1...2), .shorten(.send, to: 3, calls: 3...3))
+        let (client, server, listener) = try Self.pair(clientFaults: injector.faults)
+        defer { listener.stop() }
+        try Socket.send(Array("hello".utf8), to: client)
+        client.close()
+        #expect(try Self.readAll(server) == Array("hello".utf8))
+        #expect(injector.count(of: .send) == 4)
+    }
+
+    @Test("send reports a write that fails (the peer reset) in the system's words, at once")
+    func failedWrite() throws {
+        let injector = FaultInjector(.fail(.send, with: ECONNRESET, calls: 2...2))
+        let (client, _, listener) = try Self.pair(clientFaults: injector.faults)
+        defer { listener.stop() }
+        defer { client.close() }
+        try Socket.send([1], to: client)
+        #expect(throws: SocketError.io("connection reset by peer")) { try Socket.send([2], to: client) }
+        #expect(injector.count(of: .send) == 2)
+    }
+
+    // MARK: receive
+
+    @Test("receive tries again after a read interrupted (EINTR) or not ready (EAGAIN)")
+    func interruptedRead() throws {
+        let injector = FaultInjector(
+            .fail(.receive, with: EINTR, calls: 1...1), .fail(.receive, with: EAGAIN, calls: 2...2))
+        let (client, server, listener) = try Self.pair(serverFaults: injector.faults)
+        defer { listener.stop() }
+        defer { client.close() }
+        try Socket.send(Array("hi".utf8), to: client)
+        #expect(try Socket.receive(from: server, deadline: Self.deadline()) == Array("hi".utf8))
+        #expect(injector.count(of: .receive) == 3)
+    }
+
+    @Test("receive with short reads gives what arrived a piece at a time, never an empty piece")
+    func shortReads() throws {
+        let injector = FaultInjector(.shorten(.receive, to: 1))
+        let (client, server, listener) = try Self.pair(serverFaults: injector.faults)
+        defer { listener.stop() }
+        try Socket.send(Array("abc".utf8), to: client)
+        client.close()
+        #expect(try Socket.receive(from: server, deadline: Self.deadline()) == Array("a".utf8))
+        #expect(try Self.readAll(server) == Array("bc".utf8))
+    }
+
+    @Test("A reset while reading is .reset; any other read error is .io in the system's words")
+    func failedRead() throws {
+        let injector = FaultInjector(
+            .fail(.receive, with: ECONNRESET, calls: 1...1), .fail(.receive, with: EIO, calls: 2...2))
+        let (client, server, listener) = try Self.pair(serverFaults: injector.faults)
+        defer { listener.stop() }
+        defer { client.close() }
+        try Socket.send([1, 2], to: client)
+        #expect(throws: SocketError.reset) { try Socket.receive(from: server, deadline: Self.deadline()) }
+        #expect(throws: SocketError.io("input/output error")) {
+            try Socket.receive(from: server, deadline: Self.deadline())
+        }
+        #expect(try Socket.receive(from: server, deadline: Self.deadline()) == [1, 2])
+    }
+
+    @Test("A wait a signal interrupted waits again; a wait that fails otherwise is .io")
+    func failedPoll() throws {
+        let injector = FaultInjector(.fail(.poll, with: EINTR, calls: 1...1), .fail(.poll, with: ENOMEM, calls: 3...3))
+        let (client, server, listener) = try Self.pair(serverFaults: injector.faults)
+        defer { listener.stop() }
+        defer { client.close() }
+        try Socket.send([7], to: client)
+        #expect(try Socket.receive(from: server, deadline: Self.deadline()) == [7])
+        #expect(throws: SocketError.io("cannot allocate memory")) {
+            try Socket.receive(from: server, deadline: Self.deadline())
+        }
+    }
+
+    // MARK: accept
+
+    @Test("accept passes over a connection reset in the queue (ECONNABORTED) and a call a signal interrupted (EINTR)")
+    func acceptPassesOver() throws {
+        let injector = FaultInjector(
+            .fail(.accept, with: ECONNABORTED, calls: 1...1), .fail(.accept, with: EINTR, calls: 2...2))
+        let listener = try SocketListener(faults: injector.faults, pause: { _ in Issue.record("no pause expected") })
+        defer { listener.stop() }
+        let client = try Socket.connect(host: "127.0.0.1", port: listener.port, deadline: Self.deadline())
+        defer { client.close() }
+        let server = try #require(listener.accept())
+        try Socket.send([9], to: server)
+        #expect(try Socket.receive(from: client, deadline: Self.deadline()) == [9])
+        #expect(injector.count(of: .accept) == 3)
+    }
+
+    @Test(
+        "With no descriptor left, accept waits 10 ms, then twice as long each time up to 1 s, and accepts once they are back",
+        arguments: [(EMFILE, 4), (ENFILE, 9), (ENOBUFS, 1), (ENOMEM, 2)])
+    func acceptBacksOff(code: Int32, failures: Int) throws {
+        let injector = FaultInjector(.fail(.accept, with: code, calls: 1...failures))
+        let pauses = Mutex<[Duration]>([])
+        let listener = try SocketListener(
+            faults: injector.faults, pause: { pause in pauses.withLock { $0.append(pause) } })
+        defer { listener.stop() }
+        let client = try Socket.connect(host: "127.0.0.1", port: listener.port, deadline: Self.deadline())
+        defer { client.close() }
+        #expect(listener.accept() != nil)
+        let expected = (0..<failures).map { min(Duration.milliseconds(10 << $0), .seconds(1)) }
+        #expect(pauses.withLock { $0 } == expected)
+        #expect(injector.count(of: .accept) == failures + 1)
+    }
+
+    @Test("stop() during the wait for descriptors ends accept with nil, and nothing is accepted after")
+    func stopDuringBackOff() throws {
+        let injector = FaultInjector(.fail(.accept, with: EMFILE))
+        let holder = Mutex<SocketListener?>(nil)
+        let listener = try SocketListener(faults: injector.faults, pause: { _ in holder.withLock { $0?.stop() } })
+        holder.withLock { $0 = listener }
+        #expect(listener.accept() == nil)
+        #expect(injector.count(of: .accept) == 1)
+        #expect(OpenSockets.count(port: listener.port) ?? 0 == 0)
+    }
+
+    @Test("The real wait for descriptors ends when the listener stops, not when the wait would")
+    func realBackOffEndsAtStop() async throws {
+        let injector = FaultInjector(.fail(.accept, with: EMFILE))
+        // A first wait of a minute: only stop() ending it lets accept return within the test's time limit.
+        let listener = try SocketListener(faults: injector.faults, firstPause: .seconds(60))
+        async let accepted = BlockingCall.run { listener.accept() == nil }
+        while injector.count(of: .accept) < 1 { await Task.yield() }
+        listener.stop()
+        #expect(await accepted)
+        #expect(injector.count(of: .accept) == 1)  // one try, one wait, ended by stop()
+    }
+
+    // MARK: connect, resolve, bind
+
+    @Test("A name that does not resolve is .unreachable in the resolver's words, for connect and for bind")
+    func resolveFails() throws {
+        let injector = FaultInjector(.fail(.resolve, with: EAI_NONAME))
+        let words = String(cString: gai_strerror(EAI_NONAME)).lowercased()
+        #expect(throws: SocketError.unreachable(words)) {
+            try Socket.connect(host: "127.0.0.1", port: 9, deadline: Self.deadline(), faults: injector.faults)
+        }
+        #expect(throws: SocketError.unreachable("cannot resolve 127.0.0.1: \(words)")) {
+            try SocketListener(faults: injector.faults)
+        }
+    }
+
+    @Test("No descriptor for a socket: connect is .unreachable and bind .io, each in the system's words")
+    func socketFails() throws {
+        let injector = FaultInjector(.fail(.socket, with: EMFILE))
+        #expect(throws: SocketError.unreachable("too many open files")) {
+            try Socket.connect(host: "127.0.0.1", port: 9, deadline: Self.deadline(), faults: injector.faults)
+        }
+        #expect(throws: SocketError.io("cannot listen on 127.0.0.1:0: too many open files")) {
+            try SocketListener(faults: injector.faults)
+        }
+    }
+
+    @Test("A listen that fails is .io, and leaves no descriptor open")
+    func listenFails() throws {
+        let injector = FaultInjector(.fail(.listen, with: EADDRINUSE))
+        #expect(throws: SocketError.io("cannot listen on 127.0.0.1:0: address already in use")) {
+            try SocketListener(faults: injector.faults)
+        }
+        #expect(injector.count(of: .listen) == 1)
+    }
+
+    @Test("A connect that completes at once is a working connection")
+    func connectAtOnce() throws {
+        let injector = FaultInjector(SystemCallFaultsTests.completeAtOnce)
+        let (client, server, listener) = try Self.pair(clientFaults: injector.faults)
+        defer { listener.stop() }
+        defer { client.close() }
+        try Socket.send([5], to: client)
+        #expect(try Socket.receive(from: server, deadline: Self.deadline()) == [5])
+        #expect(injector.faulted(.connect) == 1)
+        #expect(injector.count(of: .poll) == 0)  // nothing to wait for: the connect had completed
+    }
+
+    static let completeAtOnce = FaultInjector.Rule(.connect, .completeAtOnce)
+
+    @Test("A connect that fails at once tries the next address, and says the last one's error")
+    func connectFails() throws {
+        let injector = FaultInjector(.fail(.connect, with: ENETUNREACH))
+        let listener = try SocketListener()
+        defer { listener.stop() }
+        #expect(throws: SocketError.unreachable("network is unreachable")) {
+            try Socket.connect(
+                host: "127.0.0.1", port: listener.port, deadline: Self.deadline(), faults: injector.faults)
+        }
+        #expect(OpenSockets.count(port: listener.port) == 1)  // the listener's own: the failed socket was closed
+    }
+}
