@@ -77,6 +77,9 @@ PAGES = [
     Page("13-what-each-tier-catches.md",
          "Measure what each tier catches (mutants) and costs, and read a mutation score.",
          ("01-the-pyramid.md", "12-using-this-layout-as-a-template.md")),
+    Page("14-faults-on-purpose.md",
+         "Make system calls fail on purpose (a seam and an injector), find leaked descriptors, and hold a server "
+         "under load.", ("04-end-to-end-and-contract-tests.md", "13-what-each-tier-catches.md")),
     Page("linux-and-swift6.md",
          "Appendix: what differs on Linux and in Swift 6, and how this package deals with each.",
          ("01-the-pyramid.md",)),
