@@ -39,8 +39,8 @@ public final class SocketListener: Sendable {
     /// A listener whose first wait for descriptors is `firstPause`: a test's, to tell a wait `stop()` ended from one
     /// that ran its course.
     init(
-        host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 128, faults: SystemCallFaults = .none,
-        pause: (@Sendable (Duration) -> Void)? = nil, firstPause: Duration
+        host: String, port: UInt16, backlog: Int32, faults: SystemCallFaults,
+        pause: (@Sendable (Duration) -> Void)?, firstPause: Duration
     ) throws(SocketError) {
         self.firstPauseLength = firstPause
         (descriptor, self.port) = try Socket.bind(host: host, port: port, backlog: backlog, faults: faults)

@@ -113,6 +113,7 @@ struct SocketTests {
         // The client keeps its side open: only the cap ends the lingering before its deadline, 20 s away.
         Socket.closeLingering(server, discardingAtMost: 1000, until: started.advanced(by: .seconds(20)))
         #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(server.isClosed)  // the lingering close closes the descriptor, whatever ended the lingering
         #expect(throws: SocketError.closed) { try Socket.receive(from: client, deadline: Self.deadline()) }
         // Closed with nothing left unread: no reset, so the client's next send is still taken (one past the cap, or
         // short of it, would have reset the connection, and this send would fail).

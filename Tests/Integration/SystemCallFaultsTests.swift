@@ -131,6 +131,21 @@ struct SystemCallFaultsTests {
         }
     }
 
+    @Test("A lingering close never reads past its cap, whatever size its reads come in")
+    func lingeringCloseWithShortReads() throws {
+        let injector = FaultInjector(.shorten(.receive, to: 300))
+        let (client, server, listener) = try Self.pair(serverFaults: injector.faults)
+        defer { listener.stop() }
+        defer { client.close() }
+        try Socket.send([UInt8](repeating: 0x49, count: 1001), to: client)
+        try Socket.waitUntilReadable(server, until: Self.deadline())
+        // Reads of 300, 300, 300, then of the 100 the cap leaves: one byte stays unread, so the close resets.
+        Socket.closeLingering(server, discardingAtMost: 1000, until: Self.deadline())
+        #expect(injector.count(of: .receive) == 4)
+        // The reset is there: the client's next send fails at once (after a clean close it would still be taken).
+        #expect(throws: SocketError.self) { try Socket.send([0x4A], to: client) }
+    }
+
     // MARK: accept
 
     @Test("accept passes over a connection reset in the queue (ECONNABORTED) and a call a signal interrupted (EINTR)")
@@ -175,11 +190,27 @@ struct SystemCallFaultsTests {
         #expect(OpenSockets.count(port: listener.port) ?? 0 == 0)
     }
 
+    @Test("The real wait for descriptors lasts its length: accept tries again only after it")
+    func realBackOffWaits() throws {
+        let injector = FaultInjector(.fail(.accept, with: EMFILE, calls: 1...1))
+        let listener = try SocketListener(
+            host: "127.0.0.1", port: 0, backlog: 128, faults: injector.faults, pause: nil,
+            firstPause: .milliseconds(150))
+        defer { listener.stop() }
+        let client = try Socket.connect(host: "127.0.0.1", port: listener.port, deadline: Self.deadline())
+        defer { client.close() }
+        let started = ContinuousClock.now
+        #expect(listener.accept() != nil)
+        #expect(started.duration(to: .now) >= .milliseconds(150))  // a wait too short would spin a core
+        #expect(injector.count(of: .accept) == 2)
+    }
+
     @Test("The real wait for descriptors ends when the listener stops, not when the wait would")
     func realBackOffEndsAtStop() async throws {
         let injector = FaultInjector(.fail(.accept, with: EMFILE))
         // A first wait of a minute: only stop() ending it lets accept return within the test's time limit.
-        let listener = try SocketListener(faults: injector.faults, firstPause: .seconds(60))
+        let listener = try SocketListener(
+            host: "127.0.0.1", port: 0, backlog: 128, faults: injector.faults, pause: nil, firstPause: .seconds(60))
         async let accepted = BlockingCall.run { listener.accept() == nil }
         while injector.count(of: .accept) < 1 { await Task.yield() }
         listener.stop()
