@@ -110,6 +110,42 @@ struct NearbyEndToEndTests {
         #expect(result.standardError.contains(message), "\(result.standardError)")
     }
 
+    @Test(
+        "poi-server killed (SIGKILL) while poi waits for its answer: exit status 69, one line, well within --timeout",
+        .enabled(if: FileManager.default.fileExists(atPath: "/proc/net/tcp"), "reads Linux's table of connections")
+    )
+    func serverKilledWhileAnswering() async throws {
+        let started = ContinuousClock.now
+        let (result, _) = try await Programs.withPOIServer(["--fault", "slow", "--slow-ms", "60000"]) { server in
+            async let ran = Programs.poi(
+                ["nearby", "--server", server.url.absoluteString, "--timeout", "30"] + Self.convention)
+            // Once poi's connection is established, the server holds it (the slow fault answers after a minute):
+            // the kill comes while poi waits for the head.
+            let port = UInt16(server.url.port ?? 0)
+            while !Self.hasEstablishedConnection(toPort: port) { await Task.yield() }
+            kill(server.processIdentifier, SIGKILL)
+            return try await ran
+        }
+        #expect(result.status == 69, "\(result.standardError)")
+        #expect(result.standardError.contains("closed the connection without answering"), "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1, "one line: \(result.standardError)")
+        #expect(started.duration(to: .now) < .seconds(15), "poi ended well before its 30 s timeout")
+    }
+
+    /// Whether the system's table of IPv4 TCP connections has an established one whose local port is `port` (the
+    /// server's end of a client's connection).
+    static func hasEstablishedConnection(toPort port: UInt16) -> Bool {
+        guard let file = FileHandle(forReadingAtPath: "/proc/net/tcp"), let data = try? file.readToEnd() else {
+            return false
+        }
+        try? file.close()
+        let local = String(format: ":%04X", port)
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").contains { row in
+            let columns = row.split(separator: " ")
+            return columns.count > 3 && columns[1].hasSuffix(local) && columns[3] == "01"
+        }
+    }
+
     @Test("A server that is not running is exit status 69 with what to check")
     func serverNotRunning() async throws {
         // A port that nothing else can take while the test runs, and that refuses every connection: bound, never
