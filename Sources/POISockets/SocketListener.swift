@@ -22,6 +22,7 @@ public final class SocketListener: Sendable {
     private let connections = Mutex<(stopped: Bool, open: [SocketDescriptor])>((false, []))
     private let pause: @Sendable (Duration) -> Void
     private let firstPauseLength: Duration
+    private let afterAccept: (@Sendable () -> Void)?
     private let stopping = DispatchSemaphore(value: 0)
 
     /// Listens on `host`:`port`; port 0 lets the system choose a free one, which `port` then tells.
@@ -33,16 +34,19 @@ public final class SocketListener: Sendable {
         pause: (@Sendable (Duration) -> Void)? = nil
     ) throws(SocketError) {
         try self.init(
-            host: host, port: port, backlog: backlog, faults: faults, pause: pause, firstPause: Self.firstPause)
+            host: host, port: port, backlog: backlog, faults: faults, pause: pause, firstPause: Self.firstPause,
+            afterAccept: nil)
     }
 
-    /// A listener whose first wait for descriptors is `firstPause`: a test's, to tell a wait `stop()` ended from one
-    /// that ran its course.
+    /// A listener for a test: its first wait for descriptors is `firstPause` (to tell a wait `stop()` ended from one
+    /// that ran its course), and `afterAccept` runs between the system's accept and the listener's bookkeeping (where
+    /// a `stop()` may land in a program, and a test puts one).
     init(
         host: String, port: UInt16, backlog: Int32, faults: SystemCallFaults,
-        pause: (@Sendable (Duration) -> Void)?, firstPause: Duration
+        pause: (@Sendable (Duration) -> Void)?, firstPause: Duration, afterAccept: (@Sendable () -> Void)?
     ) throws(SocketError) {
         self.firstPauseLength = firstPause
+        self.afterAccept = afterAccept
         (descriptor, self.port) = try Socket.bind(host: host, port: port, backlog: backlog, faults: faults)
         let stopping = stopping
         self.pause = pause ?? { duration in _ = stopping.wait(timeout: .now() + duration.timeInterval) }
@@ -64,6 +68,7 @@ public final class SocketListener: Sendable {
                 pauseLength = min(pauseLength * 2, Self.longestPause)
                 continue
             }
+            afterAccept?()
             let accepted = connections.withLock { connections in
                 guard !connections.stopped else { return false }
                 connections.open.removeAll { $0.isClosed }

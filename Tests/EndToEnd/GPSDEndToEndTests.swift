@@ -37,6 +37,23 @@ struct GPSDEndToEndTests {
         Self.expectPlacesNearTheTrack(result)
     }
 
+    @Test("gpsd going away mid-stream, before a fix: poi nearby says so in one line, with status 80")
+    func gpsdGoesAway() async throws {
+        // A stand-in gpsd that greets, acknowledges the watch, sends one report without a position, and hangs up.
+        let gpsd = try FakeGPSD(script: [
+            #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"#,
+            #"{"class":"WATCH","enable":true,"json":true,"nmea":false,"raw":0,"scaled":false}"#,
+            #"{"class":"TPV","device":"/dev/ttyUSB0","mode":1}"#,
+        ])
+        defer { gpsd.stop() }
+        let result = try await Self.nearby(gpsdPort: gpsd.port)
+        #expect(result.status == 80, "\(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+        #expect(
+            result.standardError == "poi: no location: gpsd closed the connection before it reported a position\n",
+            "\(result.standardError)")
+    }
+
     /// Starts gpsd on a port of its own, gives it the recorded track through a `NetworkGPSReceiver`, runs `body` once
     /// gpsd reports the track's fix, and stops gpsd; returns `body`'s result and gpsd's exit status.
     ///

@@ -195,7 +195,7 @@ struct SystemCallFaultsTests {
         let injector = FaultInjector(.fail(.accept, with: EMFILE, calls: 1...1))
         let listener = try SocketListener(
             host: "127.0.0.1", port: 0, backlog: 128, faults: injector.faults, pause: nil,
-            firstPause: .milliseconds(150))
+            firstPause: .milliseconds(150), afterAccept: nil)
         defer { listener.stop() }
         let client = try Socket.connect(host: "127.0.0.1", port: listener.port, deadline: Self.deadline())
         defer { client.close() }
@@ -210,12 +210,30 @@ struct SystemCallFaultsTests {
         let injector = FaultInjector(.fail(.accept, with: EMFILE))
         // A first wait of a minute: only stop() ending it lets accept return within the test's time limit.
         let listener = try SocketListener(
-            host: "127.0.0.1", port: 0, backlog: 128, faults: injector.faults, pause: nil, firstPause: .seconds(60))
+            host: "127.0.0.1", port: 0, backlog: 128, faults: injector.faults, pause: nil, firstPause: .seconds(60),
+            afterAccept: nil)
         async let accepted = BlockingCall.run { listener.accept() == nil }
         while injector.count(of: .accept) < 1 { await Task.yield() }
         listener.stop()
         #expect(await accepted)
         #expect(injector.count(of: .accept) == 1)  // one try, one wait, ended by stop()
+    }
+
+    @Test("stop() between the system's accept and the bookkeeping: accept gives nil and the connection is closed")
+    func stopBetweenAcceptAndBookkeeping() throws {
+        let holder = Mutex<SocketListener?>(nil)
+        let listener = try SocketListener(
+            host: "127.0.0.1", port: 0, backlog: 128, faults: .none, pause: nil, firstPause: SocketListener.firstPause,
+            afterAccept: { holder.withLock { $0?.stop() } })
+        holder.withLock { $0 = listener }
+        let client = try Socket.connect(host: "127.0.0.1", port: listener.port, deadline: Self.deadline())
+        defer { client.close() }
+        #expect(listener.accept() == nil)
+        // The end the system accepted was closed, not kept: the client reads the end of the stream at once.
+        #expect(throws: SocketError.closed) {
+            try Socket.receive(from: client, deadline: .now.advanced(by: .seconds(2)))
+        }
+        #expect(OpenSockets.count(port: listener.port) == 1)  // the client's own end, nothing of the listener's
     }
 
     // MARK: connect, resolve, bind
