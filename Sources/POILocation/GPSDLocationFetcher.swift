@@ -1,5 +1,5 @@
 import POIDomain
-import POISockets
+public import POISockets
 import Synchronization
 
 /// A location fetcher that asks gpsd, the Linux GPS daemon, for the current position.
@@ -27,17 +27,22 @@ public final class GPSDLocationFetcher: LocationFetcher, Sendable {
 
     private let state = Mutex(FetcherState())
 
-    /// Creates a fetcher for the gpsd at `host`:`port`.
+    /// What its connection's system calls do: as usual, unless a test makes them fail (`SystemCallFaults`).
+    public let faults: SystemCallFaults
+
+    /// Creates a fetcher for the gpsd at `host`:`port`; its connection's system calls go through `faults` (a test's).
     public init(
         host: String = "127.0.0.1",
         port: UInt16 = GPSDLocationFetcher.defaultPort,
         timeout: Duration = .seconds(10),
-        reportsWithoutFix: Int = 5
+        reportsWithoutFix: Int = 5,
+        faults: SystemCallFaults = .none
     ) {
         self.host = host
         self.port = port
         self.timeout = timeout
         self.reportsWithoutFix = reportsWithoutFix
+        self.faults = faults
     }
 
     public var locationFetcherDelegate: (any LocationFetcherDelegate)? {
@@ -71,7 +76,7 @@ public final class GPSDLocationFetcher: LocationFetcher, Sendable {
     func fetchPosition() -> Result<Coordinate, LocationError> {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         do throws(SocketError) {
-            let connection = try LineConnection(host: host, port: port, deadline: deadline)
+            let connection = try LineConnection(host: host, port: port, deadline: deadline, faults: faults)
             try connection.send(Self.commands)
             var reportsSeen = 0
             while true {

@@ -6,9 +6,12 @@ public final class LineConnection {
     /// How much of `buffer` is known to hold no newline, so that each byte is searched once.
     private var searched = 0
 
-    /// Connects to `host`:`port` (a name or a numeric address), giving up at `deadline`.
-    public init(host: String, port: UInt16, deadline: ContinuousClock.Instant) throws(SocketError) {
-        socket = try Socket.connect(host: host, port: port, deadline: deadline)
+    /// Connects to `host`:`port` (a name or a numeric address), giving up at `deadline`; the connection's system calls
+    /// go through `faults` (a test's; `.none` otherwise).
+    public init(
+        host: String, port: UInt16, deadline: ContinuousClock.Instant, faults: SystemCallFaults = .none
+    ) throws(SocketError) {
+        socket = try Socket.connect(host: host, port: port, deadline: deadline, faults: faults)
     }
 
     deinit {

@@ -17,20 +17,38 @@ public enum OpenSockets {
     /// How many of this process's descriptors are sockets with `port` as their local port (a listener on it, the
     /// connections it accepted) or their peer's (clients of it); `nil` where the system does not list descriptors.
     public static func count(port: UInt16) -> Int? {
+        sockets().map { sockets in sockets.filter { $0.local == port || $0.peer == port }.count }
+    }
+
+    /// How many of this process's descriptors are connections to `port` made from this process: the client ends, whose
+    /// peer's port is `port`; `nil` where the system does not list descriptors.
+    ///
+    /// A client that leaked its connection is counted even while the server's side is still closing (a server's
+    /// `stop()` may close its descriptors once its threads let go of them), which `count(port:)` would count too.
+    public static func count(connectedTo port: UInt16) -> Int? {
+        sockets().map { sockets in sockets.filter { $0.peer == port && $0.local != port }.count }
+    }
+
+    /// The local and peer ports of each of this process's IP sockets, or `nil` where the system does not list
+    /// descriptors.
+    private static func sockets() -> [(local: UInt16?, peer: UInt16?)]? {
         #if os(Linux)
             let folder = "/proc/self/fd"
         #else
             let folder = "/dev/fd"
         #endif
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
-        return names.compactMap(Int32.init).filter { ports(of: $0).contains(port) }.count
+        return names.compactMap(Int32.init).compactMap(ports(of:))
     }
 
-    /// The local and peer ports of `descriptor` when it is an IP socket (none when it is not, or is closed meanwhile).
-    static func ports(of descriptor: Int32) -> [UInt16] {
+    /// The local and peer ports of `descriptor` when it is an IP socket (`nil` when it is not, or is closed
+    /// meanwhile; a peer port of `nil` when it is not connected).
+    static func ports(of descriptor: Int32) -> (local: UInt16?, peer: UInt16?)? {
         var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFSOCK else { return [] }
-        return [getsockname, getpeername].compactMap { query in port(of: descriptor, query) }
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFSOCK else { return nil }
+        let local = port(of: descriptor, getsockname)
+        guard local != nil else { return nil }
+        return (local, port(of: descriptor, getpeername))
     }
 
     private static func port(

@@ -164,6 +164,80 @@ struct GPSDLocationFetcherTests {
         }
     }
 
+    // MARK: System calls that fail (SystemCallFaults), and nothing left open after
+
+    /// Runs one `requestLocation()` whose connection carries `injector`'s faults against a fake gpsd that plays
+    /// `script`; after the answer, how many of the process's connections to the fake gpsd are still open (the client's,
+    /// if it leaked one).
+    static func request(script: [String], injector: FaultInjector) async throws -> (
+        Result<[Coordinate], any Error>, commands: [String], leftOpen: Int?
+    ) {
+        let gpsd = try FakeGPSD(script: script)
+        let fetcher = GPSDLocationFetcher(port: gpsd.port, faults: injector.faults)
+        let result = await answer(of: fetcher)
+        gpsd.stop()
+        return (result, gpsd.receivedCommands, OpenSockets.count(connectedTo: gpsd.port))
+    }
+
+    @Test("Reports read a byte at a time, after reads a signal interrupted, still give the fix; nothing is left open")
+    func shortAndInterruptedReads() async throws {
+        let injector = FaultInjector(.fail(.receive, with: EINTR, calls: 1...3), .shorten(.receive, to: 1))
+        let (result, _, leftOpen) = try await Self.request(
+            script: [Self.version, Self.devices, Self.watch, Self.fix], injector: injector)
+        #expect(try result.get() == [Coordinate(latitude: 37.3293, longitude: -121.8893)])
+        #expect(injector.faulted(.receive) > 300)  // one byte a read
+        #expect(leftOpen ?? 0 == 0)
+    }
+
+    @Test("The WATCH and POLL commands, written 7 bytes at a time, reach gpsd whole")
+    func shortWrites() async throws {
+        let injector = FaultInjector(.shorten(.send, to: 7))
+        let (result, commands, leftOpen) = try await Self.request(
+            script: [Self.version, Self.fix], injector: injector)
+        #expect(try result.get() == [Coordinate(latitude: 37.3293, longitude: -121.8893)])
+        #expect(commands == [#"?WATCH={"enable":true,"json":true};?POLL;"#])
+        #expect(injector.count(of: .send) == 6)  // 40 bytes and the newline: 5 writes of 7, one of 6
+        #expect(leftOpen ?? 0 == 0)
+    }
+
+    @Test(
+        "A read that fails mid-stream ends the request: a reset as a closed connection, any other error in the system's words",
+        arguments: [
+            (ECONNRESET, LocationError.gpsdClosedConnection), (EIO, LocationError.gpsdError("input/output error")),
+        ])
+    func failedRead(code: Int32, error: LocationError) async throws {
+        // Reads of at most 50 bytes: the first takes part of the greeting, the second fails.
+        let injector = FaultInjector(.fail(.receive, with: code, calls: 2...2), .shorten(.receive, to: 50))
+        let (result, _, leftOpen) = try await Self.request(
+            script: [Self.version, Self.watch, Self.noFix, Self.fix], injector: injector)
+        #expect(throws: error) { try result.get() }
+        #expect(injector.count(of: .receive) == 2)
+        #expect(leftOpen ?? 0 == 0)
+    }
+
+    @Test("A command that cannot be written (gpsd hung up: EPIPE) ends the request in the system's words")
+    func failedWrite() async throws {
+        let injector = FaultInjector(.fail(.send, with: EPIPE))
+        let (result, commands, leftOpen) = try await Self.request(script: [Self.version, Self.fix], injector: injector)
+        #expect(throws: LocationError.gpsdError("broken pipe")) { try result.get() }
+        #expect(commands.isEmpty)
+        #expect(leftOpen ?? 0 == 0)
+    }
+
+    @Test("No descriptor left for the connection (EMFILE) is LocationError.gpsdUnreachable, in the system's words")
+    func noDescriptor() async throws {
+        let injector = FaultInjector(.fail(.socket, with: EMFILE))
+        let (result, _, leftOpen) = try await Self.request(script: [Self.version, Self.fix], injector: injector)
+        let error = try #require(throws: LocationError.self) { try result.get() }
+        guard case .gpsdUnreachable(let host, _, let reason) = error else {
+            Issue.record("\(error) is not gpsdUnreachable")
+            return
+        }
+        #expect(host == "127.0.0.1")
+        #expect(reason == "too many open files")
+        #expect(leftOpen ?? 0 == 0)
+    }
+
     @Test("No gpsd on the port is LocationError.gpsdUnreachable, with the system's reason and what to do")
     func notRunning() async throws {
         // A port this test holds, bound and not listening: it refuses connections and no other process can take it.
