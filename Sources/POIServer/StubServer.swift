@@ -64,10 +64,18 @@ public final class StubServer: Sendable {
     private let listener: SocketListener
     private let slots: DispatchSemaphore
     private let finished = DispatchSemaphore(value: 0)
+    private let loopEnding: (@Sendable () -> Void)?
 
     /// Binds, listens and starts serving on a thread of its own.
-    public init(configuration: Configuration = Configuration()) throws(SocketError) {
+    public convenience init(configuration: Configuration = Configuration()) throws(SocketError) {
+        try self.init(configuration: configuration, loopEnding: nil)
+    }
+
+    /// A server for a test: `loopEnding` runs on the accept loop's thread as the loop ends, before
+    /// `waitUntilStopped()` may return (a test holds the loop there to see that the wait waits for it).
+    init(configuration: Configuration, loopEnding: (@Sendable () -> Void)?) throws(SocketError) {
         self.configuration = configuration
+        self.loopEnding = loopEnding
         listener = try SocketListener(
             host: configuration.host, port: configuration.port, faults: configuration.faults,
             pause: configuration.acceptPause)
@@ -102,6 +110,7 @@ public final class StubServer: Sendable {
             slots.wait()
             guard let client = listener.accept() else {
                 slots.signal()
+                loopEnding?()
                 return
             }
             // A thread per connection: the I/O blocks (see BlockingCall for why not a global queue).

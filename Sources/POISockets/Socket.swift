@@ -46,7 +46,7 @@ public enum Socket {
         guard status == 0, let first = addresses else {
             throw .unreachable(String(cString: gai_strerror(status)).lowercased())
         }
-        defer { freeaddrinfo(addresses) }
+        defer { faults.freeAddresses(addresses) }
         var resolved: [Address] = []
         var candidate: UnsafeMutablePointer<addrinfo>? = first
         while let address = candidate {
@@ -106,7 +106,7 @@ public enum Socket {
         guard status == 0, let address = addresses else {
             throw .unreachable("cannot resolve \(host): \(String(cString: gai_strerror(status)).lowercased())")
         }
-        defer { freeaddrinfo(addresses) }
+        defer { faults.freeAddresses(addresses) }
         let number = faults.socket(address.pointee.ai_family)
         guard number >= 0 else { throw .io("cannot listen on \(host):\(port): \(systemError())") }
         let descriptor = SocketDescriptor(number, faults: faults)
@@ -195,7 +195,7 @@ public enum Socket {
         defer { socket.close() }
         do throws(SocketError) {
             try socket.use { number throws(SocketError) in
-                guard systemShutdownSending(number) == 0 else { throw .io(systemError()) }
+                guard socket.faults.shutdownSending(number) == 0 else { throw .io(systemError()) }
             }
             var discarded = 0
             while discarded < maximum {

@@ -30,6 +30,11 @@ public struct SystemCallFaults: Sendable {
         case receive
         /// `poll`, which waits for a socket to be ready.
         case poll
+        /// `shutdown` of the sending side, the first step of a lingering close (`Socket.closeLingering`).
+        case shutdown
+        /// `freeaddrinfo`, which gives back what `resolve` returned. It cannot fail, so no action changes it: a test
+        /// counts it, to see that every address list `resolve` gave is given back.
+        case freeAddresses
     }
 
     /// What a call does instead of its usual.

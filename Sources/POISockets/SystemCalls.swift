@@ -87,12 +87,10 @@ extension SystemCallFaults {
             return -1
         case .completeAtOnce?:
             // What a connect on loopback may do: complete before it returns. The real call is still made, so that the
-            // socket is connected; its "in progress" is what the fault takes away.
-            let started = systemConnect(descriptor, address, length)
-            guard started != 0, errno == EINPROGRESS else { return started }
-            var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-            _ = systemPoll(&poller, -1)
-            return 0
+            // socket is connected, but on a blocking socket, which returns once the handshake is over: "in progress"
+            // is what the fault takes away. `Socket.connect` puts the socket's own mode back after the call.
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL, 0) & ~O_NONBLOCK)
+            return systemConnect(descriptor, address, length)
         default:
             return systemConnect(descriptor, address, length)
         }
@@ -123,6 +121,17 @@ extension SystemCallFaults {
         let action = action(for: .receive)
         if let action, let failed = failing(action) { return Int(failed) }
         return systemRead(descriptor, bytes, limited(count, by: action))
+    }
+
+    func shutdownSending(_ descriptor: Int32) -> Int32 {
+        if let action = action(for: .shutdown), let failed = failing(action) { return failed }
+        return systemShutdownSending(descriptor)
+    }
+
+    /// Gives back an address list `resolve` returned; the call is only counted (`SystemCallFaults.Call.freeAddresses`).
+    func freeAddresses(_ addresses: UnsafeMutablePointer<addrinfo>?) {
+        _ = action(for: .freeAddresses)
+        freeaddrinfo(addresses)
     }
 
     func poll(_ poller: inout pollfd, _ milliseconds: Int32) -> Int32 {

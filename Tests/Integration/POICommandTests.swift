@@ -1,10 +1,11 @@
 import Foundation
 import POICommandLine
-import POICommands
 import POIDomain
 import POIServer
 import Synchronization
 import Testing
+
+@testable import POICommands
 
 /// `poi` run in process with its built-in server: the command's whole path over loopback HTTP, no process launched.
 @Suite("poi nearby, in process with its built-in server", .timeLimit(.minutes(1)))
@@ -59,5 +60,36 @@ struct POICommandTests {
                     + #""distance":"0 m","distanceMeters":0,"name":"Caffè A/B"}],"#
                     + #""position":{"latitude":37.3293,"longitude":-121.8893}}"#
             ])
+    }
+
+    @Test(
+        "The server poi nearby starts in-process is stopped when the run ends, answered or not",
+        arguments: [nil, .drop] as [StubServerFault?])
+    @MainActor
+    func inProcessServerStopped(fault: StubServerFault?) async throws {
+        let started = Mutex<StubServer?>(nil)
+        let nearby = NearbyCommand(environment: [:]) {
+            var configuration = StubServer.Configuration()
+            configuration.routes.fault = fault
+            let server = try StubServer(configuration: configuration)
+            started.withLock { $0 = server }
+            return server
+        }
+        let request = try nearby.parse(Self.convention)
+        var answered = true
+        do {
+            try await nearby.run(request) { _ in }
+        } catch {
+            answered = false
+        }
+        #expect(answered == (fault == nil))
+        let server = try #require(started.withLock { $0 })
+        // A server still running never ends its accept loop: the wait is bounded, so that the test fails instead.
+        let ended = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            server.waitUntilStopped()
+            ended.signal()
+        }
+        #expect(ended.wait(timeout: .now() + 5) == .success, "the in-process server still runs")
     }
 }

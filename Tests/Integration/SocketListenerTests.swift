@@ -70,4 +70,15 @@ struct SocketListenerTests {
             try Socket.connect(host: "127.0.0.1", port: port, deadline: .now.advanced(by: .seconds(10)))
         }
     }
+
+    @Test(
+        "A listener's queue holds backlog + 1 connections it has not accepted: its own backlog, else 128 (Linux)",
+        .enabled(if: SocketTests.isLinux), arguments: [1, nil] as [Int32?])
+    func backlog(backlog: Int32?) throws {
+        let listener = try backlog.map { try SocketListener(backlog: $0) } ?? SocketListener()
+        defer { listener.stop() }
+        let queued = try SocketTests.fill(port: listener.port, count: Int(backlog ?? 128) + 1)
+        defer { for socket in queued { socket.close() } }
+        #expect(throws: SocketError.timedOut) { try SocketTests.connectBriefly(port: listener.port) }
+    }
 }

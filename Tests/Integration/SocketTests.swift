@@ -2,6 +2,12 @@ import Testing
 
 @testable import POISockets
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The socket calls' edges over loopback: the smallest transfer, a peer that is gone, the line limit, a name's
 /// several addresses, IPv6.
 @Suite("Socket over loopback", .timeLimit(.minutes(1)))
@@ -220,6 +226,92 @@ struct SocketTests {
         let client = try Socket.connect(host: "::1", port: listener.port, deadline: Self.deadline())
         defer { client.close() }
         #expect(listener.accept() != nil)
+    }
+
+    // MARK: The listen queue and a connect in progress
+
+    @Test(
+        "A listener's queue holds backlog + 1 connections nobody accepted; the next connect waits (Linux)",
+        .enabled(if: Self.isLinux), arguments: [0, 2] as [Int32])
+    func listenQueueHoldsTheBacklog(backlog: Int32) throws {
+        let (listener, port) = try Socket.bind(host: "127.0.0.1", port: 0, backlog: backlog)
+        defer { listener.close() }
+        let queued = try Self.fill(port: port, count: Int(backlog) + 1)
+        defer { for socket in queued { socket.close() } }
+        #expect(throws: SocketError.timedOut) { try Self.connectBriefly(port: port) }
+    }
+
+    @Test(
+        "Without a backlog, a listener's queue holds 129 connections (a backlog of 128), the next waits (Linux)",
+        .enabled(if: Self.isLinux))
+    func defaultBacklog() throws {
+        let (listener, port) = try Socket.bind(host: "127.0.0.1", port: 0)
+        defer { listener.close() }
+        let queued = try Self.fill(port: port, count: 129)
+        defer { for socket in queued { socket.close() } }
+        #expect(throws: SocketError.timedOut) { try Self.connectBriefly(port: port) }
+    }
+
+    @Test(
+        "A connect still in progress (the peer's queue is full) returns .timedOut at its deadline, not before (Linux)",
+        .enabled(if: Self.isLinux))
+    func connectInProgressTimesOut() throws {
+        let (listener, port) = try Socket.bind(host: "127.0.0.1", port: 0, backlog: 0)
+        defer { listener.close() }
+        let queued = try Self.fill(port: port, count: 1)
+        defer { for socket in queued { socket.close() } }
+        // The system drops the next handshake while the queue is full: connect is in progress until its deadline.
+        let started = ContinuousClock.now
+        #expect(throws: SocketError.timedOut) { try Self.connectBriefly(port: port) }
+        let waited = started.duration(to: .now)
+        #expect(waited >= Self.briefly, "\(waited)")
+        #expect(waited < .seconds(1), "\(waited): the retried handshake comes after 1 s")
+    }
+
+    @Test("A connected socket is blocking again, as connect found it: its non-blocking mode was for the connect alone")
+    func connectedSocketIsBlocking() throws {
+        let (client, server, listener) = try Self.pair()
+        defer { listener.stop() }
+        defer { client.close() }
+        defer { server.close() }
+        let flags = try client.use { fcntl($0, F_GETFL, 0) }
+        #expect(flags >= 0)
+        #expect(flags & O_NONBLOCK == 0)
+    }
+
+    @Test("A listening socket can take a port still in TIME_WAIT: it sets SO_REUSEADDR")
+    func listenerReusesAddress() throws {
+        let (listener, _) = try Socket.bind(host: "127.0.0.1", port: 0)
+        defer { listener.close() }
+        var value: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        let status = try listener.use { getsockopt($0, SOL_SOCKET, SO_REUSEADDR, &value, &length) }
+        #expect(status == 0)
+        #expect(value != 0)
+    }
+
+    /// How long `connectBriefly` waits: well under the 1 s after which the system sends a dropped handshake again.
+    static let briefly = Duration.milliseconds(100)
+
+    /// Connects to `port`, giving up after `briefly`.
+    static func connectBriefly(port: UInt16) throws(SocketError) {
+        let client = try Socket.connect(
+            host: "127.0.0.1", port: port, deadline: ContinuousClock.now.advanced(by: briefly))
+        client.close()
+    }
+
+    /// `count` connections to `port`, each made before the next: they wait in its queue, which nobody accepts from.
+    static func fill(port: UInt16, count: Int) throws -> [SocketDescriptor] {
+        try (0..<count).map { _ in try Socket.connect(host: "127.0.0.1", port: port, deadline: deadline()) }
+    }
+
+    /// Whether the system is Linux, whose listen queue holds backlog + 1 connections and drops the next handshake.
+    static var isLinux: Bool {
+        #if os(Linux)
+            true
+        #else
+            false
+        #endif
     }
 
     /// Whether this machine has an IPv6 loopback address (some containers have none).

@@ -2,11 +2,12 @@ import Dispatch
 import Foundation
 import POIDomain
 import POINetworking
-import POIServer
 import POISockets
 import POITestSupport
 import Synchronization
 import Testing
+
+@testable import POIServer
 
 #if canImport(Glibc)
     import Glibc
@@ -417,6 +418,28 @@ struct StubServerTests {
 
     // Not "the port refuses connections afterwards": another process may take a freed port at once, so a test that
     // connects to it again relies on the port staying free. A connection the server holds tells the same thing.
+    @Test("waitUntilStopped waits for the accept loop to end: held at its end, the wait goes on until it is let go")
+    func waitUntilStoppedWaitsForTheLoop() throws {
+        let atTheEnd = DispatchSemaphore(value: 0)
+        let letGo = DispatchSemaphore(value: 0)
+        let server = try StubServer(configuration: StubServer.Configuration()) {
+            atTheEnd.signal()
+            letGo.wait()
+        }
+        server.stop()
+        atTheEnd.wait()
+        // The loop is held at its end: a wait that returned now would not have waited for it. The 50 ms bound is how
+        // long a wait that does not wait would take, at most, to say so; it is spent only when the code is right.
+        let returned = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            server.waitUntilStopped()
+            returned.signal()
+        }
+        #expect(returned.wait(timeout: .now() + .milliseconds(50)) == .timedOut)
+        letGo.signal()
+        #expect(returned.wait(timeout: .now() + 10) == .success)
+    }
+
     @Test("stop() ends a connection the server holds, and waitUntilStopped may be asked again")
     func stop() async throws {
         let server = try StubServer()

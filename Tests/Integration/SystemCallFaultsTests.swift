@@ -146,6 +146,52 @@ struct SystemCallFaultsTests {
         #expect(throws: SocketError.self) { try Socket.send([0x4A], to: client) }
     }
 
+    @Test("A lingering close whose shutdown fails closes at once: it reads nothing more and waits for nothing")
+    func lingeringCloseWhenShutdownFails() throws {
+        let injector = FaultInjector(.fail(.shutdown, with: ENOTCONN))
+        let (client, server, listener) = try Self.pair(serverFaults: injector.faults)
+        defer { listener.stop() }
+        defer { client.close() }
+        try Socket.send([1, 2, 3], to: client)
+        try Socket.waitUntilReadable(server, until: Self.deadline())
+        // The client stays open and silent: a lingering close that went on would read the 3 bytes and wait 2 s.
+        Socket.closeLingering(server, discardingAtMost: 1000, until: .now.advanced(by: .seconds(2)))
+        #expect(injector.faulted(.shutdown) == 1)
+        #expect(injector.count(of: .receive) == 0)
+        #expect(server.isClosed)
+    }
+
+    @Test("A lingering close whose shutdown works reads what the peer sent until the peer closes")
+    func lingeringCloseWhenShutdownWorks() throws {
+        let injector = FaultInjector()
+        let (client, server, listener) = try Self.pair(serverFaults: injector.faults)
+        defer { listener.stop() }
+        try Socket.send([1, 2, 3], to: client)
+        client.close()
+        Socket.closeLingering(server, discardingAtMost: 1000, until: Self.deadline())
+        #expect(injector.count(of: .shutdown) == 1)
+        #expect(injector.count(of: .receive) == 2)  // the 3 bytes, then the end of the stream
+        #expect(server.isClosed)
+    }
+
+    @Test("Every address list the resolver gives is given back, whether the connect or the listen after it works")
+    func addressListsGivenBack() throws {
+        let injector = FaultInjector(
+            .fail(.connect, with: ECONNREFUSED, calls: 2...2), .fail(.listen, with: EADDRINUSE, calls: 2...2))
+        let listener = try SocketListener(faults: injector.faults)
+        defer { listener.stop() }
+        let client = try Socket.connect(
+            host: "127.0.0.1", port: listener.port, deadline: Self.deadline(), faults: injector.faults)
+        client.close()
+        #expect(throws: SocketError.unreachable("connection refused")) {
+            try Socket.connect(
+                host: "127.0.0.1", port: listener.port, deadline: Self.deadline(), faults: injector.faults)
+        }
+        #expect(throws: SocketError.self) { try SocketListener(faults: injector.faults) }
+        #expect(injector.count(of: .resolve) == 4)
+        #expect(injector.count(of: .freeAddresses) == 4)
+    }
+
     // MARK: accept
 
     @Test("accept passes over a connection reset in the queue (ECONNABORTED) and a call a signal interrupted (EINTR)")
