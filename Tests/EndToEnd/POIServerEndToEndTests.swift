@@ -70,6 +70,52 @@ struct POIServerEndToEndTests {
         #expect(results[2].contains("Content-Length: "))
     }
 
+    @Test(
+        "Clients killed mid-request, as many as poi-server serves at once, free their places: /health answers at once",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash"), "bash opens the connections"))
+    func clientsKilledMidRequest() async throws {
+        // The appendix's limit: at most 64 connections are served at once, the next wait in the backlog. With an idle
+        // timeout of a minute, a server that kept the place of a client gone mid-request would answer /health after it.
+        let servedAtOnce = 64
+        let (answer, _) = try await Programs.withPOIServer(["--idle-timeout", "60"]) { server in
+            let port = server.url.port ?? 0
+            // One bash opens every connection, sends half a request head on each, and is killed (SIGKILL).
+            let script = """
+                for fd in $(seq 3 \(servedAtOnce + 2)); do
+                  eval "exec $fd<>/dev/tcp/127.0.0.1/\(port)" || exit 1
+                  printf 'GET /locations?lat=37.3' >&$fd || exit 1
+                done
+                kill -KILL $$
+                """
+            let killed = try await BuiltProduct.run(URL(fileURLWithPath: "/bin/bash"), ["-c", script])
+            #expect(killed.status == 128 + SIGKILL, "bash is killed once every connection is made")
+            #expect(killed.standardError.isEmpty, "\(killed.standardError)")
+            let started = ContinuousClock.now
+            let health = try Self.get("/health", port: UInt16(port), deadline: started.advanced(by: .seconds(10)))
+            return (response: health, waited: started.duration(to: .now))
+        }
+        #expect(answer.response.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(answer.response)")
+        #expect(answer.waited < .seconds(5), "\(answer.waited)")
+    }
+
+    /// The whole answer of poi-server on `port` to a GET of `path`, read until it closes the connection.
+    static func get(_ path: String, port: UInt16, deadline: ContinuousClock.Instant) throws -> String {
+        let client = try Socket.connect(host: "127.0.0.1", port: port, deadline: deadline)
+        defer { client.close() }
+        try Socket.send(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8), to: client)
+        var received: [UInt8] = []
+        while true {
+            let piece = Result { () throws(SocketError) -> [UInt8] in
+                try Socket.receive(from: client, deadline: deadline)
+            }
+            switch piece {
+            case .success(let bytes): received += bytes
+            case .failure(.closed): return String(decoding: received, as: UTF8.self)
+            case .failure(let error): throw error
+            }
+        }
+    }
+
     static func curl(_ arguments: [String]) async throws -> String {
         try await BuiltProduct.run(URL(fileURLWithPath: "/usr/bin/curl"), arguments).standardOutput
     }
