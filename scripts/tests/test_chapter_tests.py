@@ -1,8 +1,10 @@
 """Tests of scripts/chapter_tests.py: which lines of a run a chapter shows, and which differences --check ignores."""
 
 import sys
+import tempfile
 import unittest
 from pathlib import Path
+from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -134,6 +136,29 @@ class TestQuoteTests(unittest.TestCase):
     def test_chapters_outside_the_techniques_are_not_asked(self):
         for name in ["01-a.md", "12-a.md", "workshop.md"]:
             self.assertEqual(self.missing(name, "nothing"), [])
+
+
+class ChapterSelectionTests(unittest.TestCase):
+    def setUp(self) -> None:
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        docs = Path(folder.name)
+        self.chapter = docs / "02-x.md"
+        self.chapter.write_text("# 2. X\n\n<!-- chapter-tests: swift test -->\nold\n<!-- /chapter-tests -->\n")
+        (docs / "03-y.md").write_text("# 3. Y\n\nNo command.\n")
+        patch = mock.patch.object(chapter_tests, "DOCS", docs)
+        patch.start()
+        self.addCleanup(patch.stop)
+
+    def test_a_chapter_is_found_by_its_number_with_or_without_the_leading_zero(self):
+        self.assertEqual(chapter_tests.chapters(["2"]), [self.chapter])
+        self.assertEqual(chapter_tests.chapters(["02"]), [self.chapter])
+        self.assertEqual(chapter_tests.chapters([]), [self.chapter])
+
+    def test_a_chapter_without_a_command_is_named(self):
+        with self.assertRaises(SystemExit) as raised:
+            chapter_tests.chapters(["3"])
+        self.assertIn("chapter 3 has no chapter-tests command", str(raised.exception))
 
 
 if __name__ == "__main__":

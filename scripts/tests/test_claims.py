@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import tempfile
+import types
 import unittest
 from pathlib import Path
 
@@ -96,6 +97,16 @@ class ClaimsFileTests(unittest.TestCase):
                 self.assertIn(expected, message)
                 self.assertIn(str(self.root / "claims.json"), message)
 
+    def test_a_name_with_anything_but_lower_case_letters_digits_and_dashes_is_refused(self):
+        for name in ("short Delay", "short_delay", "ok!"):
+            with self.subTest(name):
+                self.assertIn(f"claim {name}: a name is lower-case letters, digits and -",
+                              self.refused(self.claim(name=name)))
+
+    def test_a_build_error_check_takes_no_environment(self):
+        self.assertIn("environment goes with a test pattern",
+                      self.refused(self.claim(check="build-error:cannot find", environment={"A": "1"})))
+
     def test_two_claims_of_one_name_are_refused(self):
         self.assertIn("two claims are named short-delay", self.refused(self.claim(), self.claim()))
 
@@ -114,6 +125,19 @@ class ClaimsFileTests(unittest.TestCase):
         self.assertEqual([claim.name for claim in claims.load(kit_config.parse(data, self.root))], ["short-delay"])
         del data["claims"]
         self.assertEqual(claims.load(kit_config.parse(data, self.root)), [])
+
+
+class CommandCheckTests(unittest.TestCase):
+    """A `cmd:` claim's check: a command in the copy, whose closing line says how many tests it ran."""
+
+    def test_the_closing_line_is_counted_wherever_it_is_in_the_output(self):
+        with tempfile.TemporaryDirectory() as folder:
+            copy = types.SimpleNamespace(tree=Path(folder))
+            command = r"cmd:printf 'building\ntests: 5 (7 cases): 5 passed, 0 failed, 0 skipped\n'"
+            claim = claims.Claim("counted", "Sources/A.swift", None, None, command, "it counts")
+            outcome, output = claims.check(copy, claim, PACKAGE)
+        self.assertEqual((outcome.status, outcome.tests), ("passed", 5), output)
+        self.assertTrue(output.startswith("building\n"))
 
 
 if __name__ == "__main__":

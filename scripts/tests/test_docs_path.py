@@ -82,6 +82,19 @@ class PathTests(unittest.TestCase):
         video, reading, exercise = docs_path.times("01-a.md", "word " * 360)
         self.assertEqual((video, reading, exercise), (1.0, 2.0, 0))
 
+    def test_words_in_a_head_or_foot_block_are_not_read(self):
+        page = "word " * 360
+        block = "\n<!-- path:{0} -->\n" + "path " * 120 + "\n<!-- /path:{0} -->\n"
+        self.assertEqual(docs_path.times("01-a.md", page + block.format("foot")), docs_path.times("01-a.md", page))
+        self.assertEqual(docs_path.times("01-a.md", block.format("head") + page), docs_path.times("01-a.md", page))
+
+
+class WithoutTests(unittest.TestCase):
+    def test_every_block_with_the_key_goes_and_the_others_stay(self):
+        text = "a\n<!-- path:head -->X<!-- /path:head -->\nb\n<!-- path:head -->Y<!-- /path:head -->\nc\n"
+        self.assertEqual(docs_path.without(text, "head"), "a\nb\nc\n")
+        self.assertEqual(docs_path.without(text, "foot"), text)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -72,6 +72,10 @@ class ConfigTests(unittest.TestCase):
         self.refused({**GOOD, "allowWarnings": "yes"}, "allowWarnings must be true or false")
         self.refused({**GOOD, "testProduct": "a b"}, "testProduct")
 
+    def test_a_claims_file_that_is_a_folder_is_not_there(self):
+        (self.root / "claims").mkdir()
+        self.refused({**GOOD, "claims": "claims"}, "claims names claims, which is not there")
+
     def test_a_test_product_named_after_a_package_with_dashes(self):
         read = config.parse({**GOOD, "testProduct": "swift-argument-parserPackageTests"}, self.root)
         self.assertEqual(read.test_product, "swift-argument-parserPackageTests")

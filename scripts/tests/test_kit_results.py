@@ -211,6 +211,16 @@ class XCTestConsoleTests(unittest.TestCase):
                          ['XCTAssertEqual failed: ("1") is not equal to ("2")',
                           'XCTAssertEqual failed: ("1") is not equal to ("2") - the count - a b'])
 
+    def test_only_one_trailing_dash_is_taken_from_a_message(self):
+        text = "\n".join([
+            "/p/A.swift:3: error: C.testX : XCTAssertTrue failed - range 1-",
+            "/p/A.swift:4: error: C.testX : XCTAssertTrue failed - options --",
+            "Test Case 'C.testX' failed (0.010 seconds)",
+        ])
+        [result] = results.parse_xctest_console(text, lambda name: name)
+        self.assertEqual([failure.message for failure in result.failures],
+                         ["XCTAssertTrue failed - range 1-", "XCTAssertTrue failed - options --"])
+
     def test_an_error_line_of_a_passing_test_is_not_its_failure(self):
         text = "/p/A.swift:3: error: C.testX : noise\nTest Case 'C.testX' passed (0.001 seconds)"
         [result] = results.parse_xctest_console(text, lambda name: name)

@@ -30,6 +30,10 @@ class BlockTests(unittest.TestCase):
     def test_a_closing_that_names_another_key_closes_nothing(self):
         self.assertEqual(markers.blocks("<!-- path:head -->x<!-- /path:foot -->", "path"), [])
 
+    def test_a_block_ends_at_its_first_closing(self):
+        text = "<!-- measure:x -->1 ms<!-- /measure --> stray <!-- /measure -->"
+        self.assertEqual([(block.key, block.body) for block in markers.blocks(text, "measure")], [("x", "1 ms")])
+
     def test_another_tools_blocks_are_not_its_own(self):
         self.assertEqual(markers.blocks(TEXT, "pyramid"), [])
         self.assertEqual(markers.blocks("<!-- measurement:x -->1<!-- /measurement -->", "measure"), [])
@@ -41,6 +45,16 @@ class RewriteTests(unittest.TestCase):
         self.assertIn("a <!-- measure:x -->x=1 ms!<!-- /measure --> b", text)
         text = markers.rewrite(TEXT, "workshop", lambda key, body: "\nnew\n")
         self.assertIn("<!-- workshop:plan -->\nnew\n<!-- /workshop:plan -->", text)
+
+    def test_render_is_given_the_key_blocks_reports_trimmed(self):
+        text = markers.rewrite("<!-- chapter-tests: swift test -->old<!-- /chapter-tests -->", "chapter-tests",
+                               lambda key, body: f"[{key}]")
+        self.assertEqual(text, "<!-- chapter-tests: swift test -->[swift test]<!-- /chapter-tests -->")
+
+    def test_a_rewrite_ends_each_block_at_its_first_closing(self):
+        text = "<!-- measure:x -->1 ms<!-- /measure --> stray <!-- /measure -->"
+        self.assertEqual(markers.rewrite(text, "measure", lambda key, body: "2 ms"),
+                         "<!-- measure:x -->2 ms<!-- /measure --> stray <!-- /measure -->")
 
     def test_none_keeps_a_block_as_it_is(self):
         self.assertEqual(markers.rewrite(TEXT, "chapter-tests", lambda key, body: None), TEXT)

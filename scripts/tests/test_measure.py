@@ -1,8 +1,12 @@
 """Tests of scripts/measure.py's own logic: reading a quoted figure, and the markers it writes."""
 
+import contextlib
+import io
 import sys
+import tempfile
 import unittest
 from pathlib import Path
+from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -37,6 +41,38 @@ class MeasureTests(unittest.TestCase):
         self.assertEqual(package.test_product, "PointsOfInterestPackageTests")
         self.assertIsInstance(bounds, measure.HangBounds)
         self.assertIsNotNone(bounds.test)  # the end-to-end tier's per-test bound, from budgets.json
+
+
+class UnmeasuredKeyTests(unittest.TestCase):
+    def setUp(self) -> None:
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        root = Path(folder.name)
+        (root / "docs").mkdir()
+        (root / "README.md").write_text("# Package\n")
+        (root / "docs" / "01-a.md").write_text("<!-- measure:k -->1 ms<!-- /measure --> and "
+                                               "<!-- measure:other -->2 ms<!-- /measure -->\n")
+        for patch in [mock.patch.object(measure, "ROOT", root),
+                      mock.patch.object(measure, "measure", lambda keys: {"k": "1 ms"})]:
+            patch.start()
+            self.addCleanup(patch.stop)
+
+    def run_main(self, *arguments: str) -> tuple[int, str]:
+        output = io.StringIO()
+        with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
+            status = measure.main(list(arguments))
+        return status, output.getvalue()
+
+    def test_a_run_of_named_keys_does_not_fault_the_quotes_of_others(self):
+        status, output = self.run_main("k")
+        self.assertNotIn("does not measure", output)
+        self.assertEqual(status, 0)
+
+    def test_a_full_run_names_a_quoted_key_it_does_not_measure(self):
+        status, output = self.run_main()
+        self.assertIn("DOCS docs/01-a.md quotes other, which scripts/measure does not measure", output)
+        self.assertNotIn("quotes k,", output)
+        self.assertEqual(status, 1)
 
 
 if __name__ == "__main__":

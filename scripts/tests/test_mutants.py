@@ -253,6 +253,15 @@ class DocsTests(unittest.TestCase):
         self.assertIn("<!-- mutants:summary:rebuild -->\nkept\n", updated)
         self.assertTrue(updated.startswith("intro\n") and "\nmiddle\n" in updated)
 
+    def test_a_rebuild_run_writes_only_its_summary(self):
+        text = ("<!-- mutants:matrix -->\nold matrix\n<!-- /mutants -->\n<!-- mutants:survivors -->\nold survivors\n"
+                "<!-- /mutants -->\n<!-- mutants:summary:schemata -->\nschemata kept\n<!-- /mutants -->\n"
+                "<!-- mutants:summary:rebuild -->\nold\n<!-- /mutants -->\n")
+        updated = mutants.update_docs(text, self.REPORT, "rebuild")
+        summary = mutants.summary_markdown(self.REPORT)
+        self.assertEqual(updated, text.replace("<!-- mutants:summary:rebuild -->\nold\n",
+                                               f"<!-- mutants:summary:rebuild -->\n{summary}\n"))
+
     def test_only_a_run_of_every_mutant_goes_into_the_chapter(self):
         self.assertTrue(mutants.documentable(None, None, "schemata"))
         self.assertTrue(mutants.documentable(None, ["POIDomain"], "rebuild"))

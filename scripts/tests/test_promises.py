@@ -186,6 +186,12 @@ class TableTests(unittest.TestCase):
         self.assertNotIn("old", text)
         self.assertTrue(text.startswith("intro\n") and text.endswith("\nafter\n"))
 
+    def test_docs_without_the_promises_block_stop_the_update(self):
+        with self.assertRaises(SystemExit) as raised:
+            promises.updated_docs("no table here\n", [self.row("poi --version")])
+        self.assertIn(f"has no {promises.BEGIN} ... {promises.END} block", str(raised.exception))
+        self.assertIn("promises.md", str(raised.exception))
+
 
 class RepositoryTests(unittest.TestCase):
     def test_every_row_of_the_repository_table_applies_to_the_code_as_it_is(self):

@@ -6,6 +6,7 @@ Run with: python3 -m unittest discover -s scripts/tests
 
 import contextlib
 import io
+import json
 import os
 import re
 import sys
@@ -440,6 +441,17 @@ class TestCommandsTests(unittest.TestCase):
                          ["UnitTests.AXCTests/testOne"])
         self.assertEqual(kit_testrun.tier_pattern(self.package, "Unit"), self.package.tier("Unit").filter)
 
+    def test_xctest_methods_are_picked_as_swift_test_filter_searches_anywhere(self):
+        commands, _ = kit_testrun.test_commands(self.package, r"AXCTests/testTwo", Path("/s.jsonl"), [])
+        self.assertEqual(commands[0], [str(self.binary), "UnitTests.AXCTests/testTwo"])
+        commands, _ = kit_testrun.test_commands(self.package, r"testOne", Path("/s.jsonl"), [])
+        self.assertEqual(commands[0], [str(self.binary), "UnitTests.AXCTests/testOne"])
+
+    def test_a_filter_of_alternatives_keeps_each_of_them_in_the_tier(self):
+        pattern = kit_testrun.tier_pattern(self.package, "Unit", "testOne|testTwo")
+        commands, _ = kit_testrun.test_commands(self.package, pattern, Path("/s.jsonl"), [])
+        self.assertEqual(commands[0], [str(self.binary), "UnitTests.AXCTests/testOne,UnitTests.AXCTests/testTwo"])
+
     def test_no_matching_xctest_is_no_xctest_process(self):
         commands, _ = kit_testrun.test_commands(self.package, r"^(NoTests)\.", Path("/s.jsonl"), [])
         self.assertEqual(len(commands), 1)
@@ -511,6 +523,25 @@ class CrashTests(unittest.TestCase):
         self.assertIn("never ran", found[0].message)
         self.assertEqual(kit_testrun.never_ran(commands, self.finished([0, 0], ["", ""]), set()), [])
 
+    def test_a_process_killed_by_a_signal_fails_the_run(self):
+        self.assertEqual(kit_testrun.exit_status(self.finished([-11, 0], ["", ""])), -11)
+        self.assertEqual(kit_testrun.exit_status(self.finished([0, -6], ["", ""])), -6)
+
+    def test_a_run_stopped_at_its_first_failure_adds_no_crash_and_no_never_ran(self):
+        console = ("Test Case 'AXCTests.testOne' started at 2026-11-24 10:00:00.000\n"
+                   "/p/A.swift:3: error: AXCTests.testOne : XCTAssertTrue failed\n"
+                   "Test Case 'AXCTests.testOne' failed (0.001 seconds)\n"
+                   "Test Case 'AXCTests.testTwo' started at 2026-11-24 10:00:00.001\n")
+        command = ["/b/T.xctest", "UnitTests.AXCTests/testOne,UnitTests.AXCTests/testTwo,UnitTests.AXCTests/testThree"]
+        stopped = bounded.Finished([-15], [console], console, 0.1, stopped=True)
+        with tempfile.TemporaryDirectory() as folder, \
+                unittest.mock.patch.object(bounded, "run", return_value=stopped) as ran:
+            finished, found = kit_testrun.run_matching(Path(folder), 5.0, self.name, lambda stream: ([command], {}),
+                                                       stop=kit_testrun.first_failure)
+        self.assertEqual(ran.call_args.args[0], [command])
+        self.assertIs(finished, stopped)
+        self.assertEqual([(r.identifier, r.outcome) for r in found], [("UnitTests.AXCTests/testOne", "failed")])
+
 
 @unittest.skipUnless(sys.platform.startswith("linux"), "adopting orphans (PR_SET_CHILD_SUBREAPER) is Linux's")
 class HungTierTests(unittest.TestCase):
@@ -570,7 +601,15 @@ class FilterOptionTests(unittest.TestCase):
         import pyramid
 
         said = io.StringIO()
-        with contextlib.redirect_stderr(said), self.assertRaises(SystemExit) as caught:
+
+        def ran(*_arguments, **_options):
+            raise AssertionError("a refused run went on to build or run tests")
+
+        with contextlib.redirect_stderr(said), self.assertRaises(SystemExit) as caught, \
+                unittest.mock.patch.object(pyramid, "build", ran), \
+                unittest.mock.patch.object(pyramid, "run_tier", ran), \
+                unittest.mock.patch.object(pyramid, "test_alone", ran), \
+                unittest.mock.patch.object(tier_coverage, "clear_profiles", ran):
             pyramid.main(["--skip-build", *arguments])
         self.assertEqual(caught.exception.code, 2)
         return said.getvalue()
@@ -582,6 +621,50 @@ class FilterOptionTests(unittest.TestCase):
         self.assertIn("leave out --tier and --filter", self.refused("--filter", "A", "--check-docs"))
         self.assertIn("leave out --tier and --filter", self.refused("--filter", "A", "--update-docs"))
         self.assertIn("--coverage measures whole tiers", self.refused("--filter", "A", "--coverage"))
+
+
+class FilterShapeTests(unittest.TestCase):
+    """A --filter run is part of the tests: it says nothing of the pyramid's shape; a whole run does (nothing is
+    built or run: the tiers' runs are faked)."""
+
+    def setUp(self):
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        self.root = Path(folder.name)
+        (self.root / "budgets.json").write_text(json.dumps({
+            "tiers": {tier: {"maxSecondsPerTest": 1.0, "maxTierSeconds": 10.0} for tier in ("Unit", "EndToEnd")},
+            "shape": ["Unit", "EndToEnd"]}))
+        (self.root / "pyramid.json").write_text(json.dumps({
+            "testProduct": "FakePackageTests", "budgets": "budgets.json",
+            "tiers": [{"name": "Unit", "targets": ["UnitTests"]}, {"name": "EndToEnd", "targets": ["E2ETests"]}]}))
+
+    def main(self, *arguments: str) -> tuple[int, str]:
+        """pyramid.main on the package, its Unit tier one test and its EndToEnd tier two: upside down."""
+        counts = {"Unit": 1, "EndToEnd": 2}
+
+        def run_tier(package, tier, extra, bounds, binary=None, only=None):
+            return run(tier, [passed(f"{tier}.T/t{index}") for index in range(counts[tier])], 0.1)
+
+        def refused(*_arguments, **_options):
+            raise AssertionError("nothing is built or run alone here")
+
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(io.StringIO()), \
+                unittest.mock.patch.object(pyramid, "build", refused), \
+                unittest.mock.patch.object(pyramid, "test_alone", refused), \
+                unittest.mock.patch.object(pyramid, "run_tier", run_tier):
+            code = pyramid.main(["--package-path", str(self.root), "--skip-build", *arguments])
+        return code, printed.getvalue()
+
+    def test_a_filter_run_does_not_report_the_shape(self):
+        code, printed = self.main("--filter", "X")
+        self.assertNotIn("not a pyramid", printed)
+        self.assertEqual(code, 0, printed)
+
+    def test_a_whole_run_reports_the_shape(self):
+        code, printed = self.main()
+        self.assertIn("not a pyramid: Unit has 1 tests, not more than EndToEnd's 2", printed)
+        self.assertEqual(code, 1)
 
 
 if __name__ == "__main__":

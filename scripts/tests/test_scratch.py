@@ -11,12 +11,14 @@ import sys
 import tempfile
 import time
 import unittest
+import unittest.mock
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import scratch  # noqa: E402
-from pyramidkit import testrun  # noqa: E402
+from pyramidkit import bounded, testrun  # noqa: E402
+from pyramidkit.results import Case, TestResult  # noqa: E402
 
 
 class FailureLineTests(unittest.TestCase):
@@ -31,6 +33,32 @@ class FailureLineTests(unittest.TestCase):
                    "✘ Test roundTrip() recorded a known issue at X.swift:3:5: Expectation failed"]
         self.assertTrue(all(testrun.first_failure(line) for line in failing))
         self.assertFalse(any(testrun.first_failure(line) for line in passing))
+
+
+class OutcomeTests(unittest.TestCase):
+    """What a run's outcome says of its results: each failure as a line, the skipped cases."""
+
+    def test_a_failed_test_without_failure_entries_is_one_line_from_its_message(self):
+        outcome = scratch.Outcome("failed", 0, 1, "", [], [TestResult("M.C/t", 0, "failed", "boom", [])])
+        self.assertEqual(outcome.failures(), ["M.C/t: boom"])
+
+    def test_skipped_counts_cases_not_tests(self):
+        parameterized = TestResult("M.S/f(_:)", 0, "passed", cases=[Case("1", "passed"), Case("2", "skipped")])
+        self.assertEqual(scratch.Outcome("passed", 0, 1, "", [], [parameterized]).skipped(), 1)
+        disabled = TestResult("M.S/g(_:)", 0, "skipped", cases=[Case(str(n), "skipped") for n in range(3)])
+        self.assertEqual(scratch.Outcome("passed", 0, 1, "", [], [disabled]).skipped(), 3)
+
+
+class RunEnvironmentTests(unittest.TestCase):
+    """What a run's processes are given: NO_COLOR, and the caller's environment with it (nothing is run here)."""
+
+    def test_the_callers_environment_goes_along_with_no_color(self):
+        tests = scratch.BuiltTests(Path("/nowhere"), product="P")
+        tests._names = {}  # no binary to list
+        finished = bounded.Finished([0], [""], "", 0.1)
+        with unittest.mock.patch.object(testrun, "run_matching", return_value=(finished, [])) as run_matching:
+            tests.run(r"^UnitTests\.", 5.0, environment={"POI_WORKSHOP": "retry"})
+        self.assertEqual(run_matching.call_args.kwargs["environment"], {"NO_COLOR": "1", "POI_WORKSHOP": "retry"})
 
 
 FAKE = Path(__file__).resolve().parent / "fake_test_binary.py"

@@ -18,6 +18,10 @@ class AnswerTests(unittest.TestCase):
         self.assertIsNone(soak.status_of(b"HTTP/1.0 200 OK\r\n"))
         self.assertIsNone(soak.status_of(b"garbage"))
 
+    def test_a_status_line_cut_off_after_its_code_is_none(self):
+        self.assertIsNone(soak.status_of(b"HTTP/1.1 200"))
+        self.assertEqual(soak.status_of(b"HTTP/1.1 200 OK\r\n"), 200)
+
     def test_places_must_be_a_non_empty_json_array(self):
         self.assertTrue(soak.places(b'HTTP/1.1 200 OK\r\n\r\n[{"name": "SAP Center"}]'))
         self.assertFalse(soak.places(b"HTTP/1.1 200 OK\r\n\r\n[]"))

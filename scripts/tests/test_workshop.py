@@ -64,6 +64,12 @@ class OutcomeWordsTests(unittest.TestCase):
             f"WorkshopTests.RetryExerciseTests/testWaits did not end within {workshop.LIMIT:.0f} s"])
         self.assertEqual(workshop.not_passing(scratch.Outcome("passed", 0.1, 0, "")), ["no test ran"])
 
+    def test_the_passed_tests_are_those_that_passed_not_those_skipped(self):
+        outcome = scratch.Outcome("passed", 0.1, 2, "", [], [
+            TestResult("WorkshopTests.RetryExerciseTests/testRetry", 0.1, "passed"),
+            TestResult("WorkshopTests.RetryExerciseTests/testLater", 0.0, "skipped", "later")])
+        self.assertEqual(workshop.passed_tests(outcome), ["WorkshopTests.RetryExerciseTests/testRetry"])
+
 
 class CommandLineTests(unittest.TestCase):
     def test_an_unknown_exercise_is_refused_with_status_64(self):

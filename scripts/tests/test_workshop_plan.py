@@ -111,6 +111,17 @@ class PlanTests(unittest.TestCase):
         with mock.patch.object(workshop_plan, "PLAN", short), mock.patch.object(workshop_plan, "rehearsal", dict):
             self.assertIn("not 120", self.run_main("--check")[1])
 
+    def test_update_docs_writes_the_plan_and_leaves_the_other_workshop_blocks_alone(self):
+        workshop = self.docs / "workshop.md"
+        workshop.write_text("<!-- workshop:plan -->\n<!-- /workshop:plan -->\n"
+                            "<!-- workshop:notes -->keep<!-- /workshop:notes -->\n")
+        fits = [Slot("a", 60, [2], [(2, ["The problem"])], []), Slot("b", 60, [], [], [])]
+        with mock.patch.object(workshop_plan, "PLAN", fits), mock.patch.object(workshop_plan, "rehearsal", dict):
+            self.assertEqual(self.run_main("--update-docs")[0], 0)
+        text = workshop.read_text()
+        self.assertIn("<!-- workshop:notes -->keep<!-- /workshop:notes -->\n", text)
+        self.assertNotIn("<!-- workshop:plan -->\n<!-- /workshop:plan -->", text, "the plan's table is written")
+
 
 class RealPlanTests(unittest.TestCase):
     def test_the_plan_reads_sections_every_chapter_has_and_each_exercise_is_a_write_the_test_one(self):
