@@ -222,12 +222,17 @@ struct NearbyCommand {
                 return CommandLineError(.timeout, "\(at) did not answer within \(timeout) seconds (raise --timeout)")
             case .networkConnectionLost, .badServerResponse, .zeroByteResource:
                 return CommandLineError(.serverUnreachable, "\(at) closed the connection without answering")
-            default:
+            case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
                 return CommandLineError(
                     .serverUnreachable,
                     "cannot reach \(at) (\(error.localizedDescription)): is it running? "
                         + "check --\(Self.server.name) or \(Self.serverVariable.name)"
                 )
+            default:
+                // Reached, but the exchange broke off: on Linux an answer cut short (the server died while it
+                // answered) is `.unknown`, "transfer closed with N bytes remaining to read".
+                return CommandLineError(
+                    .serverUnreachable, "the connection to \(at) failed (\(error.localizedDescription))")
             }
         }
         return CommandLineError(.serverUnreachable, "cannot reach \(at): \(error)")

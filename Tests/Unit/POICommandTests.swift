@@ -281,6 +281,27 @@ struct POICommandTests {
         #expect(NearbyCommand.commandLineError(for: error, server: server, timeout: 2).code == code)
     }
 
+    @Test(
+        "A server not reached asks whether it runs; one reached whose exchange broke off says so instead",
+        arguments: [
+            (URLError(.cannotConnectToHost), "cannot reach the server at http://127.0.0.1:8080 ("),
+            (URLError(.cannotFindHost), "cannot reach the server at http://127.0.0.1:8080 ("),
+            (
+                URLError(.networkConnectionLost),
+                "the server at http://127.0.0.1:8080 closed the connection without answering"
+            ),
+            (URLError(.unknown), "the connection to the server at http://127.0.0.1:8080 failed ("),
+        ] as [(URLError, String)]
+    )
+    func unreachableMessages(error: URLError, message: String) {
+        let server = URL(string: "http://127.0.0.1:8080")!
+        let failure = NearbyCommand.commandLineError(for: error, server: server, timeout: 2)
+        #expect(failure.code == .serverUnreachable)
+        #expect(failure.message.hasPrefix(message), "\(failure.message)")
+        #expect(
+            failure.message.hasSuffix("is it running? check --server or POI_SERVER_URL") == message.hasPrefix("cannot"))
+    }
+
     @Test("The text report aligns distances and says when there are no places")
     func textReport() {
         let position = Coordinate(latitude: 37.3293, longitude: -121.8893)
