@@ -164,6 +164,13 @@ public final class StubServer: Sendable {
             // The `slow` fault: the delay is the behaviour under test, played by the server, not by a test.
             configuration.sleep(delay)
             send(response, to: client, includingBody: includeBody)
+        case .stallMidway(let delay, let response):
+            // The `stall` fault: the head and half the body, the server's slow delay, then the rest.
+            let bytes = response.serialized(includingBody: includeBody)
+            let midway = bytes.count - (includeBody ? response.body.count / 2 : 0)
+            guard (try? Socket.send(Array(bytes[..<midway]), to: client)) != nil else { return }
+            configuration.sleep(delay)
+            try? Socket.send(Array(bytes[midway...]), to: client)
         case .drop:
             return
         }

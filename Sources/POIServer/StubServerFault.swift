@@ -10,8 +10,11 @@ public enum StubServerFault: String, CaseIterable, Sendable {
     case slow
     /// Closes the connection without answering.
     case drop
+    /// Sends the head and half the body, then waits the server's slow delay before the rest: an answer that stops
+    /// midway, for a client's timeout, or for a test that kills the server while it answers.
+    case stall
 
-    /// The names, for messages: `500, not-json, slow, drop`.
+    /// The names, for messages: `500, not-json, slow, drop, stall`.
     public static var names: String {
         allCases.map(\.rawValue).joined(separator: ", ")
     }

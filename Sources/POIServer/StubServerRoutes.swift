@@ -12,6 +12,8 @@ public struct StubServerRoutes: Sendable {
         case respondAfter(Duration, HTTPResponse)
         /// Close the connection without answering.
         case drop
+        /// Send the head and half the body of this response, wait `delay`, then send the rest.
+        case stallMidway(Duration, HTTPResponse)
     }
 
     /// The places the server lists.
@@ -86,6 +88,7 @@ public struct StubServerRoutes: Sendable {
             )
         case .slow: return .respondAfter(slowDelay, listing)
         case .drop: return .drop
+        case .stall: return .stallMidway(slowDelay, listing)
         }
     }
 

@@ -93,6 +93,9 @@ struct NearbyEndToEndTests {
             (["--fault", "not-json"], [], 76, "sent a bad answer: the server's answer is not the expected JSON"),
             (["--fault", "drop"], [], 69, "closed the connection without answering"),
             (["--fault", "slow", "--slow-ms", "3000"], ["--timeout", "0.2"], 75, "did not answer within 0.2 seconds"),
+            (
+                ["--fault", "stall", "--slow-ms", "3000"], ["--timeout", "0.2"], 75, "did not answer within 0.2 seconds"
+            ),
         ]
     )
     func faults(serverArguments: [String], clientArguments: [String], status: Int32, message: String) async throws {
@@ -130,6 +133,50 @@ struct NearbyEndToEndTests {
         #expect(result.standardError.contains("closed the connection without answering"), "\(result.standardError)")
         #expect(result.standardError.split(separator: "\n").count == 1, "one line: \(result.standardError)")
         #expect(started.duration(to: .now) < .seconds(15), "poi ended well before its 30 s timeout")
+    }
+
+    @Test(
+        "poi-server killed (SIGKILL) midway through its answer: exit status 69, one line, well within --timeout",
+        .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/wchan"), "reads where Linux's threads wait")
+    )
+    func serverKilledMidAnswer() async throws {
+        let started = ContinuousClock.now
+        let (result, _) = try await Programs.withPOIServer(["--fault", "stall", "--slow-ms", "60000"]) { server in
+            async let ran = Programs.poi(
+                ["nearby", "--server", server.url.absoluteString, "--timeout", "30"] + Self.convention)
+            // The stall fault writes the head and half the body, then sleeps a minute: once a thread of the server
+            // sleeps, it is midway through its answer, and the kill comes then.
+            let giveUp = ContinuousClock.now.advanced(by: .seconds(10))
+            while !Self.hasSleepingThread(server.processIdentifier) {
+                guard ContinuousClock.now < giveUp else {
+                    Issue.record("no thread of poi-server slept within 10 s: is /proc/PID/task/TID/wchan hidden here?")
+                    break
+                }
+                await Task.yield()
+            }
+            kill(server.processIdentifier, SIGKILL)
+            return try await ran
+        }
+        #expect(result.status == 69, "\(result.standardError)")
+        #expect(result.standardError.contains("the connection to the server at"), "\(result.standardError)")
+        #expect(!result.standardError.contains("is it running"), "it was running: \(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1, "one line: \(result.standardError)")
+        #expect(started.duration(to: .now) < .seconds(15), "poi ended well before its 30 s timeout")
+    }
+
+    /// Whether a thread of `process` waits in a sleep.
+    ///
+    /// Linux's `/proc/PID/task/TID/wchan` names the kernel function a thread waits in: `hrtimer_nanosleep` for
+    /// `Thread.sleep`. poi-server sleeps only in its slow and stall faults.
+    static func hasSleepingThread(_ process: Int32) -> Bool {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process)/task")) ?? []
+        return tasks.contains { task in
+            guard let file = FileHandle(forReadingAtPath: "/proc/\(process)/task/\(task)/wchan"),
+                let data = try? file.readToEnd()
+            else { return false }
+            try? file.close()
+            return String(decoding: data, as: UTF8.self).contains("nanosleep")
+        }
     }
 
     /// Whether the system's table of IPv4 TCP connections has an established one whose local port is `port` (the

@@ -408,6 +408,50 @@ struct StubServerTests {
         }
     }
 
+    @Test("The stall fault sends the head and half the body, waits its delay, then the rest")
+    func stall() throws {
+        let waiting = DispatchSemaphore(value: 0)
+        let goOn = DispatchSemaphore(value: 0)
+        var configuration = StubServer.Configuration()
+        configuration.routes = StubServerRoutes(places: PointOfInterest.sanJose, slowDelay: .seconds(3))
+        configuration.sleep = { delay in
+            #expect(delay == .seconds(3))
+            waiting.signal()
+            goOn.wait()  // held, not slept, until the test has read the first half
+        }
+        let server = try StubServer(configuration: configuration)
+        defer { server.stop() }
+        let client = try Socket.connect(
+            host: "127.0.0.1", port: server.port, deadline: .now.advanced(by: .seconds(10)))
+        defer { client.close() }
+        let target = "/locations?lat=37.33&long=-121.88&fault=stall"
+        try Socket.send(Array("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8), to: client)
+        waiting.wait()
+        // The server is in its delay: what it sent so far (one write, on loopback) is all there is to read.
+        try Socket.waitUntilReadable(client, until: .now.advanced(by: .seconds(2)))
+        var first: [UInt8] = []
+        while true {
+            let piece = Result { () throws(SocketError) -> [UInt8] in
+                try Socket.receive(from: client, deadline: .now)
+            }
+            guard case .success(let bytes) = piece else { break }
+            first += bytes
+        }
+        goOn.signal()
+        var rest: [UInt8] = []
+        while case .success(let bytes) = Result(catching: { () throws(SocketError) -> [UInt8] in
+            try Socket.receive(from: client, deadline: .now.advanced(by: .seconds(10)))
+        }) {
+            rest += bytes
+        }
+        let whole = String(decoding: first + rest, as: UTF8.self)
+        let head = try #require(whole.range(of: "\r\n\r\n")).upperBound
+        let body = whole[head...].utf8.count
+        #expect(whole.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(whole.hasSuffix("]"))
+        #expect(first.count == whole[..<head].utf8.count + (body + 1) / 2, "the head and half the body, first")
+    }
+
     @Test("The drop fault closes the connection without a byte")
     func drop() async throws {
         try await Self.withStubServer { server in

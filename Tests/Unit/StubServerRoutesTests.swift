@@ -84,7 +84,10 @@ struct StubServerRoutesTests {
             (["lat": "1", "long": "1", "radius": "-5"], "radius '-5' is not a positive number of metres"),
             (["lat": "1", "long": "1", "radius": "0"], "radius '0' is not a positive number of metres"),
             (["lat": "1", "long": "1", "limit": "0"], "limit '0' is not a positive whole number"),
-            (["lat": "1", "long": "1", "fault": "fire"], "fault must be one of 500, not-json, slow, drop, not 'fire'"),
+            (
+                ["lat": "1", "long": "1", "fault": "fire"],
+                "fault must be one of 500, not-json, slow, drop, stall, not 'fire'"
+            ),
             (["lat": "nan", "long": "1"], "invalid coordinate: latitude nan is not a finite number"),
             (["lat": "", "long": "1"], "lat '' is not a number"),
             (["lat": "1", "long": "1", "radius": "inf"], "radius 'inf' is not a positive number of metres"),
@@ -165,5 +168,15 @@ struct StubServerRoutesTests {
         }
         #expect(delay == .seconds(2))
         #expect(response.status == 200)
+        guard
+            case .stallMidway(let stall, let stalled) = Self.routes.reply(
+                to: Self.request("/locations", query.merging(["fault": "stall"]) { $1 }))
+        else {
+            Issue.record("expected an answer that stalls midway")
+            return
+        }
+        #expect(stall == .seconds(2))
+        #expect(stalled.status == 200)
+        #expect(stalled.body == response.body, "the listing, as the slow fault sends it")
     }
 }
