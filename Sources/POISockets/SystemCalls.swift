@@ -89,7 +89,8 @@ extension SystemCallFaults {
             // What a connect on loopback may do: complete before it returns. The real call is still made, so that the
             // socket is connected, but on a blocking socket, which returns once the handshake is over: "in progress"
             // is what the fault takes away. `Socket.connect` puts the socket's own mode back after the call.
-            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL, 0) & ~O_NONBLOCK)
+            var nonBlocking: Int32 = 0
+            _ = ioctl(descriptor, UInt(FIONBIO), &nonBlocking)
             return systemConnect(descriptor, address, length)
         default:
             return systemConnect(descriptor, address, length)

@@ -118,21 +118,15 @@ struct NearbyEndToEndTests {
         .enabled(if: FileManager.default.fileExists(atPath: "/proc/net/tcp"), "reads Linux's table of connections")
     )
     func serverKilledWhileAnswering() async throws {
-        let started = ContinuousClock.now
-        let (result, _) = try await Programs.withPOIServer(["--fault", "slow", "--slow-ms", "60000"]) { server in
-            async let ran = Programs.poi(
-                ["nearby", "--server", server.url.absoluteString, "--timeout", "30"] + Self.convention)
-            // Once poi's connection is established, the server holds it (the slow fault answers after a minute):
-            // the kill comes while poi waits for the head.
-            let port = UInt16(server.url.port ?? 0)
-            while !Self.hasEstablishedConnection(toPort: port) { await Task.yield() }
-            kill(server.processIdentifier, SIGKILL)
-            return try await ran
+        // Once poi's connection is established, the server holds it (the slow fault answers after a minute): the
+        // kill comes while poi waits for the head.
+        let (result, took) = try await Self.poiWithServerKilled(fault: "slow", once: "poi's connection is there") {
+            Self.hasEstablishedConnection(toPort: UInt16($0.url.port ?? 0))
         }
         #expect(result.status == 69, "\(result.standardError)")
         #expect(result.standardError.contains("closed the connection without answering"), "\(result.standardError)")
         #expect(result.standardError.split(separator: "\n").count == 1, "one line: \(result.standardError)")
-        #expect(started.duration(to: .now) < .seconds(15), "poi ended well before its 30 s timeout")
+        #expect(took < .seconds(15), "poi ended well before its 30 s timeout")
     }
 
     @Test(
@@ -140,16 +134,32 @@ struct NearbyEndToEndTests {
         .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/wchan"), "reads where Linux's threads wait")
     )
     func serverKilledMidAnswer() async throws {
+        // The stall fault writes the head and half the body, then sleeps a minute: once a thread of the server sleeps,
+        // it is midway through its answer, and the kill comes then.
+        let (result, took) = try await Self.poiWithServerKilled(fault: "stall", once: "a thread of poi-server sleeps") {
+            Self.hasSleepingThread($0.processIdentifier)
+        }
+        #expect(result.status == 69, "\(result.standardError)")
+        #expect(result.standardError.contains("the connection to the server at"), "\(result.standardError)")
+        #expect(!result.standardError.contains("is it running"), "it was running: \(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1, "one line: \(result.standardError)")
+        #expect(took < .seconds(15), "poi ended well before its 30 s timeout")
+    }
+
+    /// Runs `poi nearby` (with a 30 s timeout) against a poi-server that plays `fault` with a minute's delay, and
+    /// kills the server (SIGKILL) as soon as `ready` says so, or after 10 s with an issue that names `what`; returns
+    /// what poi did and how long the whole took.
+    static func poiWithServerKilled(
+        fault: String, once what: String, _ ready: @escaping @Sendable (Programs.Server) -> Bool
+    ) async throws -> (BuiltProduct.Result, took: Duration) {
         let started = ContinuousClock.now
-        let (result, _) = try await Programs.withPOIServer(["--fault", "stall", "--slow-ms", "60000"]) { server in
+        let (result, _) = try await Programs.withPOIServer(["--fault", fault, "--slow-ms", "60000"]) { server in
             async let ran = Programs.poi(
                 ["nearby", "--server", server.url.absoluteString, "--timeout", "30"] + Self.convention)
-            // The stall fault writes the head and half the body, then sleeps a minute: once a thread of the server
-            // sleeps, it is midway through its answer, and the kill comes then.
             let giveUp = ContinuousClock.now.advanced(by: .seconds(10))
-            while !Self.hasSleepingThread(server.processIdentifier) {
+            while !ready(server) {
                 guard ContinuousClock.now < giveUp else {
-                    Issue.record("no thread of poi-server slept within 10 s: is /proc/PID/task/TID/wchan hidden here?")
+                    Issue.record("not seen within 10 s: \(what)")
                     break
                 }
                 await Task.yield()
@@ -157,11 +167,7 @@ struct NearbyEndToEndTests {
             kill(server.processIdentifier, SIGKILL)
             return try await ran
         }
-        #expect(result.status == 69, "\(result.standardError)")
-        #expect(result.standardError.contains("the connection to the server at"), "\(result.standardError)")
-        #expect(!result.standardError.contains("is it running"), "it was running: \(result.standardError)")
-        #expect(result.standardError.split(separator: "\n").count == 1, "one line: \(result.standardError)")
-        #expect(started.duration(to: .now) < .seconds(15), "poi ended well before its 30 s timeout")
+        return (result, started.duration(to: .now))
     }
 
     /// Whether a thread of `process` waits in a sleep.

@@ -231,23 +231,14 @@ struct SocketTests {
     // MARK: The listen queue and a connect in progress
 
     @Test(
-        "A listener's queue holds backlog + 1 connections nobody accepted; the next connect waits (Linux)",
-        .enabled(if: Self.isLinux), arguments: [0, 2] as [Int32])
-    func listenQueueHoldsTheBacklog(backlog: Int32) throws {
-        let (listener, port) = try Socket.bind(host: "127.0.0.1", port: 0, backlog: backlog)
+        "A listener's queue holds backlog + 1 connections nobody accepted (128 + 1 by default); the next waits (Linux)",
+        .enabled(if: Self.isLinux), arguments: [0, 2, nil] as [Int32?])
+    func listenQueueHoldsTheBacklog(backlog: Int32?) throws {
+        let (listener, port) =
+            try backlog.map { try Socket.bind(host: "127.0.0.1", port: 0, backlog: $0) }
+            ?? Socket.bind(host: "127.0.0.1", port: 0)
         defer { listener.close() }
-        let queued = try Self.fill(port: port, count: Int(backlog) + 1)
-        defer { for socket in queued { socket.close() } }
-        #expect(throws: SocketError.timedOut) { try Self.connectBriefly(port: port) }
-    }
-
-    @Test(
-        "Without a backlog, a listener's queue holds 129 connections (a backlog of 128), the next waits (Linux)",
-        .enabled(if: Self.isLinux))
-    func defaultBacklog() throws {
-        let (listener, port) = try Socket.bind(host: "127.0.0.1", port: 0)
-        defer { listener.close() }
-        let queued = try Self.fill(port: port, count: 129)
+        let queued = try Self.fill(port: port, count: Int(backlog ?? 128) + 1)
         defer { for socket in queued { socket.close() } }
         #expect(throws: SocketError.timedOut) { try Self.connectBriefly(port: port) }
     }
