@@ -23,11 +23,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from pyramidkit import config as kit_config
-from pyramidkit import markers
-from pyramidkit import results as kit_results
-from pyramidkit import testrun
-from pyramidkit.bounds import HangBounds
+from pyramidkit.run import config as kit_config
+from pyramidkit.docs import markers
+from pyramidkit.run import results as kit_results
+from pyramidkit.run import testrun
+from pyramidkit.run.bounds import HangBounds
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOL = "measure"  # its blocks: <!-- measure:KEY -->, through pyramidkit/markers.py

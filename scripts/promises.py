@@ -36,10 +36,11 @@ import sys
 import time
 from pathlib import Path
 
-import mutants
+from pyramidkit.run import config as kit_config
 import promise_sources
-import scratch
-from pyramidkit import markers, test_coverage
+from pyramidkit.run import scratch
+from pyramidkit.docs import markers
+from pyramidkit.coverage import by_test as test_coverage
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "scripts" / "promises.json"
@@ -310,13 +311,13 @@ def main(arguments: list[str]) -> int:
     if unknown:
         parser.error(f"no row for {', '.join(unknown)} (scripts/promises --list lists them)")
 
-    copy = scratch.Scratch()
+    copy = scratch.Scratch(None, ROOT)
     _progress(f"== the scratch copy in {copy.tree.relative_to(ROOT)}, built incrementally")
     started = time.monotonic()
     copy.prepare_built("promises")
     binaries = copy.tree / ".build" / "debug"
     if options.measure:
-        limits = mutants.time_limits(copy)
+        limits = scratch.time_limits(copy, kit_config.load(ROOT))
         _progress(f"   time limits: {', '.join(f'{tier} {seconds:.1f} s' for tier, seconds in limits.items())}")
         measure(copy, selected, limits, lambda: save(rows))
         markers.write({DOCS: updated_docs(DOCS.read_text(), rows)})
@@ -333,7 +334,7 @@ def main(arguments: list[str]) -> int:
     _progress(f"   {len(rows)} promises, each with a row and at least one test")
     if not options.prove:
         return 0
-    limits = mutants.time_limits(copy)
+    limits = scratch.time_limits(copy, kit_config.load(ROOT))
     _progress(f"   time limits: {', '.join(f'{tier} {seconds:.1f} s' for tier, seconds in limits.items())}")
     failures = prove(copy, selected, limits)
     copy.build()  # the copy is left built as the code is, for the next run

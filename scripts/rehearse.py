@@ -25,7 +25,7 @@ from pathlib import Path
 
 import workshop_plan
 import write_the_test
-from pyramidkit import markers
+from pyramidkit.docs import markers
 
 ROOT = Path(__file__).resolve().parent.parent
 FACILITATOR = ROOT / "docs" / "workshop-facilitator.md"

@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-import scratch
+from pyramidkit.run import scratch
 
 ROOT = Path(__file__).resolve().parent.parent
 STEP_TESTS = ROOT / "docs" / "steps"
@@ -159,7 +159,7 @@ def step_tests(extra: tuple[str, ...] = ()) -> dict[str, str]:
 
 
 def replay(chapters: list[int]) -> int:
-    copy = scratch.Scratch()
+    copy = scratch.Scratch(None, ROOT)
     failures = 0
     started = time.monotonic()
     for chapter in chapters:

@@ -30,11 +30,11 @@ import sys
 from pathlib import Path
 
 import rehearse
-import scratch
+from pyramidkit.run import scratch
 import workshop_plan
 import write_the_test
-from pyramidkit import config as kit_config
-from pyramidkit.bounds import HangBounds
+from pyramidkit.run import config as kit_config
+from pyramidkit.run.bounds import HangBounds
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "docs" / "workshop" / "solutions"
@@ -190,7 +190,7 @@ def verify() -> int:
     package = kit_config.load(ROOT)
     kept = "^(" + "|".join(target for tier in KEPT_TIERS for target in package.tier(tier).targets) + r")\."
     kept_limit = sum(HangBounds(tier, package.tier_budget(tier)).run for tier in KEPT_TIERS)
-    copy = scratch.Scratch()
+    copy = scratch.Scratch(None, ROOT)
     print(f"== the scratch copy in {copy.tree.relative_to(ROOT)}, built incrementally", flush=True)
     copy.prepare_built("workshop")
     failures = 0

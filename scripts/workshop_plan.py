@@ -30,7 +30,7 @@ import re
 import sys
 from pathlib import Path
 
-from pyramidkit import markers
+from pyramidkit.docs import markers
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

@@ -31,7 +31,7 @@ import re
 import sys
 from pathlib import Path
 
-import scratch
+from pyramidkit.run import scratch
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "docs" / "workshop" / "solutions"
@@ -353,7 +353,7 @@ def check(name: str, file: Path | None = None) -> int:
     if problem:
         print(f"not yet: {problem}")
         return 1
-    copy = scratch.Scratch()
+    copy = scratch.Scratch(None, ROOT)
     prepared(copy, {exercise: {"yours": swift}})
     verdict = judge(copy, exercise, {"yours": swift})["yours"]
     for line in verdict.lines:
@@ -417,7 +417,7 @@ def verify(copy: scratch.Scratch | None = None) -> int:
         candidates[exercise] = {"starter": (ROOT / exercise.file).read_text(),
                                 "reference": (SOLUTIONS / f"{exercise.name}.swift").read_text(),
                                 **{f"weak-{path.stem}": path.read_text() for path in weak}}
-    copy = copy or scratch.Scratch()
+    copy = copy or scratch.Scratch(None, ROOT)
     print(f"== the scratch copy in {copy.tree.relative_to(ROOT)}, with every reference and weak test", flush=True)
     prepared(copy, {exercise: {label: text for label, text in texts.items() if label != "starter"}
                     for exercise, texts in candidates.items()})

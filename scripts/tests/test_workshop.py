@@ -14,9 +14,9 @@ from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import scratch  # noqa: E402
+from pyramidkit.run import scratch  # noqa: E402
 import workshop  # noqa: E402
-from pyramidkit.results import Failure, TestResult  # noqa: E402
+from pyramidkit.run.results import Failure, TestResult  # noqa: E402
 
 
 class ExerciseTableTests(unittest.TestCase):

@@ -1,0 +1,153 @@
+"""Tests of scripts/pyramidkit/bounded.py: a run stopped at its bound, or at a test's, with every process it started, and the
+stopping of a whole process tree. The test binaries are fakes (fake_test_binary.py), so nothing is built.
+
+Run with: python3 -m unittest discover -s scripts/tests
+"""
+
+import os
+import re
+import subprocess
+import sys
+import unittest
+import unittest.mock
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from pyramidkit.run import bounded  # noqa: E402
+
+FAKE = Path(__file__).resolve().parent / "fake_test_binary.py"
+
+
+def fake(scenario: str) -> list[str]:
+    """A fake `swift test` that runs a fake test binary in a process group of its own, acting out `scenario`, and
+    passes its lines on as `swift test` does: held back until it ends when its output is a pipe."""
+    return [sys.executable, str(FAKE), "launcher", scenario]
+
+
+def fake_binary(scenario: str) -> list[str]:
+    """The fake test binary alone, as scripts/scratch.py runs the real one: its lines come as it prints them."""
+    return [sys.executable, str(FAKE), "binary", scenario]
+
+
+def printed_pids(output: str) -> list[int]:
+    """The fake binary's process and the program it launched, from the lines they print."""
+    return [int(pid) for pid in re.findall(r"^fake: \w+ (\d+)$", output, re.M)]
+
+
+def gone(pid: int) -> bool:
+    """Whether `pid` has ended and been reaped (a zombie still answers signal 0)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+@unittest.skipUnless(sys.platform.startswith("linux"), "adopting orphans (PR_SET_CHILD_SUBREAPER) is Linux's")
+class BoundTests(unittest.TestCase):
+    def assert_all_gone(self, finished: bounded.Finished, expected: int) -> None:
+        pids = printed_pids(finished.output)
+        self.assertEqual(len(pids), expected, finished.output)
+        self.assertEqual([pid for pid in pids if not gone(pid)], [], "left running")
+
+    def test_a_test_past_its_bound_stops_the_run_and_everything_it_started(self):
+        finished = bounded.run([fake("hang-xctest")], 30.0, test_limit=0.5, terminal=True)
+        self.assertLess(finished.seconds, 5.0)
+        self.assertIsNotNone(finished.hang)
+        self.assertEqual(finished.hang.test, "HangXCTests/testForever")
+        self.assertEqual(finished.hang.bound, 0.5)
+        self.assertEqual([name for name, _ in finished.hang.running], ["HangXCTests/testForever"])
+        self.assertGreaterEqual(finished.hang.running[0][1], 0.5)
+        self.assertEqual(finished.codes, [-9])
+        self.assert_all_gone(finished, 2)
+
+    def test_the_runs_bound_names_every_test_still_running(self):
+        finished = bounded.run([fake("hang-swift-testing")], 1.0, terminal=True)
+        self.assertLess(finished.seconds, 5.0)
+        self.assertIsNone(finished.hang.test)
+        self.assertEqual(finished.hang.bound, 1.0)
+        self.assertEqual([name for name, _ in finished.hang.running], ['"A test that waits forever"'])
+        self.assert_all_gone(finished, 2)
+
+    def test_a_longer_bound_of_its_own_is_asked_for_once(self):
+        asked = []
+
+        def longer(name):
+            asked.append(name)
+            return 1.0
+
+        finished = bounded.run([fake("hang-xctest")], 30.0, test_limit=0.3, longer=longer, terminal=True)
+        self.assertEqual(asked, ["HangXCTests/testForever"])
+        self.assertEqual(finished.hang.bound, 1.0)
+        self.assertGreaterEqual(finished.hang.running[0][1], 1.0)
+        self.assert_all_gone(finished, 2)
+
+    def test_through_a_pipe_the_launcher_holds_back_the_line_that_names_the_test(self):
+        # Why swift test runs in a terminal: through a pipe, no line of a hung run comes, and no test is named.
+        finished = bounded.run([fake("hang-xctest")], 1.0)
+        self.assertEqual((finished.output, finished.hang.running), ("", []))
+        self.assertEqual(finished.codes, [-9])
+
+    def test_a_run_that_ends_is_not_stopped(self):
+        finished = bounded.run([fake("pass")], 30.0, test_limit=5.0, terminal=True)
+        self.assertEqual((finished.codes, finished.hang, finished.stopped, finished.left_running),
+                         ([0], None, False, []))
+        self.assertIn("Test Case 'FineXCTests.testFine' passed", finished.output)
+
+    def test_a_program_left_holding_the_output_is_stopped(self):
+        with unittest.mock.patch.object(bounded, "LINGER", 0.5):
+            finished = bounded.run([fake_binary("leave")], 30.0)
+        self.assertEqual(finished.codes, [0])
+        self.assertIsNone(finished.hang)
+        self.assertLess(finished.seconds, 3.5)
+        self.assertEqual(len(finished.left_running), 1)
+        self.assert_all_gone(finished, 2)
+
+    def test_the_caller_stops_a_run_at_a_line(self):
+        finished = bounded.run([fake("hang-xctest")], 30.0, stop=lambda line: "HangXCTests" in line, terminal=True)
+        self.assertTrue(finished.stopped)
+        self.assertIsNone(finished.hang)
+        self.assertLess(finished.seconds, 5.0)
+        self.assert_all_gone(finished, 2)
+
+    def test_a_terminal_shows_a_line_from_its_last_carriage_return_without_colours(self):
+        script = r"print('\x1b[2K\r[0/1] Planning\x1b[2K\r[1/1] Planning'); print('\x1b[92m✔\x1b[0m Test a() passed')"
+        finished = bounded.run([[sys.executable, "-c", script]], 30.0, terminal=True)
+        self.assertEqual(finished.output, "[1/1] Planning\n✔ Test a() passed\n")
+
+    def test_without_a_terminal_to_give_a_pipe_is_given_and_the_bound_holds(self):
+        with unittest.mock.patch.object(bounded.pty, "openpty", side_effect=OSError("out of pseudo-terminals")):
+            finished = bounded.run([fake("hang-xctest")], 1.0, terminal=True)
+        self.assertIsNotNone(finished.hang)
+        self.assertLess(finished.seconds, 5.0)
+        self.assertEqual(finished.codes, [-9])
+
+    def test_outputs_are_kept_apart_and_together(self):
+        finished = bounded.run([[sys.executable, "-c", "print('one')"], [sys.executable, "-c", "print('two')"]], 30.0)
+        self.assertEqual(finished.outputs, ["one\n", "two\n"])
+        self.assertEqual(sorted(finished.output.splitlines()), ["one", "two"])
+
+
+@unittest.skipUnless(sys.platform.startswith("linux"), "adopting orphans (PR_SET_CHILD_SUBREAPER) is Linux's")
+class StopTreeTests(unittest.TestCase):
+    def test_a_grandchild_in_a_session_of_its_own_is_stopped_too(self):
+        # The grandchild calls setsid, as Foundation's Process does for the programs an end-to-end test launches.
+        script = ("import os, subprocess, sys, time\n"
+                  "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'], start_new_session=True)\n"
+                  "print(p.pid, flush=True)\n"
+                  "time.sleep(60)\n")
+        parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                                  start_new_session=True)
+        grandchild = int(parent.stdout.readline())
+        bounded.become_subreaper()
+        descendants = bounded.stop_tree(parent.pid)
+        parent.wait(timeout=5)
+        parent.stdout.close()
+        self.assertEqual(descendants, [grandchild])
+        bounded.reap(descendants)  # adopted once its parent died, so waited for here: gone, not a zombie
+        self.assertTrue(gone(grandchild))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,335 @@
+"""Tests of scripts/mutants.py's mutant generation: each operator, and no mutant inside a comment, a string literal
+of any form, or code this machine does not compile.
+
+Run with: python3 -m unittest discover -s scripts/tests
+"""
+
+import sys
+import unittest
+import unittest.mock
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from pyramidkit.mutation import mutants  # noqa: E402
+
+REPOSITORY = Path(__file__).resolve().parents[3]
+mutants.configure(REPOSITORY)  # this package: its tiers and its ignore file (the tables below are made with them)
+
+
+def mutations(source: str, operator: str | None = None) -> list[str]:
+    found = mutants.mutants_of("Sources/X/X.swift", source)
+    return [m.mutated.strip() for m in found if operator is None or m.operator == operator]
+
+
+class OperatorTests(unittest.TestCase):
+    def test_relational_flips_and_boundaries(self):
+        self.assertEqual(mutations("if a < b {}", "relational-boundary"), ["if a <= b {}"])
+        self.assertEqual(mutations("if a >= b {}", "relational-negation"), ["if a < b {}"])
+        self.assertEqual(mutations("let f: (Int) -> Int = g", "relational-boundary"), [])
+        self.assertEqual(mutations("let a: Array<Int> = []", "relational-negation"), [])
+        self.assertEqual(mutations("static func < (l: D, r: D) -> Bool", "relational-negation"), [])
+        self.assertEqual(mutations("static func == (l: D, r: D) -> Bool", "equality"), [])
+
+    def test_equality_logical_arithmetic_and_booleans(self):
+        self.assertEqual(mutations("x == y", "equality"), ["x != y"])
+        self.assertEqual(mutations("a && b", "logical"), ["a || b"])
+        self.assertEqual(mutations("a + b", "arithmetic"), ["a - b"])
+        self.assertEqual(mutations('(["x"] + list + ["y"])', "arithmetic"), [])
+        self.assertEqual(mutations('let s = name + "!"', "arithmetic"), [])
+        self.assertEqual(mutations("return true", "boolean-literal"), ["return false"])
+
+    def test_removed_call_and_throw(self):
+        self.assertEqual(mutations("    task.resume()", "removed-call"), ["()"])
+        self.assertEqual(mutations("    center.post(name: n, object: self)", "removed-call"), ["()"])
+        self.assertEqual(mutations("    return f()", "removed-call"), [])
+        self.assertEqual(mutations("    let x = f()", "removed-call"), [])
+        self.assertEqual(mutations("    throw .usage(\"x\")", "removed-throw"), ["()"])
+
+    def test_negated_guard_and_constant_shift(self):
+        self.assertEqual(mutations("guard a > 0 else { return }", "negated-condition"), ["guard !(a > 0) else { return }"])
+        self.assertEqual(mutations("guard let a else { return }", "negated-condition"), [])
+        self.assertEqual(mutations("if count <= 0 {}", "constant-shift"), ["if count <= 1 {}"])
+
+    def test_at_least_eight_operators(self):
+        self.assertGreaterEqual(len(mutants.OPERATORS), 8)
+
+
+class NeverInCommentsOrStringsTests(unittest.TestCase):
+    def test_comments_line_and_nested_block(self):
+        self.assertEqual(mutations("// a < b\n/* a < b /* nested */ a == b */\nlet x = y"), [])
+
+    def test_string_literals_of_every_form(self):
+        sources = [
+            'let s = "a < b && c == d"',
+            'let s = "value \\(a + b) == c"',
+            'let s = """\n  a < b\n  true\n  """',
+            'let s = #"a == "b" < c"#',
+            'let s = ##"a "# == b"##',
+            'let s = #"""\n a < b\n """#',
+        ]
+        for source in sources:
+            with self.subTest(source=source):
+                self.assertEqual(mutations(source), [])
+
+    def test_code_after_a_string_is_still_code(self):
+        self.assertEqual(mutations('let ok = "a < b" == s', "equality"), ['let ok = "a < b" != s'])
+
+    def test_branches_not_compiled_here_are_left_alone(self):
+        source = "#if canImport(CoreLocation)\nlet a = b == c\n#else\nlet a = b == d\n#endif"
+        self.assertEqual(mutations(source, "equality"), ["let a = b != d"])
+        source = "#if canImport(Glibc)\nx == 1\n#elseif canImport(Darwin)\ny == 1\n#endif"
+        self.assertEqual(mutations(source, "equality"), ["x != 1"])
+
+
+class SelectionTests(unittest.TestCase):
+    def test_limit_spreads_deterministically(self):
+        items = list(range(100))
+        self.assertEqual(mutants.spread(items, 4), [0, 25, 50, 75])
+        self.assertEqual(mutants.spread(items, 4), mutants.spread(items, 4))
+        self.assertEqual(mutants.spread(items[:3], 10), items[:3])
+        self.assertEqual(mutants.spread(items, 0), [])
+
+    def test_a_sample_smaller_than_the_operators_holds_as_many_operators(self):
+        found = [m for m in mutants.mutants_of("Sources/X/X.swift", "let ok = a < b && c == d\nlet n = x + 1")]
+        operators = {m.operator for m in found}
+        self.assertGreater(len(operators), 2)
+        chosen = mutants.sample(found, 2)  # the limit is met by one of each of two operators, none spread after
+        self.assertEqual(len(chosen), 2)
+        self.assertEqual(len({m.operator for m in chosen}), 2)
+
+    def test_only_the_tiers_that_run_the_line_are_run(self):
+        mutant = mutants.Mutant("Sources/A/a.swift", 7, "equality", "a == b", "a != b")
+        executable = {"Sources/A/a.swift": {1, 7}}
+        reached = {"Unit": {"Sources/A/a.swift": {1}}, "Integration": {"Sources/A/a.swift": {7}}, "EndToEnd": {},
+                   "executable": executable}
+        self.assertEqual(mutants.tiers_reaching(mutant, reached), ["Integration"])
+        self.assertEqual(mutants.tiers_reaching(mutant, None), mutants.TIERS)
+        declaration = {**reached, "executable": {"Sources/A/a.swift": {1}}}
+        self.assertEqual(mutants.tiers_reaching(mutant, declaration), mutants.TIERS)
+        nowhere = {"Unit": {}, "Integration": {}, "EndToEnd": {}, "executable": executable}
+        entry = mutants.run_mutant(None, mutant, {}, nowhere)
+        self.assertEqual((entry["status"], entry["reason"]), ("survived", "no tier runs this line"))
+
+    def test_schemata_mutants_run_before_any_rebuilt_one(self):
+        found = [mutants.Mutant("Sources/A/a.swift", n, "equality", "a == b", "a != b") for n in range(5)]
+        held = {0, 2, 3}
+        order = mutants.run_order(found, lambda m: m.line in held)
+        self.assertEqual(order, [0, 2, 3, 1, 4])
+
+    def test_an_excused_mutant_is_not_run(self):
+        mutant = mutants.Mutant("Sources/A/a.swift", 7, "equality", "  a == b", "  a != b")
+        entry = mutants.run_mutant(None, mutant, {("Sources/A/a.swift", "equality", "a == b"): ("equivalent", "same")})
+        self.assertEqual((entry["status"], entry["reason"]), ("excused", "same"))
+        entry = mutants.run_mutant(None, mutant, {("Sources/A/a.swift", "equality", "a == b"): ("untestable", "seam")})
+        self.assertEqual((entry["status"], entry["reason"]), ("untestable", "seam"))
+
+    def test_the_ignore_file_has_three_lists_and_refuses_a_fourth(self):
+        text = ("# a comment\nA\tequality\ta == b\tsame\n## untestable\nB\tlogical\tc\tseam\n"
+                "## owed\nC\tdefault-body\td\ta test of e\n")
+        self.assertEqual(mutants.load_ignored(text), {("A", "equality", "a == b"): ("equivalent", "same"),
+                                                      ("B", "logical", "c"): ("untestable", "seam"),
+                                                      ("C", "default-body", "d"): ("owed", "a test of e")})
+        with self.assertRaises(SystemExit):
+            mutants.load_ignored("## later\n")
+
+    def test_an_owed_survivor_counts_as_a_survivor_and_a_killed_one_is_reported(self):
+        results = [
+            {"file": "Sources/A/a.swift", "line": 1, "operator": "default-body", "original": "a", "mutated": "b",
+             "killed_by": None, "status": "survived", "seconds": {}, "owed": True},
+            {"file": "Sources/A/a.swift", "line": 2, "operator": "default-body", "original": "c", "mutated": "d",
+             "killed_by": "Unit", "status": "killed", "seconds": {}, "owed": True},
+            {"file": "Sources/A/a.swift", "line": 3, "operator": "equality", "original": "e", "mutated": "f",
+             "killed_by": None, "status": "untestable", "seconds": {}},
+            {"file": "Sources/A/a.swift", "line": 4, "operator": "equality", "original": "g", "mutated": "h",
+             "killed_by": None, "status": "excused", "seconds": {}},
+        ]
+        report = mutants.make_report(results)
+        self.assertEqual((report["killed"], report["counted"], report["untestable"]), (1, 3, 1))
+        self.assertEqual(len(report["survivors"]), 1)
+        self.assertEqual(report["operators"]["default-body"], {"mutants": 2, "killed": 1, "survived": 1,
+                                                               "untestable": 0, "not compiled": 0, "excused": 0})
+        text = mutants.report_text(report)
+        self.assertIn("SURVIVED (owed) Sources/A/a.swift:1", text)
+        self.assertIn("KILLED, NO LONGER OWED Sources/A/a.swift:2", text)
+        # One line of the list covers every mutant of its text: while one of them survives, the line stays owed.
+        twin = {**results[1], "line": 5, "original": "a", "killed_by": "Unit", "status": "killed"}
+        self.assertEqual(mutants.make_report([results[0], twin])["owedKilled"], [])
+
+    def test_a_saved_report_is_read_against_the_lists_as_they_are_now(self):
+        entry = {"file": "Sources/A/a.swift", "line": 1, "operator": "equality", "original": "a == b",
+                 "mutated": "a != b", "killed_by": None, "status": "survived", "seconds": {}}
+        report = mutants.make_report([entry, {**entry, "line": 2, "original": "c == d"}], {"schemata": 1.0})
+        ignored = {("Sources/A/a.swift", "equality", "a == b"): ("untestable", "seam"),
+                   ("Sources/A/a.swift", "equality", "c == d"): ("owed", "x")}
+        again = mutants.reclassified(report, ignored)
+        self.assertEqual([e["status"] for e in again["mutants"]], ["untestable", "survived"])
+        self.assertEqual((again["untestable"], len(again["survivors"])), (1, 1))
+        self.assertTrue(again["survivors"][0]["owed"])
+        self.assertEqual(again["setupSeconds"], {"schemata": 1.0})
+
+    def test_the_sample_holds_every_operator(self):
+        found = [mutants.Mutant("Sources/A/a.swift", n, "equality" if n % 10 else "default-body", "a", "b")
+                 for n in range(100)]
+        chosen = mutants.sample(found, 5)
+        self.assertEqual(len(chosen), 5)
+        self.assertEqual({m.operator for m in chosen}, {"equality", "default-body"})
+        self.assertEqual(chosen, mutants.sample(found, 5))
+        self.assertEqual([m.line for m in chosen], sorted(m.line for m in chosen))
+
+    def test_report_matrix_score_and_survivors(self):
+        results = [
+            {"file": "Sources/A/a.swift", "line": 1, "operator": "equality", "original": "a", "mutated": "b",
+             "killed_by": "Unit", "status": "killed", "seconds": {"build": 2, "Unit": 1}},
+            {"file": "Sources/A/a.swift", "line": 2, "operator": "logical", "original": "c", "mutated": "d",
+             "killed_by": None, "status": "survived", "seconds": {"build": 2, "Unit": 1, "Integration": 1,
+                                                                   "EndToEnd": 2}},
+            {"file": "Sources/B/b.swift", "line": 3, "operator": "arithmetic", "original": "e", "mutated": "f",
+             "killed_by": None, "status": "not compiled", "seconds": {"build": 1}},
+        ]
+        report = mutants.make_report(results)
+        self.assertEqual(report["matrix"]["A"]["Unit"], 1)
+        self.assertEqual(report["matrix"]["A"]["survived"], 1)
+        self.assertEqual(report["matrix"]["B"]["not compiled"], 1)
+        self.assertEqual(report["score"], 0.5)
+        self.assertEqual(report["cost"]["Unit"], {"seconds": 2, "killed": 1, "secondsPerKill": 2.0})
+        self.assertIn("SURVIVED Sources/A/a.swift:2 logical", mutants.report_text(report))
+
+    def test_a_tier_that_times_out_kills_the_mutant_and_keeps_what_hung(self):
+        class Copy:
+            def run(self, pattern, limit, environment=None):
+                return mutants.scratch.Outcome("timeout", limit, 3, "", ["UnitTests.A/forever()"])
+
+        engine = mutants.Engine(schemata=False)
+        engine.limits = {"Unit": 2.0}
+        entry = {"seconds": {}, "killed_by": None, "status": "survived"}
+        engine._run_tiers(Copy(), ["Unit", "Integration"], entry, {})
+        self.assertEqual((entry["killed_by"], entry["status"], entry["hung"]),
+                         ("Unit", "killed (time-out)", ["UnitTests.A/forever()"]))
+
+    def test_a_pattern_narrows_a_tier_to_the_tests_it_names(self):
+        ran = []
+
+        class Copy:
+            def run(self, pattern, limit, environment=None):
+                ran.append(pattern)
+                return mutants.scratch.Outcome("passed", 0.1, 1, "", [])
+
+        engine = mutants.Engine(schemata=False)
+        engine.limits = {"Unit": 2.0, "Integration": 2.0}
+        entry = {"seconds": {}, "killed_by": None, "status": "survived"}
+        engine._run_tiers(Copy(), ["Unit", "Integration"], entry, {}, {"Unit": "^UnitTests\\.A/b$"})
+        self.assertEqual(ran, ["^UnitTests\\.A/b$", "^(IntegrationTests)\\."])
+        self.assertEqual(entry["status"], "survived")
+
+    def test_a_time_out_names_the_tests_that_hung(self):
+        results = [
+            {"file": "Sources/A/a.swift", "line": 4, "operator": "relational", "original": "a < b", "mutated": "a <= b",
+             "killed_by": "Integration", "status": "killed (time-out)", "seconds": {"Integration": 9},
+             "hung": ["IntegrationTests.SocketTests/lineLimit(size:expected:)"]},
+            {"file": "Sources/A/a.swift", "line": 5, "operator": "boolean", "original": "true", "mutated": "false",
+             "killed_by": "Unit", "status": "killed (time-out)", "seconds": {"Unit": 9}, "hung": []},
+        ]
+        text = mutants.report_text(mutants.make_report(results))
+        self.assertIn("  TIME-OUT Sources/A/a.swift:4 relational in the Integration tier, hung: "
+                      "IntegrationTests.SocketTests/lineLimit(size:expected:)", text)
+        self.assertIn("  TIME-OUT Sources/A/a.swift:5 boolean in the Unit tier, hung: no test running", text)
+
+
+class DocsTests(unittest.TestCase):
+    REPORT = mutants.make_report([
+        {"file": "Sources/A/a.swift", "line": 1, "operator": "equality", "original": "a == b", "mutated": "a != b",
+         "killed_by": "Unit", "status": "killed", "seconds": {"Unit": 1}, "engine": "schemata"},
+        {"file": "Sources/B/b.swift", "line": 2, "operator": "logical", "original": "c && d", "mutated": "c || d",
+         "killed_by": None, "status": "survived", "seconds": {"Unit": 1}, "engine": "schemata"},
+    ], {"schemata": 12.5})
+
+    def test_update_docs_fills_the_markers_and_leaves_the_rest(self):
+        text = ("intro\n<!-- mutants:matrix -->\nold\n<!-- /mutants -->\nmiddle\n"
+                "<!-- mutants:summary:schemata -->\n<!-- /mutants -->\n<!-- mutants:summary:rebuild -->\nkept\n"
+                "<!-- /mutants -->\n")
+        updated = mutants.update_docs(text, self.REPORT, "schemata")
+        self.assertIn("| **all** | **1** | **0** | **0** | **1** | **0** | **0** |", updated)
+        self.assertNotIn("old", updated)
+        self.assertIn("score 50.0% (1 killed of 2", updated)
+        self.assertIn("12.5 s building the schemata copy", updated)
+        self.assertIn("<!-- mutants:summary:rebuild -->\nkept\n", updated)
+        self.assertTrue(updated.startswith("intro\n") and "\nmiddle\n" in updated)
+
+    def test_a_rebuild_run_writes_only_its_summary(self):
+        text = ("<!-- mutants:matrix -->\nold matrix\n<!-- /mutants -->\n<!-- mutants:survivors -->\nold survivors\n"
+                "<!-- /mutants -->\n<!-- mutants:summary:schemata -->\nschemata kept\n<!-- /mutants -->\n"
+                "<!-- mutants:summary:rebuild -->\nold\n<!-- /mutants -->\n")
+        updated = mutants.update_docs(text, self.REPORT, "rebuild")
+        summary = mutants.summary_markdown(self.REPORT)
+        self.assertEqual(updated, text.replace("<!-- mutants:summary:rebuild -->\nold\n",
+                                               f"<!-- mutants:summary:rebuild -->\n{summary}\n"))
+
+    def test_only_a_run_of_every_mutant_goes_into_the_chapter(self):
+        self.assertTrue(mutants.documentable(None, None, "schemata"))
+        self.assertTrue(mutants.documentable(None, ["POIDomain"], "rebuild"))
+        self.assertFalse(mutants.documentable(None, ["POIDomain"], "schemata"))
+        self.assertFalse(mutants.documentable(40, None, "rebuild"))
+
+    def test_survivors_are_listed_with_their_change(self):
+        self.assertIn("`Sources/B/b.swift:2` logical: `c && d` → `c || d`", mutants.survivors_markdown(self.REPORT))
+        self.assertEqual(mutants.survivors_markdown(mutants.make_report([])), "No mutant survived.")
+
+
+
+class TypePositionTests(unittest.TestCase):
+    """Operators that belong to a type, not an expression, are not mutated: swapped, they never compile."""
+
+    def operators(self, text):
+        return [(m.line, m.operator) for m in mutants.mutants_of("Sources/M/F.swift", text)
+                if m.operator.startswith(("relational", "equality"))]
+
+    def test_a_same_type_requirement_and_a_generic_closer(self):
+        text = ("extension Generator where Value == Character {\n    func f<\n        T\n    > (x: T) {}\n}\n"
+                "func g(a: Int) -> Bool { a == 1 }\n")
+        self.assertEqual(self.operators(text), [(6, "equality")])
+
+    def test_where_in_an_expression_is_still_mutated(self):
+        text = ("func k(xs: [Int], y: Int?) -> Bool {\n    let f = xs.first(where: { $0 == 2 })\n"
+                "    switch y { case let v? where v >= 2: return true\n    default: return f == nil }\n}\n")
+        self.assertEqual(sorted(self.operators(text)), [(2, "equality"), (3, "relational-boundary"),
+                                                        (3, "relational-negation"), (4, "equality")])
+
+    def test_a_comparison_in_a_guard_with_where_after_it_is_still_mutated(self):
+        text = "func h(a: Int, b: Int) -> Bool {\n    return a < b\n}\n"
+        self.assertEqual(sorted(self.operators(text)), [(2, "relational-boundary"), (2, "relational-negation")])
+
+
+class LongTierNamesTests(unittest.TestCase):
+    """A tier named after a long test target (swift-argument-parser's) keeps the matrix's columns apart."""
+
+    def test_the_header_and_rows_line_up(self):
+        long = "ArgumentParserGenerateDoccReference"
+        with unittest.mock.patch.object(mutants, "TIERS", ["Unit", long]):
+            report = mutants.make_report([{"file": "Sources/A/a.swift", "line": 1, "operator": "logical",
+                                           "original": "a", "mutated": "b", "killed_by": long, "status": "killed",
+                                           "seconds": {}}])
+            lines = mutants.report_text(report).splitlines()
+        header = next(line for line in lines if line.lstrip().startswith("module"))
+        row = next(line for line in lines if line.lstrip().startswith("A "))
+        self.assertIn(f" {long} ", header + " ")
+        self.assertEqual(len(header), len(row))
+        self.assertEqual(row.split()[1:3], ["0", "1"])
+
+
+
+class IgnoreFileTests(unittest.TestCase):
+    def test_every_line_of_the_ignore_file_names_a_line_its_file_still_has(self):
+        """A line whose code changed excuses nothing any more: it must go, or be written again for the new text
+        (its mutant may now be killed, or need another reason)."""
+        stale = []
+        for (file, operator, original), _ in mutants.load_ignored(mutants.IGNORE_FILE.read_text()).items():
+            source = mutants.ROOT / file
+            lines = {line.strip() for line in source.read_text().splitlines()} if source.is_file() else set()
+            if original not in lines:
+                stale.append(f"{file} {operator}: {original}")
+        self.assertEqual(stale, [])
+
+
+if __name__ == "__main__":
+    unittest.main()

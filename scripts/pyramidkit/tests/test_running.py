@@ -1,0 +1,125 @@
+"""Tests of scripts/pyramidkit/running.py: which tests started and never ended, in both libraries' console lines, and the
+identifiers of the tests a console names.
+
+Run with: python3 -m unittest discover -s scripts/tests
+"""
+
+import sys
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from pyramidkit.run import running  # noqa: E402
+
+FAKE = Path(__file__).resolve().parent / "fake_test_binary.py"
+
+# XCTest's part of a tier, then Swift Testing's, as `swift test` prints them on Linux, cut short by a hang.
+MIXED = """\
+Test Suite 'Selected tests' started at 2026-11-21 10:00:00.000
+Test Suite 'AppLaunchXCTests' started at 2026-11-21 10:00:00.001
+Test Case 'AppLaunchXCTests.testSkipped' started at 2026-11-21 10:00:00.001
+/work/Tests/Unit/AppLaunchXCTests.swift:9: AppLaunchXCTests.testSkipped : Test skipped - on demand only
+Test Case 'AppLaunchXCTests.testSkipped' skipped (0.001 seconds)
+Test Case 'AppLaunchXCTests.testFails' started at 2026-11-21 10:00:00.002
+/work/Tests/Unit/AppLaunchXCTests.swift:12: error: AppLaunchXCTests.testFails : XCTAssertTrue failed
+Test Case 'AppLaunchXCTests.testFails' failed (0.001 seconds)
+Test Suite 'AppLaunchXCTests' failed at 2026-11-21 10:00:00.003
+\t Executed 2 tests, with 1 test skipped and 1 failure (0 unexpected) in 0.002 (0.002) seconds
+Test Case 'HangXCTests.testForever' started at 2026-11-21 10:00:00.004
+◇ Test run started.
+↳ Testing Library Version: 6.3.1 (937120cbc281cf2)
+◇ Suite "Coordinate validity" started.
+◇ Test "A coordinate encodes and decodes back to itself" started.
+◇ Test "Positions on Earth are valid, the boundaries included" started.
+◇ Test "poi --help nearby shows the command's "help", as poi help does" started.
+◇ Test roundTrip() started.
+◇ Test cityPair(name:from:to:) started.
+◇ Test "Waits for a "reply" forever" started.
+◇ Test "Twice" started.
+◇ Test "Twice" started.
+◇ Test case passing 2 arguments latitude → 0.0, longitude → 0.0 to "Positions on Earth are valid, the boundaries \
+included" started.
+◇ Test case passing 1 argument text → "line one
+line two" to "Waits for a "reply" forever" started.
+✘ Test roundTrip() recorded an issue at X.swift:3:5: Expectation failed: "a" passed after 1 seconds
+✘ Test roundTrip() failed after 0.004 seconds with 1 issue.
+✔ Test "A coordinate encodes and decodes back to itself" passed after 0.001 seconds.
+━ Test "poi --help nearby shows the command's "help", as poi help does" passed after 0.060 seconds with 1 known \
+issue.
+\x1b[92m✔\x1b[0m Test "Positions on Earth are valid, the boundaries included" with 7 test cases passed after 0.030 \
+seconds.
+✔ Test "Twice" passed after 0.002 seconds.
+➜ Test "Needs a server" skipped: "POI_SERVER_URL is not set"
+✔ Suite "Coordinate validity" passed after 0.031 seconds.
+"""
+
+
+class StillRunningTests(unittest.TestCase):
+    def test_mixed_output_of_both_libraries(self):
+        self.assertEqual(
+            running.still_running(MIXED),
+            ["HangXCTests/testForever", "cityPair(name:from:to:)", '"Waits for a "reply" forever"', '"Twice"'],
+        )
+
+    def test_a_finished_run_leaves_nothing_running(self):
+        finished = MIXED + ("Test Case 'HangXCTests.testForever' passed (0.001 seconds)\n"
+                            "✔ Test cityPair(name:from:to:) with 3 test cases passed after 0.1 seconds.\n"
+                            '✘ Test "Waits for a "reply" forever" failed after 60.0 seconds with 1 issue.\n'
+                            '✔ Test "Twice" passed after 0.002 seconds.\n'
+                            "✔ Test run with 8 tests in 1 suite passed after 60.1 seconds.\n")
+        self.assertEqual(running.still_running(finished), [])
+
+    def test_darwin_xctest_names_carry_their_module(self):
+        output = ("Test Case '-[UnitTests.CoordinateXCTests testValid]' started.\n"
+                  "Test Case '-[UnitTests.CoordinateXCTests testValid]' passed (0.002 seconds).\n"
+                  "Test Case '-[UnitTests.HangXCTests testForever]' started.\n")
+        self.assertEqual(running.still_running(output.replace("started.", "started at 10:00")),
+                         ["UnitTests.HangXCTests/testForever"])
+
+    def test_the_longest_running_come_first_with_when_they_started(self):
+        tests = running.RunningTests()
+        tests.feed("◇ Test later() started.\n", 5.0)
+        tests.feed("Test Case 'A.testEarlier' started at 2026-11-21 10:00:00.004\n", 2.0)
+        self.assertEqual(tests.running(), [("A/testEarlier", 2.0), ("later()", 5.0)])
+
+
+class IdentifyTests(unittest.TestCase):
+    TABLE = {
+        "FineXCTests/testFine": ["UnitTests.FineXCTests/testFine"],
+        '"A test that waits forever"': ["UnitTests.HangTests/forever()"],
+        '"Same name"': ["UnitTests.A/same()", "UnitTests.B/same()", "IntegrationTests.C/same()"],
+    }
+
+    def test_a_listed_name_becomes_its_identifier(self):
+        self.assertEqual(running.identify('"A test that waits forever"', self.TABLE, "UnitTests"),
+                         "UnitTests.HangTests/forever()")
+        self.assertEqual(running.identify("FineXCTests/testFine", self.TABLE, "UnitTests"),
+                         "UnitTests.FineXCTests/testFine")
+
+    def test_an_ambiguous_name_gives_every_identifier_of_the_module(self):
+        self.assertEqual(running.identify('"Same name"', self.TABLE, "UnitTests"),
+                         "UnitTests.A/same() or UnitTests.B/same()")
+        self.assertEqual(running.identify('"Same name"', self.TABLE, keep=lambda name: "C/" in name),
+                         "IntegrationTests.C/same()")
+
+    def test_an_unlisted_name_is_kept_after_its_module(self):
+        self.assertEqual(running.identify("HangXCTests/testForever", {}, "UnitTests"),
+                         "UnitTests.HangXCTests/testForever")
+        self.assertEqual(running.identify('"Waits"', {}, "UnitTests"), 'UnitTests "Waits"')
+        self.assertEqual(running.identify("roundTrip()", {}, "UnitTests"), "UnitTests roundTrip()")
+        self.assertEqual(running.identify('"Waits"', {}), '"Waits"')
+
+    @unittest.skipUnless(sys.platform.startswith("linux"), "the binary lists its tests on Linux")
+    def test_the_binary_lists_its_tests_by_console_name(self):
+        table = running.identifiers(FAKE)
+        self.assertEqual(table["HangXCTests/testForever"], ["UnitTests.HangXCTests/testForever"])
+        self.assertEqual(table["UnitTests.HangXCTests/testForever"], ["UnitTests.HangXCTests/testForever"])
+        self.assertEqual(table['"A test that waits forever"'], ["UnitTests.HangTests/forever()"])
+        self.assertEqual(table["fine()"], ["UnitTests.HangTests/fine()"])
+        self.assertNotIn('"Hang"', table, "a suite is not a test")
+        self.assertEqual(running.identifiers(FAKE.with_name("missing")), {})
+
+
+if __name__ == "__main__":
+    unittest.main()

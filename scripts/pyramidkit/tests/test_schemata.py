@@ -1,0 +1,257 @@
+"""Tests of scripts/schemata.py: each kind of mutant compiled into the line it came from, line numbers kept, and the
+lines the compiler rejects put back.
+
+Run with: python3 -m unittest discover -s scripts/tests
+"""
+
+import sys
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from pyramidkit.mutation import mutants  # noqa: E402
+from pyramidkit.mutation import schemata  # noqa: E402
+
+FILE = "Sources/X/X.swift"
+
+
+def schema_of(source: str, operator: str | None = None) -> tuple[schemata.Schema, dict[str, str]]:
+    found = [m for m in mutants.mutants_of(FILE, source) if operator is None or m.operator == operator]
+    schema = schemata.Schema(found, {FILE: source})
+    return schema, schema.files()
+
+
+class RewriteTests(unittest.TestCase):
+    def test_a_comparison_becomes_one_operator_for_both_of_its_mutants(self):
+        schema, files = schema_of("let ok = a < b")
+        name = schemata.operator_name("<", 0)
+        self.assertEqual(files[FILE], f"let ok = a {name} b")
+        support = files["Sources/X/__POIMutants.swift"]
+        self.assertIn(f"infix operator {name}: ComparisonPrecedence", support)
+        self.assertIn("case 0: return l <= r; case 1: return l >= r; default: return l < r", support)
+
+    def test_each_operator_keeps_its_precedence_group(self):
+        for source, group in [("a == b", "ComparisonPrecedence"), ("a && b", "LogicalConjunctionPrecedence"),
+                              ("a || b", "LogicalDisjunctionPrecedence"), ("a + b", "AdditionPrecedence"),
+                              ("a * b", "MultiplicationPrecedence")]:
+            with self.subTest(source=source):
+                _, files = schema_of(f"let x = {source}")
+                self.assertIn(f": {group}", files["Sources/X/__POIMutants.swift"])
+
+    def test_logical_operators_keep_short_circuiting(self):
+        _, files = schema_of("let x = a && b")
+        self.assertIn("r: @autoclosure () throws -> Bool) rethrows", files["Sources/X/__POIMutants.swift"])
+
+    def test_literals_conditions_calls_and_throws(self):
+        cases = [
+            ("return true", "boolean-literal", "return (__POIMutant.active != 0)"),
+            ("return false", "boolean-literal", "return (__POIMutant.active == 0)"),
+            ("var seen = 0", "constant-shift", "var seen = __POIMutant.pick(0, 0, 1)"),
+            ("    task.resume()", "removed-call", "    if __POIMutant.active != 0 { task.resume() }"),
+            ("    throw .usage(x)", "removed-throw", "    if __POIMutant.active != 0 { throw .usage(x) }"),
+            ("guard ok else { return }", "negated-condition", "guard __POIMutant.flip(0, ok) else { return }"),
+        ]
+        for source, operator, expected in cases:
+            with self.subTest(source=source):
+                self.assertEqual(schema_of(source, operator)[1][FILE], expected)
+
+    def test_a_trailing_comment_stays_outside_the_braces(self):
+        _, files = schema_of("    task.resume() // go", "removed-call")
+        self.assertEqual(files[FILE], "    if __POIMutant.active != 0 { task.resume() } // go")
+
+    def test_several_mutants_on_one_line_and_line_numbers_kept(self):
+        source = "// head\nif count <= 3 && ready {\n}\n"
+        schema, files = schema_of(source)
+        rewritten = files[FILE].split("\n")
+        self.assertEqual(len(rewritten), len(source.split("\n")))
+        self.assertEqual(rewritten[0], "// head")
+        self.assertIn("__POIMutant.pick(", rewritten[1])
+        self.assertEqual(len(schema.ids), len(mutants.mutants_of(FILE, source)))
+
+    def test_operator_names_are_distinct_operator_characters(self):
+        names = {schemata.operator_name("<", n) for n in range(112 * 3)}
+        self.assertEqual(len(names), 112 * 3)
+        self.assertTrue(all(0x2190 <= ord(c) <= 0x23FF for name in names for c in name[1:]))
+
+
+class PutBackTests(unittest.TestCase):
+    def test_an_error_on_a_mutated_line_puts_that_line_back(self):
+        source = "let a = x < y\nlet b = p == q\n"
+        schema, _ = schema_of(source)
+        log = f"/tmp/tree/{FILE}:2:11: error: binary operator cannot be applied\n"
+        self.assertEqual(schema.drop_errors(log), 1)
+        self.assertEqual(schema.files()[FILE].split("\n")[1], "let b = p == q")
+        self.assertNotEqual(schema.files()[FILE].split("\n")[0], "let a = x < y")
+        included = [m for m in schema.ids if schema.included(m)]
+        self.assertTrue(all(m.line == 1 for m in included))
+
+    def test_an_error_on_another_line_puts_back_the_nearest_mutated_line_above(self):
+        source = "func f() -> Bool {\n    check()\n}\n"
+        schema, _ = schema_of(source, "removed-call")
+        self.assertEqual(schema.drop_errors(f"{FILE}:3:1: error: missing return\n"), 1)
+        self.assertEqual(schema.files()[FILE], source)
+        self.assertEqual(schema.drop_errors(f"{FILE}:3:1: error: missing return\n"), 0)
+
+
+class NewOperatorRewriteTests(unittest.TestCase):
+    """The operators of scripts/bug_operators.py, held by a schema where the compiler allows."""
+
+    def test_a_default_body_returns_when_its_mutant_is_active(self):
+        _, files = schema_of("func f() -> Int {\n  return a\n}", "default-body")
+        self.assertEqual(files[FILE], "func f() -> Int { if __POIMutant.active == 0 { return 0 };\n  return a\n}")
+        _, files = schema_of("func f() { a() }", "default-body")
+        self.assertEqual(files[FILE], "func f() { if __POIMutant.active == 0 { return  }; a() }")
+
+    def test_a_body_of_one_expression_is_held_with_a_return_before_its_expression(self):
+        schema, files = schema_of("func f() -> Int {\n  a + 1\n}", "default-body")
+        self.assertEqual(schema.unheld, set())
+        self.assertEqual(files[FILE], "func f() -> Int { if __POIMutant.active == 0 { return 0 };\n  return a + 1\n}")
+        _, files = schema_of("func f() -> Int { g(1) }", "default-body")  # on the brace's line
+        self.assertEqual(files[FILE], "func f() -> Int { if __POIMutant.active == 0 { return 0 }; return g(1) }")
+        _, files = schema_of("var s: String {\n  // a comment first\n  switch x { default: \"a\" }\n}", "default-body")
+        self.assertEqual(files[FILE].split("\n")[2], '  return switch x { default: "a" }')
+
+    def test_an_empty_value_the_return_type_has_not_is_not_compiled_without_a_build(self):
+        source = "func f() -> S {\n  return S(a: 1)\n}"
+        schema, files = schema_of(source, "default-body")
+        line = files[FILE].split("\n")[0]
+        at = line.index(".init()") + 1
+        schema.drop_errors(f"/x/Sources/X/X.swift:1:{at}: error: missing argument for parameter 'a' in call")
+        self.assertEqual(len(schema.mismatched), 1)
+        self.assertFalse(schema.included(next(iter(schema.mismatched))))
+        # an error elsewhere on the line is not the value's: the mutant leaves the schema, to be rebuilt
+        schema, files = schema_of(source, "default-body")
+        schema.drop_errors("/x/Sources/X/X.swift:1:6: error: invalid redeclaration of 'f()'")
+        self.assertEqual(schema.mismatched, set())
+        self.assertFalse(any(schema.included(m) for m in schema.ids))
+
+    def test_alone_a_one_expression_body_gets_the_same_return(self):
+        source = "func f() -> Int {\n  a + 1\n}\nfunc g() -> Int { h(1) }\nfunc k() -> Int {\n  return 2\n}"
+        found = {m.line: m for m in mutants.mutants_of(FILE, source) if m.operator == "default-body"}
+        self.assertEqual(schemata.standalone(found[1], source).split("\n")[:3],
+                         ["func f() -> Int { return 0;", "  return a + 1", "}"])
+        self.assertEqual(schemata.standalone(found[4], source).split("\n")[3],
+                         "func g() -> Int { return 0; return h(1) }")
+        self.assertEqual(schemata.standalone(found[5], source).split("\n")[4:6],
+                         ["func k() -> Int { return 0;", "  return 2"])  # a body with a return keeps its own
+
+    def test_rebuilt_in_the_schemata_copy_the_expression_of_a_held_default_keeps_its_return(self):
+        source = "func f() -> Bool {\n  a.first { $0 == b }\n}"
+        schema, files = schema_of(source)
+        selection = next(m for m in schema.ids if m.operator == "collection-selection")
+        self.assertIn("  return ", files[FILE].split("\n")[1])  # the default of the body is held
+        alone = schemata.standalone(selection, files[FILE]).split("\n")
+        self.assertEqual(alone[1], "  return a.last { $0 == b }")
+        self.assertEqual(schemata.standalone(selection, source).split("\n")[1], "  a.last { $0 == b }")
+
+    def test_the_only_try_of_a_do_block_is_rebuilt_not_held(self):
+        # Held, `if __POIMutant.active != N { try validate() }` keeps a `try` in the block; alone, the block has
+        # none, and a typed catch's error (`error.description`) no longer has a type with that member.
+        source = ("func f() throws {\n    do {\n        try validate()\n    } catch {\n        throw g(error)\n"
+                  "    }\n}")
+        schema, files = schema_of(source, "deleted-statement")
+        self.assertEqual(len(schema.unheld), 1)
+        self.assertNotIn("__POIMutant", files[FILE])
+        two = source.replace("        try validate()\n", "        try validate()\n        try check()\n")
+        schema, files = schema_of(two, "deleted-statement")
+        self.assertEqual(schema.unheld, set())  # another try is left in the block: held
+        self.assertFalse(schemata.only_try_of_a_do("func f() {\n    try g() // do {\n}", 2))
+
+    def test_a_one_expression_body_whose_line_a_whole_line_mutant_rewrites_is_rebuilt(self):
+        schema, files = schema_of("func f() -> Int {\n  g(a)\n}")
+        body = [m for m in schema.ids if m.operator == "default-body"]
+        self.assertTrue(any(m.line == 2 and m.column < 0 for m in schema.ids))  # removed-call on g(a)
+        self.assertEqual(set(body), schema.unheld & set(body))
+        self.assertNotIn("return g", files[FILE])
+
+    def test_the_return_goes_when_the_compiler_puts_the_default_back(self):
+        schema, _ = schema_of("func f() -> Int {\n  a + 1\n}", "default-body")
+        schema.drop_errors("/x/Sources/X/X.swift:1:20: error: something the schema cannot say")
+        self.assertEqual(schema.files()[FILE], "func f() -> Int {\n  a + 1\n}")
+
+    def test_a_rejected_line_first_loses_the_mutants_that_guess_types(self):
+        source = "func f(a: Int, b: Int) -> Int {\n  return g(a, b) + 1\n}"
+        schema, _ = schema_of(source)
+        log = "/x/Sources/X/X.swift:2:10: error: cannot convert value of type 'Int' to expected argument type 'String'"
+        self.assertEqual(schema.drop_errors(log), 1)
+        line_two = [m for m in schema.ids if m.line == 2]
+        self.assertEqual({m.operator for m in line_two if schema.included(m)}, {"arithmetic"})
+        self.assertEqual(schema.drop_errors(log), 1)
+        self.assertFalse(any(schema.included(m) for m in line_two))
+
+    def test_a_deleted_statement_and_a_deferred_work_run_unless_active(self):
+        _, files = schema_of("  index += 1", "deleted-statement")
+        self.assertEqual(files[FILE], "  if __POIMutant.active != 0 { index += 1 }")
+        _, files = schema_of("  defer { server.stop() }", "deleted-statement")
+        self.assertEqual(files[FILE], "  defer { if __POIMutant.active != 0 { server.stop() } }")
+
+    def test_swapped_arguments_pick_each_value(self):
+        _, files = schema_of("f(latitude: a, longitude: b)", "swapped-arguments")
+        self.assertEqual(files[FILE], "f(latitude: __POIMutant.pick(0, a, b), longitude: __POIMutant.pick(0, b, a))")
+
+    def test_a_variable_chosen_in_place_inside_a_deletable_statement(self):
+        source = "init(a: Int, b: Int = 3) {\n  self.a = a\n}"
+        schema, files = schema_of(source)
+        line = files[FILE].split("\n")[1]
+        ids = {m.operator: schema.ids[m] for m in schema.ids if m.line == 2}
+        self.assertEqual(line, f"  if __POIMutant.active != {ids['deleted-statement']} "
+                               f"{{ self.a = __POIMutant.pick({ids['swapped-variable']}, a, b) }}")
+
+    def test_first_becomes_a_chosen_key_path_and_a_prefix_a_chosen_length(self):
+        _, files = schema_of("let p = places.first", "collection-selection")
+        self.assertEqual(files[FILE], "let p = places[keyPath: __POIMutant.pick(0, \\.first, \\.last)]")
+        _, files = schema_of("xs.prefix(limit)", "collection-selection")
+        self.assertEqual(files[FILE], "xs.prefix(__POIMutant.pick(0, limit, limit - 1))")
+
+    def test_methods_and_overlapping_spans_are_rebuilt_instead(self):
+        schema, files = schema_of("let w = xs.max()\nlet y = Array(args.dropFirst())")
+        self.assertTrue(schema.unheld)
+        self.assertTrue(all(not schema.included(m) for m in schema.unheld))
+        self.assertEqual({m.operator for m in schema.unheld}, {"collection-selection"})
+        self.assertEqual(files[FILE], "let w = xs.max()\nlet y = Array(args.dropFirst())")
+
+    def test_an_array_entry_is_removed_by_its_index_after_the_literal_line_numbers_kept(self):
+        source = "let x = [a, b]\nlet y = [\n    c,\n    d,\n]\n"
+        schema, files = schema_of(source, "removed-entry")
+        ids = {(m.line, m.mutated.strip()): schema.ids[m] for m in schema.ids}
+        self.assertFalse(schema.unheld)
+        lines = files[FILE].split("\n")
+        first, second = ids[(1, "let x = [b]")], ids[(1, "let x = [a]")]
+        self.assertEqual(lines[0], f"let x = [a, b].__poiRemoving({first}, at: 0).__poiRemoving({second}, at: 1)")
+        self.assertEqual(lines[1:4], ["let y = [", "    c,", "    d,"])
+        self.assertEqual(lines[4], f"].__poiRemoving({ids[(3, '')]}, at: 0).__poiRemoving({ids[(4, '')]}, at: 1)")
+        self.assertIn("func __poiRemoving(_ id: Int, at index: Int)", files["Sources/X/__POIMutants.swift"])
+
+    def test_a_dictionary_entry_is_removed_by_its_key(self):
+        source = "let phrases: [Int: String] = [\n    200: \"OK\",\n    404: \"Not Found\",\n]"
+        schema, files = schema_of(source, "removed-entry")
+        ids = sorted(schema.ids.values())
+        self.assertEqual(files[FILE].split("\n")[-1],
+                         f"].__poiRemoving({ids[0]}, key: 200).__poiRemoving({ids[1]}, key: 404)")
+
+    def test_a_line_that_is_not_one_whole_entry_is_rebuilt_and_a_rejected_literal_goes_back(self):
+        source = "let x = [\n    .a, .b,\n    .c,\n]"
+        schema, files = schema_of(source, "removed-entry")
+        whole = [m for m in schema.ids if m.line == 3]
+        self.assertEqual([m.line for m in schema.unheld], [2])  # two entries on one line
+        self.assertTrue(schema.included(whole[0]))
+        log = "/x/Sources/X/X.swift:4:2: error: cannot infer contextual base in reference to member 'a'"
+        self.assertEqual(schema.drop_errors(log), 1)
+        self.assertFalse(schema.included(whole[0]))
+        self.assertEqual(schema.files()[FILE], source)
+
+    def test_an_error_inside_one_choice_removes_that_mutant_alone_and_a_type_clash_is_not_compiled(self):
+        source = "func f(a: Int, b: Int) -> Int {\n  return g(x, y)\n}"
+        schema, files = schema_of(source, "swapped-arguments")
+        line = files[FILE].split("\n")[1]
+        column = line.index("__POIMutant.pick(0, x, y)") + len("__POIMutant.pick(0, ") + 1
+        log = f"/x/Sources/X/X.swift:2:{column}: error: cannot convert value of type 'Int' to expected argument type 'String'"
+        self.assertEqual(schema.drop_errors(log), 1)
+        (mutant,) = schema.ids
+        self.assertIn(mutant, schema.mismatched)
+        self.assertFalse(schema.included(mutant))
+
+
+if __name__ == "__main__":
+    unittest.main()

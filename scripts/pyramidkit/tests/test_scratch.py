@@ -1,0 +1,264 @@
+"""Tests of scripts/scratch.py's reading of test output, its time-outs and its writes to the copy.
+
+Run with: python3 -m unittest discover -s scripts/tests
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import unittest.mock
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from pyramidkit.run import scratch  # noqa: E402
+from pyramidkit.run import bounded  # noqa: E402
+from pyramidkit.run import testrun  # noqa: E402
+from pyramidkit.run.results import Case, TestResult  # noqa: E402
+
+
+class FailureLineTests(unittest.TestCase):
+    """What stops a run at its first failure (only that: results come from the kit's reader)."""
+
+    def test_failure_lines_of_both_libraries(self):
+        failing = ["✘ Test roundTrip() recorded an issue at X.swift:3:5: Expectation failed",
+                   "/tmp/X.swift:12: error: -[UnitTests.A testB] : XCTAssertEqual failed",
+                   "Test Case 'A.testB' failed (0.001 seconds)",
+                   "\x1b[91m✘\x1b[0m Test roundTrip() recorded an issue at X.swift:3:5: Expectation failed"]
+        passing = ["✔ Test roundTrip() passed after 0.001 seconds.", "Test Case 'A.testB' passed (0.0 seconds)",
+                   "✘ Test roundTrip() recorded a known issue at X.swift:3:5: Expectation failed"]
+        self.assertTrue(all(testrun.first_failure(line) for line in failing))
+        self.assertFalse(any(testrun.first_failure(line) for line in passing))
+
+
+class OutcomeTests(unittest.TestCase):
+    """What a run's outcome says of its results: each failure as a line, the skipped cases."""
+
+    def test_a_failed_test_without_failure_entries_is_one_line_from_its_message(self):
+        outcome = scratch.Outcome("failed", 0, 1, "", [], [TestResult("M.C/t", 0, "failed", "boom", [])])
+        self.assertEqual(outcome.failures(), ["M.C/t: boom"])
+
+    def test_skipped_counts_cases_not_tests(self):
+        parameterized = TestResult("M.S/f(_:)", 0, "passed", cases=[Case("1", "passed"), Case("2", "skipped")])
+        self.assertEqual(scratch.Outcome("passed", 0, 1, "", [], [parameterized]).skipped(), 1)
+        disabled = TestResult("M.S/g(_:)", 0, "skipped", cases=[Case(str(n), "skipped") for n in range(3)])
+        self.assertEqual(scratch.Outcome("passed", 0, 1, "", [], [disabled]).skipped(), 3)
+
+
+class RunEnvironmentTests(unittest.TestCase):
+    """What a run's processes are given: NO_COLOR, and the caller's environment with it (nothing is run here)."""
+
+    def test_the_callers_environment_goes_along_with_no_color(self):
+        tests = scratch.BuiltTests(Path("/nowhere"), product="P")
+        tests._names = {}  # no binary to list
+        finished = bounded.Finished([0], [""], "", 0.1)
+        with unittest.mock.patch.object(testrun, "run_matching", return_value=(finished, [])) as run_matching:
+            tests.run(r"^UnitTests\.", 5.0, environment={"POI_WORKSHOP": "retry"})
+        self.assertEqual(run_matching.call_args.kwargs["environment"], {"NO_COLOR": "1", "POI_WORKSHOP": "retry"})
+
+
+FAKE = Path(__file__).resolve().parent / "fake_test_binary.py"
+
+
+class FakeScratch(scratch.Scratch):
+    """A copy whose test binary is the fake: one process, as the binary run directly, writing the event stream."""
+
+    scenario = "pass"
+
+    def commands(self, pattern, stream):
+        return [[sys.executable, str(FAKE), "binary", self.scenario, str(stream)]], {}
+
+    def binary(self):
+        return FAKE  # lists its tests as the real binary does
+
+
+@unittest.skipUnless(sys.platform.startswith("linux"), "adopting orphans (PR_SET_CHILD_SUBREAPER) is Linux's")
+class TimeOutTests(unittest.TestCase):
+    """A run past its limit is a time-out that names the tests still running, and leaves nothing running; the test
+    binary is a fake (fake_test_binary.py), so nothing is built."""
+
+    def test_a_time_out_names_the_test_that_hung(self):
+        with tempfile.TemporaryDirectory() as folder:
+            copy = FakeScratch(Path(folder), Path(folder), product="P")
+            copy.scenario = "hang-swift-testing"
+            outcome = copy.run(r"^UnitTests\.", 1.0)
+        self.assertEqual(outcome.status, "timeout")
+        self.assertLess(outcome.seconds, 5.0)
+        self.assertEqual(outcome.hung, ["UnitTests.HangTests/forever()"])
+        pids = [int(pid) for pid in re.findall(r"^fake: \w+ (\d+)$", outcome.output, re.M)]
+        self.assertEqual(len(pids), 2, outcome.output)
+        for pid in pids:
+            with self.assertRaises(ProcessLookupError):
+                os.kill(pid, 0)
+
+
+    def stopped_pids(self, outcome):
+        pids = [int(pid) for pid in re.findall(r"^fake: \w+ (\d+)$", outcome.output, re.M)]
+        self.assertEqual(len(pids), 2, outcome.output)
+        for pid in pids:
+            with self.assertRaises(ProcessLookupError):
+                os.kill(pid, 0)
+
+    def test_failures_come_from_the_kit_reader_named_and_placed(self):
+        with tempfile.TemporaryDirectory() as folder:
+            copy = FakeScratch(Path(folder), Path(folder), product="P")
+            copy.scenario = "fail"
+            outcome = copy.run(r"^UnitTests\.", 3.0, stop_at_first_failure=False)
+        self.assertEqual(outcome.status, "timeout")  # the fake waits after its failures: stopped at the bound
+        self.assertEqual(outcome.failed(), ["UnitTests.HangTests/fine()", "UnitTests.HangXCTests/testForever"])
+        self.assertEqual(outcome.tests, 3)  # testFine passed, two failed
+        self.assertIn('UnitTests.HangXCTests/testForever at Tests/Unit/HangXCTests.swift:12: XCTAssertEqual failed: '
+                      '("1") is not equal to ("2")', outcome.failures())
+        self.assertIn("UnitTests.HangTests/fine() at UnitTests/HangTests.swift:10: Expectation failed: 1 == 2",
+                      outcome.failures())
+        self.stopped_pids(outcome)
+
+    def test_the_first_failure_stops_the_run_at_once(self):
+        with tempfile.TemporaryDirectory() as folder:
+            copy = FakeScratch(Path(folder), Path(folder), product="P")
+            copy.scenario = "fail"
+            outcome = copy.run(r"^UnitTests\.", 30.0)
+        self.assertEqual(outcome.status, "failed")
+        self.assertLess(outcome.seconds, 5.0)  # not the 30 s bound: the fake waits ten minutes after failing
+        self.stopped_pids(outcome)
+
+    def test_a_passing_run_counts_its_tests(self):
+        with tempfile.TemporaryDirectory() as folder:
+            outcome = FakeScratch(Path(folder), Path(folder), product="P").run(r"^UnitTests\.", 5.0)
+        self.assertEqual((outcome.status, outcome.tests, outcome.failed()), ("passed", 1, []))
+
+
+class ChangedFilesTests(unittest.TestCase):
+    """A patch's files, changed for a block and put back after it: what scripts/workshop verify does with each
+    reference and wrong solution."""
+
+    def setUp(self):
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        self.folder = Path(folder.name)
+        self.tree = self.folder / "tree"
+        (self.tree / "Sources").mkdir(parents=True)
+        (self.tree / "Sources" / "A.swift").write_text("let a = 1\nlet b = 2\n")
+        (self.tree / "Sources" / "Gone.swift").write_text("let gone = 0\n")
+        self.copy = scratch.Scratch(self.tree, self.folder, product="P")
+        self.patch = self.folder / "change.patch"
+        self.patch.write_text(
+            "diff --git a/Sources/A.swift b/Sources/A.swift\n--- a/Sources/A.swift\n+++ b/Sources/A.swift\n"
+            "@@ -1,2 +1,2 @@\n let a = 1\n-let b = 2\n+let b = 3\n"
+            "diff --git a/Sources/New.swift b/Sources/New.swift\nnew file mode 100644\n--- /dev/null\n"
+            "+++ b/Sources/New.swift\n@@ -0,0 +1 @@\n+let new = 4\n"
+            "diff --git a/Sources/Gone.swift b/Sources/Gone.swift\ndeleted file mode 100644\n"
+            "--- a/Sources/Gone.swift\n+++ /dev/null\n@@ -1 +0,0 @@\n-let gone = 0\n")
+
+    def test_a_patch_is_read_without_writing_the_copy(self):
+        self.assertEqual(self.copy.patched(self.patch), {"Sources/A.swift": "let a = 1\nlet b = 3\n",
+                                                          "Sources/New.swift": "let new = 4\n",
+                                                          "Sources/Gone.swift": None})
+        self.assertEqual((self.tree / "Sources" / "A.swift").read_text(), "let a = 1\nlet b = 2\n")
+        self.assertFalse((self.tree / "Sources" / "New.swift").exists())
+
+    def test_the_changes_hold_for_the_block_and_every_file_is_put_back(self):
+        with self.copy.changed(self.copy.patched(self.patch)):
+            self.assertEqual((self.tree / "Sources" / "A.swift").read_text(), "let a = 1\nlet b = 3\n")
+            self.assertTrue((self.tree / "Sources" / "New.swift").exists())
+            self.assertFalse((self.tree / "Sources" / "Gone.swift").exists())
+        self.assertEqual(sorted(path.name for path in (self.tree / "Sources").iterdir()), ["A.swift", "Gone.swift"])
+        self.assertEqual((self.tree / "Sources" / "A.swift").read_text(), "let a = 1\nlet b = 2\n")
+
+    def test_the_files_are_put_back_when_the_block_fails(self):
+        with self.assertRaises(RuntimeError):
+            with self.copy.changed({"Sources/A.swift": "broken"}):
+                raise RuntimeError("a build that raised")
+        self.assertEqual((self.tree / "Sources" / "A.swift").read_text(), "let a = 1\nlet b = 2\n")
+
+    def test_a_patch_that_does_not_apply_is_refused_with_its_name(self):
+        (self.tree / "Sources" / "A.swift").write_text("let a = 9\n")
+        with self.assertRaises(ValueError) as caught:
+            self.copy.patched(self.patch)
+        self.assertIn("change.patch does not apply", str(caught.exception))
+
+
+class SymbolicLinkTests(unittest.TestCase):
+    """A package that shares a folder through a symbolic link (swift-argument-parser's plugins do) is copied with the
+    link as a link, and nothing reached through it is taken for a deleted file."""
+
+    def test_a_linked_folder_stays_a_link(self):
+        folder = Path(tempfile.mkdtemp(prefix="poi-scratch-link-"))
+        self.addCleanup(shutil.rmtree, folder, True)
+        root = folder / "root"
+        (root / "Sources" / "Common").mkdir(parents=True)
+        (root / "Sources" / "Common" / "Shared.swift").write_text("let shared = 1\n")
+        (root / "Sources" / "Tool").mkdir()
+        (root / "Sources" / "Tool" / "main.swift").write_text("print(shared)\n")
+        os.symlink("../Common", root / "Sources" / "Tool" / "Common")
+        subprocess.run(["git", "init", "-q", str(root)], check=True)
+        copy = scratch.Scratch(folder / "tree", root, product="ToolPackageTests")
+        self.addCleanup(lambda: copy._lock and copy._lock.close())
+        copy.prepare()
+        link = copy.tree / "Sources" / "Tool" / "Common"
+        self.assertTrue(link.is_symlink())
+        self.assertEqual(os.readlink(link), "../Common")
+        self.assertEqual((link / "Shared.swift").read_text(), "let shared = 1\n")
+        copy.prepare()  # again: the link and the file behind it are kept
+        self.assertTrue(link.is_symlink())
+        self.assertTrue((copy.tree / "Sources" / "Common" / "Shared.swift").is_file())
+
+
+@unittest.skipUnless(shutil.which("swift"), "needs a Swift toolchain")
+class StaleBuildTests(unittest.TestCase):
+    """The copy's build sees every write, however soon one follows another (issue 16: a restore stamped one second
+    in the future hid the next mistake written within that second, and the tests ran the code without it)."""
+
+    def setUp(self):
+        self.folder = Path(tempfile.mkdtemp(prefix="poi-scratch-test-"))
+        self.addCleanup(shutil.rmtree, self.folder, True)
+        root = self.folder / "root"
+        (root / "Sources" / "tiny").mkdir(parents=True)
+        (root / "Package.swift").write_text(
+            '// swift-tools-version:5.9\nimport PackageDescription\n'
+            'let package = Package(name: "tiny", targets: [.executableTarget(name: "tiny")])\n')
+        (root / "Sources" / "tiny" / "main.swift").write_text("print(value)\n")
+        (root / "Sources" / "tiny" / "Value.swift").write_text("let value = 0\n")
+        subprocess.run(["git", "init", "-q", str(root)], check=True)
+        self.copy = scratch.Scratch(self.folder / "tree", root)
+        self.addCleanup(lambda: self.copy._lock and self.copy._lock.close())
+
+    def printed(self) -> str:
+        built, _, log = self.copy.build()
+        self.assertTrue(built, log)
+        return subprocess.run([str(self.copy.tree / ".build" / "debug" / "tiny")], capture_output=True, text=True,
+                              check=True).stdout.strip()
+
+    def test_a_write_within_a_second_of_the_last_is_built(self):
+        self.copy.prepare()
+        self.assertEqual(self.printed(), "0")
+        with self.copy.mistake("Sources/tiny/Value.swift", "let value = 1\n"):
+            self.assertEqual(self.printed(), "1")
+        restored = time.monotonic()
+        self.assertEqual(self.printed(), "0")
+        within = time.monotonic() - restored
+        with self.copy.mistake("Sources/tiny/Value.swift", "let value = 2\n"):
+            self.assertEqual(self.printed(), "2", f"the second mistake, asked for {within:.2f} s after the restore")
+        self.assertEqual(self.printed(), "0")
+        if within >= 1.0:
+            self.skipTest(f"the build took {within:.2f} s: too slow to write twice within one second")
+
+    def test_no_write_is_stamped_in_the_future_and_a_future_stamp_is_put_right(self):
+        value = self.copy.tree / "Sources" / "tiny" / "Value.swift"
+        self.copy.prepare()
+        later = time.time() + 60
+        os.utime(value, (later, later))  # as the engine before issue 16 left a restored file
+        self.copy.prepare()
+        self.assertLessEqual(value.stat().st_mtime_ns, time.time_ns())
+        with self.copy.mistake("Sources/tiny/Value.swift", "let value = 3\n"):
+            self.assertLessEqual(value.stat().st_mtime_ns, time.time_ns())
+        self.assertLessEqual(value.stat().st_mtime_ns, time.time_ns())
+
+
+if __name__ == "__main__":
+    unittest.main()

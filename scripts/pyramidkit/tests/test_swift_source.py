@@ -1,0 +1,64 @@
+"""Tests of scripts/swift_source.py's bracket scanning: a call's arguments and a literal's entries, found at their
+top level, with comments and strings passed over when the code mask is given.
+
+Run with: python3 -m unittest discover -s scripts/tests
+"""
+
+import sys
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from pyramidkit.mutation import swift_source  # noqa: E402
+
+
+def texts(text: str, spans) -> list[str]:
+    return [text[a:b] for a, b in spans]
+
+
+class BracketSpanTests(unittest.TestCase):
+    def test_top_level_arguments_only(self):
+        text = "f(a, g(b, c), [d, e])"
+        self.assertEqual(texts(text, swift_source.bracket_spans(text, 1)), ["a", " g(b, c)", " [d, e]"])
+
+    def test_the_last_span_ends_at_the_closing_bracket(self):
+        text = "[1: x, 2: y] + z"
+        spans = swift_source.bracket_spans(text, 0)
+        self.assertEqual(spans[-1][1], text.index("]"))
+
+    def test_a_bracket_that_does_not_close_gives_none(self):
+        self.assertIsNone(swift_source.bracket_spans("f(a, b", 1))
+
+    def test_with_the_mask_commas_and_brackets_in_strings_and_comments_do_not_count(self):
+        text = 'f("a, )", b /* ( , */, c)'
+        mask = swift_source.code_mask(text)
+        self.assertEqual(texts(text, swift_source.bracket_spans(text, 1, mask)), ['"a, )"', " b /* ( , */", " c"])
+        self.assertNotEqual(len(swift_source.bracket_spans(text, 1) or []), 3)  # without it, they do
+
+    def test_a_literal_across_lines(self):
+        text = "[\n    200: \"OK\",\n    404: \"Not Found\",\n]"
+        spans = swift_source.bracket_spans(text, 0)
+        self.assertEqual([t.strip() for t in texts(text, spans)], ['200: "OK"', '404: "Not Found"', ""])
+
+
+
+class ConditionTests(unittest.TestCase):
+    """#if conditions of packages not written here: versions, DEBUG, and flags nobody can know."""
+
+    def test_versions_and_debug(self):
+        self.assertTrue(swift_source._condition("swift(>=6.2)"))
+        self.assertFalse(swift_source._condition("swift(>=6.4)"))
+        self.assertTrue(swift_source._condition("compiler(<7) && DEBUG"))
+
+    def test_an_unknown_flag_counts_no_branch(self):
+        text = "#if EnableShrinking\nlet a = 1\n#else\nlet b = 2\n#endif\nlet c = 3\n"
+        self.assertEqual(swift_source.compiled_lines(text), {6})
+        self.assertIsNone(swift_source._condition("EnableShrinking || os(Linux)"))
+
+    def test_a_known_condition_still_picks_its_branch(self):
+        text = "#if os(Linux)\nlet a = 1\n#elseif Flag\nlet b = 2\n#else\nlet c = 3\n#endif\n"
+        self.assertEqual(swift_source.compiled_lines(text), {2})
+
+if __name__ == "__main__":
+    unittest.main()
