@@ -34,7 +34,7 @@ from pyramidkit.docs import markers
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-TOOL = "chapter-tests"  # its blocks, through pyramidkit/markers.py: <!-- chapter-tests: COMMAND -->
+TOOL = "chapter-tests"  # its blocks, through pyramidkit/docs/markers.py: <!-- chapter-tests: COMMAND -->
 # A code block the chapter says is taken from a file: `<!-- from: Sources/... -->` on the line before its fence.
 SNIPPET = re.compile(r"<!-- from: (\S+) -->\n```\w*\n(.*?)```", re.S)
 

@@ -90,7 +90,7 @@ PAGES = [
 WORKSHOP_PAGES = [("workshop.md", "The two-hour workshop, for attendees."),
                   ("workshop-facilitator.md", "The workshop's checks and timings, for whoever runs it."),
                   ("promises.md", "Every promise of the programs and the API, with the tests that hold it.")]
-TOOL = "path"  # its blocks, through pyramidkit/markers.py: <!-- path:head -->, <!-- path:foot -->, <!-- path:contents -->
+TOOL = "path"  # its blocks, through pyramidkit/docs/markers.py: <!-- path:head -->, <!-- path:foot -->, <!-- path:contents -->
 
 
 def without(text: str, key: str, newlines: int = 1) -> str:

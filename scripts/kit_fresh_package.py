@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """The pyramid kit on a package nobody here wrote: a fresh `swift package init --type library`, given three tier
-targets, the kit copied into it exactly as chapter 12's copy block says, and the report's counts checked; then one
-test made to fail, and the report must fail and name it with its file:line.
+targets; the kit installed into a fresh virtual environment exactly as chapter 12's install block says; its `pyramid
+init` guesses the tiers, and its report's counts are checked and are the launcher's (scripts/pyramid --package-path,
+the kit run in place); then one test made to fail, and the report must fail and name it with its file:line.
 
     scripts/kit-fresh-package [--keep]
 
 Each tier target holds a passing XCTest method, a parameterized Swift Testing test of three cases and a disabled
-one: 3 tests, 5 cases, 4 passed, 1 skipped a tier. The copy block is the one between `<!-- kit:copy -->` markers in
-docs/12-using-this-layout-as-a-template.md, run with bash from this repository's root and DEST set to the new
-package. A step of .ci/run; tested by scripts/tests/test_kit_fresh_package.py (the parts that need no build).
+one: 3 tests, 5 cases, 4 passed, 1 skipped a tier. The install block is the one between `<!-- kit:install -->`
+markers in docs/12-using-this-layout-as-a-template.md, run with bash from this repository's root and VENV set to a
+new folder. A step of .ci/run; tested by scripts/tests/test_kit_fresh_package.py (the parts that need no build).
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTER = ROOT / "docs" / "12-using-this-layout-as-a-template.md"
-COPY_BLOCK = re.compile(r"<!-- kit:copy -->\s*```sh\n(.*?)```\s*<!-- /kit:copy -->", re.S)
+INSTALL_BLOCK = re.compile(r"<!-- kit:install -->\s*```sh\n(.*?)```\s*<!-- /kit:install -->", re.S)
+LAUNCHER = ROOT / "scripts" / "pyramid"
 NAME = "Fresh"
 TIERS = {"Unit": "FreshUnitTests", "Integration": "FreshIntegrationTests", "EndToEnd": "FreshEndToEndTests"}
 EXPECTED = {"tests": 3, "cases": 5, "passed": 4, "failed": 0, "skipped": 1}
@@ -64,12 +66,33 @@ FAILING = """import Testing
 """
 
 
-def copy_block(text: str) -> str:
-    """Chapter 12's copy commands (a shell block between `<!-- kit:copy -->` markers)."""
-    match = COPY_BLOCK.search(text)
+def install_block(text: str) -> str:
+    """Chapter 12's install commands (a shell block between `<!-- kit:install -->` markers)."""
+    match = INSTALL_BLOCK.search(text)
     if not match:
-        raise SystemExit(f"kit-fresh-package: {CHAPTER.name} has no ```sh block between <!-- kit:copy --> markers")
+        raise SystemExit(f"kit-fresh-package: {CHAPTER.name} has no ```sh block between <!-- kit:install --> markers")
     return match[1]
+
+
+def install(venv: Path) -> Path:
+    """The kit installed into a new virtual environment at `venv` by chapter 12's block; its `pyramid` command."""
+    run(["bash", "-c", f"set -euo pipefail\n{install_block(CHAPTER.read_text())}"], ROOT,
+        env={**os.environ, "VENV": str(venv)})
+    command = venv / "bin" / "pyramid"
+    if not command.is_file():
+        raise SystemExit(f"kit-fresh-package: the install block left no {command}")
+    return command
+
+
+def same_report(installed: dict, launched: dict) -> list[str]:
+    """Where the installed command's report and the launcher's differ, in anything but times: each tier's counts,
+    the suites, the skipped and the failed tests."""
+    def shape(report: dict) -> dict:
+        keys = ("tests", "cases", "passed", "failed", "skipped", "suites", "skippedTests", "failedTests", "failures")
+        return {tier: {key: value.get(key) for key in keys} for tier, value in report.get("tiers", {}).items()}
+    mine, theirs = shape(installed), shape(launched)
+    return [f"{tier}: the installed command reports {mine.get(tier)}, the launcher {theirs.get(tier)}"
+            for tier in sorted(set(mine) | set(theirs)) if mine.get(tier) != theirs.get(tier)]
 
 
 def make_package(folder: Path) -> Path:
@@ -113,23 +136,22 @@ def main(arguments: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="scripts/kit-fresh-package", description=__doc__.splitlines()[0])
     parser.add_argument("--keep", action="store_true", help="keep the package (its folder is printed)")
     options = parser.parse_args(arguments)
-    block = copy_block(CHAPTER.read_text())
     folder = Path(tempfile.mkdtemp(prefix="kit-fresh-"))
     problems: list[str] = []
     try:
         package = make_package(folder)
         print(f"== a fresh package in {package}: three tier targets, each 3 tests (5 cases)", flush=True)
-        run(["bash", "-c", f"set -euo pipefail\n{block}"], ROOT, env={**os.environ, "DEST": str(package)})
-        print("== the kit copied as chapter 12 says; --init", flush=True)
-        init = run([str(package / "scripts" / "pyramid"), "--init"], package)
+        pyramid = install(folder / "venv")
+        print(f"== the kit installed as chapter 12 says ({pyramid}); pyramid init", flush=True)
+        init = run([str(pyramid), "init"], package)
         print(init.stdout.rstrip())
         guessed = json.loads((package / "pyramid.json").read_text())
         tiers = {tier["name"]: tier["targets"] for tier in guessed["tiers"]}
         if tiers != {tier: [target] for tier, target in TIERS.items()}:
             problems.append(f"--init guessed {tiers}")
         report_path = folder / "report.json"
-        passing = run([str(package / "scripts" / "pyramid"), "--json", str(report_path), "--junit", str(folder / "junit")],
-                      package, check=False)
+        passing = run([str(pyramid), "--json", str(report_path), "--junit", str(folder / "junit")], package,
+                      check=False)
         print(passing.stdout.rstrip().splitlines()[-1] if passing.stdout.strip() else passing.stderr[-2000:])
         if passing.returncode != 0:
             problems.append(f"the passing package's report exited {passing.returncode}:\n{passing.stdout}{passing.stderr}")
@@ -139,11 +161,19 @@ def main(arguments: list[str]) -> int:
                 xml = (folder / "junit" / f"{tier}.xml").read_text()
                 if xml.count("<testcase ") != EXPECTED["cases"] or xml.count("<skipped ") != EXPECTED["skipped"]:
                     problems.append(f"junit/{tier}.xml has not {EXPECTED['cases']} testcases and 1 skipped")
+            print("== the launcher in this checkout on the same package: the same report", flush=True)
+            launched_path = folder / "launched.json"
+            launched = run([str(LAUNCHER), "--package-path", str(package), "--json", str(launched_path)], ROOT,
+                           check=False)
+            if launched.returncode != 0:
+                problems.append(f"the launcher exited {launched.returncode}:\n{launched.stdout}{launched.stderr}")
+            else:
+                problems += same_report(json.loads(report_path.read_text()), json.loads(launched_path.read_text()))
         print("== one test made to fail (Integration): the report must fail and name it", flush=True)
         broken = package / "Tests" / TIERS["Integration"] / "BrokenTests.swift"
         broken.write_text(FAILING)
         report_path.unlink(missing_ok=True)
-        failing = run([str(package / "scripts" / "pyramid"), "--json", str(report_path)], package, check=False)
+        failing = run([str(pyramid), "--json", str(report_path)], package, check=False)
         named = f"{TIERS['Integration']}.BrokenTests/fails() at Tests/{TIERS['Integration']}/BrokenTests.swift:4: "
         failed_lines = [line.strip() for line in failing.stdout.splitlines() if line.startswith("  FAILED ")]
         print("\n".join(failed_lines) or failing.stdout[-2000:])

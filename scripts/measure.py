@@ -30,7 +30,7 @@ from pyramidkit.run import testrun
 from pyramidkit.run.bounds import HangBounds
 
 ROOT = Path(__file__).resolve().parent.parent
-TOOL = "measure"  # its blocks: <!-- measure:KEY -->, through pyramidkit/markers.py
+TOOL = "measure"  # its blocks: <!-- measure:KEY -->, through pyramidkit/docs/markers.py
 TIME_FACTOR = 4.0
 NOISE_SECONDS = 0.02
 LAUNCHES = 21

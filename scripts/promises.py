@@ -46,7 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "scripts" / "promises.json"
 DOCS = ROOT / "docs" / "promises.md"
 TIERS = ["Unit", "Integration", "EndToEnd"]
-# The table's block, through pyramidkit/markers.py: <!-- promises:table ... --> to <!-- /promises -->.
+# The table's block, through pyramidkit/docs/markers.py: <!-- promises:table ... --> to <!-- /promises -->.
 TOOL = "promises"
 BEGIN = "<!-- promises:table (scripts/promises --update-docs writes this table) -->"
 END = "<!-- /promises -->"

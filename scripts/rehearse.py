@@ -29,7 +29,7 @@ from pyramidkit.docs import markers
 
 ROOT = Path(__file__).resolve().parent.parent
 FACILITATOR = ROOT / "docs" / "workshop-facilitator.md"
-TOOL = "workshop"  # its block, through pyramidkit/markers.py: <!-- workshop:rehearsal -->
+TOOL = "workshop"  # its block, through pyramidkit/docs/markers.py: <!-- workshop:rehearsal -->
 
 BEFORE = "swift build --build-tests && scripts/check-claims forgotten-resume"
 

@@ -9,7 +9,7 @@ a claim) and some test files added (docs/steps/*.swift, compiled into the Worksh
 so they never run in the tiers); for each step the script prints what changed since the step before (a diff), builds,
 runs the step's tests, and checks what the chapter says of the step: which tests pass, which fail, and how long
 they take (the eleven-second wait takes at least ten seconds; the mock scheduler a fraction of one). Your files
-are never touched (scripts/scratch.py). CI replays every step. Python's standard library only.
+are never touched (scripts/pyramidkit/run/scratch.py). CI replays every step. Python's standard library only.
 """
 
 from __future__ import annotations

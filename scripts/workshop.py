@@ -4,7 +4,7 @@
   scripts/workshop check NAME     switches NAME's tests on (POI_WORKSHOP=NAME) and says whether it is solved;
                                   for a write-the-test exercise, judges your test (scripts/write_the_test.py)
   scripts/workshop hint NAME      a write-the-test exercise's next hint, from a nudge to the answer
-  scripts/workshop verify         for every exercise, in the scratch copy (scripts/scratch.py): the tests fail on
+  scripts/workshop verify         for every exercise, in the scratch copy (scripts/pyramidkit/run/scratch.py): the tests fail on
                                   the code as it is, and pass, with every other unit and integration test, once the
                                   reference solution (docs/workshop/solutions/NAME.patch) is applied; and they fail
                                   with each known wrong solution (docs/workshop/mistakes/NAME/*.patch); then the
@@ -16,7 +16,7 @@
                                   runs the whole plan in a fresh clone and times each slot (scripts/rehearse.py)
 
 `check` builds your checkout and runs the hidden tests there; `verify` never touches your files. Both run the tests
-through the kit (scripts/pyramidkit/testrun.py), which reads their results from Swift Testing's event stream and
+through the kit (scripts/pyramidkit/run/testrun.py), which reads their results from Swift Testing's event stream and
 XCTest's closing lines: what passed, what failed, where and why. Python's standard library only, so it runs where
 attendees run it, macOS included.
 """

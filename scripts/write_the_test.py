@@ -10,7 +10,7 @@ tests run only when `POI_WORKSHOP` names the exercise, which the checker sets). 
 
 1. reads the file: a test that asserts nothing (no `#expect`, `#require`, `XCTAssert…`, `XCTFail` or
    `Issue.record`) is rejected before anything is built: it passes whatever the code computes;
-2. runs the test, in the scratch copy (scripts/scratch.py, your files as they are), against the code as it is: it
+2. runs the test, in the scratch copy (scripts/pyramidkit/run/scratch.py, your files as they are), against the code as it is: it
    must pass (and, where the task says "without waiting", within a second);
 3. puts each of the exercise's hidden mistakes into the copy in turn, each a bug an engineer makes, and runs the
    test again: it must fail (or hang: a test stopped at its time limit counts as caught, and says so). A mistake the

@@ -16,31 +16,74 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import kit_fresh_package as fresh  # noqa: E402
 
 
-class CopyBlockTests(unittest.TestCase):
+class InstallBlockTests(unittest.TestCase):
     def test_the_chapter_has_the_block(self):
-        block = fresh.copy_block(fresh.CHAPTER.read_text())
-        self.assertIn("scripts/pyramidkit", block)
+        block = fresh.install_block(fresh.CHAPTER.read_text())
+        self.assertIn("pip install", block)
+        self.assertIn("./scripts", block)
 
     def test_a_chapter_without_it_is_refused(self):
         with self.assertRaises(SystemExit):
-            fresh.copy_block("no block here")
+            fresh.install_block("no block here")
 
-    def test_the_copied_kit_starts_and_reads_its_package(self):
-        """The block, run into an empty folder: the copy's --help runs (every module it imports came along) and it
-        refuses a package without pyramid.json by saying how to make one."""
+    def test_the_installed_command_starts_and_reads_its_package(self):
+        """Chapter 12's block, run as it says into a new virtual environment: the installed `pyramid` answers
+        --version and --help with every verb, refuses a folder that is in no package, refuses a package without
+        pyramid.json by saying how to make one, and reads one that has it. It runs from an unrelated folder: the
+        package it imports is the installed one, not this checkout's."""
         with tempfile.TemporaryDirectory() as folder:
-            subprocess.run(["bash", "-c", "set -euo pipefail\n" + fresh.copy_block(fresh.CHAPTER.read_text())],
-                           cwd=fresh.ROOT, env={**os.environ, "DEST": folder}, check=True)
-            self.assertFalse((Path(folder) / "scripts" / "pyramidkit" / "__pycache__").exists())
-            ran = subprocess.run([str(Path(folder) / "scripts" / "pyramid"), "--help"], capture_output=True, text=True)
-            self.assertEqual(ran.returncode, 2)
-            self.assertIn("pyramid.json is not there", ran.stderr)
-            self.assertIn("--init", ran.stderr)
-            (Path(folder) / "pyramid.json").write_text(
+            command = fresh.install(Path(folder) / "venv")
+            elsewhere = Path(folder) / "elsewhere"
+            elsewhere.mkdir()
+
+            def pyramid(*arguments: str) -> subprocess.CompletedProcess:
+                return subprocess.run([str(command), *arguments], cwd=elsewhere, capture_output=True, text=True,
+                                      env={key: value for key, value in os.environ.items() if key != "PYTHONPATH"})
+
+            located = subprocess.run([str(Path(folder) / "venv" / "bin" / "python"), "-c",
+                                      "import pyramidkit; print(pyramidkit.__file__)"], cwd=elsewhere,
+                                     capture_output=True, text=True, check=True)
+            self.assertTrue(located.stdout.startswith(str(Path(folder) / "venv")), located.stdout)
+            version = pyramid("--version")
+            self.assertEqual(version.returncode, 0, version.stderr)
+            self.assertRegex(version.stdout, r"^pyramid \d+\.\d+\.\d+$")
+            usage = pyramid("--help")
+            for verb in ("run", "init", "coverage", "mutants", "claims", "version"):
+                self.assertRegex(usage.stdout, rf"\n  {verb} ")
+            nowhere = pyramid("run")
+            self.assertEqual(nowhere.returncode, 2)
+            self.assertIn("no Package.swift", nowhere.stderr)
+            (elsewhere / "Package.swift").write_text("// swift-tools-version: 6.0\n")
+            bare = pyramid("run", "--help")
+            self.assertEqual(bare.returncode, 2)
+            self.assertIn("pyramid.json is not there", bare.stderr)
+            self.assertIn("pyramid init", bare.stderr)
+            (elsewhere / "pyramid.json").write_text(
                 '{"testProduct": "XPackageTests", "tiers": [{"name": "Unit", "targets": ["XUnitTests"]}]}')
-            ran = subprocess.run([str(Path(folder) / "scripts" / "pyramid"), "--help"], capture_output=True, text=True)
+            ran = pyramid("run", "--help")
             self.assertEqual(ran.returncode, 0, ran.stderr)
             self.assertIn("--junit DIR", ran.stdout)
+            self.assertIn("usage: pyramid run", ran.stdout)
+
+
+class SameReportTests(unittest.TestCase):
+    TIER = {"tests": 3, "cases": 5, "passed": 4, "failed": 0, "skipped": 1, "wallSeconds": 0.5,
+            "suites": [{"suite": "S", "tests": 3}], "skippedTests": [{"test": "T/later()", "reason": "later"}],
+            "failedTests": [], "failures": []}
+
+    def test_times_may_differ(self):
+        other = {**self.TIER, "wallSeconds": 9.0}
+        self.assertEqual(fresh.same_report({"tiers": {"Unit": self.TIER}}, {"tiers": {"Unit": other}}), [])
+
+    def test_a_count_a_test_or_a_tier_that_differs_is_named(self):
+        for key, value in [("cases", 4), ("skippedTests", []), ("suites", [])]:
+            with self.subTest(key=key):
+                other = {**self.TIER, key: value}
+                found = fresh.same_report({"tiers": {"Unit": self.TIER}}, {"tiers": {"Unit": other}})
+                self.assertEqual(len(found), 1)
+                self.assertTrue(found[0].startswith("Unit: "), found)
+        missing = fresh.same_report({"tiers": {"Unit": self.TIER}}, {"tiers": {}})
+        self.assertEqual(len(missing), 1)
 
 
 class CountsTests(unittest.TestCase):

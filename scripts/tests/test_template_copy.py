@@ -14,7 +14,7 @@ def local_imports(module: str) -> set[str]:
     """The scripts' own modules and packages that `module` (a module, or a package: all its modules) imports."""
     local = {path.stem for path in SCRIPTS.glob("*.py")} | {path.parent.name for path in SCRIPTS.glob("*/__init__.py")}
     found = set()
-    files = sorted((SCRIPTS / module).glob("*.py")) if (SCRIPTS / module).is_dir() else [SCRIPTS / f"{module}.py"]
+    files = sorted((SCRIPTS / module).rglob("*.py")) if (SCRIPTS / module).is_dir() else [SCRIPTS / f"{module}.py"]
     for node in (node for file in files for node in ast.walk(ast.parse(file.read_text()))):
         if isinstance(node, ast.Import):
             found |= {alias.name.split(".")[0] for alias in node.names}
@@ -46,7 +46,7 @@ class CopyTableTests(unittest.TestCase):
 
     def test_each_row_names_every_module_its_modules_import(self):
         rows = self.rows()
-        self.assertGreaterEqual(len(rows), 5, "the table's rows of scripts")
+        self.assertGreaterEqual(len(rows), 3, "the table's rows of scripts")
         for piece, named in rows:
             self.assertTrue(all((SCRIPTS / f"{module}.py").is_file() or (SCRIPTS / module / "__init__.py").is_file()
                                 for module in named), piece)
@@ -62,9 +62,9 @@ class CopyTableTests(unittest.TestCase):
                                  f"{module} imports {imported}, which imports {module} back")
 
     def test_the_import_walk_finds_an_indirect_import(self):
-        self.assertIn("pyramidkit", needed({"pyramid"}))
-        self.assertIn("scratch", needed({"claims"}))
-        self.assertIn("pyramidkit", needed({"claims"}))
+        self.assertIn("pyramidkit", needed({"promises"}))
+        self.assertIn("write_the_test", needed({"docs_path"}))
+        self.assertIn("pyramidkit", needed({"docs_path"}))
 
 
 if __name__ == "__main__":

@@ -3,10 +3,10 @@
 
 Used by scripts/pyramid (every tier, the report, the budgets) and scripts/test-tier (one tier), on the package at
 --package-path (default: the one this file is in), whose pyramid.json names its tiers, test product, budgets,
-programs and docs (scripts/pyramidkit/config.py). Python's standard library only; this file's logic is tested by
-scripts/tests/test_pyramid.py, the kit's parts by scripts/tests/test_kit_*.py.
+programs and docs (scripts/pyramidkit/run/config.py). Python's standard library only; this file's logic is tested by
+scripts/pyramidkit/tests/test_pyramid.py, the kit's parts by scripts/tests/test_kit_*.py.
 
-Results are read by the kit's one reader (scripts/pyramidkit/results.py): XCTest's from its console lines ("Test
+Results are read by the kit's one reader (scripts/pyramidkit/run/results.py): XCTest's from its console lines ("Test
 Case '...' passed (0.001 seconds)"; on Linux it writes an xUnit file only under --parallel, and calls a skip passed
 there), Swift Testing's from the JSON event stream `swift test --event-stream-output-path` writes (each case of a
 parameterized test, each failure with file:line, skip reasons).
@@ -15,8 +15,8 @@ Every test must end, so every run of a tier has a hang bound derived from the bu
 plus HANG_MARGIN, that is 4 x the budget + 10 s. The run as a whole is bound by the tier's budget (maxTierSeconds: a
 tier of 3 s gives 22 s), each test by its own (maxSecondsPerTest or its exception: 0.25 s gives 11 s), counted from
 the line that says the test started. When a bound passes, the run is stopped with every process it started (`swift
-test`, the test binary in its process group, the programs its tests launched in theirs: scripts/pyramidkit/bounded.py), and each
-test that started and never ended (read from both libraries' console lines: scripts/pyramidkit/running.py) is a failure with a
+test`, the test binary in its process group, the programs its tests launched in theirs: scripts/pyramidkit/run/bounded.py), and each
+test that started and never ended (read from both libraries' console lines: scripts/pyramidkit/run/running.py) is a failure with a
 line that names it: `HUNG Module.SomeXCTests/testAwaitsForever still running after 11.0 s (bound: ...)`. The bounds
 are far above a slow test, which the budgets catch, and far below Swift Testing's one-minute `.timeLimit`, which an
 `async` XCTest method does not even have. A tier the budgets do not list is bound by UNBUDGETED_SECONDS a run.
@@ -48,7 +48,7 @@ from pyramidkit.run.testrun import COVERAGE_FOLDER, build, coverage_binaries, pr
 
 
 
-# MARK: Parsing (the kit's one reader of results: scripts/pyramidkit/results.py)
+# MARK: Parsing (the kit's one reader of results: scripts/pyramidkit/run/results.py)
 
 
 # MARK: Budgets, shape, flakiness

@@ -11,7 +11,7 @@ an exit test's, which ends in a trap (such a test is marked to run for every mut
 end-to-end test stops with a signal (so scripts/mutants runs the end-to-end tier whole).
 
 Saved in .build-coverage/lines-by-test.json with the digest of the sources (tier_coverage.sources_digest): data for
-other sources is not used. Python's standard library only; tested by scripts/tests/test_test_coverage.py.
+other sources is not used. Python's standard library only; tested by scripts/pyramidkit/tests/test_test_coverage.py.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Each tier runs alone on an instrumented build, from an empty profile folder (`sw
 merges every .profraw it finds there), and the programs the end-to-end tests launch write their profiles beside the
 test binary's (they inherit LLVM_PROFILE_FILE), so they count for that tier. The profiles are merged with
 llvm-profdata and read per binary with `llvm-cov export -format=lcov`; a line counts as covered in a tier when any
-binary ran it. Python's standard library only; the logic is tested by scripts/tests/test_tier_coverage.py.
+binary ran it. Python's standard library only; the logic is tested by scripts/pyramidkit/tests/test_tier_coverage.py.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The figures the docs quote from a run, between `<!-- pyramid:KEY -->` markers: written (--update-docs) and
-checked (--check-docs). Tested by scripts/tests/test_pyramid.py."""
+checked (--check-docs). Tested by scripts/pyramidkit/tests/test_pyramid.py."""
 
 from __future__ import annotations
 

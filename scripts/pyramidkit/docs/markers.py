@@ -8,7 +8,7 @@ found (`blocks`), rewritten (`rewrite`: each block's body from its key) and, for
 whole, checked (`stale`: the files a rewrite would change). A block never spans the opening of another of its tool,
 so a closing marker lost in an edit cannot swallow the text up to the next block. The pyramid's figures, scripts/
 measure, docs-path, chapter-tests, promises, mutants and the workshop's plan and rehearsal all write through here.
-Python's standard library only; tested by scripts/tests/test_markers.py.
+Python's standard library only; tested by scripts/pyramidkit/tests/test_markers.py.
 """
 
 from __future__ import annotations

@@ -10,12 +10,12 @@
                        dropFirst() removed
   removed-entry        an entry of an array or dictionary literal removed (a header, a table row, an option)
 
-Each operator reads one file's text with the code mask of scripts/swift_source.py (never inside a comment or a
+Each operator reads one file's text with the code mask of scripts/pyramidkit/mutation/swift_source.py (never inside a comment or a
 string literal, never in a branch of #if this machine does not compile) and returns Mutants of one line each, so
 that line numbers never move. A mutant that changes a span of the line records its column and length, which the
-schemata (scripts/schemata.py) rewrite into a choice made when the tests run. Whether a mutant type-checks is the
+schemata (scripts/pyramidkit/mutation/schemata.py) rewrite into a choice made when the tests run. Whether a mutant type-checks is the
 compiler's call: one that does not is counted apart ("not compiled"), never as killed.
-Python's standard library only; tested by scripts/tests/test_bug_operators.py.
+Python's standard library only; tested by scripts/pyramidkit/tests/test_bug_operators.py.
 """
 
 from __future__ import annotations

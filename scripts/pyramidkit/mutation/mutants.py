@@ -12,9 +12,9 @@ time limit (derived from its normal time) is stopped with every process it start
 mutant, marked as a time-out, with the tests it left running (the ones that hung); so does a tier that a failing
 test stops early.
 
-Where: a scratch copy of the package (scripts/scratch.py; the user's tree is never touched). With many mutants
+Where: a scratch copy of the package (scripts/pyramidkit/run/scratch.py; the user's tree is never touched). With many mutants
 to run, every mutant is compiled into one build, and POI_MUTANT chooses the active one when the tests run (mutant
-schemata, scripts/schemata.py, .build-mutants/schemata); a mutant the schema cannot express is written into its
+schemata, scripts/pyramidkit/mutation/schemata.py, .build-mutants/schemata); a mutant the schema cannot express is written into its
 file and rebuilt on its own there. With few (or `--engine rebuild`), each mutant is written and rebuilt in
 .build-mutants/tree, the copy scripts/check-claims keeps built.
 
@@ -28,7 +28,7 @@ but no test can arrange the case without a seam the code lacks: not run, counted
 and owed ones (survivors that need a test not written yet: run, and counted as survivors, but `--check` does not
 fail on them; one that a test now kills is reported, so that its line is removed). The score is
 killed / (mutants - not compiled - equivalent).
-Python's standard library only; the mutant generation is tested by scripts/tests/test_mutants.py.
+Python's standard library only; the mutant generation is tested by scripts/pyramidkit/tests/test_mutants.py.
 """
 
 from __future__ import annotations
@@ -495,7 +495,7 @@ def run_order(mutants: list[Mutant], in_schema) -> list[int]:
 
 def tests_for(mutant: Mutant, tiers: list[str], by_test) -> dict[str, str]:
     """For each tier, the `swift test --filter` pattern of the tests that ran a function holding the mutated line
-    (scripts/pyramidkit/test_coverage.py); a tier is left out, and runs whole, when the line is in no function the
+    (scripts/pyramidkit/coverage/by_test.py); a tier is left out, and runs whole, when the line is in no function the
     instrumentation counts or when no test of the tier is known to reach it, and the end-to-end tier always is."""
     if by_test is None:
         return {}

@@ -1,7 +1,7 @@
 """Swift source as the mutation operators see it: which characters are code (not a comment, not a string literal),
 which lines this machine compiles (#if), and the Mutant, one mistake in one line.
 
-Shared by the operators (scripts/mutants.py, scripts/bug_operators.py) and the schemata (scripts/schemata.py), so
+Shared by the operators (scripts/pyramidkit/mutation/mutants.py, scripts/pyramidkit/mutation/bug_operators.py) and the schemata (scripts/pyramidkit/mutation/schemata.py), so
 that none of them imports another's module to read Swift. Python's standard library only.
 """
 
@@ -162,7 +162,7 @@ class Mutant:
     original: str
     mutated: str
     # Where the mistake is in the line, for a mistake in one token: its column and the length it replaces (-1 and 0
-    # for a mistake that rewrites the line). scripts/schemata.py needs it; the key and the reports do not.
+    # for a mistake that rewrites the line). scripts/pyramidkit/mutation/schemata.py needs it; the key and the reports do not.
     column: int = dataclasses.field(default=-1, compare=False)
     length: int = dataclasses.field(default=0, compare=False)
 

@@ -7,7 +7,7 @@ The claims are data: the file the package's pyramid.json names under "claims" (t
 
   {"claims": [{"name": "lat-long-swapped", "says": "the request tests catch ...",
                "file": "Sources/.../PointsOfInterestRequest.swift", "find": "...", "replace": "...",
-               "check": "^UnitTests\\.(PointsOfInterestRequestTests)", "environment": {"NAME": "value"}}]}
+               "check": "^MyUnitTests\\.(RequestTests)", "environment": {"NAME": "value"}}]}
 
 A claim is a named mutant with the tests that must kill it: a change to one file (every line that holds `find`
 gets `replace`; without `replace` the line is deleted) and a `swift test --filter` pattern (its tests' environment
@@ -17,10 +17,10 @@ as the code is and fail with the mistake in place; a claim whose tests still pas
 cannot fail, and the script says so. A claim without `find` is a measurement: its tests must pass as the code is,
 none skipped (docs/10-direct-expectations.md). The tests' results come from the kit's reader (scripts/pyramidkit/).
 
-It runs in the scratch copy that scripts/mutants uses (.build-mutants/tree, scripts/scratch.py), built
+It runs in the scratch copy that scripts/mutants uses (.build-mutants/tree, scripts/pyramidkit/run/scratch.py), built
 incrementally: the first run builds the package there once; after that a claim costs two incremental builds and
 its tests. `--apply NAME` puts one claim's mistake into your own checkout instead, and `--undo` takes it back out
-(scripts/claim_in_place.py). Python's standard library only, so it runs where attendees run it, macOS included.
+(scripts/pyramidkit/proofs/in_place.py). Python's standard library only, so it runs where attendees run it, macOS included.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 A test that never ends must still end its run: Swift Testing's `.timeLimit` counts in whole minutes, and an `async`
 XCTest method has no limit at all, so a tier with a hung test never finishes. `run(...)` starts each command in a
-session of its own, reads its lines as they come, keeps track of the tests running (scripts/pyramidkit/running.py), and stops
+session of its own, reads its lines as they come, keeps track of the tests running (scripts/pyramidkit/run/running.py), and stops
 the run when the run's bound passes or one test runs past its own; the caller may also stop it at a line it
 recognises (a failure). Stopping a run stops every process it started, however deep: `swift test` starts the test
 binary in a process group of its own, and Foundation's Process starts the programs an end-to-end test launches in
@@ -17,8 +17,8 @@ binary's lines on through its C standard output, which a pipe buffers until it e
 one line of a hung tier reaches a pipe), so through a pipe a hung run would say nothing of the test that hung. The
 terminal's lines are read as a terminal shows them: without colours, each line from its last carriage return.
 
-Used by scripts/pyramid.py (each tier, with bounds from the budgets) and scripts/scratch.py (the mutants' and the
-claims' runs). Python's standard library only; tested by scripts/tests/test_bounded.py, with fake test binaries.
+Used by scripts/pyramidkit/cli/run.py (each tier, with bounds from the budgets) and scripts/pyramidkit/run/scratch.py (the mutants' and the
+claims' runs). Python's standard library only; tested by scripts/pyramidkit/tests/test_bounded.py, with fake test binaries.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """When a test run is taken to hang: each tier's hang bounds, from its budgets (HANG_FACTOR times a budget plus
 HANG_MARGIN: 4 x the budget + 10 s; a tier without a budget, UNBUDGETED_SECONDS a run), and how a stopped run's
-hung tests are said. Tested by scripts/tests/test_pyramid.py."""
+hung tests are said. Tested by scripts/pyramidkit/tests/test_pyramid.py."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The budgets' verdict on a run (a tier's time, each test's, the pyramid's shape) and the tests whose outcome
-changed between rounds (flaky). Tested by scripts/tests/test_pyramid.py."""
+changed between rounds (flaky). Tested by scripts/pyramidkit/tests/test_pyramid.py."""
 
 from __future__ import annotations
 

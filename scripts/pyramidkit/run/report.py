@@ -1,6 +1,6 @@
 """The report of a run: its JSON (tiers keyed by name: tests, cases, passed, failed, skipped, seconds, failures with
 file:line), its text with the pyramid drawn, its Markdown, and the closing line CI reads. Tested by
-scripts/tests/test_pyramid.py."""
+scripts/pyramidkit/tests/test_pyramid.py."""
 
 from __future__ import annotations
 

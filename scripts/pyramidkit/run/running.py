@@ -15,9 +15,9 @@ the test binary's own list of its tests: Swift Testing's with their display name
 (`--list-tests --event-stream-output-path`), which lists and runs nothing. A parameterized test's cases print a
 "Test case passing ... started." line and no line when they end: they are not tests here, their test is.
 
-Used by scripts/pyramidkit/bounded.py (which stops a run whose tests run past their bound), scripts/pyramid.py and
-scripts/scratch.py (which name the tests a stopped run left running). Python's standard library only; tested by
-scripts/tests/test_running.py.
+Used by scripts/pyramidkit/run/bounded.py (which stops a run whose tests run past their bound), scripts/pyramidkit/cli/run.py and
+scripts/pyramidkit/run/scratch.py (which name the tests a stopped run left running). Python's standard library only; tested by
+scripts/pyramidkit/tests/test_running.py.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ killed run is put right by the next `prepare()`, which makes the copy match the 
 Tests run from the built test binary, not through `swift test`: on Linux `swift test --skip-build` costs about
 0.7 s a call before any test runs (it plans the package again), more than a whole unit tier takes here. The binary
 runs XCTest with an explicit list of tests (what `swift test` does) and Swift Testing with `--testing-library
-swift-testing --filter`, both at once, under scripts/pyramidkit/bounded.py: a time-out or the first failure stops every process
+swift-testing --filter`, both at once, under scripts/pyramidkit/run/bounded.py: a time-out or the first failure stops every process
 the run started, the programs an end-to-end test launched included, and a time-out names the tests still running.
 Python's standard library only; runs on Linux and macOS.
 """
@@ -126,7 +126,7 @@ class BuiltTests:
         """Runs the tests that match `pattern`, XCTest and Swift Testing at once, through the kit's test-run layer,
         which reads their results. A run longer than `limit` seconds is stopped ('timeout', naming the tests that
         were running); with `stop_at_first_failure`, so is a run as soon as a test reports a failure. Either way every
-        process the run started is stopped (scripts/pyramidkit/bounded.py)."""
+        process the run started is stopped (scripts/pyramidkit/run/bounded.py)."""
         table = self.names()
         finished, results = testrun.run_matching(
             self.tree, limit, lambda name: running.identify(name, table), lambda stream: self.commands(pattern, stream),

@@ -1,4 +1,4 @@
-"""A starter pyramid.json, guessed from `swift package dump-package`: what `scripts/pyramid --init` writes.
+"""A starter pyramid.json, guessed from `swift package dump-package`: what `scripts/pyramid init` writes.
 
 Tiers are guessed from the test targets' names: a name with `Unit` is the Unit tier's, with `Integration` the
 Integration tier's, with `EndToEnd` or `E2E` the EndToEnd tier's; every other test target is a tier of its own,

@@ -1,6 +1,6 @@
 """The kit's test-run layer: it runs a tier's tests (the test binary itself on Linux, `swift test` elsewhere) under
 the tier's hang bounds, and it alone reads their results, through results.py. Also the build, and where the binaries
-are. Tested by scripts/tests/test_pyramid.py, with a fake test binary."""
+are. Tested by scripts/pyramidkit/tests/test_pyramid.py, with a fake test binary."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tests of scripts/pyramidkit/bounded.py: a run stopped at its bound, or at a test's, with every process it started, and the
+"""Tests of scripts/pyramidkit/run/bounded.py: a run stopped at its bound, or at a test's, with every process it started, and the
 stopping of a whole process tree. The test binaries are fakes (fake_test_binary.py), so nothing is built.
 
 Run with: python3 -m unittest discover -s scripts/tests
@@ -26,7 +26,7 @@ def fake(scenario: str) -> list[str]:
 
 
 def fake_binary(scenario: str) -> list[str]:
-    """The fake test binary alone, as scripts/scratch.py runs the real one: its lines come as it prints them."""
+    """The fake test binary alone, as scripts/pyramidkit/run/scratch.py runs the real one: its lines come as it prints them."""
     return [sys.executable, str(FAKE), "binary", scenario]
 
 

@@ -1,4 +1,4 @@
-"""Tests of scripts/bug_operators.py: what each operator generates, and nothing inside a comment, a string literal
+"""Tests of scripts/pyramidkit/mutation/bug_operators.py: what each operator generates, and nothing inside a comment, a string literal
 or a branch of #if this machine does not compile.
 
 Run with: python3 -m unittest discover -s scripts/tests

@@ -1,4 +1,4 @@
-"""Tests of scripts/claim_in_place.py: a claim's mistake put into a checkout and taken back out."""
+"""Tests of scripts/pyramidkit/proofs/in_place.py: a claim's mistake put into a checkout and taken back out."""
 
 import contextlib
 import dataclasses

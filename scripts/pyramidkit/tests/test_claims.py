@@ -1,4 +1,4 @@
-"""Tests of scripts/claims.py: the claims file, read and checked, and how long a claim's tests may run."""
+"""Tests of scripts/pyramidkit/proofs/claims.py: the claims file, read and checked, and how long a claim's tests may run."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tests of scripts/pyramidkit/config.py (pyramid.json) and starter.py (--init's guesses).
+"""Tests of scripts/pyramidkit/run/config.py (pyramid.json) and starter.py (--init's guesses).
 
 Run with: python3 -m unittest discover -s scripts/tests
 """

@@ -1,4 +1,4 @@
-"""Tests of scripts/pyramidkit/junit.py: a <testcase> per case, failures with file:line, skips, the counts.
+"""Tests of scripts/pyramidkit/run/junit.py: a <testcase> per case, failures with file:line, skips, the counts.
 
 Run with: python3 -m unittest discover -s scripts/tests
 """

@@ -1,4 +1,4 @@
-"""Tests of scripts/pyramidkit/results.py on real output: fixtures/kit-* were written by Swift 6.3.1 running the tests
+"""Tests of scripts/pyramidkit/run/results.py on real output: fixtures/kit-* were written by Swift 6.3.1 running the tests
 in fixtures/kit-DemoTests.swift.txt (a parameterized test of 3 passing cases, one of 2 cases failing on the second,
 a disabled test, a test in a suite, a warning, a known issue, and three XCTest methods: pass, skip, fail).
 

@@ -1,4 +1,4 @@
-"""Tests of scripts/pyramidkit/markers.py: the one way the tools find, rewrite and check their blocks in the docs."""
+"""Tests of scripts/pyramidkit/docs/markers.py: the one way the tools find, rewrite and check their blocks in the docs."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tests of scripts/mutants.py's mutant generation: each operator, and no mutant inside a comment, a string literal
+"""Tests of scripts/pyramidkit/mutation/mutants.py's mutant generation: each operator, and no mutant inside a comment, a string literal
 of any form, or code this machine does not compile.
 
 Run with: python3 -m unittest discover -s scripts/tests

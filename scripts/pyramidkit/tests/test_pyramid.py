@@ -1,4 +1,4 @@
-"""Tests of scripts/pyramid.py's own logic: parsing both test runners' output, budgets, shape, flakiness, drawing,
+"""Tests of scripts/pyramidkit/cli/run.py's own logic: parsing both test runners' output, budgets, shape, flakiness, drawing,
 and the hang bound (a fake test binary that hangs, from fake_test_binary.py: nothing is built).
 
 Run with: python3 -m unittest discover -s scripts/tests

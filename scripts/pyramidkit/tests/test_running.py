@@ -1,4 +1,4 @@
-"""Tests of scripts/pyramidkit/running.py: which tests started and never ended, in both libraries' console lines, and the
+"""Tests of scripts/pyramidkit/run/running.py: which tests started and never ended, in both libraries' console lines, and the
 identifiers of the tests a console names.
 
 Run with: python3 -m unittest discover -s scripts/tests

@@ -1,4 +1,4 @@
-"""Tests of scripts/schemata.py: each kind of mutant compiled into the line it came from, line numbers kept, and the
+"""Tests of scripts/pyramidkit/mutation/schemata.py: each kind of mutant compiled into the line it came from, line numbers kept, and the
 lines the compiler rejects put back.
 
 Run with: python3 -m unittest discover -s scripts/tests
@@ -95,7 +95,7 @@ class PutBackTests(unittest.TestCase):
 
 
 class NewOperatorRewriteTests(unittest.TestCase):
-    """The operators of scripts/bug_operators.py, held by a schema where the compiler allows."""
+    """The operators of scripts/pyramidkit/mutation/bug_operators.py, held by a schema where the compiler allows."""
 
     def test_a_default_body_returns_when_its_mutant_is_active(self):
         _, files = schema_of("func f() -> Int {\n  return a\n}", "default-body")

@@ -1,4 +1,4 @@
-"""Tests of scripts/scratch.py's reading of test output, its time-outs and its writes to the copy.
+"""Tests of scripts/pyramidkit/run/scratch.py's reading of test output, its time-outs and its writes to the copy.
 
 Run with: python3 -m unittest discover -s scripts/tests
 """

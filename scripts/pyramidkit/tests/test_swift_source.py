@@ -1,4 +1,4 @@
-"""Tests of scripts/swift_source.py's bracket scanning: a call's arguments and a literal's entries, found at their
+"""Tests of scripts/pyramidkit/mutation/swift_source.py's bracket scanning: a call's arguments and a literal's entries, found at their
 top level, with comments and strings passed over when the code mask is given.
 
 Run with: python3 -m unittest discover -s scripts/tests

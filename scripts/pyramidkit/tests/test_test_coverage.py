@@ -1,4 +1,4 @@
-"""Tests of scripts/pyramidkit/test_coverage.py (which tests reach which lines) and of how scripts/mutants uses it."""
+"""Tests of scripts/pyramidkit/coverage/by_test.py (which tests reach which lines) and of how scripts/mutants uses it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tests of scripts/pyramidkit/tier_coverage.py: reading llvm-cov's lcov export, merging binaries and tiers, the per-module table.
+"""Tests of scripts/pyramidkit/coverage/by_tier.py: reading llvm-cov's lcov export, merging binaries and tiers, the per-module table.
 
 Run with: python3 -m unittest discover -s scripts/tests
 """

@@ -1,0 +1,278 @@
+#!/usr/bin/env python3
+"""Runs the test pyramid one tier at a time and reports it: counts, times, the slowest tests, budgets, flakiness.
+
+Used by scripts/pyramid (every tier, the report, the budgets) and scripts/test-tier (one tier), on the package at
+--package-path (default: the one this file is in), whose pyramid.json names its tiers, test product, budgets,
+programs and docs (scripts/pyramidkit/run/config.py). Python's standard library only; this file's logic is tested by
+scripts/pyramidkit/tests/test_pyramid.py, the kit's parts by scripts/tests/test_kit_*.py.
+
+Results are read by the kit's one reader (scripts/pyramidkit/run/results.py): XCTest's from its console lines ("Test
+Case '...' passed (0.001 seconds)"; on Linux it writes an xUnit file only under --parallel, and calls a skip passed
+there), Swift Testing's from the JSON event stream `swift test --event-stream-output-path` writes (each case of a
+parameterized test, each failure with file:line, skip reasons).
+
+Every test must end, so every run of a tier has a hang bound derived from the budgets: HANG_FACTOR times the budget
+plus HANG_MARGIN, that is 4 x the budget + 10 s. The run as a whole is bound by the tier's budget (maxTierSeconds: a
+tier of 3 s gives 22 s), each test by its own (maxSecondsPerTest or its exception: 0.25 s gives 11 s), counted from
+the line that says the test started. When a bound passes, the run is stopped with every process it started (`swift
+test`, the test binary in its process group, the programs its tests launched in theirs: scripts/pyramidkit/run/bounded.py), and each
+test that started and never ended (read from both libraries' console lines: scripts/pyramidkit/run/running.py) is a failure with a
+line that names it: `HUNG Module.SomeXCTests/testAwaitsForever still running after 11.0 s (bound: ...)`. The bounds
+are far above a slow test, which the budgets catch, and far below Swift Testing's one-minute `.timeLimit`, which an
+`async` XCTest method does not even have. A tier the budgets do not list is bound by UNBUDGETED_SECONDS a run.
+`swift test` runs in a pseudo-terminal: through a pipe it holds back its test binary's lines until the binary ends,
+and a hung run would name no test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import signal
+import sys
+import time
+from pathlib import Path
+
+from pyramidkit.coverage import by_test as test_coverage
+from pyramidkit.coverage import by_tier as tier_coverage
+from pyramidkit.run import config as kit_config
+from pyramidkit.run import junit
+from pyramidkit.docs import markers
+from pyramidkit.run import starter
+from pyramidkit.run.bounds import HANG_FACTOR, HANG_MARGIN, UNBUDGETED_SECONDS, HangBounds
+from pyramidkit.run.budgets import check_budgets, flaky_tests
+from pyramidkit.docs.figures import TIME_FACTOR, check_docs, doc_files, figures, update_docs
+from pyramidkit.run.report import PROBLEM, closing_line, report_json, report_markdown, report_text
+from pyramidkit.run.testrun import COVERAGE_FOLDER, build, coverage_binaries, progress, run_tier, test_alone, test_binary
+
+
+
+# MARK: Parsing (the kit's one reader of results: scripts/pyramidkit/run/results.py)
+
+
+# MARK: Budgets, shape, flakiness
+
+
+# MARK: Figures in the docs
+
+
+# MARK: Running
+
+
+def hang_example(package: kit_config.Config | None) -> str:
+    """The first tier's hang bounds from the package's budgets, for --help: '; with ..., the Unit tier ...'."""
+    if package is None or not package.budgets_path or not package.tier_budget(package.names[0]):
+        return ""
+    first = HangBounds(package.names[0], package.tier_budget(package.names[0]))
+    if first.test is None or "maxTierSeconds" not in first.budget:
+        return ""
+    return (f"; with {package.budgets_path.name}, the {first.tier} tier after {first.run:g} s, a test of it after "
+            f"{first.test:g} s")
+
+
+def package_path(arguments: list[str]) -> Path:
+    """--package-path's folder, read before the other options (their help depends on the package)."""
+    for index, argument in enumerate(arguments):
+        if argument == "--package-path" and index + 1 < len(arguments):
+            return Path(arguments[index + 1]).resolve()
+        if argument.startswith("--package-path="):
+            return Path(argument.split("=", 1)[1]).resolve()
+    return kit_config.package_root(None)
+
+
+def initialise(root: Path) -> int:
+    """--init: a starter pyramid.json from `swift package dump-package`, with what was guessed."""
+    try:
+        guessed, said = starter.guess(starter.dump_package(root))
+        path = starter.write(root, guessed)
+    except (ValueError, FileExistsError, kit_config.ConfigError) as error:
+        print(f"pyramid: {error}", file=sys.stderr)
+        return 1
+    print(f"wrote {path}; guessed:")
+    for line in said:
+        print(f"  {line}")
+    print("Correct it by hand where a guess is wrong; add \"budgets\" once you have measured (scripts/budgets.json).")
+    return 0
+
+
+def printed(report: dict, quiet: bool, coverage: bool) -> str:
+    """What the run prints before its closing line: the report (with --quiet, only what broke: a problem is never
+    quiet), then with --coverage the coverage table, quiet or not (it was printed only with --quiet)."""
+    if quiet:
+        text = "\n".join(line for line in report_text(report).splitlines() if PROBLEM.match(line))
+    else:
+        text = report_text(report)
+    return text + ("\n\n" + tier_coverage.text(report) if coverage else "")
+
+
+def write_output(destination: str | None, content: str) -> None:
+    if destination == "-":
+        sys.stdout.write(content)
+    elif destination:
+        with open(destination, "a", encoding="utf-8") as file:
+            file.write(content)
+
+
+def main(arguments: list[str], prog: str = "pyramid run") -> int:
+    try:
+        root = package_path(arguments)
+        if "--init" in arguments:
+            return initialise(root)
+        package = kit_config.load(root)
+    except kit_config.ConfigError as error:
+        print(f"pyramid: {error}", file=sys.stderr)
+        return 2
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description=__doc__.splitlines()[0],
+        epilog=f"Every test must end. A tier's run is taken to hang after {HANG_FACTOR} x the tier's budget + "
+        f"{HANG_MARGIN:g} s (maxTierSeconds in the budgets file), one test after {HANG_FACTOR} x its own budget + "
+        f"{HANG_MARGIN:g} s (maxSecondsPerTest, or its exception), counted from its 'started' line"
+        f"{hang_example(package)}; a tier without a budget after {UNBUDGETED_SECONDS:g} s. "
+        "Then the run is stopped with every process it started, each test still running fails with a HUNG line "
+        "that names it, and the exit status is 1. The bounds hold with --no-budgets and --coverage too.",
+    )
+    parser.add_argument("--package-path", metavar="DIR", 
+                        help="the package to run (its root holds pyramid.json; default: the package the current "
+                             "folder is in)")
+    parser.add_argument("--init", action="store_true",
+                        help="write a starter pyramid.json from `swift package dump-package` and say what it guessed")
+    parser.add_argument("--tier", choices=package.names, action="append", help="run only this tier (repeatable)")
+    parser.add_argument("--filter", metavar="PATTERN",
+                        help="run only the tests of each tier whose identifier matches PATTERN (a regular expression, "
+                             "as swift test --filter takes); a tier none of whose tests match fails, as a tier that "
+                             "ran no test does")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N", help="run the tiers N times, list flaky tests")
+    parser.add_argument("--json", metavar="FILE", help="write the report as JSON (- for stdout)")
+    parser.add_argument("--markdown", metavar="FILE", help="write the report as a Markdown table (- for stdout)")
+    parser.add_argument("--junit", metavar="DIR",
+                        help="write JUnit XML into DIR, a file per tier (TIER.xml) and a <testcase> per case")
+    parser.add_argument("--budgets", metavar="FILE",
+                        help="the budgets file (default: pyramid.json's budgets, if it names one)")
+    parser.add_argument("--no-budgets", action="store_true", help="report without checking the budgets")
+    parser.add_argument(
+        "--quiet", action="store_true", help="print only the tiers' lines, what broke (FAILED, HUNG, BUDGET, FLAKY) and the closing line"
+    )
+    parser.add_argument(
+        "--skip-build", action="store_true", help="run the tiers on the build that is there (a CI job handed it over)"
+    )
+    parser.add_argument(
+        "--coverage",
+        action="store_true",
+        help=f"line coverage per tier and module, on an instrumented build in {COVERAGE_FOLDER}/ (no budgets)",
+    )
+    figures_group = parser.add_mutually_exclusive_group()
+    figures_group.add_argument(
+        "--update-docs", action="store_true", help="rewrite the figures the docs quote (pyramid markers) from this run"
+    )
+    figures_group.add_argument(
+        "--check-docs",
+        action="store_true",
+        help=f"fail when a quoted count differs from this run's, or a time by more than {TIME_FACTOR:g}x",
+    )
+    options, extra = parser.parse_known_args(arguments)
+    if options.coverage and (options.repeat > 1 or options.check_docs):
+        parser.error("--coverage runs once, on an instrumented build: leave out --repeat and --check-docs "
+                     "(--update-docs writes only its coverage table)")
+    if (options.update_docs or options.check_docs) and (options.tier or options.filter):
+        parser.error("--update-docs and --check-docs need every test of every tier: leave out --tier and --filter")
+    if options.coverage and options.filter:
+        parser.error("--coverage measures whole tiers: leave out --filter")
+    if options.filter is not None:
+        try:
+            re.compile(options.filter)
+        except re.error as error:
+            parser.error(f"--filter {options.filter!r} is not a regular expression ({error})")
+    if options.repeat < 1:
+        parser.error("--repeat takes a whole number of at least 1")
+    tiers = [tier for tier in package.names if tier in (options.tier or package.names)]
+
+    if options.budgets:
+        try:
+            budget_file = json.loads(Path(options.budgets).read_text())
+        except (OSError, ValueError) as error:
+            parser.error(f"--budgets {options.budgets}: {error}")
+    else:
+        budget_file = package.budgets
+    bounds = {tier: HangBounds(tier, budget_file.get("tiers", {}).get(tier, {})) for tier in tiers}
+    coverage_scratch = package.root / COVERAGE_FOLDER
+    tier_coverage.exclude(package.excluded_modules)
+    build_extra = ["--enable-code-coverage", "--scratch-path", str(coverage_scratch)] if options.coverage else []
+    build_seconds = build(package, build_extra) if not options.skip_build else None
+    binary = test_binary(package, [*extra, *build_extra])
+    rounds = []
+    per_tier_lines = {}
+    for index in range(options.repeat):
+        if options.repeat > 1:
+            progress(f"== round {index + 1} of {options.repeat}")
+        if options.coverage:
+            round_runs = []
+            for tier in tiers:
+                profiles = coverage_scratch / "debug" / "codecov"
+                tier_coverage.clear_profiles(profiles)
+                round_runs.append(run_tier(package, tier, [*extra, *build_extra], bounds[tier], binary=binary))
+                per_tier_lines[tier] = tier_coverage.tier_counts(profiles, coverage_binaries(package), package.root)
+            rounds.append(round_runs)
+        else:
+            rounds.append([run_tier(package, tier, extra, bounds[tier], binary=binary, only=options.filter)
+                           for tier in tiers])
+    runs = rounds[-1]
+
+    no_budgets = options.no_budgets or options.coverage
+    budgets = budget_file if not no_budgets else {}
+    alone_seconds: dict[str, float | None] = {}
+
+    def alone(tier: str, identifier: str) -> float | None:
+        if identifier not in alone_seconds:
+            alone_seconds[identifier] = test_alone(package, tier, identifier, extra, bounds[tier])
+        return alone_seconds[identifier]
+
+    checks = [check_budgets(round_runs, budgets, alone) for round_runs in rounds]
+    breaches = sorted({breach for check in checks for breach in check.breaches})
+    cleared = sorted({note for check in checks for note in check.cleared})
+    if options.tier or options.filter:  # part of the tests says nothing of the pyramid's shape
+        breaches = [breach for breach in breaches if not breach.startswith("not a pyramid")]
+    flaky = flaky_tests(rounds)
+    report = report_json(runs, build_seconds, breaches, flaky, cleared)
+    if options.coverage:
+        report.update(tier_coverage.report(per_tier_lines, tiers))
+        if set(tiers) == set(package.names):
+            tier_coverage.save_lines(per_tier_lines, package.root, coverage_scratch)
+            binaries = coverage_binaries(package)
+            if report["passed"] and binaries:
+                started = time.monotonic()
+                progress("== each test alone, for the lines it reaches (scripts/mutants runs only those tests)")
+                per_test, functions = test_coverage.measure(
+                    binaries[0], binaries, coverage_scratch / "debug" / "codecov" / "tier.profdata",
+                    package.root, progress)
+                test_coverage.save(per_test, functions, package.root, coverage_scratch)
+                progress(f"   {len(per_test)} tests in {time.monotonic() - started:.0f} s")
+    docs_problems = []
+    if options.update_docs and report["passed"]:
+        values = figures(report)
+        if options.coverage:  # an instrumented run's times are not the pyramid's: only its coverage table is written
+            values = {"coverage": values["coverage"]}
+        for path in markers.write({path: update_docs(path.read_text(), values) for path in doc_files(package)}):
+            progress(f"   updated the figures in {path.relative_to(package.root)}")
+    elif options.check_docs:
+        values = figures(report)
+        for path in doc_files(package):
+            docs_problems += check_docs(path.read_text(), values, str(path.relative_to(package.root)))
+
+    print(printed(report, options.quiet, options.coverage))
+    for problem in docs_problems:
+        print(f"  DOCS {problem} (scripts/pyramid --update-docs)")
+    write_output(options.json, json.dumps(report, indent=2) + "\n")
+    write_output(options.markdown,
+                 report_markdown(report) + (tier_coverage.markdown(report) if options.coverage else ""))
+    if options.junit:
+        for run in runs:
+            junit.write(Path(options.junit), run.tier, run.results, run.wall_seconds)
+    print(closing_line(runs))
+    return 0 if report["passed"] and not docs_problems else 1
+
+
+def terminated(signal_number: int, _frame) -> None:
+    """SIGTERM (a CI job cancelled) ends the script as Ctrl-C does: the run under way stops what it started."""
+    raise SystemExit(128 + signal_number)

@@ -1,0 +1,191 @@
+"""Which tests reach which lines: the instrumented test binary run once for each test, so that a mutant runs only
+the tests that can notice it (scripts/mutants), not every test of a tier.
+
+Each test runs alone, in a process of its own, with LLVM_PROFILE_FILE pointing into a folder of its own (the
+programs an end-to-end test launches inherit the variable, so what they run counts for that test too). The raw
+profiles say which functions ran (`llvm-profdata show --all-functions --counts`, which reads a raw profile without
+the binary, in milliseconds); one `llvm-cov export` of the binaries says where each function is (its file and its
+first and last line). A test reaches a line when it ran a function whose lines hold it: coarser than lines, never
+narrower, so a test that runs a mutated line is among those chosen. Two kinds of child process write no profile:
+an exit test's, which ends in a trap (such a test is marked to run for every mutant of its tier), and a program an
+end-to-end test stops with a signal (so scripts/mutants runs the end-to-end tier whole).
+
+Saved in .build-coverage/lines-by-test.json with the digest of the sources (tier_coverage.sources_digest): data for
+other sources is not used. Python's standard library only; tested by scripts/pyramidkit/tests/test_test_coverage.py.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+
+from pyramidkit.run import bounded
+from pyramidkit.run import running
+from pyramidkit.coverage import by_tier as tier_coverage
+
+LINES_FILE = "lines-by-test.json"
+# A test may take this long on its own before it counts as hung; its functions are then those it ran until then.
+TEST_LIMIT = 60.0
+
+
+def test_identifiers(binary: Path, cwd: Path) -> list[str]:
+    """Every test of the binary: XCTest's `Module.Class/method`, Swift Testing's `Module.Suite/test()`."""
+    listed = subprocess.run([str(binary), "--list-tests"], cwd=cwd, capture_output=True, text=True, timeout=60)
+    found = {line.strip() for line in listed.stdout.splitlines() if "/" in line and " " not in line.strip()}
+    for identifiers in running.identifiers(binary, cwd).values():
+        found |= {identifier for identifier in identifiers if "/" in identifier}
+    return sorted(found)
+
+
+def exit_test_functions(root: Path) -> set[str]:
+    """The names of the test functions that hold an exit test (`#expect(processExitsWith:)`): the child process an
+    exit test starts usually ends in a trap, which writes no profile, so what it ran is unknown and such a test is
+    run for every mutant of its tier."""
+    names = set()
+    for path in sorted((root / "Tests").rglob("*.swift")):
+        text = path.read_text()
+        for found in re.finditer(r"processExitsWith", text):
+            functions = re.findall(r"\bfunc\s+(\w+)\s*\(", text[:found.start()])
+            if functions:
+                names.add(functions[-1])
+    return names
+
+
+def command_for(binary: Path, test: str, xctests: set[str]) -> list[str]:
+    """The command that runs `test` alone."""
+    if test in xctests:
+        return [str(binary), test]
+    return [str(binary), "--testing-library", "swift-testing", "--filter", "^" + re.escape(test)]
+
+
+def parse_show(text: str) -> set[str]:
+    """The functions `llvm-profdata show --all-functions --counts` says ran (a function count above 0), by the name
+    `llvm-cov export` gives them (without the `file.swift:` a private function's name starts with)."""
+    ran, name = set(), None
+    for line in text.splitlines():
+        if line.startswith("  ") and not line.startswith("   ") and line.rstrip().endswith(":"):
+            name = line.strip()[:-1]
+        elif name is not None and line.strip().startswith("Function count:"):
+            if int(line.split(":")[-1]) > 0:
+                ran.add(re.sub(r"^.*\.swift:", "", name))
+            name = None
+    return ran
+
+
+def parse_functions(export: dict, root: Path) -> dict[str, list[tuple[str, int, int]]]:
+    """Where each function of an `llvm-cov export -format=text` is: its name -> (file under `root`, first line, last
+    line), one entry per binary that has it."""
+    where: dict[str, list[tuple[str, int, int]]] = {}
+    for data in export.get("data", []):
+        for function in data.get("functions", []):
+            filenames, regions = function.get("filenames") or [], function.get("regions") or []
+            if not filenames or not regions:
+                continue
+            try:
+                file = str(Path(filenames[0]).resolve().relative_to(root.resolve()))
+            except ValueError:
+                continue
+            mine = [region for region in regions if region[5] == 0]
+            if not mine:
+                continue
+            span = (file, min(region[0] for region in mine), max(region[2] for region in mine))
+            if span not in where.setdefault(function["name"], []):
+                where[function["name"]].append(span)
+    return where
+
+
+def reached_lines(functions: set[str], where: dict[str, list[tuple[str, int, int]]]) -> dict[str, list[list[int]]]:
+    """The line ranges of Sources/ that the functions hold, by file."""
+    ranges: dict[str, list[list[int]]] = {}
+    for name in functions:
+        for file, first, last in where.get(name, []):
+            if file.startswith("Sources/"):
+                ranges.setdefault(file, []).append([first, last])
+    return {file: sorted(spans) for file, spans in sorted(ranges.items())}
+
+
+def measure(binary: Path, binaries: list[Path], profile: Path, root: Path, progress=lambda message: None) \
+        -> tuple[dict[str, dict[str, list[list[int]]]], dict[str, list[list[int]]]]:
+    """Runs every test of `binary` alone and returns, by test, the line ranges of Sources/ it reached, and the line
+    ranges of every function of Sources/ (reached or not). `profile` is any merged profile of the same build
+    (llvm-cov export needs one to list the functions)."""
+    export = subprocess.run([tier_coverage.tool("llvm-cov"), "export", "-format=text", "-skip-expansions",
+                             f"-instr-profile={profile}", str(binaries[0]),
+                             *[argument for other in binaries[1:] for argument in ("-object", str(other))]],
+                            capture_output=True, text=True, check=True)
+    where = parse_functions(json.loads(export.stdout), root)
+    with tempfile.TemporaryDirectory() as folder:  # listing runs the instrumented binary: its profile goes there
+        saved = os.environ.get("LLVM_PROFILE_FILE")
+        os.environ["LLVM_PROFILE_FILE"] = f"{folder}/%p.profraw"
+        try:
+            tests = test_identifiers(binary, root)
+            listed = subprocess.run([str(binary), "--list-tests"], cwd=root, capture_output=True, text=True,
+                                    timeout=60)
+        finally:
+            if saved is None:
+                del os.environ["LLVM_PROFILE_FILE"]
+            else:
+                os.environ["LLVM_PROFILE_FILE"] = saved
+    xctests = {line.strip() for line in listed.stdout.splitlines()}
+    show = tier_coverage.tool("llvm-profdata")
+    per_test = {}
+    for number, test in enumerate(tests, start=1):
+        with tempfile.TemporaryDirectory() as folder:
+            bounded.run([command_for(binary, test, xctests)], TEST_LIMIT, cwd=root,
+                        environment={"LLVM_PROFILE_FILE": f"{folder}/%p-%m.profraw", "NO_COLOR": "1"})
+            ran: set[str] = set()
+            for raw in Path(folder).glob("*.profraw"):
+                shown = subprocess.run([show, "show", "--all-functions", "--counts", str(raw)], capture_output=True,
+                                       text=True)
+                ran |= parse_show(shown.stdout)
+        per_test[test] = reached_lines(ran, where)
+        if number % 50 == 0:
+            progress(f"   {number}/{len(tests)} tests run alone")
+    return per_test, reached_lines(set(where), where)
+
+
+def save(per_test: dict[str, dict[str, list[list[int]]]], functions: dict[str, list[list[int]]], root: Path,
+         folder: Path) -> Path:
+    """Writes what `measure` found; the tests that hold an exit test are marked to run for every mutant."""
+    exits = exit_test_functions(root)
+    always = sorted(test for test in per_test if re.sub(r"\(.*$", "", test.split("/")[-1]) in exits)
+    path = folder / LINES_FILE
+    path.write_text(json.dumps({"sources": tier_coverage.sources_digest(root), "tests": per_test,
+                                "functions": functions, "always": always}))
+    return path
+
+
+def load(root: Path, folder: Path) -> tuple[dict[str, dict[str, list[list[int]]]], dict[str, list[list[int]]]] | None:
+    """The lines each test reached and the lines of every function; None when none were saved or the sources
+    changed since."""
+    path = folder / LINES_FILE
+    if not path.exists():
+        return None
+    saved = json.loads(path.read_text())
+    if saved.get("sources") != tier_coverage.sources_digest(root):
+        return None
+    always = set(saved.get("always", []))
+    tests = {test: ({"*": [[0, 1 << 30]]} if test in always else files) for test, files in saved["tests"].items()}
+    return tests, saved.get("functions", {})
+
+
+def in_a_function(file: str, line: int, functions: dict[str, list[list[int]]]) -> bool:
+    """Whether `line` is inside a function the instrumentation counts (a stored property's initial value, or a
+    static table, is not: every test of a tier that reaches it must run for it)."""
+    return any(first <= line <= last for first, last in functions.get(file, []))
+
+
+def tests_reaching(file: str, line: int, per_test: dict[str, dict[str, list[list[int]]]]) -> list[str]:
+    """The tests that ran a function holding `line` of `file`."""
+    return sorted(test for test, files in per_test.items()
+                  if any(first <= line <= last for first, last in files.get(file, []) + files.get("*", [])))
+
+
+def pattern(tests: list[str]) -> str:
+    """A `swift test --filter` pattern that matches exactly these tests (Swift Testing's identifiers go on with the
+    test's file and line, so a name that ends with its parentheses is not anchored at the end)."""
+    return "^(?:" + "|".join(re.escape(test) + ("" if test.endswith(")") else "$") for test in tests) + ")"

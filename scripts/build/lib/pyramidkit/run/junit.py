@@ -1,0 +1,62 @@
+"""JUnit XML for CI systems' test reporters: a file per tier (`DIR/TIER.xml`), a `<testcase>` per case (each case of
+a parameterized test its own, named `test [arguments]`), a `<failure>` per failure with its message and file:line,
+and `<skipped>` with the reason."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+from pyramidkit.run.results import TestResult
+
+
+def _split(identifier: str) -> tuple[str, str]:
+    """classname and name: `Module.Suite/test()` is (Module.Suite, test()); a test outside a suite, `Module.test()`,
+    is (Module, test())."""
+    if "/" in identifier:
+        suite, _, name = identifier.rpartition("/")
+        return suite.replace("/", "."), name
+    module, _, name = identifier.partition(".")
+    return module, name or identifier
+
+
+def tier_element(tier: str, results: list[TestResult], seconds: float) -> ElementTree.Element:
+    suite = ElementTree.Element("testsuite", name=tier)
+    counts = {"tests": 0, "failures": 0, "skipped": 0}
+    for result in results:
+        classname, name = _split(result.identifier)
+        cases = result.cases or [None]
+        for case in cases:
+            outcome = case.outcome if case else result.outcome
+            element = ElementTree.SubElement(
+                suite, "testcase", classname=classname, name=f"{name} [{case.name}]" if case else name,
+                time=f"{result.seconds if case is None else case.seconds:.3f}")
+            counts["tests"] += 1
+            if outcome == "failed":
+                counts["failures"] += 1
+                mine = [failure for failure in result.failures if case is None or failure.case in ("", case.name)]
+                for failure in mine or [None]:
+                    child = ElementTree.SubElement(element, "failure",
+                                                   message=failure.message if failure else result.message)
+                    if failure and failure.location:
+                        child.text = f"{failure.location}: {failure.message}"
+            elif outcome == "skipped":
+                counts["skipped"] += 1
+                ElementTree.SubElement(element, "skipped", message=result.message)
+    suite.set("tests", str(counts["tests"]))
+    suite.set("failures", str(counts["failures"]))
+    suite.set("errors", "0")
+    suite.set("skipped", str(counts["skipped"]))
+    suite.set("time", f"{seconds:.3f}")
+    return suite
+
+
+def write(folder: Path, tier: str, results: list[TestResult], seconds: float) -> Path:
+    """Writes `folder/TIER.xml` (the folder is made if need be) and returns its path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    root = ElementTree.Element("testsuites")
+    root.append(tier_element(tier, results, seconds))
+    ElementTree.indent(root)
+    path = folder / f"{tier}.xml"
+    ElementTree.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
+    return path

@@ -1,0 +1,154 @@
+"""Which tests are running: started and not yet ended, read from a test run's console lines as they come.
+
+A hung test prints that it started and never that it ended, so the tests left over when a run is stopped are the
+ones that hung (or waited on one that did). Both libraries print a line when a test starts and one when it ends:
+
+    XCTest          Test Case 'CoordinateXCTests.testValid' started at 2026-11-21 10:00:00.001
+                    Test Case 'CoordinateXCTests.testValid' passed (0.002 seconds)        (or failed, skipped)
+    Swift Testing   ◇ Test "A coordinate encodes and decodes back to itself" started.
+                    ✔ Test "A coordinate encodes ..." passed after 0.001 seconds.          (✘ failed, ━ known issue)
+
+XCTest's console names a test `Class.method` on Linux (`-[Module.Class method]` on Darwin); Swift Testing's names
+it by its display name, in quotes, or by its function (`roundTrip()`) when it has none, and never by its suite.
+`identifiers(binary)` turns those console names into the identifiers the reports use (`Module.Suite/test()`), from
+the test binary's own list of its tests: Swift Testing's with their display names come from its event stream
+(`--list-tests --event-stream-output-path`), which lists and runs nothing. A parameterized test's cases print a
+"Test case passing ... started." line and no line when they end: they are not tests here, their test is.
+
+Used by scripts/pyramidkit/run/bounded.py (which stops a run whose tests run past their bound), scripts/pyramidkit/cli/run.py and
+scripts/pyramidkit/run/scratch.py (which name the tests a stopped run left running). Python's standard library only; tested by
+scripts/pyramidkit/tests/test_running.py.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+# Colours and the other control sequences a terminal takes (`\x1b[2K` clears a line).
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+XCTEST_STARTED = re.compile(r"^Test Case '(?:-\[)?([\w.]+)[ .](\w+)\]?' started at ")
+XCTEST_ENDED = re.compile(r"^Test Case '(?:-\[)?([\w.]+)[ .](\w+)\]?' (?:passed|failed|skipped) \(")
+# A Swift Testing test's name on the console: its display name in quotes, or its function's name with its labels.
+SWIFT_TESTING_NAME = r'(".*"|[^\s"]+\(.*\))'
+SWIFT_TESTING_STARTED = re.compile(rf"^\S+ Test {SWIFT_TESTING_NAME} started\.$")
+SWIFT_TESTING_ENDED = re.compile(
+    rf"^\S+ Test {SWIFT_TESTING_NAME.replace('.*', '.*?')}(?: with \d+ test cases?)? (?:passed|failed) after "
+    r"[\d.]+ seconds"
+)
+# Where a Swift Testing test's id ends with the place it is declared: `/DistanceTests.swift:48:6`.
+SOURCE_LOCATION = re.compile(r"/[^/]+\.swift:\d+:\d+$")
+
+
+class RunningTests:
+    """The tests a run has started and not yet ended, fed its console lines one at a time, each with the time it
+    came (seconds, any clock). A name that started twice (two suites' tests of one display name) is running until
+    it ended twice."""
+
+    def __init__(self) -> None:
+        self._started: dict[str, list[float]] = {}
+
+    def feed(self, line: str, now: float) -> None:
+        line = ANSI.sub("", line).rstrip("\r\n")
+        started = _name(XCTEST_STARTED, line) or _name(SWIFT_TESTING_STARTED, line)
+        if started:
+            self._started.setdefault(started, []).append(now)
+            return
+        ended = _name(XCTEST_ENDED, line) or _name(SWIFT_TESTING_ENDED, line)
+        if ended and self._started.get(ended):
+            self._started[ended].pop(0)
+            if not self._started[ended]:
+                del self._started[ended]
+
+    def running(self) -> list[tuple[str, float]]:
+        """Every test running, as (console name, when it started), the longest running first."""
+        return sorted(((name, time) for name, times in self._started.items() for time in times),
+                      key=lambda entry: (entry[1], entry[0]))
+
+
+def _name(pattern: re.Pattern, line: str) -> str | None:
+    match = pattern.match(line)
+    if not match:
+        return None
+    return f"{match[1]}/{match[2]}" if pattern.groups == 2 else match[1]
+
+
+def failed(output: str) -> list[str]:
+    """The console names of the tests that `output` says failed, in the order they ended."""
+    names = []
+    for line in output.splitlines():
+        line = ANSI.sub("", line).rstrip("\r\n")
+        if " failed " not in line:
+            continue
+        name = _name(XCTEST_ENDED, line) if "' failed (" in line else _name(SWIFT_TESTING_ENDED, line)
+        if name and name not in names:
+            names.append(name)
+    return names
+
+
+def still_running(output: str) -> list[str]:
+    """The console names of the tests that `output` says started and does not say ended, in the order they
+    started."""
+    tests = RunningTests()
+    for number, line in enumerate(output.splitlines()):
+        tests.feed(line, number)
+    return [name for name, _ in tests.running()]
+
+
+# MARK: Identifiers
+
+
+def identifiers(binary: Path, cwd: Path | None = None) -> dict[str, list[str]]:
+    """Every test in the test binary by its console name: XCTest's `Class/method` (and `Module.Class/method`), Swift
+    Testing's display name in quotes or function name, each with the identifiers of the tests of that name
+    (`Module.Class/method`, `Module.Suite/test()`). Empty when the binary cannot list them (not built; macOS, where
+    the tests are a bundle that xctest runs)."""
+    if not sys.platform.startswith("linux") or not binary.is_file():
+        return {}
+    table: dict[str, list[str]] = {}
+    try:
+        listed = subprocess.run([str(binary), "--list-tests"], cwd=cwd, capture_output=True, text=True, timeout=60)
+        for line in listed.stdout.splitlines():
+            identifier = line.strip()
+            if "/" in identifier and " " not in identifier:
+                table.setdefault(identifier, []).append(identifier)
+                table.setdefault(identifier.split(".", 1)[-1], []).append(identifier)
+        with tempfile.TemporaryDirectory() as folder:
+            stream = Path(folder) / "tests.jsonl"
+            subprocess.run([str(binary), "--testing-library", "swift-testing", "--list-tests",
+                            "--event-stream-output-path", str(stream), "--event-stream-version", "0"],
+                           cwd=cwd, capture_output=True, timeout=60)
+            records = stream.read_text().splitlines() if stream.exists() else []
+    except (OSError, subprocess.SubprocessError):
+        return table
+    for record in records:
+        try:
+            entry = json.loads(record)
+        except ValueError:
+            continue
+        test = entry.get("payload", {}) if entry.get("kind") == "test" else {}
+        if test.get("kind") == "function" and test.get("id") and test.get("name"):
+            name = f'"{test["displayName"]}"' if test.get("displayName") else test["name"]
+            table.setdefault(name, []).append(SOURCE_LOCATION.sub("", test["id"]))
+    return table
+
+
+def identify(name: str, table: dict[str, list[str]], module: str | None = None,
+             keep: Callable[[str], bool] | None = None) -> str:
+    """A console name as the reports name the test: its identifier when `table` (from `identifiers`) gives one, of
+    `module` and kept by `keep` (several when a name is ambiguous, joined by " or "); otherwise the console name,
+    after `module`."""
+    found = sorted({identifier for identifier in table.get(name, [])
+                    if (module is None or identifier.startswith(f"{module}.")) and (keep is None or keep(identifier))})
+    if found:
+        return " or ".join(found)
+    if module is None:
+        return name
+    if name.startswith('"') or "(" in name:  # Swift Testing's: a display name or a function, no suite
+        return f"{module} {name}"
+    return name if name.startswith(f"{module}.") else f"{module}.{name}"

@@ -1,0 +1,329 @@
+"""One scratch copy of the package, built incrementally, where a mistake is made and the tests are run.
+
+scripts/mutants (a generated mistake per mutant) and scripts/check-claims (a named mistake with the tests that must
+catch it) both work here: .build-mutants/tree, kept between runs so that each build after the first is incremental.
+The user's tree is never written; a mistake is undone when its block ends, also on Ctrl-C, and a copy left by a
+killed run is put right by the next `prepare()`, which makes the copy match the user's files again.
+
+Tests run from the built test binary, not through `swift test`: on Linux `swift test --skip-build` costs about
+0.7 s a call before any test runs (it plans the package again), more than a whole unit tier takes here. The binary
+runs XCTest with an explicit list of tests (what `swift test` does) and Swift Testing with `--testing-library
+swift-testing --filter`, both at once, under scripts/pyramidkit/run/bounded.py: a time-out or the first failure stops every process
+the run started, the programs an end-to-end test launched included, and a time-out names the tests still running.
+Python's standard library only; runs on Linux and macOS.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from pyramidkit.run import bounded
+from pyramidkit.run import running
+from pyramidkit.run import testrun
+from pyramidkit.run import config as kit_config
+from pyramidkit.run.report import failure_text
+from pyramidkit.run.results import Failure, TestResult
+
+# A mistake can make an expression the type checker gives up on only after minutes (an array joined with `-`); five
+# seconds for one expression is far more than any of the package's own needs.
+BUILD_FLAGS = ["-Xswiftc", "-Xfrontend", "-Xswiftc", "-solver-expression-time-threshold=5"]
+SECOND = 1_000_000_000  # nanoseconds
+
+
+@dataclasses.dataclass
+class Outcome:
+    """How a run of tests ended: 'passed', 'failed' or 'timeout'; how many tests ran, how long, what they printed,
+    after a time-out the tests that were still running (the ones that hung, or waited on one that did), and each
+    test's result as the kit read it (results.py)."""
+
+    status: str
+    seconds: float
+    tests: int
+    output: str
+    hung: list[str] = dataclasses.field(default_factory=list)
+    results: list[TestResult] = dataclasses.field(default_factory=list)
+
+    def failed(self) -> list[str]:
+        """The tests that failed, by identifier (a test a crash took down included)."""
+        return sorted({result.identifier for result in self.results if result.outcome == "failed"})
+
+    def failures(self) -> list[str]:
+        """Each failure as the kit's report says it: `Module.Suite/test() [case] at File.swift:12: message`."""
+        return [failure_text({"test": result.identifier, "case": failure.case, "location": failure.location,
+                              "message": failure.message})
+                for result in self.results if result.outcome == "failed"
+                for failure in (result.failures or [Failure(result.message)])]
+
+    def skipped(self) -> int:
+        return sum(result.case_outcomes().count("skipped") for result in self.results)
+
+
+class BuiltTests:
+    """The tests of a package as built in `tree` (its .build), run through the kit: `run(pattern, limit)`. The
+    scratch copy is one such tree; `scripts/workshop check` runs the attendee's own."""
+
+    def __init__(self, tree: Path, product: str | None = None) -> None:
+        self.tree = tree
+        self._product = product
+        self._xctests: list[str] | None = None
+        self._names: dict[str, list[str]] | None = None
+
+    def forget_listing(self) -> None:
+        """Makes the next run list the binary's tests again: after a build."""
+        self._xctests = self._names = None
+
+    @property
+    def product(self) -> str:
+        """The test product, from the package's pyramid.json (read when first needed)."""
+        if self._product is None:
+            self._product = kit_config.load(self.tree).test_product
+        return self._product
+
+    def binary(self) -> Path:
+        """The test binary: PRODUCT.xctest on Linux, a bundle's executable on macOS."""
+        folder = self.tree / ".build" / "debug"
+        bundle = folder / f"{self.product}.xctest"
+        if sys.platform == "darwin":
+            return bundle / "Contents" / "MacOS" / self.product
+        return bundle
+
+    def xctests(self) -> list[str]:
+        """Every XCTest method, as `Module.Class/method`, read from the binary once a build."""
+        if self._xctests is None:
+            if sys.platform == "darwin":
+                self._xctests = []  # the bundle is run by xctest; see run()
+            else:
+                listed = subprocess.run([str(self.binary()), "--list-tests"], cwd=self.tree, capture_output=True,
+                                        text=True, check=True).stdout
+                self._xctests = [line.strip() for line in listed.splitlines() if "/" in line and " " not in line]
+        return self._xctests
+
+    # MARK: Running tests
+
+    def names(self) -> dict[str, list[str]]:
+        """The built tests by console name (running.identifiers), read from the binary once a build."""
+        if self._names is None:
+            self._names = running.identifiers(self.binary(), self.tree)
+        return self._names
+
+    def commands(self, pattern: str, stream: Path) -> tuple[list[list[str]], dict[str, str]]:
+        """The processes that run the tests whose identifier matches `pattern` (a `swift test --filter` regex),
+        Swift Testing's results to the event stream at `stream`: the kit's (testrun.commands)."""
+        return testrun.commands(self.binary(), self.tree, pattern, stream, [], self.xctests())
+
+    def run(self, pattern: str, limit: float, stop_at_first_failure: bool = True,
+            environment: dict[str, str] | None = None) -> Outcome:
+        """Runs the tests that match `pattern`, XCTest and Swift Testing at once, through the kit's test-run layer,
+        which reads their results. A run longer than `limit` seconds is stopped ('timeout', naming the tests that
+        were running); with `stop_at_first_failure`, so is a run as soon as a test reports a failure. Either way every
+        process the run started is stopped (scripts/pyramidkit/run/bounded.py)."""
+        table = self.names()
+        finished, results = testrun.run_matching(
+            self.tree, limit, lambda name: running.identify(name, table), lambda stream: self.commands(pattern, stream),
+            environment={"NO_COLOR": "1", **(environment or {})},
+            stop=testrun.first_failure if stop_at_first_failure else None)
+        if finished.hang:
+            status = "timeout"
+        elif (finished.stopped or testrun.exit_status(finished)
+              or any(result.outcome == "failed" for result in results)):
+            status = "failed"  # a failure, or a crash: a process that ended badly (its tests are failures too)
+        else:
+            status = "passed"
+        hung = self.hung_tests(finished.hang, pattern) if finished.hang else []
+        return Outcome(status, finished.seconds, len(results), finished.output, hung, results)
+
+    def hung_tests(self, hang: bounded.Hang, pattern: str) -> list[str]:
+        """The tests a stopped run left running, by identifier when the binary lists them (`Module.Class/method`,
+        `Module.Suite/test()`), otherwise as the console named them."""
+        table = self.names()
+        return [running.identify(name, table, keep=lambda identifier: re.search(pattern, identifier) is not None)
+                for name, _ in hang.running]
+
+
+
+class Scratch(BuiltTests):
+    """The scratch copy: `prepare()`, `build()`, `run(...)`, and `mistake(...)` or `changed(...)` to change files for
+    a while."""
+
+    def __init__(self, tree: Path | None, root: Path, product: str | None = None) -> None:
+        super().__init__(tree or root / ".build-mutants" / "tree", product)
+        self.root = root
+        self._lock = None
+        self._written: set[Path] = set()  # files written since the last build
+        self._seen: dict[Path, int] = {}  # a written file's modification time when the last build started
+
+    # MARK: The copy
+
+    def prepare(self, overrides: dict[str, str] | None = None) -> None:
+        """Makes the copy hold the user's files (tracked and untracked, not ignored), and nothing else of theirs;
+        `overrides` gives some files other contents (the schemata's rewritten sources), or adds files."""
+        bounded.become_subreaper()
+        self.tree.mkdir(parents=True, exist_ok=True)
+        if self._lock is None:
+            self._lock = open(self.tree.parent / f"{self.tree.name}.lock", "w")  # noqa: SIM115 - held until exit
+            try:
+                import fcntl
+
+                fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise SystemExit(f"{self.tree} is in use by another run of a tool that makes mistakes in it "
+                                 "(mutants, check-claims, promises, steps, workshop verify); wait for it to end") from None
+        overrides = overrides or {}
+        listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                                cwd=self.root, capture_output=True, check=True).stdout.decode().split("\0")
+        # Symbolic links stay links (swift-argument-parser's plugins share a folder through one); what they point to
+        # is copied as itself.
+        links = {name for name in listed if name and name not in overrides and (self.root / name).is_symlink()}
+        names = {name for name in listed if name and name not in links and (self.root / name).is_file()}
+        names |= set(overrides)
+        for name in sorted(links):
+            target, pointed = self.tree / name, os.readlink(self.root / name)
+            if not target.is_symlink() or os.readlink(target) != pointed:
+                if target.is_dir() and not target.is_symlink():
+                    shutil.rmtree(target)
+                elif target.is_symlink() or target.exists():
+                    target.unlink()
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.symlink(pointed, target)
+        for name in sorted(names):
+            target = self.tree / name
+            wanted = overrides[name].encode() if name in overrides else (self.root / name).read_bytes()
+            if not target.exists() or target.read_bytes() != wanted:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                self._write(target, wanted)
+                if name not in overrides:
+                    shutil.copymode(self.root / name, target)  # the scripts stay executable
+            elif target.stat().st_mtime_ns > time.time_ns():
+                self._stamp(target, 0)  # a time in the future, which the engine before issue 16 gave, is put right
+        for folder in ("Sources", "Tests"):
+            for path in (self.tree / folder).rglob("*"):
+                # rglob does not descend into a linked folder ("**" follows no symbolic link): what a link reaches
+                # is checked where it is.
+                relative = str(path.relative_to(self.tree))
+                if path.is_file() and not path.is_symlink() and relative not in names:
+                    path.unlink()  # a file the user deleted or renamed must not be built
+        self.forget_listing()
+
+    @contextlib.contextmanager
+    def mistake(self, file: str, text: str) -> Iterator[None]:
+        """Writes `text` as `file` in the copy for the length of the block, then puts the original back."""
+        with self.changed({file: text}):
+            yield
+
+    @contextlib.contextmanager
+    def changed(self, files: dict[str, str | None]) -> Iterator[None]:
+        """Gives each file of `files` its text (None: deletes it) in the copy for the length of the block, then puts
+        every one back as it was (a file the block added is deleted)."""
+        originals = {name: (self.tree / name).read_bytes() if (self.tree / name).exists() else None
+                     for name in files}
+        try:
+            for name, text in files.items():
+                if text is None:
+                    (self.tree / name).unlink(missing_ok=True)
+                else:
+                    self._write(self.tree / name, text.encode())
+            yield
+        finally:
+            for name, original in originals.items():
+                if original is None:
+                    (self.tree / name).unlink(missing_ok=True)
+                else:
+                    self._write(self.tree / name, original)
+
+    def patched(self, patch: Path) -> dict[str, str | None]:
+        """What `patch` (a `git diff`) makes of the copy's files, without writing the copy: each file it touches, with
+        its text after the patch (None: the patch deletes it). Raises ValueError when the patch does not apply."""
+        # Outside any repository, where git apply works on plain files: in one, it would leave out every path outside
+        # the folder it runs in.
+        with tempfile.TemporaryDirectory() as folder:
+            listed = subprocess.run(["git", "apply", "--numstat", "-z", str(patch.resolve())], cwd=folder,
+                                    capture_output=True, check=True)
+            names = [field.split("\t")[-1] for field in listed.stdout.decode().split("\0") if "\t" in field]
+            for name in names:
+                if (self.tree / name).is_file():
+                    (Path(folder) / name).parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copyfile(self.tree / name, Path(folder) / name)
+            applied = subprocess.run(["git", "apply", str(patch.resolve())], cwd=folder, capture_output=True, text=True)
+            if applied.returncode != 0:
+                raise ValueError(f"{patch.name} does not apply: {applied.stderr.strip()}")
+            return {name: (Path(folder) / name).read_text() if (Path(folder) / name).exists() else None
+                    for name in names}
+
+    def _write(self, path: Path, data: bytes) -> None:
+        """Writes a file of the copy so that the next build cannot take it for unchanged (see `_stamp`)."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        before = path.stat().st_mtime_ns if path.exists() else 0
+        path.write_bytes(data)
+        self._stamp(path, self._seen.get(path, before))
+
+    def _stamp(self, path: Path, seen: int) -> None:
+        """Gives `path` a time the next build cannot take for the one it saw (`stamp`), and remembers it."""
+        stamp(path, seen)
+        self._written.add(path)
+
+    def read(self, file: str) -> str:
+        return (self.tree / file).read_text()
+
+    # MARK: Building
+
+    def build(self) -> tuple[bool, float, str]:
+        """An incremental `swift build --build-tests`: whether it built, how long it took, what it printed. (Building
+        the test binary alone, without linking the programs again, measured no faster on 15 mutants: 1.69 s and
+        1.77 s a build; the links run side by side.)"""
+        start = time.monotonic()
+        self._seen.update((path, path.stat().st_mtime_ns) for path in self._written if path.exists())
+        self._written.clear()
+        completed = subprocess.run(["swift", "build", "--build-tests", *BUILD_FLAGS], cwd=self.tree,
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.forget_listing()
+        bounded.reap_orphans()
+        return completed.returncode == 0, time.monotonic() - start, completed.stdout
+
+    def prepare_built(self, tool: str) -> float:
+        """`prepare()` then `build()`, for a tool that needs the code as it is built before it starts: the build's
+        seconds, or the build log's tail and `tool: the package does not build as it is` and exit status 1."""
+        self.prepare()
+        built, seconds, log = self.build()
+        if not built:
+            print(log[-3000:])
+            raise SystemExit(f"{tool}: the package does not build as it is")
+        return seconds
+
+def stamp(path: Path, seen: int) -> None:
+    """Gives `path` the time now, in a whole second later than `seen` (its time when the last build read it),
+    waiting for the next second when the last build saw a time in this one; never a time in the future.
+
+    The build compares a file's modification time with the one it recorded in whole seconds, and neither its size
+    nor its contents (measured with swift 6.3.1: a file written again in the second the build saw is not compiled
+    again; one second later, or earlier, it is). So a write in the same second as what a build saw is a change no
+    build compiles, and the tests then run older code than they are said to test: the engine before issue 16 stamped
+    each restore one second in the future, and hid every mistake written within that second."""
+    now = time.time_ns()
+    if 0 < seen <= now and now // SECOND == seen // SECOND:
+        time.sleep((seen // SECOND + 1) - now / SECOND)  # the build system's clock, not a test's: see above
+        now = max(time.time_ns(), (seen // SECOND + 1) * SECOND)
+    os.utime(path, ns=(now, now))
+
+
+def time_limits(copy: BuiltTests, package: kit_config.Config) -> dict[str, float]:
+    """Each tier's time limit in `copy`: four times its slowest of three normal runs, plus a second, and at least two
+    seconds. A tier that has not ended by then is taken to hang: a mistake that makes it hang is caught (mutants,
+    promises)."""
+    limits = {}
+    for tier in package.names:
+        runs = [copy.run(package.tier(tier).filter, 600) for _ in range(3)]
+        failed = [run for run in runs if run.status != "passed" or not run.tests]
+        if failed:
+            raise SystemExit(f"the {tier} tier does not pass as the code is\n{failed[0].output[-2000:]}")
+        limits[tier] = max(2.0, 4 * max(run.seconds for run in runs) + 1)
+    return limits

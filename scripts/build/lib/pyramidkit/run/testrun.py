@@ -1,0 +1,353 @@
+"""The kit's test-run layer: it runs a tier's tests (the test binary itself on Linux, `swift test` elsewhere) under
+the tier's hang bounds, and it alone reads their results, through results.py. Also the build, and where the binaries
+are. Tested by scripts/pyramidkit/tests/test_pyramid.py, with a fake test binary."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from pyramidkit.run import bounded
+from pyramidkit.run import running
+from pyramidkit.run import config as kit_config
+from pyramidkit.run import results as kit_results
+from pyramidkit.run.bounds import HangBounds, hung_entries, hung_line
+from pyramidkit.run.results import TestResult
+
+
+# The instrumented build of --coverage, apart from the normal one (.gitignore has .build-*/), in the package's root.
+COVERAGE_FOLDER = ".build-coverage"
+
+
+@dataclasses.dataclass
+class TierRun:
+    """One run of one tier."""
+
+    tier: str
+    wall_seconds: float
+    exit_code: int
+    results: list[TestResult]
+    output: str = ""
+    # When the run hung: each test it left running ({"test", "seconds", "bound"}; "test" is None when none was).
+    hung: list[dict] = dataclasses.field(default_factory=list)
+
+    def count(self, outcome: str) -> int:
+        """The cases with this outcome: a test that is not parameterized is one case."""
+        return sum(result.case_outcomes().count(outcome) for result in self.results)
+
+    @property
+    def cases(self) -> int:
+        return sum(len(result.case_outcomes()) for result in self.results)
+
+    @property
+    def failed(self) -> int:
+        failed = self.count("failed")
+        # A run that exited non-zero with no failing test (a crash, a build error) counts as one failure.
+        return failed if failed or self.exit_code == 0 else 1
+
+
+def progress(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def build(package: kit_config.Config, extra: list[str] | None = None) -> float:
+    command = ["swift", "build", "--build-tests", *(extra or [])]
+    progress(f"== build ({' '.join(command)})")
+    start = time.monotonic()
+    completed = subprocess.run(command, cwd=package.root, capture_output=True, text=True)
+    seconds = time.monotonic() - start
+    output = completed.stdout + completed.stderr
+    if completed.returncode != 0:
+        sys.stdout.write(output)
+        raise SystemExit("pyramid: the build failed")
+    warnings = sorted({line for line in output.splitlines() if re.match(r"^/.*: warning: ", line)})
+    if warnings and package.allow_warnings:
+        progress(f"   the build printed {len(warnings)} warnings (pyramid.json allows them)")
+    elif warnings:
+        print("\n".join(warnings))
+        raise SystemExit("pyramid: the build printed warnings (pyramid.json's \"allowWarnings\": true runs the tiers "
+                         "of a build that warns)")
+    progress(f"   built in {seconds:.1f} s")
+    return seconds
+
+
+def scratch_path(package: kit_config.Config, extra: list[str]) -> Path:
+    """The build folder: `--scratch-path` among the options `swift test` is given, else the package's .build."""
+    if "--scratch-path" in extra[:-1]:
+        return Path(extra[extra.index("--scratch-path") + 1])
+    return package.root / ".build"
+
+
+def test_binary(package: kit_config.Config, extra: list[str]) -> Path:
+    """The test binary `swift test` runs (in the scratch path `extra` gives, if any): it lists its tests for
+    `running.identifiers`, which names the tests of a run (XCTest's console names no module) and those a hung run
+    left running. On macOS, a bundle's executable."""
+    tests = scratch_path(package, extra) / "debug" / f"{package.test_product}.xctest"
+    if tests.is_dir():
+        tests = tests / "Contents" / "MacOS" / package.test_product
+    return tests
+
+
+def coverage_binaries(package: kit_config.Config) -> list[Path]:
+    """The instrumented binaries whose lines a tier may run: the test binary, and the programs tests launch."""
+    folder = package.root / COVERAGE_FOLDER / "debug"
+    tests = test_binary(package, ["--scratch-path", str(package.root / COVERAGE_FOLDER)])
+    return [path for path in (tests, *(folder / program for program in package.programs)) if path.exists()]
+
+
+def swift_test_command(pattern: str, stream: Path, extra: list[str]) -> list[str]:
+    """The command that runs the built tests whose identifier matches `pattern`, Swift Testing's results written to
+    the event stream at `stream`."""
+    return ["swift", "test", "--skip-build", "--filter", pattern,
+            *kit_results.stream_arguments(stream, toolchain()), *extra]
+
+
+@functools.lru_cache(maxsize=None)
+def toolchain() -> tuple[int, int] | None:
+    """The Swift toolchain's (major, minor), which chooses the event stream's options."""
+    try:
+        completed = subprocess.run(["swift", "--version"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return kit_results.swift_version(completed.stdout + completed.stderr)
+
+
+@functools.lru_cache(maxsize=None)
+def console_names(binary: Path, cwd: Path) -> dict[str, list[str]]:
+    """The binary's tests by console name (see running.identifiers), listed once a run of this script."""
+    return running.identifiers(binary, cwd)
+
+
+@dataclasses.dataclass
+class Ran:
+    """One `swift test` of a tier, or of one test: its wall time, exit status, output, results, and the tests it
+    left running when it hung."""
+
+    seconds: float
+    exit_code: int
+    output: str
+    results: list[TestResult]
+    hung: list[dict]
+
+
+@functools.lru_cache(maxsize=None)
+def xctest_identifiers(binary: Path, cwd: Path) -> tuple[str, ...]:
+    """Every XCTest method of the test binary (`Module.Class/method`), listed once a run of this script."""
+    listed = subprocess.run([str(binary), "--list-tests"], cwd=cwd, capture_output=True, text=True)
+    return tuple(line.strip() for line in listed.stdout.splitlines() if "/" in line and " " not in line.strip())
+
+
+# The `swift test` options the test binary can do without: the rest send a run through `swift test`.
+DIRECT_OPTIONS = {"--enable-code-coverage", "--scratch-path"}
+
+
+def test_commands(package: kit_config.Config, pattern: str, stream: Path,
+                  extra: list[str]) -> tuple[list[list[str]], dict[str, str]]:
+    """The processes that run the package's built tests matching `pattern`, and their environment: `commands`, for
+    the test binary `swift test` runs (in the scratch path `extra` gives, if any)."""
+    binary = test_binary(package, extra)
+    return commands(binary, package.root, pattern, stream, extra,
+                    xctest_identifiers(binary, package.root) if binary.is_file() else ())
+
+
+def commands(binary: Path, cwd: Path, pattern: str, stream: Path, extra: list[str],
+             xctests: tuple[str, ...] | list[str]) -> tuple[list[list[str]], dict[str, str]]:
+    """The processes that run the built tests matching `pattern` (`xctests`: the binary's XCTest methods), and their
+    environment. On Linux, the test binary itself, twice at once: its XCTest methods that match (named one by one,
+    as `swift test --filter` selects them) and its Swift Testing tests (`--testing-library swift-testing --filter`,
+    the event stream to `stream`); that skips `swift test`'s own start and runs the two libraries side by side.
+    Elsewhere (macOS runs a bundle through xctest), or with `swift test` options the binary does not take, `swift
+    test --skip-build --filter PATTERN` itself, run in `cwd`. With --enable-code-coverage, LLVM_PROFILE_FILE puts
+    every profile, the launched programs' too, where coverage reads them."""
+    names = [argument for argument in extra if argument.startswith("--")]
+    if not sys.platform.startswith("linux") or not binary.is_file() or not set(names) <= DIRECT_OPTIONS:
+        return [swift_test_command(pattern, stream, extra)], {}
+    found = []
+    selected = [identifier for identifier in xctests if re.search(pattern, identifier)]
+    if selected:
+        found.append([str(binary), ",".join(selected)])
+    found.append([str(binary), "--testing-library", "swift-testing", "--filter", pattern,
+                  "--event-stream-output-path", str(stream)])
+    environment = {}
+    if "--enable-code-coverage" in extra:
+        environment["LLVM_PROFILE_FILE"] = str(binary.parent / "codecov" / "%p-%m.profraw")
+    return found, environment
+
+
+# Swift Testing's exit status when no test matched its filter (a tier of XCTest only): no failure.
+NO_TESTS_STATUS = 69
+
+
+def exit_status(finished: bounded.Finished) -> int:
+    """The run's status: the first process's that failed, but a Swift Testing run that matched no test."""
+    for code, output in zip(finished.codes, finished.outputs):
+        if code == NO_TESTS_STATUS and "Test run with 0 tests" in output:
+            continue
+        if code:
+            return code
+    return 0
+
+
+def ended_how(code: int) -> str:
+    """A process's end, as the report says it: `signal 4 (SIGILL)` or `exit status 1`."""
+    if code < 0:
+        try:
+            return f"signal {-code} ({signal.Signals(-code).name})"
+        except ValueError:
+            return f"signal {-code}"
+    return f"exit status {code}"
+
+
+def crashed(finished: bounded.Finished, name: Callable[[str], str], known: set[str]) -> list[TestResult]:
+    """The tests a process that ended badly (a crash: a trap, a signal) left started and not ended, each a failure
+    that says how the process ended; a process that ended badly with no test running is one failure of its own.
+    Without this, an XCTest crash took its test and every test after it out of the report, and named nothing."""
+    found = []
+    for code, output in zip(finished.codes, finished.outputs):
+        if code == 0 or (code == NO_TESTS_STATUS and "Test run with 0 tests" in output):
+            continue
+        running_then = [name(console_name) for console_name in running.still_running(output)]
+        for identifier in running_then:
+            if identifier not in known:
+                message = f"the test process ended with {ended_how(code)} while this test ran (a crash?)"
+                found.append(TestResult(identifier, 0.0, "failed", message, [kit_results.Failure(message)]))
+        if not running_then and not any(_reports_a_failure(line) for line in output.splitlines()):
+            message = f"a test process ended with {ended_how(code)}, no test running and none failing (a crash?)"
+            found.append(TestResult("(a test process)", 0.0, "failed", message, [kit_results.Failure(message)]))
+    return found
+
+
+def never_ran(commands: list[list[str]], finished: bounded.Finished, known: set[str]) -> list[TestResult]:
+    """The XCTest methods a process was given by name and that it never reached, because it ended badly first: each
+    a failure, so that a crash cannot shrink a tier without a word."""
+    found = []
+    for command, code in zip(commands, finished.codes):
+        if code == 0 or len(command) != 2 or "/" not in command[1]:
+            continue  # not a run of XCTest methods named one by one (the test binary run directly), or it ended well
+        for identifier in command[1].split(","):
+            if identifier not in known:
+                message = f"never ran: the test process ended with {ended_how(code)} before it"
+                found.append(TestResult(identifier, 0.0, "failed", message, [kit_results.Failure(message)]))
+    return found
+
+
+def _reports_a_failure(line: str) -> bool:
+    """Whether a console line says a test failed: XCTest's `' failed (`, Swift Testing's `✘ Test `."""
+    return "' failed (" in line or line.startswith("✘ Test ")
+
+
+def first_failure(line: str) -> bool:
+    """Whether a console line is the first sign of a failing test, to stop a run at once: XCTest's
+    `file:line: error: ...` (before its `' failed (`), Swift Testing's `✘ Test ... recorded an issue`; a known issue
+    is no failure. Only a run's early end is decided so: its results are read from the event stream and XCTest's
+    closing lines."""
+    line = running.ANSI.sub("", line)
+    return ("' failed (" in line or line.startswith("✘ Test ") or ": error: " in line) and "known issue" not in line
+
+
+def run_matching(cwd: Path, limit: float, name: Callable[[str], str],
+                 make: Callable[[Path], tuple[list[list[str]], dict[str, str]]], *, test_limit: float | None = None,
+                 longer: Callable[[str], float | None] | None = None, environment: dict[str, str] | None = None,
+                 stop: Callable[[str], bool] | None = None) -> tuple[bounded.Finished, list[TestResult]]:
+    """Runs the processes `make(event stream path)` gives (with their environment) in `cwd`, under the bounds
+    (`limit` the run, `test_limit` a test, `longer` a test's own; `stop` ends it at a line), and reads every test's
+    result: XCTest's from the console (its names turned into identifiers by `name`), Swift Testing's from the event
+    stream. A process that ended badly adds a failure for each test it was running and each XCTest method it never
+    reached (`crashed`, `never_ran`), unless the run was stopped: a hang, or `stop`."""
+    with tempfile.TemporaryDirectory() as folder:
+        stream = Path(folder) / "events.jsonl"
+        processes, own_environment = make(stream)
+        # In a terminal: through a pipe, `swift test` holds back every line of its test binary until it ends, and
+        # the binary's own C stdio buffers its lines.
+        finished = bounded.run(processes, limit, cwd=cwd, environment={**own_environment, **(environment or {})},
+                               test_limit=test_limit, longer=longer, stop=stop, terminal=True)
+        results = kit_results.parse_xctest_console(finished.output, name, cwd)
+        results += kit_results.parse_event_stream(stream.read_text() if stream.exists() else "", cwd, finished.output)
+    if not finished.hang and not finished.stopped:
+        results += crashed(finished, name, {result.identifier for result in results})
+        results += never_ran(processes, finished, {result.identifier for result in results})
+    return finished, results
+
+
+def swift_test(package: kit_config.Config, tier: str, pattern: str, extra: list[str], bounds: HangBounds,
+               command: Callable[[str, Path, list[str]], list[str]] | None = None,
+               binary: Path | None = None) -> Ran:
+    """The built tests matching PATTERN (as `swift test --skip-build --filter PATTERN` runs them: test_commands),
+    stopped at the tier's hang bounds: the wall time, exit status, every test's result (XCTest's from the console,
+    Swift Testing's from its event stream; a test that hung is a failure) and the tests it left running. `command`
+    makes the one command (the script tests give a fake test binary); `binary` lists the tests, to name them (None:
+    as the console names them, after the tier's first target)."""
+    targets = package.tier(tier).targets
+    table = console_names(binary, package.root) if binary else {}
+
+    def name(console_name: str) -> str:
+        found = [running.identify(console_name, table, target) for target in targets]
+        known = [identifier for identifier in found if identifier in table.get(console_name, [])
+                 or " or " in identifier]
+        return known[0] if known else found[0]
+
+    def longer(console_name: str) -> float | None:
+        return bounds.own(name(console_name))
+
+    def make(stream: Path) -> tuple[list[list[str]], dict[str, str]]:
+        return ([command(pattern, stream, extra)], {}) if command else test_commands(package, pattern, stream, extra)
+
+    finished, results = run_matching(package.root, bounds.run, name, make, test_limit=bounds.test, longer=longer)
+    hung = hung_entries(finished.hang, bounds, name) if finished.hang else []
+    results += [TestResult(entry["test"], entry["seconds"], "failed", hung_line(entry, tier))
+                for entry in hung if entry["test"] is not None]
+    return Ran(finished.seconds, exit_status(finished), finished.output, results, hung)
+
+
+def tier_pattern(package: kit_config.Config, tier: str, only: str | None = None) -> str:
+    """The `swift test --filter` pattern of a tier's tests, or of those of them whose identifier also matches `only`
+    (a regular expression, searched as `swift test --filter` searches: both lookaheads hold at the start)."""
+    pattern = package.tier(tier).filter
+    return pattern if only is None else f"(?={pattern})(?=.*?(?:{only}))"
+
+
+def run_tier(package: kit_config.Config, tier: str, extra: list[str], bounds: HangBounds,
+             command: Callable[[str, Path, list[str]], list[str]] | None = None,
+             binary: Path | None = None, only: str | None = None) -> TierRun:
+    pattern = tier_pattern(package, tier, only)
+    progress(f"== {tier} tier (the tests swift test --skip-build --filter '{pattern}' runs)")
+    ran = swift_test(package, tier, pattern, extra, bounds, command, binary)
+    run = TierRun(tier, ran.seconds, ran.exit_code, ran.results, ran.output, ran.hung)
+    progress(
+        f"   {tier}: {len(ran.results)} tests ({run.cases} cases): {run.count('passed')} passed, {run.failed} failed, "
+        f"{run.count('skipped')} skipped in {ran.seconds:.2f} s"
+    )
+    for entry in ran.hung:
+        progress(f"   {hung_line(entry, tier)}")
+    if not ran.results and not ran.hung:
+        targets = ", ".join(package.tier(tier).targets)
+        progress(f"   the {tier} tier has no test that matches --filter '{only}'" if only is not None else
+                 f"   the {tier} tier ran no test (are its targets, {targets}, still named so in Package.swift?)")
+        if ran.exit_code:
+            print(ran.output[-4000:], file=sys.stderr)
+    return run
+
+
+def test_alone(package: kit_config.Config, tier: str, identifier: str, extra: list[str],
+               bounds: HangBounds) -> float | None:
+    """One test's seconds when it runs by itself (None when it did not pass): how a test over its budget in the
+    tier's parallel run is told from a test that waited for a core."""
+    progress(f"   over its budget in the {tier} tier's run: running {identifier} alone")
+    # A prefix, not an exact match: Swift Testing matches --filter against more than the name. Only the
+    # identifier's own result is read.
+    ran = swift_test(package, tier, "^" + re.escape(identifier), extra, bounds,
+                     binary=test_binary(package, extra))
+    for entry in ran.hung:
+        progress(f"   {hung_line(entry, tier)}")
+    for result in ran.results:
+        if result.identifier == identifier and result.outcome == "passed":
+            return result.seconds
+    return None
