@@ -37,6 +37,7 @@ import time
 from pathlib import Path
 
 from pyramidkit.run import config as kit_config
+from pyramidkit.run.mistake import Mistake
 import promise_sources
 from pyramidkit.run import scratch
 from pyramidkit.docs import markers
@@ -63,11 +64,10 @@ class Row:
     covers: list[str] = dataclasses.field(default_factory=list)
     why: str = ""
 
-    def mistaken(self, text: str) -> str | None:
-        """`text` (the file as it is) with the mistake made, or None when `find` is not in it exactly once."""
-        if text.count(self.find) != 1:
-            return None
-        return text.replace(self.find, self.replace, 1)
+    @property
+    def mistake(self) -> Mistake:
+        """The row's mistake: in its file, `find` (there exactly once) becomes `replace`."""
+        return Mistake(self.file, self.find, self.replace, name=self.promise)
 
 
 def load(path: Path = TABLE) -> list[Row]:
@@ -123,7 +123,7 @@ def problems(rows: list[Row], promises: list[promise_sources.Promise], root: Pat
         path = root / row.file
         if not path.is_file():
             found.append(f"'{row.promise}': {row.file} does not exist")
-        elif row.mistaken(path.read_text()) is None:
+        elif not row.mistake.applies(path.read_text()):
             found.append(f"'{row.promise}': its mistake does not apply ({row.file} must hold the text it finds "
                          f"exactly once: {row.find.strip()!r})")
         if not row.tests:
@@ -181,13 +181,12 @@ def prove(copy: scratch.Scratch, rows: list[Row], limits: dict[str, float]) -> i
     _progress(f"   without a mistake: the {len(everything)} tests of the rows pass ({outcome.seconds:.1f} s)")
     failures = 0
     for number, row in enumerate(rows, start=1):
-        mistaken = row.mistaken(copy.read(row.file))
-        if mistaken is None:
+        if not row.mistake.applies(copy.read(row.file)):
             _progress(f"FAILED {row.promise}: the mistake does not apply")
             failures += 1
             continue
         started = time.monotonic()
-        with copy.mistake(row.file, mistaken):
+        with copy.mistake(row.mistake):
             built, build_seconds, log = copy.build()
             if not built:
                 print(log[-2000:])
@@ -210,11 +209,10 @@ def measure(copy: scratch.Scratch, rows: list[Row], limits: dict[str, float], sa
     failing again on its own (a test that fails by chance, or that a crash beside it ended, is not written down);
     one that hangs past its tier's time limit counts as failing. Saves after each row."""
     for number, row in enumerate(rows, start=1):
-        mistaken = row.mistaken(copy.read(row.file))
-        if mistaken is None:
+        if not row.mistake.applies(copy.read(row.file)):
             _progress(f"   {number}/{len(rows)} the mistake does not apply: {row.promise}")
             continue
-        with copy.mistake(row.file, mistaken):
+        with copy.mistake(row.mistake):
             built, _, log = copy.build()
             if not built:
                 _progress(f"   {number}/{len(rows)} the mistake does not build: {row.promise}\n{log[-1500:]}")

@@ -32,6 +32,7 @@ import sys
 from pathlib import Path
 
 from pyramidkit.run import scratch
+from pyramidkit.run.mistake import Mistake, MistakeError
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "docs" / "workshop" / "solutions"
@@ -45,22 +46,12 @@ LIMIT = 10.0
 
 
 @dataclasses.dataclass(frozen=True)
-class Mistake:
-    """A hidden bug: `find` (one or more whole lines) replaced by `replace` in `file`; `says` names it without its
-    code; `sentence` is the index of the task's sentence a test must honour to catch it."""
+class Hidden(Mistake):
+    """A hidden bug: the kit's mistake (`find`, one or more whole lines there once, replaced by `replace` in `file`;
+    `says` names it without its code), and `sentence`, the index of the task's sentence a test must honour to catch
+    it."""
 
-    label: str
-    says: str
-    sentence: int
-    file: str
-    find: str
-    replace: str
-
-    def apply(self, text: str) -> str:
-        if text.count(self.find) != 1:
-            raise SystemExit(f"workshop: mistake {self.label} finds {self.find!r} {text.count(self.find)} times in "
-                             f"{self.file}, not once: the code changed; update scripts/write_the_test.py")
-        return text.replace(self.find, self.replace)
+    sentence: int = 0
 
 
 @dataclasses.dataclass(frozen=True, eq=False)  # one object per exercise, a key by identity
@@ -71,7 +62,7 @@ class Exercise:
     suite: str  # the type in the file, and the name the filter selects
     task: list[str]  # one sentence a line; each has at least one mistake
     hints: list[str]  # from a nudge to the answer
-    mistakes: list[Mistake]
+    mistakes: list[Hidden]
     fast: bool = False  # the task says "without waiting": more than a second on the right code is rejected
 
     @property
@@ -96,24 +87,26 @@ EXERCISES = [
          "Answer with HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)! and "
          "Data(#\"[{\"name\":\"A\"},{\"name\":\"B\"}]\"#.utf8); then #expect(places == [PointOfInterest(name: \"A\"), "
          "PointOfInterest(name: \"B\")]) and #expect(request.url?.query == \"lat=37.3293&long=-121.8893\")."],
-        [Mistake("forgotten-resume", "the data task is never started", 0,
-                 "Sources/POINetworking/APIRequestLoader.swift", "        task.resume()\n", ""),
-         Mistake("latitude-as-longitude", "the request sends the longitude as its latitude", 1,
-                 "Sources/POINetworking/PointsOfInterestRequest.swift",
-                 'URLQueryItem(name: "lat", value: "\\(coordinate.latitude)")',
-                 'URLQueryItem(name: "lat", value: "\\(coordinate.longitude)")'),
-         Mistake("rounded-longitude", "the request sends the longitude rounded to whole degrees", 1,
-                 "Sources/POINetworking/PointsOfInterestRequest.swift",
-                 'URLQueryItem(name: "long", value: "\\(coordinate.longitude)")',
-                 'URLQueryItem(name: "long", value: "\\(coordinate.longitude.rounded())")'),
-         Mistake("answer-ignored", "the loader parses an empty list instead of the server's answer", 2,
-                 "Sources/POINetworking/APIRequestLoader.swift",
-                 "return .success(try apiRequest.parseResponse(data: body))",
-                 'return .success(try apiRequest.parseResponse(data: Data("[]".utf8)))'),
-         Mistake("last-place-dropped", "the last place of the answer is dropped", 2,
-                 "Sources/POINetworking/PointsOfInterestRequest.swift",
-                 "return try JSONDecoder().decode([PointOfInterest].self, from: data)",
-                 "return Array(try JSONDecoder().decode([PointOfInterest].self, from: data).dropLast())")]),
+        [Hidden("Sources/POINetworking/APIRequestLoader.swift",
+                "        task.resume()\n",
+                "",
+                name="forgotten-resume", says="the data task is never started", sentence=0),
+         Hidden("Sources/POINetworking/PointsOfInterestRequest.swift",
+                'URLQueryItem(name: "lat", value: "\\(coordinate.latitude)")',
+                'URLQueryItem(name: "lat", value: "\\(coordinate.longitude)")',
+                name="latitude-as-longitude", says="the request sends the longitude as its latitude", sentence=1),
+         Hidden("Sources/POINetworking/PointsOfInterestRequest.swift",
+                'URLQueryItem(name: "long", value: "\\(coordinate.longitude)")',
+                'URLQueryItem(name: "long", value: "\\(coordinate.longitude.rounded())")',
+                name="rounded-longitude", says="the request sends the longitude rounded to whole degrees", sentence=1),
+         Hidden("Sources/POINetworking/APIRequestLoader.swift",
+                "return .success(try apiRequest.parseResponse(data: body))",
+                'return .success(try apiRequest.parseResponse(data: Data("[]".utf8)))',
+                name="answer-ignored", says="the loader parses an empty list instead of the server's answer", sentence=2),
+         Hidden("Sources/POINetworking/PointsOfInterestRequest.swift",
+                "return try JSONDecoder().decode([PointOfInterest].self, from: data)",
+                "return Array(try JSONDecoder().decode([PointOfInterest].self, from: data).dropLast())",
+                name="last-place-dropped", says="the last place of the answer is dropped", sentence=2)]),
     Exercise(
         "write-observer-test", "notifications", "5, isolating notification observers", "WriteObserverTests",
         ["Give PointsOfInterestListModel a NotificationCenter of your test's own.",
@@ -127,22 +120,22 @@ EXERCISES = [
          "Post Notification.Name(\"SomethingElse\") on the same center first and #expect(!list.didHandleNotification) "
          "and an unchanged reloadCount; then post authChangedNotification and #expect(list.didHandleNotification) "
          "and #expect(list.reloadCount == before + 1)."],
-        [Mistake("observes-default", "the list observes NotificationCenter.default, not the center it was given", 0,
-                 "Sources/POIApp/PointsOfInterestListModel.swift",
-                 "        center.addObserver(forName: CurrentLocationProvider.authChangedNotification",
-                 "        NotificationCenter.default.addObserver(forName: CurrentLocationProvider.authChangedNotification"),
-         Mistake("handles-without-reloading", "the list notes the notification but does not reload", 1,
-                 "Sources/POIApp/PointsOfInterestListModel.swift",
-                 "        state.withLock { $0.didHandleNotification = true }\n        reload()\n",
-                 "        state.withLock { $0.didHandleNotification = true }\n"),
-         Mistake("reloads-twice", "the list reloads twice for one notification", 1,
-                 "Sources/POIApp/PointsOfInterestListModel.swift",
-                 "        state.withLock { $0.didHandleNotification = true }\n        reload()\n",
-                 "        state.withLock { $0.didHandleNotification = true }\n        reload()\n        reload()\n"),
-         Mistake("any-name", "the list handles every notification on its center, whatever its name", 2,
-                 "Sources/POIApp/PointsOfInterestListModel.swift",
-                 "center.addObserver(forName: CurrentLocationProvider.authChangedNotification, object: nil",
-                 "center.addObserver(forName: nil, object: nil")]),
+        [Hidden("Sources/POIApp/PointsOfInterestListModel.swift",
+                "        center.addObserver(forName: CurrentLocationProvider.authChangedNotification",
+                "        NotificationCenter.default.addObserver(forName: CurrentLocationProvider.authChangedNotification",
+                name="observes-default", says="the list observes NotificationCenter.default, not the center it was given", sentence=0),
+         Hidden("Sources/POIApp/PointsOfInterestListModel.swift",
+                "        state.withLock { $0.didHandleNotification = true }\n        reload()\n",
+                "        state.withLock { $0.didHandleNotification = true }\n",
+                name="handles-without-reloading", says="the list notes the notification but does not reload", sentence=1),
+         Hidden("Sources/POIApp/PointsOfInterestListModel.swift",
+                "        state.withLock { $0.didHandleNotification = true }\n        reload()\n",
+                "        state.withLock { $0.didHandleNotification = true }\n        reload()\n        reload()\n",
+                name="reloads-twice", says="the list reloads twice for one notification", sentence=1),
+         Hidden("Sources/POIApp/PointsOfInterestListModel.swift",
+                "center.addObserver(forName: CurrentLocationProvider.authChangedNotification, object: nil",
+                "center.addObserver(forName: nil, object: nil",
+                name="any-name", says="the list handles every notification on its center, whatever its name", sentence=2)]),
     Exercise(
         "write-fetcher-test", "protocols", "7 and 8, mocking with protocols", "WriteFetcherTests",
         ["Write a mock LocationFetcher whose requestLocation() reports a position of your test's choosing to its "
@@ -156,15 +149,18 @@ EXERCISES = [
          "returns, and `await confirmation { answered in … }` checks it ran without waiting.",
          "In the completion, #expect(isPointOfInterest == true) for 37.3293, -121.8893 and == false for 48.8566, "
          "2.3522 (two tests, or one with arguments:), calling answered() in both."],
-        [Mistake("never-asks", "the provider never asks its fetcher for the position", 0,
-                 "Sources/POILocation/CurrentLocationProvider.swift",
-                 "        fetcher.withLock { $0.requestLocation() }\n", ""),
-         Mistake("always-true", "the provider answers true wherever you are", 2,
-                 "Sources/POILocation/CurrentLocationProvider.swift",
-                 "completion((try? result.get()) != nil)", "completion((try? result.get()) != nil || true)"),
-         Mistake("always-false", "the provider answers false wherever you are", 1,
-                 "Sources/POILocation/CurrentLocationProvider.swift",
-                 "completion((try? result.get()) != nil)", "completion((try? result.get()) == nil && false)")]),
+        [Hidden("Sources/POILocation/CurrentLocationProvider.swift",
+                "        fetcher.withLock { $0.requestLocation() }\n",
+                "",
+                name="never-asks", says="the provider never asks its fetcher for the position", sentence=0),
+         Hidden("Sources/POILocation/CurrentLocationProvider.swift",
+                "completion((try? result.get()) != nil)",
+                "completion((try? result.get()) != nil || true)",
+                name="always-true", says="the provider answers true wherever you are", sentence=2),
+         Hidden("Sources/POILocation/CurrentLocationProvider.swift",
+                "completion((try? result.get()) != nil)",
+                "completion((try? result.get()) == nil && false)",
+                name="always-false", says="the provider answers false wherever you are", sentence=1)]),
     Exercise(
         "write-scheduler-test", "speed", "9, delayed actions", "WriteSchedulerTests",
         ["Give FeaturedPlaceManager a mock TimerScheduler that records the timer it is given and fires it at once, "
@@ -176,16 +172,18 @@ EXERCISES = [
          "timer.fire() runs it now.",
          "Give the manager places: [\"A\", \"B\", \"C\"].map { PointOfInterest(name: $0) }, schedule, and "
          "#expect(abs(delay - 10) < 1) and #expect(manager.currentPlace.name == \"B\")."],
-        [Mistake("one-second", "the manager asks for a timer one second away", 0,
-                 "Sources/POIApp/FeaturedPlaceManager.swift",
-                 "rotationInterval: TimeInterval = 10", "rotationInterval: TimeInterval = 1"),
-         Mistake("timer-shows-nothing", "the timer fires but the manager shows no new place", 1,
-                 "Sources/POIApp/FeaturedPlaceManager.swift",
-                 "        schedule { [weak self] in\n            self?.showNextPlace()\n        }\n",
-                 "        schedule { [weak self] in\n            _ = self\n        }\n"),
-         Mistake("skips-a-place", "the manager skips a place: the third comes after the first", 1,
-                 "Sources/POIApp/FeaturedPlaceManager.swift",
-                 "state.index = (state.index + 1) % places.count", "state.index = (state.index + 2) % places.count")],
+        [Hidden("Sources/POIApp/FeaturedPlaceManager.swift",
+                "rotationInterval: TimeInterval = 10",
+                "rotationInterval: TimeInterval = 1",
+                name="one-second", says="the manager asks for a timer one second away", sentence=0),
+         Hidden("Sources/POIApp/FeaturedPlaceManager.swift",
+                "        schedule { [weak self] in\n            self?.showNextPlace()\n        }\n",
+                "        schedule { [weak self] in\n            _ = self\n        }\n",
+                name="timer-shows-nothing", says="the timer fires but the manager shows no new place", sentence=1),
+         Hidden("Sources/POIApp/FeaturedPlaceManager.swift",
+                "state.index = (state.index + 1) % places.count",
+                "state.index = (state.index + 2) % places.count",
+                name="skips-a-place", says="the manager skips a place: the third comes after the first", sentence=1)],
         fast=True),
 ]
 
@@ -298,11 +296,14 @@ def judge(copy: scratch.Scratch, exercise: Exercise, candidates: dict[str, str])
     for mistake in exercise.mistakes:
         if not alive:
             break
-        original = copy.read(mistake.file)
-        with copy.mistake(mistake.file, mistake.apply(original)):
+        try:
+            mistake.made(copy.read(mistake.file))
+        except MistakeError as error:
+            raise SystemExit(f"workshop: {error}: the code changed; update scripts/write_the_test.py") from None
+        with copy.mistake(mistake):
             built, _, log = copy.build()
             if not built:
-                raise SystemExit(f"workshop: mistake {mistake.label} does not build:\n{log[-2000:]}")
+                raise SystemExit(f"workshop: mistake {mistake.name} does not build:\n{log[-2000:]}")
             for label in alive:
                 outcome = copy.run(exercise.pattern(suite_name(exercise, label)), LIMIT, environment=environment)
                 verdict = verdicts[label]

@@ -168,7 +168,7 @@ class TableTests(unittest.TestCase):
         self.assertIn("two rows for one promise: b", twice)
 
     def test_the_mistake_replaces_the_text_it_finds(self):
-        self.assertEqual(self.row("a").mistaken("x\nlet limit = 5\n"), "x\nlet limit = 6\n")
+        self.assertEqual(self.row("a").mistake.made("x\nlet limit = 5\n"), "x\nlet limit = 6\n")
 
     def test_each_promise_has_a_section_of_the_table(self):
         cases = {"poi --version": "poi", "poi nearby --lat": "poi nearby", "poi featured --count": "poi featured",

@@ -12,7 +12,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import write_the_test  # noqa: E402
-from write_the_test import EXERCISES, Mistake  # noqa: E402
+from pyramidkit.run.mistake import MistakeError  # noqa: E402
+from write_the_test import EXERCISES, Hidden  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -44,21 +45,21 @@ class MistakeTests(unittest.TestCase):
         for exercise in EXERCISES:
             for mistake in exercise.mistakes:
                 text = (ROOT / mistake.file).read_text()
-                self.assertNotEqual(mistake.apply(text), text, mistake.label)
+                self.assertNotEqual(mistake.made(text), text, mistake.name)
 
     def test_a_mistake_whose_code_is_gone_or_repeated_stops_with_its_name(self):
-        mistake = Mistake("m", "says", 0, "F.swift", "a()", "b()")
-        self.assertEqual(mistake.apply("x\na()\n"), "x\nb()\n")
+        mistake = Hidden("F.swift", "a()", "b()", name="m", says="says", sentence=0)
+        self.assertEqual(mistake.made("x\na()\n"), "x\nb()\n")
         for text in ["x\n", "a()\na()\n"]:
-            with self.assertRaises(SystemExit) as raised:
-                mistake.apply(text)
+            with self.assertRaises(MistakeError) as raised:
+                mistake.made(text)
             self.assertIn("mistake m", str(raised.exception))
 
     def test_what_a_mistake_says_does_not_show_its_code(self):
         for exercise in EXERCISES:
             for mistake in exercise.mistakes:
-                self.assertNotIn(mistake.replace.strip() or "\0", mistake.says, mistake.label)
-                self.assertNotIn("(", mistake.says, f"{mistake.label}: a description, not code")
+                self.assertNotIn(mistake.replace.strip() or "\0", mistake.says, mistake.name)
+                self.assertNotIn("(", mistake.says, f"{mistake.name}: a description, not code")
 
 
 class ExerciseTests(unittest.TestCase):

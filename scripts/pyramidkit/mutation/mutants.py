@@ -459,7 +459,7 @@ class Engine:
         # there, but for the `return` before a held default's expression, which standalone() keeps), so that one
         # copy is built, not two.
         copy = self.schema_copy if self.schema is not None else self._plain_copy()
-        with copy.mistake(mutant.file, schemata_module.standalone(mutant, copy.read(mutant.file))):
+        with copy.changed({mutant.file: schemata_module.standalone(mutant, copy.read(mutant.file))}):
             built, seconds, _ = copy.build()
             self.dirty = copy
             entry["seconds"]["build"] = round(seconds, 2)

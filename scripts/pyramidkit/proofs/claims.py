@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 
 from pyramidkit.proofs import in_place as claim_in_place
-from pyramidkit.mutation import mutants
+from pyramidkit.run.mistake import Mistake
 from pyramidkit.run import config as kit_config
 from pyramidkit.run.bounds import HangBounds
 from pyramidkit.run import scratch
@@ -51,14 +51,13 @@ class Claim:
     says: str
     environment: tuple[tuple[str, str], ...] = ()  # what the tests' environment gains (a pattern's check only)
 
-    def mutants(self, text: str) -> list[mutants.Mutant]:
-        """The claim's mistake as mutants of `text`, one a changed line; none if the text no longer holds `find`."""
-        found = []
-        for number, line in enumerate(text.split("\n"), start=1):
-            if self.find is not None and self.find in line:
-                mutated = "" if self.replace is None else line.replace(self.find, self.replace, 1)
-                found.append(mutants.Mutant(self.file, number, f"claim {self.name}", line, mutated))
-        return found
+    @property
+    def mistake(self) -> Mistake | None:
+        """The claim's mistake: each line of its file that holds `find` gets `replace` (deleted without one); None for
+        a measurement."""
+        if self.find is None:
+            return None
+        return Mistake(self.file, self.find, self.replace, each_line=True, name=self.name, says=self.says)
 
 
 FIELDS = {"name", "says", "file", "find", "replace", "check", "environment"}
@@ -257,16 +256,11 @@ def main(arguments: list[str], prog: str = "pyramid claims") -> int:
             print("   without the mistake: the package builds")
         else:
             print(f"   without the mistake: the tests pass ({outcome.seconds:.1f} s)")
-        text = copy.read(claim.file)
-        changed = claim.mutants(text)
-        if not changed:
+        if claim.mistake is None or not claim.mistake.applies(copy.read(claim.file)):
             print(f"   the mistake does not change {claim.file}: the claim is stale", file=sys.stderr)
             failures += 1
             continue
-        lines = text.split("\n")
-        for mutant in changed:
-            lines[mutant.line - 1] = mutant.mutated
-        with copy.mistake(claim.file, "\n".join(lines)):
+        with copy.mistake(claim.mistake):
             built, seconds, log = copy.build()
             outcome, output = check(copy, claim, package) if built else (None, log)
         if claim.check.startswith("build-error:"):

@@ -21,11 +21,12 @@ from pathlib import Path
 from typing import Protocol
 
 from pyramidkit.run import scratch
+from pyramidkit.run.mistake import Mistake
 
 STATE = Path(".build") / "check-claims-applied.json"
 
 
-class Mistake(Protocol):
+class AppliedClaim(Protocol):
     """What this module needs of a claim (`claims.Claim`): its name, its file, its mistake and its check."""
 
     name: str
@@ -33,10 +34,11 @@ class Mistake(Protocol):
     find: str | None
     check: str
 
-    def mutants(self, text: str) -> list: ...
+    @property
+    def mistake(self) -> Mistake | None: ...
 
 
-def how_to_see_it(claim: Mistake) -> str:
+def how_to_see_it(claim: AppliedClaim) -> str:
     """The command that shows the mistake caught, in the attendee's tree (which is not built yet)."""
     if claim.check.startswith("build-error:"):
         return "swift build --build-tests   (the compiler must refuse it)"
@@ -45,7 +47,7 @@ def how_to_see_it(claim: Mistake) -> str:
     return f"swift test --filter '{claim.check}'"
 
 
-def apply(claim: Mistake, root: Path) -> int:
+def apply(claim: AppliedClaim, root: Path) -> int:
     """Writes `claim`'s mistake into `root`'s copy of its file and records it; 0, or 1 with the reason printed."""
     state = root / STATE
     if claim.find is None:
@@ -58,15 +60,12 @@ def apply(claim: Mistake, root: Path) -> int:
         return 1
     path = root / claim.file
     original = path.read_text()
-    changed = claim.mutants(original)
-    if not changed:
+    if claim.mistake is None or not claim.mistake.applies(original):
         print(f"check-claims: {claim.file} no longer has the code {claim.name} changes ({claim.find!r}); "
               "did you change it already? (git diff shows what you changed)", file=sys.stderr)
         return 1
-    lines = original.split("\n")
-    for mutant in changed:
-        lines[mutant.line - 1] = mutant.mutated
-    mistaken = "\n".join(lines)
+    changed = claim.mistake.changed_lines(original)
+    mistaken = claim.mistake.made(original)
     seen = path.stat().st_mtime_ns
     state.parent.mkdir(parents=True, exist_ok=True)
     state.write_text(json.dumps({"name": claim.name, "file": claim.file, "original": original,
@@ -74,10 +73,9 @@ def apply(claim: Mistake, root: Path) -> int:
     path.write_text(mistaken)
     scratch.stamp(path, seen)
     print(f"check-claims: {claim.name} is in {path}")
-    for mutant in changed:
-        print(f"  line {mutant.line}:  - {mutant.original.strip()}")
-        replacement = mutant.mutated.strip()
-        print(f"  {' ' * len(str(mutant.line))}      + {replacement if replacement else '(deleted)'}")
+    for number, line, mutated in changed:
+        print(f"  line {number}:  - {line.strip()}")
+        print(f"  {' ' * len(str(number))}      + {mutated.strip() if mutated is not None else '(deleted)'}")
     print(f"  see it caught:  {how_to_see_it(claim)}")
     print("  take it out:    scripts/check-claims --undo")
     return 0

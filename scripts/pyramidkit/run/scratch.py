@@ -31,6 +31,7 @@ from pyramidkit.run import bounded
 from pyramidkit.run import running
 from pyramidkit.run import testrun
 from pyramidkit.run import config as kit_config
+from pyramidkit.run.mistake import Mistake
 from pyramidkit.run.report import failure_text
 from pyramidkit.run.results import Failure, TestResult
 
@@ -215,9 +216,10 @@ class Scratch(BuiltTests):
         self.forget_listing()
 
     @contextlib.contextmanager
-    def mistake(self, file: str, text: str) -> Iterator[None]:
-        """Writes `text` as `file` in the copy for the length of the block, then puts the original back."""
-        with self.changed({file: text}):
+    def mistake(self, mistake: Mistake) -> Iterator[None]:
+        """Makes `mistake` in the copy for the length of the block, then puts the original back; MistakeError (before
+        anything is written) when it does not apply to the copy's file."""
+        with self.changed({mistake.file: mistake.made(self.read(mistake.file))}):
             yield
 
     @contextlib.contextmanager

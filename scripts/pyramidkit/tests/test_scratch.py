@@ -17,6 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.run import scratch  # noqa: E402
+from pyramidkit.run.mistake import Mistake, MistakeError  # noqa: E402
 from pyramidkit.run import bounded  # noqa: E402
 from pyramidkit.run import testrun  # noqa: E402
 from pyramidkit.run.results import Case, TestResult  # noqa: E402
@@ -170,6 +171,16 @@ class ChangedFilesTests(unittest.TestCase):
         self.assertEqual(sorted(path.name for path in (self.tree / "Sources").iterdir()), ["A.swift", "Gone.swift"])
         self.assertEqual((self.tree / "Sources" / "A.swift").read_text(), "let a = 1\nlet b = 2\n")
 
+    def test_a_mistake_holds_for_the_block_and_one_that_does_not_apply_writes_nothing(self):
+        with self.copy.mistake(Mistake("Sources/A.swift", "b = 2", "b = 5")):
+            self.assertEqual((self.tree / "Sources" / "A.swift").read_text(), "let a = 1\nlet b = 5\n")
+        self.assertEqual((self.tree / "Sources" / "A.swift").read_text(), "let a = 1\nlet b = 2\n")
+        before = (self.tree / "Sources" / "A.swift").stat().st_mtime_ns
+        with self.assertRaisesRegex(MistakeError, "0 times"):
+            with self.copy.mistake(Mistake("Sources/A.swift", "c = 3", "c = 4")):
+                self.fail("the block ran with a mistake that does not apply")
+        self.assertEqual((self.tree / "Sources" / "A.swift").stat().st_mtime_ns, before)
+
     def test_the_files_are_put_back_when_the_block_fails(self):
         with self.assertRaises(RuntimeError):
             with self.copy.changed({"Sources/A.swift": "broken"}):
@@ -237,12 +248,12 @@ class StaleBuildTests(unittest.TestCase):
     def test_a_write_within_a_second_of_the_last_is_built(self):
         self.copy.prepare()
         self.assertEqual(self.printed(), "0")
-        with self.copy.mistake("Sources/tiny/Value.swift", "let value = 1\n"):
+        with self.copy.mistake(Mistake("Sources/tiny/Value.swift", "= 0", "= 1")):
             self.assertEqual(self.printed(), "1")
         restored = time.monotonic()
         self.assertEqual(self.printed(), "0")
         within = time.monotonic() - restored
-        with self.copy.mistake("Sources/tiny/Value.swift", "let value = 2\n"):
+        with self.copy.mistake(Mistake("Sources/tiny/Value.swift", "= 0", "= 2")):
             self.assertEqual(self.printed(), "2", f"the second mistake, asked for {within:.2f} s after the restore")
         self.assertEqual(self.printed(), "0")
         if within >= 1.0:
@@ -255,7 +266,7 @@ class StaleBuildTests(unittest.TestCase):
         os.utime(value, (later, later))  # as the engine before issue 16 left a restored file
         self.copy.prepare()
         self.assertLessEqual(value.stat().st_mtime_ns, time.time_ns())
-        with self.copy.mistake("Sources/tiny/Value.swift", "let value = 3\n"):
+        with self.copy.mistake(Mistake("Sources/tiny/Value.swift", "= 0", "= 3")):
             self.assertLessEqual(value.stat().st_mtime_ns, time.time_ns())
         self.assertLessEqual(value.stat().st_mtime_ns, time.time_ns())
 
