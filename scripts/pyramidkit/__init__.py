@@ -13,9 +13,21 @@ Its rooms, each a sub-package with one job, importing only downwards (a test fai
     proofs/     claims: a named mistake and the tests that must catch it (claims, in_place)
     cli/        the command and its verbs (run is the report's command line)
 
-Its public surface, for tools built on it (this package's workshop, promises and steps are): `run.config`,
-`run.scratch`, `run.testrun`, `run.results`, `docs.markers`, `proofs.claims` and the command. Nothing in the kit
-names a package, a module, a tier or a test product: they come from pyramid.json.
+Its public surface, for tools built on it (this package's workshop, promises, steps, measure and chapter checks
+are), is PUBLIC below and the command; the rest may change between versions. Nothing in the kit names a package, a
+module, a tier or a test product: they come from pyramid.json.
 """
 
 __version__ = "0.1.0"
+
+# The modules a tool built on the kit may import (scripts/tests/test_kit_surface.py holds this package's tools to it).
+PUBLIC = (
+    "pyramidkit.run.config",  # pyramid.json: the tiers, the test product, the budgets
+    "pyramidkit.run.bounds",  # the hang bounds a run is held to
+    "pyramidkit.run.results",  # the results of a run, read from the test libraries' output
+    "pyramidkit.run.testrun",  # a tier's tests run, and the build
+    "pyramidkit.run.mistake",  # a mistake put in on purpose
+    "pyramidkit.run.scratch",  # a scratch copy of the package: a mistake made, built and tested
+    "pyramidkit.coverage.by_test",  # which tests reach which lines
+    "pyramidkit.docs.markers",  # the docs' marked blocks, found, rewritten, checked
+)
