@@ -42,6 +42,7 @@ import time
 from pathlib import Path
 
 from pyramidkit.mutation import bug_operators
+from pyramidkit.mutation import schema_sites
 from pyramidkit.mutation import schemata as schemata_module
 from pyramidkit.run import scratch
 from pyramidkit.coverage import by_test as test_coverage
@@ -459,7 +460,7 @@ class Engine:
         # there, but for the `return` before a held default's expression, which standalone() keeps), so that one
         # copy is built, not two.
         copy = self.schema_copy if self.schema is not None else self._plain_copy()
-        with copy.mistake(mutant.file, schemata_module.standalone(mutant, copy.read(mutant.file))):
+        with copy.mistake(mutant.file, schema_sites.standalone(mutant, copy.read(mutant.file))):
             built, seconds, _ = copy.build()
             self.dirty = copy
             entry["seconds"]["build"] = round(seconds, 2)
