@@ -40,8 +40,10 @@ import re
 import sys
 import time
 from pathlib import Path
+from typing import Sequence
 
 from pyramidkit.mutation import bug_operators
+from pyramidkit.mutation.package import MutatedPackage
 from pyramidkit.mutation import schema_sites
 from pyramidkit.mutation import schemata as schemata_module
 from pyramidkit.run import scratch
@@ -51,28 +53,9 @@ from pyramidkit.run import config as kit_config
 from pyramidkit.docs import figures, markers
 from pyramidkit.mutation.swift_source import COMPILED_HERE, Mutant, code_mask, code_only, compiled_lines  # noqa: F401 - the names others use
 
-# The package mutated, set by configure() before anything runs: its tiers, test product, excluded modules and ignore
-# file come from its pyramid.json.
-ROOT: Path = Path()
-PACKAGE: kit_config.Config | None = None
-TIERS: list[str] = []
-SCHEMATA_TREE: Path = Path()
 # From how many mutants to run the schemata pay for their own build: a fresh schemata copy is a clean build of its
 # own, while a few mutants rebuilt in .build-mutants/tree reuse the build scripts/check-claims keeps there.
 SCHEMATA_FROM = 100
-IGNORE_FILE: Path | None = None
-EXCLUDED_MODULES: set[str] = set()
-
-
-def configure(root: Path) -> None:
-    """Points the run at the package at `root`: its pyramid.json, its Sources/, its scratch copies in
-    root/.build-mutants, the ignore file its pyramid.json names ("mutantsIgnore"), if any."""
-    global ROOT, PACKAGE, TIERS, SCHEMATA_TREE, IGNORE_FILE, EXCLUDED_MODULES
-    ROOT, PACKAGE = root, kit_config.load(root)
-    TIERS = PACKAGE.names
-    SCHEMATA_TREE = root / ".build-mutants" / "schemata"
-    IGNORE_FILE = PACKAGE.mutants_ignore
-    EXCLUDED_MODULES = set(PACKAGE.excluded_modules)
 
 # MARK: Operators
 
@@ -162,13 +145,16 @@ OPERATORS = [name for name, _, _ in TOKEN_OPERATORS] + [
     "removed-call", "removed-throw", "negated-condition", "constant-shift"] + bug_operators.OPERATORS
 
 
-def all_mutants(modules: list[str] | None) -> list[Mutant]:
+def all_mutants(package: MutatedPackage, modules: list[str] | None) -> list[Mutant]:
+    """Every mutant of the package's Sources/ (of `modules` only, when named), file by file, leaving out the modules
+    its pyramid.json excludes."""
     found = []
-    for path in sorted((ROOT / "Sources").rglob("*.swift")):
-        module = path.relative_to(ROOT / "Sources").parts[0]
-        if module in EXCLUDED_MODULES or (modules and module not in modules):
+    sources = package.root / "Sources"
+    for path in sorted(sources.rglob("*.swift")):
+        module = path.relative_to(sources).parts[0]
+        if module in package.excluded_modules or (modules and module not in modules):
             continue
-        found += mutants_of(str(path.relative_to(ROOT)), path.read_text())
+        found += mutants_of(str(path.relative_to(package.root)), path.read_text())
     return found
 
 
@@ -199,21 +185,21 @@ def sample(mutants: list[Mutant], limit: int) -> list[Mutant]:
 KINDS = ("equivalent", "untestable", "owed")
 
 
-def ignore_name() -> str:
-    """The ignore file as its package names it, for messages."""
-    return str(IGNORE_FILE.relative_to(ROOT)) if IGNORE_FILE else "an ignore file (pyramid.json's mutantsIgnore)"
+def load_ignored(package: MutatedPackage) -> dict[tuple[str, str, str], tuple[str, str]]:
+    """The package's ignore file, read (parse_ignored); nothing ignored when it names none or it is not there."""
+    file = package.ignore_file
+    return parse_ignored(file.read_text() if file and file.exists() else "", package.ignore_name)
 
 
-def load_ignored(text: str | None = None) -> dict[tuple[str, str, str], tuple[str, str]]:
-    """The ignore file's lines: key -> (kind, reason), the kind from the `## KIND` heading above the line."""
-    if text is None:
-        text = IGNORE_FILE.read_text() if IGNORE_FILE and IGNORE_FILE.exists() else ""
+def parse_ignored(text: str, name: str = "the ignore file") -> dict[tuple[str, str, str], tuple[str, str]]:
+    """An ignore file's lines: key -> (kind, reason), the kind from the `## KIND` heading above the line. `name`
+    says which file, in the message that refuses a heading."""
     ignored, kind = {}, "equivalent"
     for line in text.splitlines():
         heading = re.match(r"##\s+(\w+)", line)
         if heading:
             if heading[1] not in KINDS:
-                raise SystemExit(f"mutants: {ignore_name()}: no list named {heading[1]} (one of {', '.join(KINDS)})")
+                raise SystemExit(f"mutants: {name}: no list named {heading[1]} (one of {', '.join(KINDS)})")
             kind = heading[1]
         elif line.strip() and not line.startswith("#"):
             file, operator, original, reason = line.split("\t")
@@ -251,20 +237,22 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
                         help="read a run's JSON report instead of running, and print, write or update from it")
     options = parser.parse_args(arguments)
     try:
-        configure(kit_config.package_root(options.package_path))
+        package = MutatedPackage.load(kit_config.package_root(options.package_path))
     except kit_config.ConfigError as error:
         parser.error(str(error))
     # The run works from the package's root; the files named are the caller's.
     for name in ("json", "markdown", "report"):
         if getattr(options, name):
             setattr(options, name, str(Path(getattr(options, name)).resolve()))
-    os.chdir(ROOT)
+    root = package.root
+    os.chdir(root)
     if options.report:
-        return from_report(options, reclassified(json.loads(Path(options.report).read_text()), load_ignored()))
+        saved = json.loads(Path(options.report).read_text())
+        return from_report(options, reclassified(saved, load_ignored(package), package.tiers), package)
 
     if options.update_docs and not documentable(options.limit, options.module, options.engine):
         parser.error(NOT_DOCUMENTABLE)
-    mutants = all_mutants(options.module)
+    mutants = all_mutants(package, options.module)
     if options.limit:
         mutants = sample(mutants, options.limit)
     if options.list:
@@ -272,24 +260,24 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
             print(f"{mutant.file}:{mutant.line} {mutant.operator}: {mutant.original.strip()} -> {mutant.mutated.strip()}")
         print(f"mutants: {len(mutants)}")
         return 0
-    ignored = load_ignored()
+    ignored = load_ignored(package)
     run_started = time.monotonic()
-    reached = tier_coverage.load_lines(ROOT, ROOT / ".build-coverage")
+    reached = tier_coverage.load_lines(root, root / ".build-coverage")
     progress("   lines by tier: " + ("from scripts/pyramid --coverage" if reached else
                                      "none for these sources (run scripts/pyramid --coverage to skip tiers)"))
-    by_test = test_coverage.load(ROOT, ROOT / ".build-coverage")
+    by_test = test_coverage.load(root, root / ".build-coverage")
     progress("   lines by test: " + ("from scripts/pyramid --coverage: a tier runs only the tests that reach a mutant"
                                      if by_test else "none for these sources: a tier runs whole"))
-    to_run = [m for m in mutants if ignored.get(m.key, ("owed",))[0] == "owed" and tiers_reaching(m, reached)]
+    to_run = [m for m in mutants if ignored.get(m.key, ("owed",))[0] == "owed" and tiers_reaching(m, reached, package.tiers)]
     use_schemata = options.engine == "schemata" or (options.engine == "auto" and len(to_run) >= SCHEMATA_FROM)
-    engine = Engine(schemata=use_schemata)
+    engine = Engine(package, schemata=use_schemata)
     engine.start(to_run)
     results: dict[int, dict] = {}
     started = time.monotonic()
     try:
         for done, index in enumerate(run_order(mutants, engine.in_schema), start=1):
             mutant = mutants[index]
-            results[index] = run_mutant(engine, mutant, ignored, reached, by_test)
+            results[index] = run_mutant(engine, mutant, ignored, package.tiers, reached, by_test)
             elapsed = time.monotonic() - started
             left = elapsed / done * (len(mutants) - done)
             progress(f"   {done}/{len(mutants)} {results[index]['status']:<13} {mutant.file}:{mutant.line} "
@@ -297,10 +285,10 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
     except KeyboardInterrupt:
         progress("   interrupted: the scratch copy is restored, the report covers the mutants run so far")
     engine.finish()
-    report = make_report([results[index] for index in sorted(results)], engine.setup_seconds)
+    report = make_report([results[index] for index in sorted(results)], package.tiers, engine.setup_seconds)
     report["totalSeconds"] = round(time.monotonic() - run_started, 1)
     report["selection"] = {"modules": options.module, "limit": options.limit}
-    return from_report(options, report)
+    return from_report(options, report, package)
 
 
 NOT_DOCUMENTABLE = "--update-docs takes a run of every mutant (no --limit; --module only with --engine rebuild)"
@@ -312,7 +300,7 @@ def documentable(limit: int | None, modules: list[str] | None, engine: str) -> b
     return not limit and (not modules or engine == "rebuild")
 
 
-def reclassified(report: dict, ignored: dict) -> dict:
+def reclassified(report: dict, ignored: dict, tiers: Sequence[str]) -> dict:
     """A saved run's report with its survivors read against the ignore file as it is now: a survivor since listed
     as equivalent is excused, one listed as untestable is untestable, one listed as owed is owed. What ran and what
     killed stay as they were."""
@@ -326,47 +314,42 @@ def reclassified(report: dict, ignored: dict) -> dict:
         if entry["owed"] is None:
             del entry["owed"]
         results.append(entry)
-    remade = make_report(results, report.get("setupSeconds"))
+    remade = make_report(results, tiers, report.get("setupSeconds"))
     return {**report, **remade}
 
 
-def from_report(options: argparse.Namespace, report: dict) -> int:
+def from_report(options: argparse.Namespace, report: dict, package: MutatedPackage) -> int:
     """Prints the report and writes what the options ask for; with --check, 1 when a mutant survived."""
-    print(report_text(report))
+    print(report_text(report, package.tiers, package.ignore_name))
     if options.update_docs:
         selection = report.get("selection", {})
         engine = "schemata" if report.get("engines", {}).get("schemata") else "rebuild"
         if not documentable(selection.get("limit"), selection.get("modules"), engine):
             raise SystemExit(f"mutants: {NOT_DOCUMENTABLE}")
-        chapters = [path for path in figures.doc_files(PACKAGE) if f"<!-- {DOC_TOOL}:" in path.read_text()]
+        chapters = [path for path in figures.doc_files(package.config) if f"<!-- {DOC_TOOL}:" in path.read_text()]
         if not chapters:
             raise SystemExit(f"mutants: no file of pyramid.json's docs holds a <!-- {DOC_TOOL}:KEY --> block")
         for chapter in chapters:
-            chapter.write_text(update_docs(chapter.read_text(), report, engine))
-            progress(f"   wrote the run's tables into {chapter.relative_to(ROOT)}")
+            chapter.write_text(update_docs(chapter.read_text(), report, engine, package.tiers))
+            progress(f"   wrote the run's tables into {chapter.relative_to(package.root)}")
     if options.json:
         Path(options.json).write_text(json.dumps(report, indent=2) + "\n")
     if options.markdown:
-        Path(options.markdown).write_text(report_markdown(report))
+        Path(options.markdown).write_text(report_markdown(report, package.tiers))
     unowed = [entry for entry in report["survivors"] if not entry.get("owed")]
     if options.check and unowed:
         progress(f"mutants: {len(unowed)} survived; each needs a test that kills it, or a line in "
-                 f"{ignore_name()} saying why it is equivalent (or which seam it lacks)")
+                 f"{package.ignore_name} saying why it is equivalent (or which seam it lacks)")
         return 1
     return 0
 
 
-def tier_pattern(tier: str) -> str:
-    """The `--filter` pattern of a tier's tests, from pyramid.json's targets."""
-    return PACKAGE.tier(tier).filter
-
-
-def tiers_reaching(mutant: Mutant, reached: dict[str, dict[str, set[int]]] | None) -> list[str]:
+def tiers_reaching(mutant: Mutant, reached: dict[str, dict[str, set[int]]] | None, tiers: Sequence[str]) -> list[str]:
     """The tiers that run the mutated line; every tier when nothing is known, or when the instrumentation does not
     count the line (a declaration such as `case usage = 64` or a static constant is not an executable line)."""
     if reached is None or mutant.line not in reached.get("executable", {}).get(mutant.file, set()):
-        return TIERS
-    return [tier for tier in TIERS if mutant.line in reached.get(tier, {}).get(mutant.file, set())]
+        return list(tiers)
+    return [tier for tier in tiers if mutant.line in reached.get(tier, {}).get(mutant.file, set())]
 
 
 class Engine:
@@ -374,7 +357,8 @@ class Engine:
     a mutant the schema cannot hold is rebuilt there on its own), or with --engine rebuild the copy rebuilt for each
     mutant (.build-mutants/tree, which scripts/check-claims shares)."""
 
-    def __init__(self, schemata: bool) -> None:
+    def __init__(self, package: MutatedPackage, schemata: bool) -> None:
+        self.package = package
         self.use_schemata = schemata
         self.plain: scratch.Scratch | None = None
         self.schema_copy: scratch.Scratch | None = None
@@ -392,10 +376,11 @@ class Engine:
             self._plain_copy()
 
     def _build_schema(self, mutants: list[Mutant]) -> None:
-        copy = scratch.Scratch(SCHEMATA_TREE, ROOT, PACKAGE.test_product)
-        sources = {file: (ROOT / file).read_text() for file in sorted({m.file for m in mutants})}
+        package = self.package
+        copy = scratch.Scratch(package.schemata_tree, package.root, package.config.test_product)
+        sources = {file: (package.root / file).read_text() for file in sorted({m.file for m in mutants})}
         schema = schemata_module.Schema(mutants, sources)
-        progress(f"== mutant schemata in {copy.tree.relative_to(ROOT)}: {len(mutants)} mutants in one build")
+        progress(f"== mutant schemata in {copy.tree.relative_to(package.root)}: {len(mutants)} mutants in one build")
         started = time.monotonic()
         for attempt in range(1, 60):
             copy.prepare(schema.files())
@@ -414,19 +399,19 @@ class Engine:
         progress(f"   built in {self.setup_seconds['schemata']:.0f} s; {held} of {len(mutants)} mutants compiled in, "
                  f"the others rebuilt one at a time")
         self.schema_copy, self.schema = copy, schema
-        self.limits = scratch.time_limits(copy, PACKAGE)
+        self.limits = scratch.time_limits(copy, package.config)
         progress(f"   time limits: {', '.join(f'{t} {s:.1f} s' for t, s in self.limits.items())}")
 
     def _plain_copy(self) -> scratch.Scratch:
         if self.plain is None:
-            copy = scratch.Scratch(root=ROOT, product=PACKAGE.test_product)
-            progress(f"== scratch copy in {copy.tree.relative_to(ROOT)}, rebuilt for each mutant")
+            copy = scratch.Scratch(root=self.package.root, product=self.package.config.test_product)
+            progress(f"== scratch copy in {copy.tree.relative_to(self.package.root)}, rebuilt for each mutant")
             started = time.monotonic()
             seconds = copy.prepare_built("mutants")
             self.setup_seconds["rebuild"] = round(time.monotonic() - started, 1)
             progress(f"   built in {seconds:.1f} s")
             if not self.limits:
-                self.limits = scratch.time_limits(copy, PACKAGE)
+                self.limits = scratch.time_limits(copy, self.package.config)
                 progress(f"   time limits: {', '.join(f'{t} {s:.1f} s' for t, s in self.limits.items())}")
             self.plain = copy
         return self.plain
@@ -472,7 +457,7 @@ class Engine:
     def _run_tiers(self, copy: scratch.Scratch, tiers: list[str], entry: dict, environment: dict,
                    patterns: dict[str, str] | None = None) -> None:
         for tier in tiers:
-            pattern = (patterns or {}).get(tier, tier_pattern(tier))
+            pattern = (patterns or {}).get(tier, self.package.tier_pattern(tier))
             outcome = copy.run(pattern, self.limits[tier], environment=environment)
             entry["seconds"][tier] = round(outcome.seconds, 2)
             if outcome.status != "passed":
@@ -514,9 +499,10 @@ def tests_for(mutant: Mutant, tiers: list[str], by_test) -> dict[str, str]:
     return patterns
 
 
-def run_mutant(engine: Engine | None, mutant: Mutant, ignored: dict, reached=None, by_test=None) -> dict:
-    """One mutant's entry in the report. `engine` may be None for a mutant that needs no run (excused, or on a line
-    no tier runs)."""
+def run_mutant(engine: Engine | None, mutant: Mutant, ignored: dict, tiers: Sequence[str], reached=None,
+               by_test=None) -> dict:
+    """One mutant's entry in the report, against the package's `tiers`. `engine` may be None for a mutant that needs
+    no run (excused, or on a line no tier runs)."""
     entry = {"file": mutant.file, "line": mutant.line, "operator": mutant.operator, "original": mutant.original,
              "mutated": mutant.mutated, "killed_by": None, "seconds": {}, "status": "survived"}
     kind, reason = ignored.get(mutant.key, (None, None))
@@ -526,7 +512,7 @@ def run_mutant(engine: Engine | None, mutant: Mutant, ignored: dict, reached=Non
         return entry
     if kind == "owed":
         entry["owed"] = True
-    tiers = tiers_reaching(mutant, reached)
+    tiers = tiers_reaching(mutant, reached, tiers)
     if not tiers:
         entry["status"] = "survived"
         entry["reason"] = "no tier runs this line"
@@ -543,10 +529,12 @@ def module_of(file: str) -> str:
     return Path(file).parts[1]
 
 
-def make_report(results: list[dict], setup_seconds: dict[str, float] | None = None) -> dict:
+def make_report(results: list[dict], tiers: Sequence[str], setup_seconds: dict[str, float] | None = None) -> dict:
+    """The report of a run: its mutants' entries, with the kill matrix by module and tier, the score, what each tier
+    cost, and the survivors."""
     matrix: dict[str, dict[str, int]] = {}
     for entry in results:
-        row = matrix.setdefault(module_of(entry["file"]), {**{t: 0 for t in TIERS}, "survived": 0,
+        row = matrix.setdefault(module_of(entry["file"]), {**{t: 0 for t in tiers}, "survived": 0,
                                                            "untestable": 0, "not compiled": 0, "excused": 0})
         if entry["killed_by"]:
             row[entry["killed_by"]] += 1
@@ -555,7 +543,7 @@ def make_report(results: list[dict], setup_seconds: dict[str, float] | None = No
     killed = sum(1 for e in results if e["killed_by"])
     counted = sum(1 for e in results if e["status"] not in ("not compiled", "excused"))
     cost = {}
-    for tier in TIERS:
+    for tier in tiers:
         seconds = sum(e["seconds"].get(tier, 0) for e in results)
         kills = sum(1 for e in results if e["killed_by"] == tier)
         cost[tier] = {"seconds": round(seconds, 1), "killed": kills,
@@ -601,8 +589,9 @@ def _same_key(one: dict, other: dict) -> bool:
                                                                           other["original"].strip())
 
 
-def report_text(report: dict) -> str:
-    columns = [*TIERS, "survived", "untestable", "not compiled", "excused"]
+def report_text(report: dict, tiers: Sequence[str], ignore_name: str) -> str:
+    """The report as the terminal shows it; `ignore_name` is the ignore file a line is to be removed from."""
+    columns = [*tiers, "survived", "untestable", "not compiled", "excused"]
     widths = {c: max(14, len(c) + 2) for c in columns}  # a tier named after a long target keeps its column
     lines = ["", "  " + "module".ljust(18) + "".join(f"{c:>{widths[c]}}" for c in columns)]
     for module, row in report["matrix"].items():
@@ -626,7 +615,7 @@ def report_text(report: dict) -> str:
         lines.append(f"  {tier}: {cost['seconds']} s in all, {cost['killed']} killed first, {per}")
     for entry in report.get("owedKilled", []):
         lines.append(f"  KILLED, NO LONGER OWED {entry['file']}:{entry['line']} {entry['operator']} (remove its line "
-                     f"from {ignore_name()})")
+                     f"from {ignore_name})")
     for entry in report["mutants"]:
         if "hung" in entry:
             lines.append(f"  TIME-OUT {entry['file']}:{entry['line']} {entry['operator']} in the {entry['killed_by']} "
@@ -638,9 +627,9 @@ def report_text(report: dict) -> str:
     return "\n".join(lines)
 
 
-def matrix_markdown(report: dict) -> str:
+def matrix_markdown(report: dict, tiers: Sequence[str]) -> str:
     """The kill matrix as a Markdown table, with a row of totals."""
-    columns = [*TIERS, "survived", "untestable", "not compiled", "excused"]
+    columns = [*tiers, "survived", "untestable", "not compiled", "excused"]
     lines = ["| module | killed first by Unit | by Integration | by EndToEnd | survived | untestable | not compiled "
              "| equivalent |",
              "| --- |" + " ---: |" * len(columns)]
@@ -693,9 +682,9 @@ def survivors_markdown(report: dict) -> str:
 DOC_TOOL = "mutants"  # its blocks, through pyramidkit/docs/markers.py: <!-- mutants:KEY -->
 
 
-def update_docs(text: str, report: dict, engine: str) -> str:
+def update_docs(text: str, report: dict, engine: str, tiers: Sequence[str]) -> str:
     """`text` with the run's tables between its mutants markers: matrix, survivors and summary:ENGINE."""
-    values = {"matrix": matrix_markdown(report), "survivors": survivors_markdown(report),
+    values = {"matrix": matrix_markdown(report, tiers), "survivors": survivors_markdown(report),
               "operators": operators_markdown(report),
               f"summary:{engine}": summary_markdown(report)}
     if engine != "schemata":
@@ -703,8 +692,8 @@ def update_docs(text: str, report: dict, engine: str) -> str:
     return markers.rewrite(text, DOC_TOOL, lambda key, body: f"\n{values[key]}\n" if key in values else None)
 
 
-def report_markdown(report: dict) -> str:
-    lines = [matrix_markdown(report)]
+def report_markdown(report: dict, tiers: Sequence[str]) -> str:
+    lines = [matrix_markdown(report, tiers)]
     score = f"{report['score'] * 100:.1f}%" if report["score"] is not None else "-"
     lines += ["", f"Score: {score} ({report['killed']} of {report['counted']})."]
     for entry in report["survivors"]:

@@ -6,15 +6,16 @@ Run with: python3 -m unittest discover -s scripts/tests
 
 import sys
 import unittest
-import unittest.mock
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.mutation import mutants  # noqa: E402
+from pyramidkit.mutation.package import MutatedPackage  # noqa: E402
 
 REPOSITORY = Path(__file__).resolve().parents[3]
-mutants.configure(REPOSITORY)  # this package: its tiers and its ignore file (the tables below are made with them)
+PACKAGE = MutatedPackage.load(REPOSITORY)  # this package: its tiers and its ignore file (the tables below use them)
+TIERS = PACKAGE.tiers
 
 
 def mutations(source: str, operator: str | None = None) -> list[str]:
@@ -103,12 +104,12 @@ class SelectionTests(unittest.TestCase):
         executable = {"Sources/A/a.swift": {1, 7}}
         reached = {"Unit": {"Sources/A/a.swift": {1}}, "Integration": {"Sources/A/a.swift": {7}}, "EndToEnd": {},
                    "executable": executable}
-        self.assertEqual(mutants.tiers_reaching(mutant, reached), ["Integration"])
-        self.assertEqual(mutants.tiers_reaching(mutant, None), mutants.TIERS)
+        self.assertEqual(mutants.tiers_reaching(mutant, reached, TIERS), ["Integration"])
+        self.assertEqual(mutants.tiers_reaching(mutant, None, TIERS), list(TIERS))
         declaration = {**reached, "executable": {"Sources/A/a.swift": {1}}}
-        self.assertEqual(mutants.tiers_reaching(mutant, declaration), mutants.TIERS)
+        self.assertEqual(mutants.tiers_reaching(mutant, declaration, TIERS), list(TIERS))
         nowhere = {"Unit": {}, "Integration": {}, "EndToEnd": {}, "executable": executable}
-        entry = mutants.run_mutant(None, mutant, {}, nowhere)
+        entry = mutants.run_mutant(None, mutant, {}, TIERS, nowhere)
         self.assertEqual((entry["status"], entry["reason"]), ("survived", "no tier runs this line"))
 
     def test_schemata_mutants_run_before_any_rebuilt_one(self):
@@ -119,19 +120,19 @@ class SelectionTests(unittest.TestCase):
 
     def test_an_excused_mutant_is_not_run(self):
         mutant = mutants.Mutant("Sources/A/a.swift", 7, "equality", "  a == b", "  a != b")
-        entry = mutants.run_mutant(None, mutant, {("Sources/A/a.swift", "equality", "a == b"): ("equivalent", "same")})
+        entry = mutants.run_mutant(None, mutant, {("Sources/A/a.swift", "equality", "a == b"): ("equivalent", "same")}, TIERS)
         self.assertEqual((entry["status"], entry["reason"]), ("excused", "same"))
-        entry = mutants.run_mutant(None, mutant, {("Sources/A/a.swift", "equality", "a == b"): ("untestable", "seam")})
+        entry = mutants.run_mutant(None, mutant, {("Sources/A/a.swift", "equality", "a == b"): ("untestable", "seam")}, TIERS)
         self.assertEqual((entry["status"], entry["reason"]), ("untestable", "seam"))
 
     def test_the_ignore_file_has_three_lists_and_refuses_a_fourth(self):
         text = ("# a comment\nA\tequality\ta == b\tsame\n## untestable\nB\tlogical\tc\tseam\n"
                 "## owed\nC\tdefault-body\td\ta test of e\n")
-        self.assertEqual(mutants.load_ignored(text), {("A", "equality", "a == b"): ("equivalent", "same"),
+        self.assertEqual(mutants.parse_ignored(text), {("A", "equality", "a == b"): ("equivalent", "same"),
                                                       ("B", "logical", "c"): ("untestable", "seam"),
                                                       ("C", "default-body", "d"): ("owed", "a test of e")})
         with self.assertRaises(SystemExit):
-            mutants.load_ignored("## later\n")
+            mutants.parse_ignored("## later\n")
 
     def test_an_owed_survivor_counts_as_a_survivor_and_a_killed_one_is_reported(self):
         results = [
@@ -144,25 +145,25 @@ class SelectionTests(unittest.TestCase):
             {"file": "Sources/A/a.swift", "line": 4, "operator": "equality", "original": "g", "mutated": "h",
              "killed_by": None, "status": "excused", "seconds": {}},
         ]
-        report = mutants.make_report(results)
+        report = mutants.make_report(results, TIERS)
         self.assertEqual((report["killed"], report["counted"], report["untestable"]), (1, 3, 1))
         self.assertEqual(len(report["survivors"]), 1)
         self.assertEqual(report["operators"]["default-body"], {"mutants": 2, "killed": 1, "survived": 1,
                                                                "untestable": 0, "not compiled": 0, "excused": 0})
-        text = mutants.report_text(report)
+        text = mutants.report_text(report, TIERS, PACKAGE.ignore_name)
         self.assertIn("SURVIVED (owed) Sources/A/a.swift:1", text)
         self.assertIn("KILLED, NO LONGER OWED Sources/A/a.swift:2", text)
         # One line of the list covers every mutant of its text: while one of them survives, the line stays owed.
         twin = {**results[1], "line": 5, "original": "a", "killed_by": "Unit", "status": "killed"}
-        self.assertEqual(mutants.make_report([results[0], twin])["owedKilled"], [])
+        self.assertEqual(mutants.make_report([results[0], twin], TIERS)["owedKilled"], [])
 
     def test_a_saved_report_is_read_against_the_lists_as_they_are_now(self):
         entry = {"file": "Sources/A/a.swift", "line": 1, "operator": "equality", "original": "a == b",
                  "mutated": "a != b", "killed_by": None, "status": "survived", "seconds": {}}
-        report = mutants.make_report([entry, {**entry, "line": 2, "original": "c == d"}], {"schemata": 1.0})
+        report = mutants.make_report([entry, {**entry, "line": 2, "original": "c == d"}], TIERS, {"schemata": 1.0})
         ignored = {("Sources/A/a.swift", "equality", "a == b"): ("untestable", "seam"),
                    ("Sources/A/a.swift", "equality", "c == d"): ("owed", "x")}
-        again = mutants.reclassified(report, ignored)
+        again = mutants.reclassified(report, ignored, TIERS)
         self.assertEqual([e["status"] for e in again["mutants"]], ["untestable", "survived"])
         self.assertEqual((again["untestable"], len(again["survivors"])), (1, 1))
         self.assertTrue(again["survivors"][0]["owed"])
@@ -187,20 +188,20 @@ class SelectionTests(unittest.TestCase):
             {"file": "Sources/B/b.swift", "line": 3, "operator": "arithmetic", "original": "e", "mutated": "f",
              "killed_by": None, "status": "not compiled", "seconds": {"build": 1}},
         ]
-        report = mutants.make_report(results)
+        report = mutants.make_report(results, TIERS)
         self.assertEqual(report["matrix"]["A"]["Unit"], 1)
         self.assertEqual(report["matrix"]["A"]["survived"], 1)
         self.assertEqual(report["matrix"]["B"]["not compiled"], 1)
         self.assertEqual(report["score"], 0.5)
         self.assertEqual(report["cost"]["Unit"], {"seconds": 2, "killed": 1, "secondsPerKill": 2.0})
-        self.assertIn("SURVIVED Sources/A/a.swift:2 logical", mutants.report_text(report))
+        self.assertIn("SURVIVED Sources/A/a.swift:2 logical", mutants.report_text(report, TIERS, PACKAGE.ignore_name))
 
     def test_a_tier_that_times_out_kills_the_mutant_and_keeps_what_hung(self):
         class Copy:
             def run(self, pattern, limit, environment=None):
                 return mutants.scratch.Outcome("timeout", limit, 3, "", ["UnitTests.A/forever()"])
 
-        engine = mutants.Engine(schemata=False)
+        engine = mutants.Engine(PACKAGE, schemata=False)
         engine.limits = {"Unit": 2.0}
         entry = {"seconds": {}, "killed_by": None, "status": "survived"}
         engine._run_tiers(Copy(), ["Unit", "Integration"], entry, {})
@@ -215,7 +216,7 @@ class SelectionTests(unittest.TestCase):
                 ran.append(pattern)
                 return mutants.scratch.Outcome("passed", 0.1, 1, "", [])
 
-        engine = mutants.Engine(schemata=False)
+        engine = mutants.Engine(PACKAGE, schemata=False)
         engine.limits = {"Unit": 2.0, "Integration": 2.0}
         entry = {"seconds": {}, "killed_by": None, "status": "survived"}
         engine._run_tiers(Copy(), ["Unit", "Integration"], entry, {}, {"Unit": "^UnitTests\\.A/b$"})
@@ -230,7 +231,7 @@ class SelectionTests(unittest.TestCase):
             {"file": "Sources/A/a.swift", "line": 5, "operator": "boolean", "original": "true", "mutated": "false",
              "killed_by": "Unit", "status": "killed (time-out)", "seconds": {"Unit": 9}, "hung": []},
         ]
-        text = mutants.report_text(mutants.make_report(results))
+        text = mutants.report_text(mutants.make_report(results, TIERS), TIERS, PACKAGE.ignore_name)
         self.assertIn("  TIME-OUT Sources/A/a.swift:4 relational in the Integration tier, hung: "
                       "IntegrationTests.SocketTests/lineLimit(size:expected:)", text)
         self.assertIn("  TIME-OUT Sources/A/a.swift:5 boolean in the Unit tier, hung: no test running", text)
@@ -242,13 +243,13 @@ class DocsTests(unittest.TestCase):
          "killed_by": "Unit", "status": "killed", "seconds": {"Unit": 1}, "engine": "schemata"},
         {"file": "Sources/B/b.swift", "line": 2, "operator": "logical", "original": "c && d", "mutated": "c || d",
          "killed_by": None, "status": "survived", "seconds": {"Unit": 1}, "engine": "schemata"},
-    ], {"schemata": 12.5})
+    ], TIERS, {"schemata": 12.5})
 
     def test_update_docs_fills_the_markers_and_leaves_the_rest(self):
         text = ("intro\n<!-- mutants:matrix -->\nold\n<!-- /mutants -->\nmiddle\n"
                 "<!-- mutants:summary:schemata -->\n<!-- /mutants -->\n<!-- mutants:summary:rebuild -->\nkept\n"
                 "<!-- /mutants -->\n")
-        updated = mutants.update_docs(text, self.REPORT, "schemata")
+        updated = mutants.update_docs(text, self.REPORT, "schemata", TIERS)
         self.assertIn("| **all** | **1** | **0** | **0** | **1** | **0** | **0** |", updated)
         self.assertNotIn("old", updated)
         self.assertIn("score 50.0% (1 killed of 2", updated)
@@ -260,7 +261,7 @@ class DocsTests(unittest.TestCase):
         text = ("<!-- mutants:matrix -->\nold matrix\n<!-- /mutants -->\n<!-- mutants:survivors -->\nold survivors\n"
                 "<!-- /mutants -->\n<!-- mutants:summary:schemata -->\nschemata kept\n<!-- /mutants -->\n"
                 "<!-- mutants:summary:rebuild -->\nold\n<!-- /mutants -->\n")
-        updated = mutants.update_docs(text, self.REPORT, "rebuild")
+        updated = mutants.update_docs(text, self.REPORT, "rebuild", TIERS)
         summary = mutants.summary_markdown(self.REPORT)
         self.assertEqual(updated, text.replace("<!-- mutants:summary:rebuild -->\nold\n",
                                                f"<!-- mutants:summary:rebuild -->\n{summary}\n"))
@@ -273,7 +274,7 @@ class DocsTests(unittest.TestCase):
 
     def test_survivors_are_listed_with_their_change(self):
         self.assertIn("`Sources/B/b.swift:2` logical: `c && d` → `c || d`", mutants.survivors_markdown(self.REPORT))
-        self.assertEqual(mutants.survivors_markdown(mutants.make_report([])), "No mutant survived.")
+        self.assertEqual(mutants.survivors_markdown(mutants.make_report([], TIERS)), "No mutant survived.")
 
 
 
@@ -305,11 +306,11 @@ class LongTierNamesTests(unittest.TestCase):
 
     def test_the_header_and_rows_line_up(self):
         long = "ArgumentParserGenerateDoccReference"
-        with unittest.mock.patch.object(mutants, "TIERS", ["Unit", long]):
-            report = mutants.make_report([{"file": "Sources/A/a.swift", "line": 1, "operator": "logical",
-                                           "original": "a", "mutated": "b", "killed_by": long, "status": "killed",
-                                           "seconds": {}}])
-            lines = mutants.report_text(report).splitlines()
+        tiers = ["Unit", long]
+        report = mutants.make_report([{"file": "Sources/A/a.swift", "line": 1, "operator": "logical",
+                                       "original": "a", "mutated": "b", "killed_by": long, "status": "killed",
+                                       "seconds": {}}], tiers)
+        lines = mutants.report_text(report, tiers, PACKAGE.ignore_name).splitlines()
         header = next(line for line in lines if line.lstrip().startswith("module"))
         row = next(line for line in lines if line.lstrip().startswith("A "))
         self.assertIn(f" {long} ", header + " ")
@@ -323,8 +324,8 @@ class IgnoreFileTests(unittest.TestCase):
         """A line whose code changed excuses nothing any more: it must go, or be written again for the new text
         (its mutant may now be killed, or need another reason)."""
         stale = []
-        for (file, operator, original), _ in mutants.load_ignored(mutants.IGNORE_FILE.read_text()).items():
-            source = mutants.ROOT / file
+        for (file, operator, original), _ in mutants.load_ignored(PACKAGE).items():
+            source = PACKAGE.root / file
             lines = {line.strip() for line in source.read_text().splitlines()} if source.is_file() else set()
             if original not in lines:
                 stale.append(f"{file} {operator}: {original}")
