@@ -10,7 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.mutation import mutants  # noqa: E402
+from pyramidkit.mutation import operators  # noqa: E402
 from pyramidkit.mutation import schema_sites  # noqa: E402
 from pyramidkit.mutation import schemata  # noqa: E402
 
@@ -18,7 +18,7 @@ FILE = "Sources/X/X.swift"
 
 
 def schema_of(source: str, operator: str | None = None) -> tuple[schemata.Schema, dict[str, str]]:
-    found = [m for m in mutants.mutants_of(FILE, source) if operator is None or m.operator == operator]
+    found = [m for m in operators.mutants_of(FILE, source) if operator is None or m.operator == operator]
     schema = schemata.Schema(found, {FILE: source})
     return schema, schema.files()
 
@@ -68,7 +68,7 @@ class RewriteTests(unittest.TestCase):
         self.assertEqual(len(rewritten), len(source.split("\n")))
         self.assertEqual(rewritten[0], "// head")
         self.assertIn("__POIMutant.pick(", rewritten[1])
-        self.assertEqual(len(schema.ids), len(mutants.mutants_of(FILE, source)))
+        self.assertEqual(len(schema.ids), len(operators.mutants_of(FILE, source)))
 
     def test_operator_names_are_distinct_operator_characters(self):
         names = {schemata.operator_name("<", n) for n in range(112 * 3)}
@@ -129,7 +129,7 @@ class NewOperatorRewriteTests(unittest.TestCase):
 
     def test_alone_a_one_expression_body_gets_the_same_return(self):
         source = "func f() -> Int {\n  a + 1\n}\nfunc g() -> Int { h(1) }\nfunc k() -> Int {\n  return 2\n}"
-        found = {m.line: m for m in mutants.mutants_of(FILE, source) if m.operator == "default-body"}
+        found = {m.line: m for m in operators.mutants_of(FILE, source) if m.operator == "default-body"}
         self.assertEqual(schema_sites.standalone(found[1], source).split("\n")[:3],
                          ["func f() -> Int { return 0;", "  return a + 1", "}"])
         self.assertEqual(schema_sites.standalone(found[4], source).split("\n")[3],
