@@ -85,7 +85,7 @@ class Engine:
 
     def _plain_copy(self) -> scratch.Scratch:
         if self.plain is None:
-            copy = scratch.Scratch(root=self.package.root, product=self.package.config.test_product)
+            copy = scratch.Scratch(None, self.package.root, self.package.config.test_product)  # .build-mutants/tree
             progress(f"== scratch copy in {copy.tree.relative_to(self.package.root)}, rebuilt for each mutant")
             started = time.monotonic()
             seconds = copy.prepare_built("mutants")

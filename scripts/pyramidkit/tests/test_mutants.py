@@ -13,6 +13,7 @@ import os
 import sys
 import tempfile
 import unittest
+import unittest.mock
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -236,6 +237,17 @@ class SelectionTests(unittest.TestCase):
         runner._run_tiers(Copy(), ["Unit", "Integration"], entry, {}, {"Unit": "^UnitTests\\.A/b$"})
         self.assertEqual(ran, ["^UnitTests\\.A/b$", "^(IntegrationTests)\\."])
         self.assertEqual(entry["status"], "survived")
+
+    def test_the_rebuild_engine_copies_the_package_into_the_tree_check_claims_shares(self):
+        limits = {"Unit": 1.0, "Integration": 1.0, "EndToEnd": 1.0}
+        with unittest.mock.patch.object(scratch.Scratch, "prepare_built", return_value=0.5) as built, \
+                unittest.mock.patch.object(scratch, "time_limits", return_value=limits), \
+                contextlib.redirect_stderr(io.StringIO()):
+            runner = engine.Engine(PACKAGE, schemata=False)
+            runner.start([swift_source.Mutant("Sources/A/a.swift", 1, "equality", "a == b", "a != b")])
+        built.assert_called_once_with("mutants")
+        self.assertEqual(runner.plain.tree, PACKAGE.root / ".build-mutants" / "tree")
+        self.assertEqual((runner.limits, list(runner.setup_seconds)), (limits, ["rebuild"]))
 
     def test_a_time_out_names_the_tests_that_hung(self):
         results = [
