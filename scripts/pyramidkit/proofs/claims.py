@@ -223,7 +223,7 @@ def main(arguments: list[str], prog: str = "pyramid claims") -> int:
     if options.apply:
         return claim_in_place.apply(selected[0], package.root)
 
-    copy = scratch.Scratch(root=package.root, product=package.test_product)
+    copy = scratch.Scratch(None, package.root, package.test_product)
     print(f"== the scratch copy in {copy.tree}, built incrementally", flush=True)
     started = time.monotonic()
     seconds = copy.prepare_built("check-claims")

@@ -10,11 +10,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.mutation import mutants  # noqa: E402
+from pyramidkit.mutation import operators  # noqa: E402
 
 
 def mutations(source: str, operator: str) -> list[str]:
-    found = mutants.mutants_of("Sources/X/X.swift", source)
+    found = operators.mutants_of("Sources/X/X.swift", source)
     return [m.mutated.strip() for m in found if m.operator == operator]
 
 
@@ -38,7 +38,7 @@ class DefaultBodyTests(unittest.TestCase):
 
     def test_a_signature_over_several_lines_and_a_closure_parameter(self):
         source = "func run(\n  _ r: R,\n  output: (String) -> Void\n) async throws -> Int {\n  a\n}"
-        found = mutants.mutants_of("Sources/X/X.swift", source)
+        found = operators.mutants_of("Sources/X/X.swift", source)
         bodies = [m for m in found if m.operator == "default-body"]
         self.assertEqual([(m.line, m.mutated) for m in bodies], [(4, ") async throws -> Int { return 0;")])
 
@@ -64,7 +64,7 @@ class DeletedStatementTests(unittest.TestCase):
         source = ("struct S {\n  let a: Int\n  var b: Int\n  var c = 0\n"
                   "  init(a: Int) {\n    self.a = a\n    self.b = a\n    self.c = a\n  }\n"
                   "  mutating func f() {\n    self.b = 2\n  }\n}")
-        found = [m.line for m in mutants.mutants_of("Sources/X/X.swift", source) if m.operator == "deleted-statement"]
+        found = [m.line for m in operators.mutants_of("Sources/X/X.swift", source) if m.operator == "deleted-statement"]
         self.assertEqual(found, [8, 11])
 
     def test_declarations_comparisons_and_unfinished_statements_are_left(self):
@@ -115,7 +115,7 @@ class CollectionSelectionTests(unittest.TestCase):
 class RemovedEntryTests(unittest.TestCase):
     def test_an_entry_of_a_literal_over_several_lines(self):
         source = "let table = [\n  200: \"OK\",\n  404: \"Not Found\",\n]"
-        found = [m for m in mutants.mutants_of("Sources/X/X.swift", source) if m.operator == "removed-entry"]
+        found = [m for m in operators.mutants_of("Sources/X/X.swift", source) if m.operator == "removed-entry"]
         self.assertEqual([(m.line, m.mutated) for m in found], [(2, ""), (3, "")])
 
     def test_each_entry_of_a_literal_on_one_line(self):
@@ -135,7 +135,7 @@ class NeverInCommentsOrStringsTests(unittest.TestCase):
                   'let s = "f(a, b) xs.first [1, 2] defer { x() }"\n'
                   '/* try f()\n  index += 1 */\n'
                   '#if canImport(CoreLocation)\nfunc g() -> Int {\n  x = y\n  return f(a, b)\n}\n#endif\n')
-        found = [m for m in mutants.mutants_of("Sources/X/X.swift", source) if m.operator in mutants.OPERATORS[-7:]]
+        found = [m for m in operators.mutants_of("Sources/X/X.swift", source) if m.operator in operators.OPERATORS[-7:]]
         self.assertEqual(found, [])
 
 

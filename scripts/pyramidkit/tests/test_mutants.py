@@ -1,24 +1,40 @@
-"""Tests of scripts/pyramidkit/mutation/mutants.py's mutant generation: each operator, and no mutant inside a comment, a string literal
-of any form, or code this machine does not compile.
+"""Tests of the mutation modules (operators, sampling, ignore, engine, reports): each operator, and no mutant inside
+a comment, a string literal of any form, or code this machine does not compile; the sample, the ignore file, the
+run of one mutant and the report.
 
 Run with: python3 -m unittest discover -s scripts/tests
 """
 
+import ast
+import contextlib
+import io
+import json
+import os
 import sys
+import tempfile
 import unittest
 import unittest.mock
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.mutation import mutants  # noqa: E402
+from pyramidkit.mutation import command  # noqa: E402
+from pyramidkit.mutation import engine  # noqa: E402
+from pyramidkit.mutation import ignore  # noqa: E402
+from pyramidkit.mutation import operators  # noqa: E402
+from pyramidkit.mutation import reports  # noqa: E402
+from pyramidkit.mutation import sampling  # noqa: E402
+from pyramidkit.mutation import swift_source  # noqa: E402
+from pyramidkit.run import scratch  # noqa: E402
+from pyramidkit.mutation.package import MutatedPackage  # noqa: E402
 
 REPOSITORY = Path(__file__).resolve().parents[3]
-mutants.configure(REPOSITORY)  # this package: its tiers and its ignore file (the tables below are made with them)
+PACKAGE = MutatedPackage.load(REPOSITORY)  # this package: its tiers and its ignore file (the tables below use them)
+TIERS = PACKAGE.tiers
 
 
 def mutations(source: str, operator: str | None = None) -> list[str]:
-    found = mutants.mutants_of("Sources/X/X.swift", source)
+    found = operators.mutants_of("Sources/X/X.swift", source)
     return [m.mutated.strip() for m in found if operator is None or m.operator == operator]
 
 
@@ -52,7 +68,7 @@ class OperatorTests(unittest.TestCase):
         self.assertEqual(mutations("if count <= 0 {}", "constant-shift"), ["if count <= 1 {}"])
 
     def test_at_least_eight_operators(self):
-        self.assertGreaterEqual(len(mutants.OPERATORS), 8)
+        self.assertGreaterEqual(len(operators.OPERATORS), 8)
 
 
 class NeverInCommentsOrStringsTests(unittest.TestCase):
@@ -85,53 +101,53 @@ class NeverInCommentsOrStringsTests(unittest.TestCase):
 class SelectionTests(unittest.TestCase):
     def test_limit_spreads_deterministically(self):
         items = list(range(100))
-        self.assertEqual(mutants.spread(items, 4), [0, 25, 50, 75])
-        self.assertEqual(mutants.spread(items, 4), mutants.spread(items, 4))
-        self.assertEqual(mutants.spread(items[:3], 10), items[:3])
-        self.assertEqual(mutants.spread(items, 0), [])
+        self.assertEqual(sampling.spread(items, 4), [0, 25, 50, 75])
+        self.assertEqual(sampling.spread(items, 4), sampling.spread(items, 4))
+        self.assertEqual(sampling.spread(items[:3], 10), items[:3])
+        self.assertEqual(sampling.spread(items, 0), [])
 
     def test_a_sample_smaller_than_the_operators_holds_as_many_operators(self):
-        found = [m for m in mutants.mutants_of("Sources/X/X.swift", "let ok = a < b && c == d\nlet n = x + 1")]
-        operators = {m.operator for m in found}
-        self.assertGreater(len(operators), 2)
-        chosen = mutants.sample(found, 2)  # the limit is met by one of each of two operators, none spread after
+        found = [m for m in operators.mutants_of("Sources/X/X.swift", "let ok = a < b && c == d\nlet n = x + 1")]
+        kinds = {m.operator for m in found}
+        self.assertGreater(len(kinds), 2)
+        chosen = sampling.sample(found, 2)  # the limit is met by one of each of two operators, none spread after
         self.assertEqual(len(chosen), 2)
         self.assertEqual(len({m.operator for m in chosen}), 2)
 
     def test_only_the_tiers_that_run_the_line_are_run(self):
-        mutant = mutants.Mutant("Sources/A/a.swift", 7, "equality", "a == b", "a != b")
+        mutant = swift_source.Mutant("Sources/A/a.swift", 7, "equality", "a == b", "a != b")
         executable = {"Sources/A/a.swift": {1, 7}}
         reached = {"Unit": {"Sources/A/a.swift": {1}}, "Integration": {"Sources/A/a.swift": {7}}, "EndToEnd": {},
                    "executable": executable}
-        self.assertEqual(mutants.tiers_reaching(mutant, reached), ["Integration"])
-        self.assertEqual(mutants.tiers_reaching(mutant, None), mutants.TIERS)
+        self.assertEqual(engine.tiers_reaching(mutant, reached, TIERS), ["Integration"])
+        self.assertEqual(engine.tiers_reaching(mutant, None, TIERS), list(TIERS))
         declaration = {**reached, "executable": {"Sources/A/a.swift": {1}}}
-        self.assertEqual(mutants.tiers_reaching(mutant, declaration), mutants.TIERS)
+        self.assertEqual(engine.tiers_reaching(mutant, declaration, TIERS), list(TIERS))
         nowhere = {"Unit": {}, "Integration": {}, "EndToEnd": {}, "executable": executable}
-        entry = mutants.run_mutant(None, mutant, {}, nowhere)
+        entry = engine.run_mutant(None, mutant, {}, TIERS, nowhere)
         self.assertEqual((entry["status"], entry["reason"]), ("survived", "no tier runs this line"))
 
     def test_schemata_mutants_run_before_any_rebuilt_one(self):
-        found = [mutants.Mutant("Sources/A/a.swift", n, "equality", "a == b", "a != b") for n in range(5)]
+        found = [swift_source.Mutant("Sources/A/a.swift", n, "equality", "a == b", "a != b") for n in range(5)]
         held = {0, 2, 3}
-        order = mutants.run_order(found, lambda m: m.line in held)
+        order = engine.run_order(found, lambda m: m.line in held)
         self.assertEqual(order, [0, 2, 3, 1, 4])
 
     def test_an_excused_mutant_is_not_run(self):
-        mutant = mutants.Mutant("Sources/A/a.swift", 7, "equality", "  a == b", "  a != b")
-        entry = mutants.run_mutant(None, mutant, {("Sources/A/a.swift", "equality", "a == b"): ("equivalent", "same")})
+        mutant = swift_source.Mutant("Sources/A/a.swift", 7, "equality", "  a == b", "  a != b")
+        entry = engine.run_mutant(None, mutant, {("Sources/A/a.swift", "equality", "a == b"): ("equivalent", "same")}, TIERS)
         self.assertEqual((entry["status"], entry["reason"]), ("excused", "same"))
-        entry = mutants.run_mutant(None, mutant, {("Sources/A/a.swift", "equality", "a == b"): ("untestable", "seam")})
+        entry = engine.run_mutant(None, mutant, {("Sources/A/a.swift", "equality", "a == b"): ("untestable", "seam")}, TIERS)
         self.assertEqual((entry["status"], entry["reason"]), ("untestable", "seam"))
 
     def test_the_ignore_file_has_three_lists_and_refuses_a_fourth(self):
         text = ("# a comment\nA\tequality\ta == b\tsame\n## untestable\nB\tlogical\tc\tseam\n"
                 "## owed\nC\tdefault-body\td\ta test of e\n")
-        self.assertEqual(mutants.load_ignored(text), {("A", "equality", "a == b"): ("equivalent", "same"),
+        self.assertEqual(ignore.parse_ignored(text), {("A", "equality", "a == b"): ("equivalent", "same"),
                                                       ("B", "logical", "c"): ("untestable", "seam"),
                                                       ("C", "default-body", "d"): ("owed", "a test of e")})
         with self.assertRaises(SystemExit):
-            mutants.load_ignored("## later\n")
+            ignore.parse_ignored("## later\n")
 
     def test_an_owed_survivor_counts_as_a_survivor_and_a_killed_one_is_reported(self):
         results = [
@@ -144,37 +160,37 @@ class SelectionTests(unittest.TestCase):
             {"file": "Sources/A/a.swift", "line": 4, "operator": "equality", "original": "g", "mutated": "h",
              "killed_by": None, "status": "excused", "seconds": {}},
         ]
-        report = mutants.make_report(results)
+        report = reports.make_report(results, TIERS)
         self.assertEqual((report["killed"], report["counted"], report["untestable"]), (1, 3, 1))
         self.assertEqual(len(report["survivors"]), 1)
         self.assertEqual(report["operators"]["default-body"], {"mutants": 2, "killed": 1, "survived": 1,
                                                                "untestable": 0, "not compiled": 0, "excused": 0})
-        text = mutants.report_text(report)
+        text = reports.report_text(report, TIERS, PACKAGE.ignore_name)
         self.assertIn("SURVIVED (owed) Sources/A/a.swift:1", text)
         self.assertIn("KILLED, NO LONGER OWED Sources/A/a.swift:2", text)
         # One line of the list covers every mutant of its text: while one of them survives, the line stays owed.
         twin = {**results[1], "line": 5, "original": "a", "killed_by": "Unit", "status": "killed"}
-        self.assertEqual(mutants.make_report([results[0], twin])["owedKilled"], [])
+        self.assertEqual(reports.make_report([results[0], twin], TIERS)["owedKilled"], [])
 
     def test_a_saved_report_is_read_against_the_lists_as_they_are_now(self):
         entry = {"file": "Sources/A/a.swift", "line": 1, "operator": "equality", "original": "a == b",
                  "mutated": "a != b", "killed_by": None, "status": "survived", "seconds": {}}
-        report = mutants.make_report([entry, {**entry, "line": 2, "original": "c == d"}], {"schemata": 1.0})
+        report = reports.make_report([entry, {**entry, "line": 2, "original": "c == d"}], TIERS, {"schemata": 1.0})
         ignored = {("Sources/A/a.swift", "equality", "a == b"): ("untestable", "seam"),
                    ("Sources/A/a.swift", "equality", "c == d"): ("owed", "x")}
-        again = mutants.reclassified(report, ignored)
+        again = reports.reclassified(report, ignored, TIERS)
         self.assertEqual([e["status"] for e in again["mutants"]], ["untestable", "survived"])
         self.assertEqual((again["untestable"], len(again["survivors"])), (1, 1))
         self.assertTrue(again["survivors"][0]["owed"])
         self.assertEqual(again["setupSeconds"], {"schemata": 1.0})
 
     def test_the_sample_holds_every_operator(self):
-        found = [mutants.Mutant("Sources/A/a.swift", n, "equality" if n % 10 else "default-body", "a", "b")
+        found = [swift_source.Mutant("Sources/A/a.swift", n, "equality" if n % 10 else "default-body", "a", "b")
                  for n in range(100)]
-        chosen = mutants.sample(found, 5)
+        chosen = sampling.sample(found, 5)
         self.assertEqual(len(chosen), 5)
         self.assertEqual({m.operator for m in chosen}, {"equality", "default-body"})
-        self.assertEqual(chosen, mutants.sample(found, 5))
+        self.assertEqual(chosen, sampling.sample(found, 5))
         self.assertEqual([m.line for m in chosen], sorted(m.line for m in chosen))
 
     def test_report_matrix_score_and_survivors(self):
@@ -187,23 +203,23 @@ class SelectionTests(unittest.TestCase):
             {"file": "Sources/B/b.swift", "line": 3, "operator": "arithmetic", "original": "e", "mutated": "f",
              "killed_by": None, "status": "not compiled", "seconds": {"build": 1}},
         ]
-        report = mutants.make_report(results)
+        report = reports.make_report(results, TIERS)
         self.assertEqual(report["matrix"]["A"]["Unit"], 1)
         self.assertEqual(report["matrix"]["A"]["survived"], 1)
         self.assertEqual(report["matrix"]["B"]["not compiled"], 1)
         self.assertEqual(report["score"], 0.5)
         self.assertEqual(report["cost"]["Unit"], {"seconds": 2, "killed": 1, "secondsPerKill": 2.0})
-        self.assertIn("SURVIVED Sources/A/a.swift:2 logical", mutants.report_text(report))
+        self.assertIn("SURVIVED Sources/A/a.swift:2 logical", reports.report_text(report, TIERS, PACKAGE.ignore_name))
 
     def test_a_tier_that_times_out_kills_the_mutant_and_keeps_what_hung(self):
         class Copy:
             def run(self, pattern, limit, environment=None):
-                return mutants.scratch.Outcome("timeout", limit, 3, "", ["UnitTests.A/forever()"])
+                return scratch.Outcome("timeout", limit, 3, "", ["UnitTests.A/forever()"])
 
-        engine = mutants.Engine(schemata=False)
-        engine.limits = {"Unit": 2.0}
+        runner = engine.Engine(PACKAGE, schemata=False)
+        runner.limits = {"Unit": 2.0}
         entry = {"seconds": {}, "killed_by": None, "status": "survived"}
-        engine._run_tiers(Copy(), ["Unit", "Integration"], entry, {})
+        runner._run_tiers(Copy(), ["Unit", "Integration"], entry, {})
         self.assertEqual((entry["killed_by"], entry["status"], entry["hung"]),
                          ("Unit", "killed (time-out)", ["UnitTests.A/forever()"]))
 
@@ -213,14 +229,25 @@ class SelectionTests(unittest.TestCase):
         class Copy:
             def run(self, pattern, limit, environment=None):
                 ran.append(pattern)
-                return mutants.scratch.Outcome("passed", 0.1, 1, "", [])
+                return scratch.Outcome("passed", 0.1, 1, "", [])
 
-        engine = mutants.Engine(schemata=False)
-        engine.limits = {"Unit": 2.0, "Integration": 2.0}
+        runner = engine.Engine(PACKAGE, schemata=False)
+        runner.limits = {"Unit": 2.0, "Integration": 2.0}
         entry = {"seconds": {}, "killed_by": None, "status": "survived"}
-        engine._run_tiers(Copy(), ["Unit", "Integration"], entry, {}, {"Unit": "^UnitTests\\.A/b$"})
+        runner._run_tiers(Copy(), ["Unit", "Integration"], entry, {}, {"Unit": "^UnitTests\\.A/b$"})
         self.assertEqual(ran, ["^UnitTests\\.A/b$", "^(IntegrationTests)\\."])
         self.assertEqual(entry["status"], "survived")
+
+    def test_the_rebuild_engine_copies_the_package_into_the_tree_check_claims_shares(self):
+        limits = {"Unit": 1.0, "Integration": 1.0, "EndToEnd": 1.0}
+        with unittest.mock.patch.object(scratch.Scratch, "prepare_built", return_value=0.5) as built, \
+                unittest.mock.patch.object(scratch, "time_limits", return_value=limits), \
+                contextlib.redirect_stderr(io.StringIO()):
+            runner = engine.Engine(PACKAGE, schemata=False)
+            runner.start([swift_source.Mutant("Sources/A/a.swift", 1, "equality", "a == b", "a != b")])
+        built.assert_called_once_with("mutants")
+        self.assertEqual(runner.plain.tree, PACKAGE.root / ".build-mutants" / "tree")
+        self.assertEqual((runner.limits, list(runner.setup_seconds)), (limits, ["rebuild"]))
 
     def test_a_time_out_names_the_tests_that_hung(self):
         results = [
@@ -230,25 +257,25 @@ class SelectionTests(unittest.TestCase):
             {"file": "Sources/A/a.swift", "line": 5, "operator": "boolean", "original": "true", "mutated": "false",
              "killed_by": "Unit", "status": "killed (time-out)", "seconds": {"Unit": 9}, "hung": []},
         ]
-        text = mutants.report_text(mutants.make_report(results))
+        text = reports.report_text(reports.make_report(results, TIERS), TIERS, PACKAGE.ignore_name)
         self.assertIn("  TIME-OUT Sources/A/a.swift:4 relational in the Integration tier, hung: "
                       "IntegrationTests.SocketTests/lineLimit(size:expected:)", text)
         self.assertIn("  TIME-OUT Sources/A/a.swift:5 boolean in the Unit tier, hung: no test running", text)
 
 
 class DocsTests(unittest.TestCase):
-    REPORT = mutants.make_report([
+    REPORT = reports.make_report([
         {"file": "Sources/A/a.swift", "line": 1, "operator": "equality", "original": "a == b", "mutated": "a != b",
          "killed_by": "Unit", "status": "killed", "seconds": {"Unit": 1}, "engine": "schemata"},
         {"file": "Sources/B/b.swift", "line": 2, "operator": "logical", "original": "c && d", "mutated": "c || d",
          "killed_by": None, "status": "survived", "seconds": {"Unit": 1}, "engine": "schemata"},
-    ], {"schemata": 12.5})
+    ], TIERS, {"schemata": 12.5})
 
     def test_update_docs_fills_the_markers_and_leaves_the_rest(self):
         text = ("intro\n<!-- mutants:matrix -->\nold\n<!-- /mutants -->\nmiddle\n"
                 "<!-- mutants:summary:schemata -->\n<!-- /mutants -->\n<!-- mutants:summary:rebuild -->\nkept\n"
                 "<!-- /mutants -->\n")
-        updated = mutants.update_docs(text, self.REPORT, "schemata")
+        updated = reports.update_docs(text, self.REPORT, "schemata", TIERS)
         self.assertIn("| **all** | **1** | **0** | **0** | **1** | **0** | **0** |", updated)
         self.assertNotIn("old", updated)
         self.assertIn("score 50.0% (1 killed of 2", updated)
@@ -260,20 +287,20 @@ class DocsTests(unittest.TestCase):
         text = ("<!-- mutants:matrix -->\nold matrix\n<!-- /mutants -->\n<!-- mutants:survivors -->\nold survivors\n"
                 "<!-- /mutants -->\n<!-- mutants:summary:schemata -->\nschemata kept\n<!-- /mutants -->\n"
                 "<!-- mutants:summary:rebuild -->\nold\n<!-- /mutants -->\n")
-        updated = mutants.update_docs(text, self.REPORT, "rebuild")
-        summary = mutants.summary_markdown(self.REPORT)
+        updated = reports.update_docs(text, self.REPORT, "rebuild", TIERS)
+        summary = reports.summary_markdown(self.REPORT)
         self.assertEqual(updated, text.replace("<!-- mutants:summary:rebuild -->\nold\n",
                                                f"<!-- mutants:summary:rebuild -->\n{summary}\n"))
 
     def test_only_a_run_of_every_mutant_goes_into_the_chapter(self):
-        self.assertTrue(mutants.documentable(None, None, "schemata"))
-        self.assertTrue(mutants.documentable(None, ["POIDomain"], "rebuild"))
-        self.assertFalse(mutants.documentable(None, ["POIDomain"], "schemata"))
-        self.assertFalse(mutants.documentable(40, None, "rebuild"))
+        self.assertTrue(reports.documentable(None, None, "schemata"))
+        self.assertTrue(reports.documentable(None, ["POIDomain"], "rebuild"))
+        self.assertFalse(reports.documentable(None, ["POIDomain"], "schemata"))
+        self.assertFalse(reports.documentable(40, None, "rebuild"))
 
     def test_survivors_are_listed_with_their_change(self):
-        self.assertIn("`Sources/B/b.swift:2` logical: `c && d` → `c || d`", mutants.survivors_markdown(self.REPORT))
-        self.assertEqual(mutants.survivors_markdown(mutants.make_report([])), "No mutant survived.")
+        self.assertIn("`Sources/B/b.swift:2` logical: `c && d` → `c || d`", reports.survivors_markdown(self.REPORT))
+        self.assertEqual(reports.survivors_markdown(reports.make_report([], TIERS)), "No mutant survived.")
 
 
 
@@ -281,7 +308,7 @@ class TypePositionTests(unittest.TestCase):
     """Operators that belong to a type, not an expression, are not mutated: swapped, they never compile."""
 
     def operators(self, text):
-        return [(m.line, m.operator) for m in mutants.mutants_of("Sources/M/F.swift", text)
+        return [(m.line, m.operator) for m in operators.mutants_of("Sources/M/F.swift", text)
                 if m.operator.startswith(("relational", "equality"))]
 
     def test_a_same_type_requirement_and_a_generic_closer(self):
@@ -305,11 +332,11 @@ class LongTierNamesTests(unittest.TestCase):
 
     def test_the_header_and_rows_line_up(self):
         long = "ArgumentParserGenerateDoccReference"
-        with unittest.mock.patch.object(mutants, "TIERS", ["Unit", long]):
-            report = mutants.make_report([{"file": "Sources/A/a.swift", "line": 1, "operator": "logical",
-                                           "original": "a", "mutated": "b", "killed_by": long, "status": "killed",
-                                           "seconds": {}}])
-            lines = mutants.report_text(report).splitlines()
+        tiers = ["Unit", long]
+        report = reports.make_report([{"file": "Sources/A/a.swift", "line": 1, "operator": "logical",
+                                       "original": "a", "mutated": "b", "killed_by": long, "status": "killed",
+                                       "seconds": {}}], tiers)
+        lines = reports.report_text(report, tiers, PACKAGE.ignore_name).splitlines()
         header = next(line for line in lines if line.lstrip().startswith("module"))
         row = next(line for line in lines if line.lstrip().startswith("A "))
         self.assertIn(f" {long} ", header + " ")
@@ -323,12 +350,97 @@ class IgnoreFileTests(unittest.TestCase):
         """A line whose code changed excuses nothing any more: it must go, or be written again for the new text
         (its mutant may now be killed, or need another reason)."""
         stale = []
-        for (file, operator, original), _ in mutants.load_ignored(mutants.IGNORE_FILE.read_text()).items():
-            source = mutants.ROOT / file
+        for (file, operator, original), _ in ignore.load_ignored(PACKAGE).items():
+            source = PACKAGE.root / file
             lines = {line.strip() for line in source.read_text().splitlines()} if source.is_file() else set()
             if original not in lines:
                 stale.append(f"{file} {operator}: {original}")
         self.assertEqual(stale, [])
+
+
+class PackageTests(unittest.TestCase):
+    """A run reads the package it is handed (a MutatedPackage), never one a module kept from an earlier run."""
+
+    def setUp(self):
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        self.root = Path(folder.name).resolve()
+        (self.root / "pyramid.json").write_text(json.dumps({
+            "testProduct": "DemoPackageTests", "tiers": [{"name": "Fast", "targets": ["FastTests"]}],
+            "excludedModules": ["Helpers"], "mutantsIgnore": "ignore.txt"}))
+        for module, text in (("Core", "let ok = a == b\n"), ("Helpers", "let same = c == d\n")):
+            (self.root / "Sources" / module).mkdir(parents=True)
+            (self.root / "Sources" / module / "a.swift").write_text(text)
+        (self.root / "ignore.txt").write_text("## untestable\nSources/Core/a.swift\tequality\tlet ok = a == b\tseam\n")
+
+    def test_the_package_is_read_from_its_pyramid_json(self):
+        package = MutatedPackage.load(self.root)
+        self.assertEqual((package.root, package.tiers), (self.root, ("Fast",)))
+        self.assertEqual(package.schemata_tree, self.root / ".build-mutants" / "schemata")
+        self.assertEqual(package.ignore_name, "ignore.txt")
+        self.assertEqual(package.tier_pattern("Fast"), "^(FastTests)\\.")
+        self.assertEqual(TIERS, ("Unit", "Integration", "EndToEnd"))  # this repository's, untouched by the other
+
+    def test_the_mutants_and_the_ignore_file_are_the_package_s(self):
+        package = MutatedPackage.load(self.root)
+        self.assertEqual({m.file for m in operators.all_mutants(package, None)}, {"Sources/Core/a.swift"})
+        self.assertEqual(operators.all_mutants(package, ["Other"]), [])
+        self.assertEqual(ignore.load_ignored(package),
+                         {("Sources/Core/a.swift", "equality", "let ok = a == b"): ("untestable", "seam")})
+        (self.root / "ignore.txt").unlink()
+        self.assertEqual(ignore.load_ignored(package), {})
+
+    def test_the_command_lists_the_mutants_of_the_package_it_is_given(self):
+        self.addCleanup(os.chdir, os.getcwd())  # the command works from the package's root
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            self.assertEqual(command.main(["--package-path", str(self.root), "--list"]), 0)
+        lines = printed.getvalue().splitlines()
+        self.assertTrue(lines[-1].startswith("mutants: "))
+        self.assertIn("Sources/Core/a.swift:1 equality: let ok = a == b -> let ok = a != b", lines)
+        self.assertFalse([line for line in lines if "Helpers" in line])
+
+
+class LayoutTests(unittest.TestCase):
+    """The mutation modules: each small, with one job, imported one way, keeping no run's state."""
+
+    FOLDER = Path(operators.__file__).parent
+
+    def trees(self) -> dict[str, ast.Module]:
+        return {path.stem: ast.parse(path.read_text()) for path in sorted(self.FOLDER.glob("*.py"))}
+
+    def test_no_module_passes_500_lines(self):
+        for path in self.FOLDER.glob("*.py"):
+            self.assertLessEqual(len(path.read_text().splitlines()), 500, path.name)
+
+    def test_imports_inside_mutation_point_one_way(self):
+        trees = self.trees()
+        imports: dict[str, set[str]] = {}
+        for name, tree in trees.items():
+            found = set()
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and node.module == "pyramidkit.mutation":
+                    found |= {alias.name for alias in node.names}
+                elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pyramidkit.mutation."):
+                    found.add(node.module.split(".")[2])
+            imports[name] = found & set(trees)
+
+        def reachable(start: str) -> set[str]:
+            seen, waiting = set(), list(imports[start])
+            while waiting:
+                module = waiting.pop()
+                if module not in seen:
+                    seen.add(module)
+                    waiting += imports[module]
+            return seen
+
+        self.assertIn("schemata", reachable("command"))  # the walk follows imports
+        for name in trees:
+            self.assertNotIn(name, reachable(name), f"{name} imports itself through {sorted(imports[name])}")
+
+    def test_no_module_rewrites_its_globals(self):
+        for name, tree in self.trees().items():
+            self.assertFalse([node for node in ast.walk(tree) if isinstance(node, ast.Global)], name)
 
 
 if __name__ == "__main__":

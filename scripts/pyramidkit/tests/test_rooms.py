@@ -1,6 +1,6 @@
 """The kit's rooms, held to the shape its README says: each sub-package imports only from its own room or the rooms
 below it (run, coverage, docs, mutation, proofs, cli), no module imports itself back through others, no module finds
-a package's root from where the kit's own files are, and the kit's files name their rooms' modules only by import.
+a package's root from where the kit's own files are, none passes 500 lines, and none sets a global.
 
 Run with: python3 -m unittest discover -s scripts/pyramidkit/tests -t scripts
 """
@@ -57,7 +57,7 @@ class RoomTests(unittest.TestCase):
     def test_the_walk_reads_the_kit(self):
         self.assertIn("pyramidkit.run.config", self.modules)
         self.assertIn("pyramidkit.run.config", self.graph["pyramidkit.run.starter"])
-        self.assertIn("pyramidkit.run.scratch", self.graph["pyramidkit.mutation.mutants"])
+        self.assertIn("pyramidkit.run.scratch", self.graph["pyramidkit.mutation.engine"])
 
     def test_every_module_is_in_a_room(self):
         for name in self.modules:
@@ -87,6 +87,16 @@ class RoomTests(unittest.TestCase):
         installed."""
         for name, path in self.modules.items():
             self.assertNotIn("__file__", path.read_text(), name)
+
+    def test_no_module_is_over_five_hundred_lines(self):
+        for name, path in self.modules.items():
+            self.assertLessEqual(len(path.read_text().splitlines()), 500, f"{name}: split it by job")
+
+    def test_no_module_keeps_a_run_in_globals(self):
+        """What a run is about (the package, its tiers, its files) is handed down, never set into a module's globals."""
+        for name, path in self.modules.items():
+            assigned = [node.lineno for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, ast.Global)]
+            self.assertEqual(assigned, [], f"{name} sets globals at lines {assigned}")
 
 
 if __name__ == "__main__":

@@ -10,14 +10,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.mutation import mutants  # noqa: E402
+from pyramidkit.mutation import operators  # noqa: E402
+from pyramidkit.mutation import schema_sites  # noqa: E402
 from pyramidkit.mutation import schemata  # noqa: E402
 
 FILE = "Sources/X/X.swift"
 
 
 def schema_of(source: str, operator: str | None = None) -> tuple[schemata.Schema, dict[str, str]]:
-    found = [m for m in mutants.mutants_of(FILE, source) if operator is None or m.operator == operator]
+    found = [m for m in operators.mutants_of(FILE, source) if operator is None or m.operator == operator]
     schema = schemata.Schema(found, {FILE: source})
     return schema, schema.files()
 
@@ -67,7 +68,7 @@ class RewriteTests(unittest.TestCase):
         self.assertEqual(len(rewritten), len(source.split("\n")))
         self.assertEqual(rewritten[0], "// head")
         self.assertIn("__POIMutant.pick(", rewritten[1])
-        self.assertEqual(len(schema.ids), len(mutants.mutants_of(FILE, source)))
+        self.assertEqual(len(schema.ids), len(operators.mutants_of(FILE, source)))
 
     def test_operator_names_are_distinct_operator_characters(self):
         names = {schemata.operator_name("<", n) for n in range(112 * 3)}
@@ -128,12 +129,12 @@ class NewOperatorRewriteTests(unittest.TestCase):
 
     def test_alone_a_one_expression_body_gets_the_same_return(self):
         source = "func f() -> Int {\n  a + 1\n}\nfunc g() -> Int { h(1) }\nfunc k() -> Int {\n  return 2\n}"
-        found = {m.line: m for m in mutants.mutants_of(FILE, source) if m.operator == "default-body"}
-        self.assertEqual(schemata.standalone(found[1], source).split("\n")[:3],
+        found = {m.line: m for m in operators.mutants_of(FILE, source) if m.operator == "default-body"}
+        self.assertEqual(schema_sites.standalone(found[1], source).split("\n")[:3],
                          ["func f() -> Int { return 0;", "  return a + 1", "}"])
-        self.assertEqual(schemata.standalone(found[4], source).split("\n")[3],
+        self.assertEqual(schema_sites.standalone(found[4], source).split("\n")[3],
                          "func g() -> Int { return 0; return h(1) }")
-        self.assertEqual(schemata.standalone(found[5], source).split("\n")[4:6],
+        self.assertEqual(schema_sites.standalone(found[5], source).split("\n")[4:6],
                          ["func k() -> Int { return 0;", "  return 2"])  # a body with a return keeps its own
 
     def test_rebuilt_in_the_schemata_copy_the_expression_of_a_held_default_keeps_its_return(self):
@@ -141,9 +142,9 @@ class NewOperatorRewriteTests(unittest.TestCase):
         schema, files = schema_of(source)
         selection = next(m for m in schema.ids if m.operator == "collection-selection")
         self.assertIn("  return ", files[FILE].split("\n")[1])  # the default of the body is held
-        alone = schemata.standalone(selection, files[FILE]).split("\n")
+        alone = schema_sites.standalone(selection, files[FILE]).split("\n")
         self.assertEqual(alone[1], "  return a.last { $0 == b }")
-        self.assertEqual(schemata.standalone(selection, source).split("\n")[1], "  a.last { $0 == b }")
+        self.assertEqual(schema_sites.standalone(selection, source).split("\n")[1], "  a.last { $0 == b }")
 
     def test_the_only_try_of_a_do_block_is_rebuilt_not_held(self):
         # Held, `if __POIMutant.active != N { try validate() }` keeps a `try` in the block; alone, the block has
@@ -156,7 +157,7 @@ class NewOperatorRewriteTests(unittest.TestCase):
         two = source.replace("        try validate()\n", "        try validate()\n        try check()\n")
         schema, files = schema_of(two, "deleted-statement")
         self.assertEqual(schema.unheld, set())  # another try is left in the block: held
-        self.assertFalse(schemata.only_try_of_a_do("func f() {\n    try g() // do {\n}", 2))
+        self.assertFalse(schema_sites.only_try_of_a_do("func f() {\n    try g() // do {\n}", 2))
 
     def test_a_one_expression_body_whose_line_a_whole_line_mutant_rewrites_is_rebuilt(self):
         schema, files = schema_of("func f() -> Int {\n  g(a)\n}")

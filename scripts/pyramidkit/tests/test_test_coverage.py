@@ -9,7 +9,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.mutation import mutants  # noqa: E402
+from pyramidkit.mutation import engine  # noqa: E402
+from pyramidkit.mutation import swift_source  # noqa: E402
 from pyramidkit.coverage import by_test as test_coverage  # noqa: E402
 
 SHOW = """Counters:
@@ -80,23 +81,23 @@ class SelectionTests(unittest.TestCase):
         for name in ["UnitTests.A/testBB", "UnitTests.S/cc(x:)", "IntegrationTests.A/testB"]:
             self.assertFalse(re.search(pattern, name), name)
 
-    def mutant(self, line: int) -> mutants.Mutant:
-        return mutants.Mutant("Sources/A/a.swift", line, "equality", "a == b", "a != b", 2, 2)
+    def mutant(self, line: int) -> swift_source.Mutant:
+        return swift_source.Mutant("Sources/A/a.swift", line, "equality", "a == b", "a != b", 2, 2)
 
     def test_a_mutant_runs_only_the_tests_of_each_tier_that_reach_it(self):
-        patterns = mutants.tests_for(self.mutant(12), ["Unit", "Integration"], (self.PER_TEST, self.FUNCTIONS))
+        patterns = engine.tests_for(self.mutant(12), ["Unit", "Integration"], (self.PER_TEST, self.FUNCTIONS))
         self.assertEqual(set(patterns), {"Unit", "Integration"})
         self.assertTrue(re.search(patterns["Unit"], "UnitTests.A/b()"))
         self.assertFalse(re.search(patterns["Unit"], "UnitTests.E/f()"))
         self.assertTrue(re.search(patterns["Integration"], "IntegrationTests.C/testD"))
 
     def test_a_tier_runs_whole_without_data_outside_functions_or_when_none_of_its_tests_is_known(self):
-        self.assertEqual(mutants.tests_for(self.mutant(12), ["Unit"], None), {})
-        self.assertEqual(mutants.tests_for(self.mutant(5), ["Unit"], (self.PER_TEST, self.FUNCTIONS)), {})
-        only_unit = mutants.tests_for(self.mutant(13), ["Unit", "Integration"], (self.PER_TEST, self.FUNCTIONS))
+        self.assertEqual(engine.tests_for(self.mutant(12), ["Unit"], None), {})
+        self.assertEqual(engine.tests_for(self.mutant(5), ["Unit"], (self.PER_TEST, self.FUNCTIONS)), {})
+        only_unit = engine.tests_for(self.mutant(13), ["Unit", "Integration"], (self.PER_TEST, self.FUNCTIONS))
         self.assertEqual(set(only_unit), {"Unit"})  # Integration, if the tiers' lines say it reaches, runs whole
         per_test = {**self.PER_TEST, "EndToEndTests.G/h()": {"Sources/A/a.swift": [[10, 14]]}}
-        self.assertNotIn("EndToEnd", mutants.tests_for(self.mutant(12), ["EndToEnd"], (per_test, self.FUNCTIONS)))
+        self.assertNotIn("EndToEnd", engine.tests_for(self.mutant(12), ["EndToEnd"], (per_test, self.FUNCTIONS)))
 
     def test_a_test_that_holds_an_exit_test_runs_for_every_mutant_of_its_tier(self):
         import tempfile

@@ -1,0 +1,127 @@
+"""Mutation testing by tier: which tier of the pyramid catches a small mistake first, and at what cost.
+
+The command line of `scripts/pyramid mutants` (mutants.py says what a run does): it reads the options, finds the
+mutants, runs them (engine.py) and prints and writes the report (reports.py), or does so from a saved report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from pathlib import Path
+
+from pyramidkit.coverage import by_test as test_coverage
+from pyramidkit.coverage import by_tier as tier_coverage
+from pyramidkit.docs import figures
+from pyramidkit.mutation.engine import SCHEMATA_FROM, Engine, progress, run_mutant, run_order, tiers_reaching
+from pyramidkit.mutation.ignore import load_ignored
+from pyramidkit.mutation.operators import all_mutants
+from pyramidkit.mutation.package import MutatedPackage
+from pyramidkit.mutation.reports import (DOC_TOOL, NOT_DOCUMENTABLE, documentable, hung_text, make_report, reclassified,
+                                         report_markdown, report_text, update_docs)
+from pyramidkit.mutation.sampling import sample
+from pyramidkit.run import config as kit_config
+
+def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
+    parser.add_argument("--package-path", metavar="DIR",
+                        help="mutate the package at DIR (its root holds pyramid.json; default: the package the current "
+                             "folder is in)")
+    parser.add_argument("--module", action="append", help="mutate only this module of Sources/ (repeatable)")
+    parser.add_argument("--limit", type=int, metavar="N", help="at most N mutants, spread evenly, the same each run")
+    parser.add_argument("--json", metavar="FILE", help="write the report as JSON")
+    parser.add_argument("--markdown", metavar="FILE", help="write the report as Markdown")
+    parser.add_argument("--list", action="store_true", help="list the mutants and exit, running nothing")
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 if a mutant survives that the ignore file (pyramid.json's mutantsIgnore) does "
+                             "not excuse")
+    parser.add_argument("--update-docs", action="store_true",
+                        help="write the run's tables into the docs (pyramid.json's docs) that hold <!-- mutants:KEY --> "
+                             "blocks (a full run only)")
+    parser.add_argument("--engine", choices=["auto", "schemata", "rebuild"], default="auto",
+                        help="compile every mutant in once (schemata) or rebuild for each mutant; auto (the default) "
+                             f"takes schemata from {SCHEMATA_FROM} mutants to run")
+    parser.add_argument("--report", metavar="FILE",
+                        help="read a run's JSON report instead of running, and print, write or update from it")
+    options = parser.parse_args(arguments)
+    try:
+        package = MutatedPackage.load(kit_config.package_root(options.package_path))
+    except kit_config.ConfigError as error:
+        parser.error(str(error))
+    # The run works from the package's root; the files named are the caller's.
+    for name in ("json", "markdown", "report"):
+        if getattr(options, name):
+            setattr(options, name, str(Path(getattr(options, name)).resolve()))
+    root = package.root
+    os.chdir(root)
+    if options.report:
+        saved = json.loads(Path(options.report).read_text())
+        return from_report(options, reclassified(saved, load_ignored(package), package.tiers), package)
+
+    if options.update_docs and not documentable(options.limit, options.module, options.engine):
+        parser.error(NOT_DOCUMENTABLE)
+    mutants = all_mutants(package, options.module)
+    if options.limit:
+        mutants = sample(mutants, options.limit)
+    if options.list:
+        for mutant in mutants:
+            print(f"{mutant.file}:{mutant.line} {mutant.operator}: {mutant.original.strip()} -> {mutant.mutated.strip()}")
+        print(f"mutants: {len(mutants)}")
+        return 0
+    ignored = load_ignored(package)
+    run_started = time.monotonic()
+    reached = tier_coverage.load_lines(root, root / ".build-coverage")
+    progress("   lines by tier: " + ("from scripts/pyramid --coverage" if reached else
+                                     "none for these sources (run scripts/pyramid --coverage to skip tiers)"))
+    by_test = test_coverage.load(root, root / ".build-coverage")
+    progress("   lines by test: " + ("from scripts/pyramid --coverage: a tier runs only the tests that reach a mutant"
+                                     if by_test else "none for these sources: a tier runs whole"))
+    to_run = [m for m in mutants if ignored.get(m.key, ("owed",))[0] == "owed" and tiers_reaching(m, reached, package.tiers)]
+    use_schemata = options.engine == "schemata" or (options.engine == "auto" and len(to_run) >= SCHEMATA_FROM)
+    engine = Engine(package, schemata=use_schemata)
+    engine.start(to_run)
+    results: dict[int, dict] = {}
+    started = time.monotonic()
+    try:
+        for done, index in enumerate(run_order(mutants, engine.in_schema), start=1):
+            mutant = mutants[index]
+            results[index] = run_mutant(engine, mutant, ignored, package.tiers, reached, by_test)
+            elapsed = time.monotonic() - started
+            left = elapsed / done * (len(mutants) - done)
+            progress(f"   {done}/{len(mutants)} {results[index]['status']:<13} {mutant.file}:{mutant.line} "
+                     f"{mutant.operator}{hung_text(results[index])} (about {left / 60:.0f} min left)")
+    except KeyboardInterrupt:
+        progress("   interrupted: the scratch copy is restored, the report covers the mutants run so far")
+    engine.finish()
+    report = make_report([results[index] for index in sorted(results)], package.tiers, engine.setup_seconds)
+    report["totalSeconds"] = round(time.monotonic() - run_started, 1)
+    report["selection"] = {"modules": options.module, "limit": options.limit}
+    return from_report(options, report, package)
+
+
+def from_report(options: argparse.Namespace, report: dict, package: MutatedPackage) -> int:
+    """Prints the report and writes what the options ask for; with --check, 1 when a mutant survived."""
+    print(report_text(report, package.tiers, package.ignore_name))
+    if options.update_docs:
+        selection = report.get("selection", {})
+        engine = "schemata" if report.get("engines", {}).get("schemata") else "rebuild"
+        if not documentable(selection.get("limit"), selection.get("modules"), engine):
+            raise SystemExit(f"mutants: {NOT_DOCUMENTABLE}")
+        chapters = [path for path in figures.doc_files(package.config) if f"<!-- {DOC_TOOL}:" in path.read_text()]
+        if not chapters:
+            raise SystemExit(f"mutants: no file of pyramid.json's docs holds a <!-- {DOC_TOOL}:KEY --> block")
+        for chapter in chapters:
+            chapter.write_text(update_docs(chapter.read_text(), report, engine, package.tiers))
+            progress(f"   wrote the run's tables into {chapter.relative_to(package.root)}")
+    if options.json:
+        Path(options.json).write_text(json.dumps(report, indent=2) + "\n")
+    if options.markdown:
+        Path(options.markdown).write_text(report_markdown(report, package.tiers))
+    unowed = [entry for entry in report["survivors"] if not entry.get("owed")]
+    if options.check and unowed:
+        progress(f"mutants: {len(unowed)} survived; each needs a test that kills it, or a line in "
+                 f"{package.ignore_name} saying why it is equivalent (or which seam it lacks)")
+        return 1
+    return 0

@@ -1,0 +1,206 @@
+"""Where and how mutants run: the tiers from the bottom against each one, in the schemata copy or rebuilt one at a
+time (Engine), in an order that never tests a schemata mutant against a binary still holding a rebuilt one
+(run_order), each tier narrowed to the tests that reach the mutated line (tiers_reaching, tests_for), and one
+mutant's entry in the report (run_mutant)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Sequence
+
+from pyramidkit.coverage import by_test as test_coverage
+from pyramidkit.mutation import schema_sites
+from pyramidkit.mutation import schemata as schemata_module
+from pyramidkit.mutation.package import MutatedPackage
+from pyramidkit.mutation.swift_source import Mutant
+from pyramidkit.run import scratch
+
+# From how many mutants to run the schemata pay for their own build: a fresh schemata copy is a clean build of its
+# own, while a few mutants rebuilt in .build-mutants/tree reuse the build scripts/check-claims keeps there.
+SCHEMATA_FROM = 100
+
+
+def progress(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def tiers_reaching(mutant: Mutant, reached: dict[str, dict[str, set[int]]] | None, tiers: Sequence[str]) -> list[str]:
+    """The tiers that run the mutated line; every tier when nothing is known, or when the instrumentation does not
+    count the line (a declaration such as `case usage = 64` or a static constant is not an executable line)."""
+    if reached is None or mutant.line not in reached.get("executable", {}).get(mutant.file, set()):
+        return list(tiers)
+    return [tier for tier in tiers if mutant.line in reached.get(tier, {}).get(mutant.file, set())]
+
+
+class Engine:
+    """Where mutants run: the schemata copy (.build-mutants/schemata: every mutant compiled in, POI_MUTANT picks one;
+    a mutant the schema cannot hold is rebuilt there on its own), or with --engine rebuild the copy rebuilt for each
+    mutant (.build-mutants/tree, which scripts/check-claims shares)."""
+
+    def __init__(self, package: MutatedPackage, schemata: bool) -> None:
+        self.package = package
+        self.use_schemata = schemata
+        self.plain: scratch.Scratch | None = None
+        self.schema_copy: scratch.Scratch | None = None
+        self.schema: schemata_module.Schema | None = None
+        self.limits: dict[str, float] = {}
+        self.setup_seconds: dict[str, float] = {}
+        self.dirty: scratch.Scratch | None = None  # a copy whose binary still holds a rebuilt mutant
+
+    def start(self, mutants: list[Mutant]) -> None:
+        if not mutants:
+            return
+        if self.use_schemata:
+            self._build_schema(mutants)
+        else:
+            self._plain_copy()
+
+    def _build_schema(self, mutants: list[Mutant]) -> None:
+        package = self.package
+        copy = scratch.Scratch(package.schemata_tree, package.root, package.config.test_product)
+        sources = {file: (package.root / file).read_text() for file in sorted({m.file for m in mutants})}
+        schema = schemata_module.Schema(mutants, sources)
+        progress(f"== mutant schemata in {copy.tree.relative_to(package.root)}: {len(mutants)} mutants in one build")
+        started = time.monotonic()
+        for attempt in range(1, 60):
+            copy.prepare(schema.files())
+            built, seconds, log = copy.build()
+            if built:
+                break
+            put_back = schema.drop_errors(log)
+            progress(f"   build {attempt}: {seconds:.0f} s, {put_back} lines the schema cannot hold put back")
+            if not put_back:
+                raise SystemExit(f"mutants: the schemata do not build, for a reason not on a mutated line\n"
+                                 f"{log[-3000:]}")
+        else:
+            raise SystemExit("mutants: the schemata still do not build after 59 attempts")
+        self.setup_seconds["schemata"] = round(time.monotonic() - started, 1)
+        held = sum(1 for m in mutants if schema.included(m))
+        progress(f"   built in {self.setup_seconds['schemata']:.0f} s; {held} of {len(mutants)} mutants compiled in, "
+                 f"the others rebuilt one at a time")
+        self.schema_copy, self.schema = copy, schema
+        self.limits = scratch.time_limits(copy, package.config)
+        progress(f"   time limits: {', '.join(f'{t} {s:.1f} s' for t, s in self.limits.items())}")
+
+    def _plain_copy(self) -> scratch.Scratch:
+        if self.plain is None:
+            copy = scratch.Scratch(None, self.package.root, self.package.config.test_product)  # .build-mutants/tree
+            progress(f"== scratch copy in {copy.tree.relative_to(self.package.root)}, rebuilt for each mutant")
+            started = time.monotonic()
+            seconds = copy.prepare_built("mutants")
+            self.setup_seconds["rebuild"] = round(time.monotonic() - started, 1)
+            progress(f"   built in {seconds:.1f} s")
+            if not self.limits:
+                self.limits = scratch.time_limits(copy, self.package.config)
+                progress(f"   time limits: {', '.join(f'{t} {s:.1f} s' for t, s in self.limits.items())}")
+            self.plain = copy
+        return self.plain
+
+    def in_schema(self, mutant: Mutant) -> bool:
+        return self.schema is not None and self.schema.included(mutant)
+
+    def finish(self) -> None:
+        """Builds the copy as it is again when a rebuilt mutant was the last thing built, so that the next run (or
+        a check-claims run in the same copy) starts from a binary without a mistake in it."""
+        if self.dirty is not None:
+            self.dirty.build()
+            self.dirty = None
+
+    def run(self, mutant: Mutant, tiers: list[str], entry: dict, patterns: dict[str, str] | None = None) -> None:
+        """Runs the tiers against one mutant, from the bottom, until one fails; fills in `entry`. `patterns` narrows
+        a tier to the tests its `swift test --filter` pattern names (a whole tier where it names none)."""
+        if self.schema is not None and self.schema.included(mutant):
+            entry["engine"] = "schemata"
+            self.finish()  # never against a binary that still holds a rebuilt mutant (run_order avoids paying this)
+            self._run_tiers(self.schema_copy, tiers, entry, {schemata_module.VARIABLE: str(self.schema.ids[mutant])},
+                            patterns)
+            return
+        if self.schema is not None and mutant in self.schema.mismatched:
+            entry["status"] = "not compiled"
+            entry["reason"] = ("the compiler, in the schemata's build, found its value of a type the place does not "
+                               "take (two values with no type in common, or an empty value the return type has not)")
+            return
+        entry["engine"] = "rebuild"
+        # A mutant the schema could not hold is rebuilt in the schemata copy itself (its line is the original
+        # there, but for the `return` before a held default's expression, which standalone() keeps), so that one
+        # copy is built, not two.
+        copy = self.schema_copy if self.schema is not None else self._plain_copy()
+        with copy.changed({mutant.file: schema_sites.standalone(mutant, copy.read(mutant.file))}):
+            built, seconds, _ = copy.build()
+            self.dirty = copy
+            entry["seconds"]["build"] = round(seconds, 2)
+            if not built:
+                entry["status"] = "not compiled"
+                return
+            self._run_tiers(copy, tiers, entry, {}, patterns)
+
+    def _run_tiers(self, copy: scratch.Scratch, tiers: list[str], entry: dict, environment: dict,
+                   patterns: dict[str, str] | None = None) -> None:
+        for tier in tiers:
+            pattern = (patterns or {}).get(tier, self.package.tier_pattern(tier))
+            outcome = copy.run(pattern, self.limits[tier], environment=environment)
+            entry["seconds"][tier] = round(outcome.seconds, 2)
+            if outcome.status != "passed":
+                entry["killed_by"] = tier
+                entry["status"] = "killed (time-out)" if outcome.status == "timeout" else "killed"
+                if outcome.status == "timeout":
+                    entry["hung"] = outcome.hung
+                return
+
+
+def run_order(mutants: list[Mutant], in_schema) -> list[int]:
+    """The order to run `mutants` in, as indices: those the schemata hold first, then those rebuilt one at a time.
+
+    A rebuilt mutant's file is put back afterwards, but the binary keeps the mutant until the next build; a schemata
+    mutant run after it would be tested against both mistakes. So every schemata mutant runs before the first
+    rebuild (and each rebuild's build also undoes the one before it)."""
+    held = [index for index, mutant in enumerate(mutants) if in_schema(mutant)]
+    rebuilt = [index for index, mutant in enumerate(mutants) if not in_schema(mutant)]
+    return held + rebuilt
+
+
+def tests_for(mutant: Mutant, tiers: list[str], by_test) -> dict[str, str]:
+    """For each tier, the `swift test --filter` pattern of the tests that ran a function holding the mutated line
+    (scripts/pyramidkit/coverage/by_test.py); a tier is left out, and runs whole, when the line is in no function the
+    instrumentation counts or when no test of the tier is known to reach it, and the end-to-end tier always is."""
+    if by_test is None:
+        return {}
+    per_test, functions = by_test
+    if not test_coverage.in_a_function(mutant.file, mutant.line, functions):
+        return {}
+    reaching = test_coverage.tests_reaching(mutant.file, mutant.line, per_test)
+    patterns = {}
+    for tier in tiers:
+        if tier == "EndToEnd":  # the programs its tests stop with a signal write no profile: it runs whole
+            continue
+        mine = [test for test in reaching if test.startswith(f"{tier}Tests.")]
+        if mine:
+            patterns[tier] = test_coverage.pattern(mine)
+    return patterns
+
+
+def run_mutant(engine: Engine | None, mutant: Mutant, ignored: dict, tiers: Sequence[str], reached=None,
+               by_test=None) -> dict:
+    """One mutant's entry in the report, against the package's `tiers`. `engine` may be None for a mutant that needs
+    no run (excused, or on a line no tier runs)."""
+    entry = {"file": mutant.file, "line": mutant.line, "operator": mutant.operator, "original": mutant.original,
+             "mutated": mutant.mutated, "killed_by": None, "seconds": {}, "status": "survived"}
+    kind, reason = ignored.get(mutant.key, (None, None))
+    if kind in ("equivalent", "untestable"):
+        entry["status"] = "excused" if kind == "equivalent" else "untestable"
+        entry["reason"] = reason
+        return entry
+    if kind == "owed":
+        entry["owed"] = True
+    tiers = tiers_reaching(mutant, reached, tiers)
+    if not tiers:
+        entry["status"] = "survived"
+        entry["reason"] = "no tier runs this line"
+        return entry
+    assert engine is not None
+    patterns = tests_for(mutant, tiers, by_test)
+    if patterns:
+        entry["tests"] = {tier: pattern.count("|") + 1 for tier, pattern in patterns.items()}
+    engine.run(mutant, tiers, entry, patterns)
+    return entry

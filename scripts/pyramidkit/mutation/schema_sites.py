@@ -1,0 +1,219 @@
+"""Where a mutant schema can hold a mutant, read from the Swift source: the mutants it cannot hold (unholdable),
+where a removed literal entry is held (entry_site), where a one-expression body's value starts (expression_start),
+and each mutant alone in its source, as the rebuild engine builds it (standalone).
+
+Python's standard library only; tested by pyramidkit/tests/test_schemata.py.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from pyramidkit.mutation import swift_source as generation
+
+
+def unholdable(mutants: list[generation.Mutant], sources: dict[str, str]) -> set[generation.Mutant]:
+    """The mutants a schema does not hold: a mutant that changes a method (min, max, first(where:), a dropped
+    filter), a default body of a function whose body is one expression that cannot be given a `return` (none is
+    found, or a whole-line mutant rewrites its line), a statement removed that holds the only `try` of its `do`
+    block (alone, the `catch` has nothing left to catch, and a typed one no error to read), and a span that overlaps
+    another mutant's span on the same line (the later one is rebuilt instead)."""
+    unheld = set()
+    whole_lines = {(m.file, m.line) for m in mutants if m.column < 0}
+    for mutant in mutants:
+        if mutant.operator in ("deleted-statement", "removed-call") and \
+                only_try_of_a_do(sources.get(mutant.file, ""), mutant.line):
+            unheld.add(mutant)  # the schema keeps the `try` it removes: its `catch` would still have an error to catch
+        if mutant.operator == "default-body" and implicit_return(sources.get(mutant.file, ""), mutant):
+            start = expression_start(sources.get(mutant.file, ""), mutant)
+            if start is None or (mutant.file, start[0]) in whole_lines:
+                unheld.add(mutant)  # no expression, or one a whole-line mutant rewrites: rebuilt
+    spans: dict[tuple[str, int], list[tuple[int, int, bool]]] = defaultdict(list)
+    for mutant in mutants:
+        if mutant in unheld:
+            continue
+        if mutant.operator == "removed-entry":
+            continue  # held at its literal's closing bracket, or not (entry_site)
+        if mutant.operator == "collection-selection":
+            token = mutant.original[mutant.column:mutant.column + mutant.length]
+            property_form = token in ("first", "last") and not mutant.original[mutant.column + mutant.length:].startswith("(")
+            if not property_form and token.startswith((".", "min", "max", "first", "last")):
+                unheld.add(mutant)
+                continue
+        if mutant.column < 0:
+            continue
+        start, stop = mutant.column, mutant.column + mutant.length
+        if mutant.operator == "collection-selection" and mutant.original[start:stop] in ("first", "last"):
+            start -= 1
+        others = spans[(mutant.file, mutant.line)]
+        wraps = mutant.operator == "deleted-statement"
+        if (start, stop) not in [(a, b) for a, b, _ in others] and any(_overlap(start, stop, a, b, wraps, kind) for a, b, kind in others):
+            unheld.add(mutant)
+        else:
+            others.append((start, stop, wraps))
+    return unheld
+
+
+def entry_site(mutant: generation.Mutant, source: str) -> tuple[int, int, str] | None:
+    """Where and how a schema holds a removed literal entry: the line and column just after the `]` that closes
+    the literal, and the call written there, `.__poiRemoving(ID, at: INDEX)` for an array, `.__poiRemoving(ID, key:
+    KEY)` for a dictionary (ID stands for the mutant's number). None when the entry is not one whole element of
+    the literal, so that removing that element would not be the mutant."""
+    lines = source.split("\n")
+    if not 0 < mutant.line <= len(lines):
+        return None
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    mask = generation.code_mask(source)
+    line_start = starts[mutant.line - 1]
+    original = lines[mutant.line - 1]
+    if mutant.column < 0:  # the whole line: its first character of code
+        indent = len(original) - len(original.lstrip())
+        position = line_start + indent
+    else:
+        position = line_start + mutant.column + (len(original[mutant.column:]) - len(original[mutant.column:].lstrip()))
+        if original[mutant.column:].lstrip().startswith(","):
+            position = line_start + mutant.column  # the last entry: its cut starts at the comma before it
+    # The opening bracket: back from the entry, at depth 0.
+    depth, opening = 0, None
+    for index in range(position - 1, -1, -1):
+        if not mask[index]:
+            continue
+        c = source[index]
+        if c in ")]}":
+            depth += 1
+        elif c in "([{":
+            if depth == 0:
+                opening = index if c == "[" else None
+                break
+            depth -= 1
+    if opening is None:
+        return None
+    # The elements, split at the literal's top-level commas, up to its closing bracket.
+    elements = generation.bracket_spans(source, opening, mask)
+    if elements is None:
+        return None
+    closing = elements[-1][1]
+    elements = [(a, b) for a, b in elements if source[a:b].strip()]
+    mutated = source[:line_start] + mutant.mutated + source[line_start + len(original):]
+    squeezed = re.sub(r"\s+", "", mutated)
+    for index, (a, b) in enumerate(elements):
+        cut = (a, b + 1) if index + 1 < len(elements) else (elements[index - 1][1] if index else a, b)
+        if re.sub(r"\s+", "", source[:cut[0]] + source[cut[1]:]) != squeezed:
+            continue
+        text = source[a:b]
+        text_mask = mask[a:b]
+        depth, colon = 0, None
+        for offset, c in enumerate(text):
+            if not text_mask[offset]:
+                continue
+            depth += 1 if c in "([{" else -1 if c in ")]}" else 0
+            if c == ":" and depth == 0:
+                colon = offset
+                break
+        call = f".__poiRemoving(ID, key: {text[:colon].strip()})" if colon is not None else \
+            f".__poiRemoving(ID, at: {index})"
+        closing_line = next(number for number in range(len(starts) - 1) if starts[number + 1] > closing)
+        return closing_line + 1, closing - starts[closing_line] + 1, call
+    return None
+
+
+def implicit_return(source: str, mutant: generation.Mutant) -> bool:
+    """Whether the body that opens at the mutant's column returns a value without a `return` statement."""
+    if "return;" in mutant.mutated[mutant.column:mutant.column + 9]:
+        return False  # a body that returns nothing has no return to lose
+    lines = source.split("\n")
+    body, depth = [], 0
+    for text in [lines[mutant.line - 1][mutant.column - 1:], *lines[mutant.line:]]:
+        code = generation.code_only(text)
+        body.append(code)
+        depth += code.count("{") - code.count("}")
+        if depth <= 0:
+            break
+    return re.search(r"\breturn\b", "\n".join(body)) is None
+
+
+def standalone(mutant: generation.Mutant, source: str) -> str:
+    """The source with the mutant alone in it, as the rebuild engine builds it. The default of a body of one
+    expression also gets the `return` the schema gives it (`{ return 0; return a + 1 }`): without it, the value that
+    follows, now a statement, may not compile where the mutant the schema holds does."""
+    lines = source.split("\n")
+    written = lines[mutant.line - 1]
+    lines[mutant.line - 1] = mutant.original  # in the schemata's copy, the line may hold other mutants
+    source = "\n".join(lines)
+    lines[mutant.line - 1] = mutant.mutated
+    if written.lstrip().startswith("return ") and not mutant.original.lstrip().startswith("return "):
+        # the expression of a one-expression body whose default the schema holds: it keeps the `return` the
+        # schema wrote before it, or it would follow that default's early return as a statement
+        indent = len(mutant.mutated) - len(mutant.mutated.lstrip())
+        lines[mutant.line - 1] = mutant.mutated[:indent] + "return " + mutant.mutated[indent:]
+    if mutant.operator == "default-body" and implicit_return(source, mutant):
+        start = expression_start(source, mutant)
+        if start is not None:
+            number, column = start
+            if number == mutant.line:
+                column += len(mutant.mutated) - len(mutant.original)
+            text = lines[number - 1]
+            lines[number - 1] = text[:column] + "return " + text[column:]
+    return "\n".join(lines)
+
+
+def only_try_of_a_do(source: str, number: int) -> bool:
+    """Whether line `number` holds a `try` and is directly inside a `do {` block that has no other `try` before its
+    `} catch`."""
+    lines = source.split("\n")
+    if not 0 < number <= len(lines):
+        return False
+
+    code = generation.code_only
+
+    if not re.search(r"\btry\b", code(lines[number - 1])):
+        return False
+    indent = len(lines[number - 1]) - len(lines[number - 1].lstrip())
+    opening = None
+    for index in range(number - 2, -1, -1):
+        text = lines[index]
+        if text.strip() and len(text) - len(text.lstrip()) < indent:
+            opening = index if re.match(r"\s*do\s*\{\s*$", code(text)) else None
+            break
+    if opening is None:
+        return False
+    for index in range(opening + 1, len(lines)):
+        text = code(lines[index])
+        if re.match(r"\s*\}\s*catch\b", text):
+            return True
+        if index != number - 1 and re.search(r"\btry\b", text):
+            return False
+    return False
+
+
+def expression_start(source: str, mutant: generation.Mutant) -> tuple[int, int] | None:
+    """Where the one expression of the body that opens at the mutant's column starts: its line (1-based) and
+    column, the first character of code after the `{`. A schema holds such a body's default by writing `return `
+    there, after its own early return (a statement before the expression would end its implicit return)."""
+    lines = source.split("\n")
+    for number in range(mutant.line, len(lines) + 1):
+        text = lines[number - 1]
+        offset = mutant.column if number == mutant.line else 0
+        mask = generation.code_mask(text)
+        for column in range(offset, len(text)):
+            if mask[column] and not text[column].isspace():
+                if text[column] == "}" or re.match(r"(get|set|willSet|didSet)\b", text[column:]):
+                    return None
+                return number, column
+    return None
+
+
+def _overlap(start: int, stop: int, a: int, b: int, wraps: bool, other_wraps: bool) -> bool:
+    """Whether two spans of one line cannot both be rewritten: they overlap, unless one holds the other whole and
+    the outer one only wraps its text (a deleted statement around a chosen value)."""
+    if (wraps and start <= a and b <= stop) or (other_wraps and a <= start and stop <= b):
+        return False
+    return (a < stop and start < b) or (start == stop and a < start < b) or (a == b and start < a < stop)
+
+
+def module_folder(file: str) -> str:
+    """Sources/MyModule/Distance.swift -> Sources/MyModule."""
+    return "/".join(file.split("/")[:2])
