@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-KIT = ["scripts/pyramid", "scripts/pyproject.toml", "scripts/pyramidkit/*.py", "scripts/pyramidkit/*/*.py",
+KIT = ["scripts/pyramid", "scripts/pyproject.toml", "scripts/kit_build.py", "scripts/pyramidkit/*.py", "scripts/pyramidkit/*/*.py",
        "scripts/pyramidkit/README.md"]
 TESTS = "scripts/pyramidkit/tests/"  # the kit's tests may name this package: some read its files
 
