@@ -92,7 +92,8 @@ def initialise(root: Path) -> int:
     print(f"wrote {path}; guessed:")
     for line in said:
         print(f"  {line}")
-    print("Correct it by hand where a guess is wrong; add \"budgets\" once you have measured (scripts/budgets.json).")
+    print("Correct it by hand where a guess is wrong; add \"budgets\" once you have measured (run/config.py says how); a build that warns stops the run unless "
+          "\"allowWarnings\" is true.")
     return 0
 
 
@@ -242,7 +243,7 @@ def main(arguments: list[str], prog: str = "pyramid run") -> int:
             binaries = coverage_binaries(package)
             if report["passed"] and binaries:
                 started = time.monotonic()
-                progress("== each test alone, for the lines it reaches (scripts/mutants runs only those tests)")
+                progress("== each test alone, for the lines it reaches (mutants run only those tests)")
                 per_test, functions = test_coverage.measure(
                     binaries[0], binaries, coverage_scratch / "debug" / "codecov" / "tier.profdata",
                     package.root, progress)
@@ -262,7 +263,7 @@ def main(arguments: list[str], prog: str = "pyramid run") -> int:
 
     print(printed(report, options.quiet, options.coverage))
     for problem in docs_problems:
-        print(f"  DOCS {problem} (scripts/pyramid --update-docs)")
+        print(f"  DOCS {problem} ({kit_config.command('--update-docs')})")
     write_output(options.json, json.dumps(report, indent=2) + "\n")
     write_output(options.markdown,
                  report_markdown(report) + (tier_coverage.markdown(report) if options.coverage else ""))

@@ -24,13 +24,25 @@ from pyramidkit.mutation.reports import (DOC_TOOL, NOT_DOCUMENTABLE, documentabl
 from pyramidkit.mutation.sampling import sample
 from pyramidkit.run import config as kit_config
 
+def whole_number(text: str) -> int:
+    """--limit's N: a whole number of at least 1 (0 would read as no limit, and a negative one as a slice)."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{number}: at least 1 (leave out --limit for every mutant)")
+    return number
+
+
 def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
     parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
     parser.add_argument("--package-path", metavar="DIR",
                         help="mutate the package at DIR (its root holds pyramid.json; default: the package the current "
                              "folder is in)")
     parser.add_argument("--module", action="append", help="mutate only this module of Sources/ (repeatable)")
-    parser.add_argument("--limit", type=int, metavar="N", help="at most N mutants, spread evenly, the same each run")
+    parser.add_argument("--limit", type=whole_number, metavar="N",
+                        help="at most N mutants (1 or more), spread evenly, the same each run")
     parser.add_argument("--json", metavar="FILE", help="write the report as JSON")
     parser.add_argument("--markdown", metavar="FILE", help="write the report as Markdown")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit, running nothing")
@@ -73,10 +85,11 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
     ignored = load_ignored(package)
     run_started = time.monotonic()
     reached = tier_coverage.load_lines(root, root / ".build-coverage")
-    progress("   lines by tier: " + ("from scripts/pyramid --coverage" if reached else
-                                     "none for these sources (run scripts/pyramid --coverage to skip tiers)"))
+    coverage = kit_config.command("coverage")
+    progress("   lines by tier: " + (f"from {coverage}" if reached else
+                                     f"none for these sources (run {coverage} to skip tiers)"))
     by_test = test_coverage.load(root, root / ".build-coverage")
-    progress("   lines by test: " + ("from scripts/pyramid --coverage: a tier runs only the tests that reach a mutant"
+    progress("   lines by test: " + (f"from {coverage}: a tier runs only the tests that reach a mutant"
                                      if by_test else "none for these sources: a tier runs whole"))
     to_run = [m for m in mutants if ignored.get(m.key, ("owed",))[0] == "owed" and tiers_reaching(m, reached, package.tiers)]
     use_schemata = options.engine == "schemata" or (options.engine == "auto" and len(to_run) >= SCHEMATA_FROM)

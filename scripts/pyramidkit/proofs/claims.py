@@ -1,7 +1,7 @@
 """Checks the docs' claims of the form "this test catches that mistake" by making the mistake.
 
-  scripts/check-claims [--package-path DIR] [--list] [NAME ...]
-  scripts/check-claims [--package-path DIR] --apply NAME | --undo [--force]
+  pyramid claims [--package-path DIR] [--list] [NAME ...]
+  pyramid claims [--package-path DIR] --apply NAME | --undo [--force]
 
 The claims are data: the file the package's pyramid.json names under "claims" (this package's: scripts/claims.json),
 
@@ -196,10 +196,10 @@ def main(arguments: list[str], prog: str = "pyramid claims") -> int:
         package = kit_config.load(kit_config.package_root(options.package_path))
         every = load(package)
     except (kit_config.ConfigError, ClaimsError) as error:
-        print(f"check-claims: {error}", file=sys.stderr)
+        print(f"{prog}: {error}", file=sys.stderr)
         return 64
     if not every:
-        print(f"check-claims: {package.root / kit_config.FILE} names no claims file (\"claims\": \"FILE\")",
+        print(f"{prog}: {package.root / kit_config.FILE} names no claims file (\"claims\": \"FILE\")",
               file=sys.stderr)
         return 64
     if options.force and not options.undo:
@@ -216,7 +216,7 @@ def main(arguments: list[str], prog: str = "pyramid claims") -> int:
         options.names = [options.apply]
     unknown = sorted(set(options.names) - {claim.name for claim in every})
     if unknown:
-        print(f"check-claims: no claim named {', '.join(unknown)} (scripts/check-claims --list lists them)",
+        print(f"{prog}: no claim named {', '.join(unknown)} ({prog} --list lists them)",
               file=sys.stderr)
         return 64
     selected = [claim for claim in every if not options.names or claim.name in options.names]

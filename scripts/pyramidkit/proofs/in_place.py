@@ -1,7 +1,7 @@
-"""Puts one claim's mistake into your own checkout and takes it back out: `scripts/check-claims --apply NAME` and
-`scripts/check-claims --undo`.
+"""Puts one claim's mistake into your own checkout and takes it back out: `pyramid claims --apply NAME` and
+`pyramid claims --undo`.
 
-`scripts/check-claims NAME` proves a claim in a scratch copy and never touches your files. This is the other way
+`pyramid claims NAME` proves a claim in a scratch copy and never touches your files. This is the other way
 round: the mistake goes into the file in the tree you work in, so that your build, your editor and your test run
 show it, with the paths of your own files. Then `--undo` puts the file back as it was.
 
@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 from typing import Protocol
 
+from pyramidkit.run import config as kit_config
 from pyramidkit.run import scratch
 from pyramidkit.run.mistake import Mistake
 
@@ -51,17 +52,17 @@ def apply(claim: AppliedClaim, root: Path) -> int:
     """Writes `claim`'s mistake into `root`'s copy of its file and records it; 0, or 1 with the reason printed."""
     state = root / STATE
     if claim.find is None:
-        print(f"check-claims: {claim.name} is a measurement, it has no mistake to apply", file=sys.stderr)
+        print(f"{kit_config.command('claims')}: {claim.name} is a measurement, it has no mistake to apply", file=sys.stderr)
         return 1
     if state.exists():
         applied = json.loads(state.read_text())
-        print(f"check-claims: {applied['name']} is applied to {applied['file']}; "
-              "take it out first (scripts/check-claims --undo)", file=sys.stderr)
+        print(f"{kit_config.command('claims')}: {applied['name']} is applied to {applied['file']}; "
+              f"take it out first ({kit_config.command('claims --undo')})", file=sys.stderr)
         return 1
     path = root / claim.file
     original = path.read_text()
     if claim.mistake is None or not claim.mistake.applies(original):
-        print(f"check-claims: {claim.file} no longer has the code {claim.name} changes ({claim.find!r}); "
+        print(f"{kit_config.command('claims')}: {claim.file} no longer has the code {claim.name} changes ({claim.find!r}); "
               "did you change it already? (git diff shows what you changed)", file=sys.stderr)
         return 1
     changed = claim.mistake.changed_lines(original)
@@ -72,12 +73,12 @@ def apply(claim: AppliedClaim, root: Path) -> int:
                                  "mistaken": mistaken}))
     path.write_text(mistaken)
     scratch.stamp(path, seen)
-    print(f"check-claims: {claim.name} is in {path}")
+    print(f"{kit_config.command('claims')}: {claim.name} is in {path}")
     for number, line, mutated in changed:
         print(f"  line {number}:  - {line.strip()}")
         print(f"  {' ' * len(str(number))}      + {mutated.strip() if mutated is not None else '(deleted)'}")
     print(f"  see it caught:  {how_to_see_it(claim)}")
-    print("  take it out:    scripts/check-claims --undo")
+    print(f"  take it out:    {kit_config.command('claims --undo')}")
     return 0
 
 
@@ -85,25 +86,25 @@ def undo(root: Path, force: bool = False) -> int:
     """Puts back the file of the mistake `apply` recorded; 0, or 1 with the reason printed."""
     state = root / STATE
     if not state.exists():
-        print("check-claims: no mistake is applied (scripts/check-claims --apply NAME puts one in)", file=sys.stderr)
+        print(f"{kit_config.command('claims')}: no mistake is applied ({kit_config.command('claims --apply NAME')} puts one in)", file=sys.stderr)
         return 1
     applied = json.loads(state.read_text())
     path = root / applied["file"]
     current = path.read_text() if path.exists() else None
     if current == applied["original"]:
         state.unlink()
-        print(f"check-claims: {path} is already as it was; {applied['name']} is no longer recorded as applied")
+        print(f"{kit_config.command('claims')}: {path} is already as it was; {applied['name']} is no longer recorded as applied")
         return 0
     if current != applied["mistaken"] and not force:
-        print(f"check-claims: {path} changed since {applied['name']} went in; --undo would lose your edits. "
-              "Put the file back yourself (git diff shows the changes), or run scripts/check-claims --undo --force "
+        print(f"{kit_config.command('claims')}: {path} changed since {applied['name']} went in; --undo would lose your edits. "
+              f"Put the file back yourself (git diff shows the changes), or run {kit_config.command('claims --undo --force')} "
               "to restore it as it was before the mistake", file=sys.stderr)
         return 1
     seen = path.stat().st_mtime_ns if path.exists() else 0
     path.write_text(applied["original"])
     scratch.stamp(path, seen)
     state.unlink()
-    print(f"check-claims: {applied['name']} is out of {path}; it is as it was")
+    print(f"{kit_config.command('claims')}: {applied['name']} is out of {path}; it is as it was")
     return 0
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import re
 from pathlib import Path
 
@@ -188,9 +189,20 @@ def find_root(start: Path) -> Path:
 
 
 def package_root(given: str | None) -> Path:
-    """--package-path's folder when given (it need not hold anything yet), else the package around the current
-    folder (find_root)."""
-    return Path(given).resolve() if given else find_root(Path.cwd())
+    """--package-path's folder when given (a folder that is there; it need not hold pyramid.json yet), else the
+    package around the current folder (find_root)."""
+    if not given:
+        return find_root(Path.cwd())
+    folder = Path(given).resolve()
+    if not folder.is_dir():
+        raise ConfigError(f"--package-path {given}: there is no folder {folder}")
+    return folder
+
+
+def command(verb: str) -> str:
+    """How a person calls the kit's `verb` (with its arguments) here: `pyramid VERB`, or the launcher that ran the
+    kit in place (it names itself in PYRAMID_PROG, as scripts/pyramid does)."""
+    return f"{os.environ.get('PYRAMID_PROG') or 'pyramid'} {verb}"
 
 
 def load(root: Path) -> Config:
@@ -199,7 +211,7 @@ def load(root: Path) -> Config:
     try:
         text = where.read_text()
     except FileNotFoundError:
-        hint = "pyramid init --package-path DIR writes a starter one"
+        hint = f"{command('init')} writes a starter one"
         raise ConfigError(f"{where} is not there ({hint})") from None
     try:
         data = json.loads(text)

@@ -21,6 +21,8 @@ own, as Foundation's Process does for an end-to-end test, and prints each proces
 `fake: launched 456`), so that a test can check they are gone.
 """
 
+from __future__ import annotations
+
 import json
 import os
 import subprocess

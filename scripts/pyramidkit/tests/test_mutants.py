@@ -5,6 +5,8 @@ run of one mutant and the report.
 Run with: python3 -m unittest discover -s scripts/tests
 """
 
+from __future__ import annotations
+
 import ast
 import contextlib
 import io

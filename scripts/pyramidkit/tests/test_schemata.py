@@ -4,6 +4,8 @@ lines the compiler rejects put back.
 Run with: python3 -m unittest discover -s scripts/tests
 """
 
+from __future__ import annotations
+
 import sys
 import unittest
 from pathlib import Path
