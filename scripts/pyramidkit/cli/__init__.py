@@ -63,6 +63,12 @@ def _claims(arguments: list[str], prog: str) -> int:
 
 
 def _version(arguments: list[str], prog: str) -> int:
+    if arguments and arguments[0] in ("-h", "--help"):
+        print(f"usage: {prog}\n\nPrints the kit's version.")
+        return 0
+    if arguments:
+        print(f"{prog}: takes no arguments, not {' '.join(arguments)}", file=sys.stderr)
+        return 64
     print(f"pyramid {__version__}")
     return 0
 
@@ -81,8 +87,9 @@ def usage(name: str) -> str:
     width = max(len(verb) for verb in VERBS)
     lines = [f"usage: {name} [VERB] [OPTIONS]   ({name} VERB --help for a verb's options)", "", "verbs:"]
     lines += [f"  {verb:<{width}}  {said}" for verb, (said, _) in VERBS.items()]
-    lines += ["", "Without a verb, or with options first, the verb is run. Every verb works on the package the current "
-              "folder is in, or the one --package-path DIR names."]
+    lines += ["", "Without a verb, or with options first, the verb is `run`. Every verb works on the package the current "
+              "folder is in, or the one --package-path DIR names.", "",
+              "  -h, --help     this usage", "  -V, --version  the kit's version"]
     return "\n".join(lines)
 
 
