@@ -37,12 +37,13 @@ from pathlib import Path
 from pyramidkit import test_coverage
 from pyramidkit import tier_coverage
 from pyramidkit import config as kit_config
-from pyramidkit import junit, markers, starter
+from pyramidkit import junit, layout, markers, starter
 from pyramidkit.bounds import HANG_FACTOR, HANG_MARGIN, UNBUDGETED_SECONDS, HangBounds
 from pyramidkit.budgets import check_budgets, flaky_tests
 from pyramidkit.figures import TIME_FACTOR, check_docs, doc_files, figures, update_docs
 from pyramidkit.report import PROBLEM, closing_line, report_json, report_markdown, report_text
-from pyramidkit.testrun import COVERAGE_FOLDER, build, coverage_binaries, progress, run_tier, test_alone, test_binary
+from pyramidkit.testrun import (COVERAGE_FOLDER, build, coverage_binaries, coverage_build, progress, run_tier, test_alone,
+                                test_binaries)
 
 # The package this script's tiers run in: the one it is part of, unless --package-path names another. Its tiers, test
 # product, budgets, programs and docs come from its pyramid.json (scripts/pyramidkit/config.py).
@@ -158,6 +159,10 @@ def main(arguments: list[str]) -> int:
         "--skip-build", action="store_true", help="run the tiers on the build that is there (a CI job handed it over)"
     )
     parser.add_argument(
+        "--build-system", choices=layout.BUILD_SYSTEMS, default=layout.NATIVE,
+        help="SwiftPM's build system, for every swift build and swift test the kit runs and where it finds the test "
+             "binaries (native: one PRODUCT.xctest; swiftbuild: a TARGET-test-runner per test target); default native")
+    parser.add_argument(
         "--coverage",
         action="store_true",
         help=f"line coverage per tier and module, on an instrumented build in {COVERAGE_FOLDER}/ (no budgets)",
@@ -198,9 +203,17 @@ def main(arguments: list[str]) -> int:
     bounds = {tier: HangBounds(tier, budget_file.get("tiers", {}).get(tier, {})) for tier in tiers}
     coverage_scratch = package.root / COVERAGE_FOLDER
     tier_coverage.exclude(package.excluded_modules)
+    extra = [*extra, *layout.system_arguments(options.build_system)]
     build_extra = ["--enable-code-coverage", "--scratch-path", str(coverage_scratch)] if options.coverage else []
-    build_seconds = build(package, build_extra) if not options.skip_build else None
-    binary = test_binary(package, [*extra, *build_extra])
+    build_seconds = build(package, [*layout.system_arguments(options.build_system), *build_extra]) \
+        if not options.skip_build else None
+    try:
+        layout.built_tests(package.root, layout.Build.of([*extra, *build_extra]), package.test_product)
+        binary = test_binaries(package, [*extra, *build_extra])
+        profiles = layout.profiles_folder(package.root, coverage_build(package, extra)) if options.coverage else None
+    except layout.LayoutError as error:
+        print(f"pyramid: {error}", file=sys.stderr)
+        return 2
     rounds = []
     per_tier_lines = {}
     for index in range(options.repeat):
@@ -209,10 +222,10 @@ def main(arguments: list[str]) -> int:
         if options.coverage:
             round_runs = []
             for tier in tiers:
-                profiles = coverage_scratch / "debug" / "codecov"
                 tier_coverage.clear_profiles(profiles)
                 round_runs.append(run_tier(package, tier, [*extra, *build_extra], bounds[tier], binary=binary))
-                per_tier_lines[tier] = tier_coverage.tier_counts(profiles, coverage_binaries(package), package.root)
+                per_tier_lines[tier] = tier_coverage.tier_counts(profiles, coverage_binaries(package, extra),
+                                                                 package.root)
             rounds.append(round_runs)
         else:
             rounds.append([run_tier(package, tier, extra, bounds[tier], binary=binary, only=options.filter)
@@ -239,13 +252,15 @@ def main(arguments: list[str]) -> int:
         report.update(tier_coverage.report(per_tier_lines, tiers))
         if set(tiers) == set(package.names):
             tier_coverage.save_lines(per_tier_lines, package.root, coverage_scratch)
-            binaries = coverage_binaries(package)
+            binaries = coverage_binaries(package, extra)
             if report["passed"] and binaries:
                 started = time.monotonic()
                 progress("== each test alone, for the lines it reaches (scripts/mutants runs only those tests)")
-                per_test, functions = test_coverage.measure(
-                    binaries[0], binaries, coverage_scratch / "debug" / "codecov" / "tier.profdata",
-                    package.root, progress)
+                per_test, functions = {}, {}
+                for tests in binary:  # native's one test binary, or each swiftbuild runner in turn
+                    found, functions = test_coverage.measure(tests, binaries, profiles / "tier.profdata",
+                                                             package.root, progress)
+                    per_test.update(found)
                 test_coverage.save(per_test, functions, package.root, coverage_scratch)
                 progress(f"   {len(per_test)} tests in {time.monotonic() - started:.0f} s")
     docs_problems = []
