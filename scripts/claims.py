@@ -37,6 +37,7 @@ from pathlib import Path
 import claim_in_place
 import mutants
 from pyramidkit import config as kit_config
+from pyramidkit import layout
 from pyramidkit.bounds import HangBounds
 import scratch
 
@@ -192,6 +193,8 @@ def main(arguments: list[str]) -> int:
     parser.add_argument("--package-path", metavar="DIR", default=str(scratch.ROOT),
                         help="the package whose claims to check (default: this one); its pyramid.json names its claims "
                              "file under \"claims\"")
+    parser.add_argument("--build-system", choices=layout.BUILD_SYSTEMS, default=layout.NATIVE,
+                        help="SwiftPM's build system for the scratch copy's build and test binaries (default native)")
     options = parser.parse_args(arguments)
     try:
         package = kit_config.load(Path(options.package_path).resolve())
@@ -224,7 +227,7 @@ def main(arguments: list[str]) -> int:
     if options.apply:
         return claim_in_place.apply(selected[0], package.root)
 
-    copy = scratch.Scratch(root=package.root, product=package.test_product)
+    copy = scratch.Scratch(root=package.root, product=package.test_product, build_system=options.build_system)
     print(f"== the scratch copy in {copy.tree}, built incrementally", flush=True)
     started = time.monotonic()
     seconds = copy.prepare_built("check-claims")

@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 from pyramidkit import config as kit_config
+from pyramidkit import layout
 from pyramidkit import markers
 from pyramidkit import results as kit_results
 from pyramidkit import testrun
@@ -141,7 +142,6 @@ def xctest_pauses(rounds: int = 5) -> tuple[int, int]:
 def measure(keys: set[str]) -> dict[str, str]:
     wanted = lambda prefix: not keys or any(key.startswith(prefix) for key in keys)  # noqa: E731
     values: dict[str, str] = {}
-    debug = ROOT / ".build" / "debug"
     if wanted("launch:") or wanted("wait:"):
         with tempfile.TemporaryDirectory() as folder:
             programs = compile_programs(Path(folder))
@@ -154,9 +154,13 @@ def measure(keys: set[str]) -> dict[str, str]:
             values["wait:terminationHandler"] = milliseconds(handled)
     if wanted("poi:"):
         quiet = {"IS_UNIT_TESTING": "1", "PATH": "/usr/bin:/bin"}
-        values["poi:version"] = milliseconds(launch_median([str(debug / "poi"), "--version"], quiet))
+        try:  # where SwiftPM put the program (layout.py), of the native build the figures are measured on
+            poi = layout.built_program(ROOT, layout.Build(), "poi")
+        except layout.LayoutError as error:
+            raise SystemExit(f"measure: {error}") from None
+        values["poi:version"] = milliseconds(launch_median([str(poi), "--version"], quiet))
         values["poi:nearby-builtin"] = milliseconds(launch_median(
-            [str(debug / "poi"), "nearby", "--lat", "37.3293", "--long", "-121.8893", "--limit", "1"], quiet))
+            [str(poi), "nearby", "--lat", "37.3293", "--long", "-121.8893", "--limit", "1"], quiet))
     if wanted("gpsd:"):
         values["gpsd:alone"] = milliseconds(test_seconds("^EndToEndTests\\.GPSDEndToEndTests"))
         gpsfake = test_seconds("^EndToEndTests\\.GPSFakeEndToEndTests", {"POI_GPSFAKE": "1"})

@@ -47,7 +47,7 @@ import scratch
 from pyramidkit import test_coverage
 from pyramidkit import tier_coverage
 from pyramidkit import config as kit_config
-from pyramidkit import markers
+from pyramidkit import layout, markers
 from swift_source import COMPILED_HERE, Mutant, code_mask, code_only, compiled_lines  # noqa: F401 - the names others use
 
 # The package mutated: this one, unless --package-path names another (configure()); its tiers, test product and
@@ -238,6 +238,8 @@ def main(arguments: list[str]) -> int:
     parser.add_argument("--engine", choices=["auto", "schemata", "rebuild"], default="auto",
                         help="compile every mutant in once (schemata) or rebuild for each mutant; auto (the default) "
                              f"takes schemata from {SCHEMATA_FROM} mutants to run")
+    parser.add_argument("--build-system", choices=layout.BUILD_SYSTEMS, default=layout.NATIVE,
+                        help="SwiftPM's build system for the scratch copies' builds and test binaries (default native)")
     parser.add_argument("--report", metavar="FILE",
                         help="read a run's JSON report instead of running, and print, write or update from it")
     options = parser.parse_args(arguments)
@@ -271,7 +273,7 @@ def main(arguments: list[str]) -> int:
                                      if by_test else "none for these sources: a tier runs whole"))
     to_run = [m for m in mutants if ignored.get(m.key, ("owed",))[0] == "owed" and tiers_reaching(m, reached)]
     use_schemata = options.engine == "schemata" or (options.engine == "auto" and len(to_run) >= SCHEMATA_FROM)
-    engine = Engine(schemata=use_schemata)
+    engine = Engine(schemata=use_schemata, build_system=options.build_system)
     engine.start(to_run)
     results: dict[int, dict] = {}
     started = time.monotonic()
@@ -372,8 +374,9 @@ class Engine:
     a mutant the schema cannot hold is rebuilt there on its own), or with --engine rebuild the copy rebuilt for each
     mutant (.build-mutants/tree, which scripts/check-claims shares)."""
 
-    def __init__(self, schemata: bool) -> None:
+    def __init__(self, schemata: bool, build_system: str = layout.NATIVE) -> None:
         self.use_schemata = schemata
+        self.build_system = build_system  # the scratch copies' (layout.py)
         self.plain: scratch.Scratch | None = None
         self.schema_copy: scratch.Scratch | None = None
         self.schema: schemata_module.Schema | None = None
@@ -390,7 +393,7 @@ class Engine:
             self._plain_copy()
 
     def _build_schema(self, mutants: list[Mutant]) -> None:
-        copy = scratch.Scratch(SCHEMATA_TREE, ROOT, PACKAGE.test_product)
+        copy = scratch.Scratch(SCHEMATA_TREE, ROOT, PACKAGE.test_product, self.build_system)
         sources = {file: (ROOT / file).read_text() for file in sorted({m.file for m in mutants})}
         schema = schemata_module.Schema(mutants, sources)
         progress(f"== mutant schemata in {copy.tree.relative_to(ROOT)}: {len(mutants)} mutants in one build")
@@ -417,7 +420,7 @@ class Engine:
 
     def _plain_copy(self) -> scratch.Scratch:
         if self.plain is None:
-            copy = scratch.Scratch(root=ROOT, product=PACKAGE.test_product)
+            copy = scratch.Scratch(root=ROOT, product=PACKAGE.test_product, build_system=self.build_system)
             progress(f"== scratch copy in {copy.tree.relative_to(ROOT)}, rebuilt for each mutant")
             started = time.monotonic()
             seconds = copy.prepare_built("mutants")

@@ -314,7 +314,7 @@ def main(arguments: list[str]) -> int:
     _progress(f"== the scratch copy in {copy.tree.relative_to(ROOT)}, built incrementally")
     started = time.monotonic()
     copy.prepare_built("promises")
-    binaries = copy.tree / ".build" / "debug"
+    binaries = copy.products()  # where SwiftPM put the copy's programs (layout.py)
     if options.measure:
         limits = mutants.time_limits(copy)
         _progress(f"   time limits: {', '.join(f'{tier} {seconds:.1f} s' for tier, seconds in limits.items())}")
