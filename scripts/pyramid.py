@@ -163,6 +163,10 @@ def main(arguments: list[str]) -> int:
         help="SwiftPM's build system, for every swift build and swift test the kit runs and where it finds the test "
              "binaries (native: one PRODUCT.xctest; swiftbuild: a TARGET-test-runner per test target); default native")
     parser.add_argument(
+        "--same-counts-as", metavar="FILE",
+        help="fail unless each tier counts the same tests, cases, outcomes and suites as the report FILE (--json) "
+             "says: a run on another build system, say")
+    parser.add_argument(
         "--coverage",
         action="store_true",
         help=f"line coverage per tier and module, on an instrumented build in {COVERAGE_FOLDER}/ (no budgets)",
@@ -191,6 +195,8 @@ def main(arguments: list[str]) -> int:
             parser.error(f"--filter {options.filter!r} is not a regular expression ({error})")
     if options.repeat < 1:
         parser.error("--repeat takes a whole number of at least 1")
+    if options.same_counts_as and not Path(options.same_counts_as).is_file():
+        parser.error(f"--same-counts-as {options.same_counts_as}: no such report (scripts/pyramid --json FILE writes one)")
     tiers = [tier for tier in package.names if tier in (options.tier or package.names)]
 
     if options.budgets:
@@ -276,6 +282,14 @@ def main(arguments: list[str]) -> int:
             docs_problems += check_docs(path.read_text(), values, str(path.relative_to(package.root)))
 
     print(printed(report, options.quiet, options.coverage))
+    differences = []
+    if options.same_counts_as:
+        differences = layout.count_differences(report, json.loads(Path(options.same_counts_as).read_text()),
+                                               options.same_counts_as)
+        for difference in differences:
+            print(f"  COUNTS {difference}")
+        if not differences:
+            progress(f"   the same counts as {options.same_counts_as}: every tier's tests, cases and suites")
     for problem in docs_problems:
         print(f"  DOCS {problem} (scripts/pyramid --update-docs)")
     write_output(options.json, json.dumps(report, indent=2) + "\n")
@@ -285,7 +299,7 @@ def main(arguments: list[str]) -> int:
         for run in runs:
             junit.write(Path(options.junit), run.tier, run.results, run.wall_seconds)
     print(closing_line(runs))
-    return 0 if report["passed"] and not docs_problems else 1
+    return 0 if report["passed"] and not docs_problems and not differences else 1
 
 
 def terminated(signal_number: int, _frame) -> None:

@@ -225,3 +225,27 @@ def runner_stream(stream: Path, index: int) -> Path:
 
 def is_linux() -> bool:
     return sys.platform.startswith("linux")
+
+
+# MARK: The same tests on either build system
+
+
+def count_differences(report: dict, other: dict, other_name: str = "the other run") -> list[str]:
+    """Where two pyramid reports (scripts/pyramid --json) count differently: each tier's tests, cases, passed, failed
+    and skipped, and its suites' tests. Empty when they count the same."""
+    found = []
+    tiers, others = report.get("tiers", {}), other.get("tiers", {})
+    for tier in sorted(set(tiers) | set(others), key=lambda name: (name not in tiers, name)):
+        if tier not in tiers or tier not in others:
+            found.append(f"{tier}: in {'this run' if tier in tiers else other_name} only")
+            continue
+        ours, theirs = tiers[tier], others[tier]
+        for key in ("tests", "cases", "passed", "failed", "skipped"):
+            if ours.get(key) != theirs.get(key):
+                found.append(f"{tier}: {ours.get(key)} {key} here, {theirs.get(key)} in {other_name}")
+        suites, other_suites = ours.get("suites", {}), theirs.get("suites", {})
+        for suite in sorted(set(suites) | set(other_suites)):
+            if suites.get(suite) != other_suites.get(suite):
+                found.append(f"{tier}: {suite} has {suites.get(suite, 0)} tests here, {other_suites.get(suite, 0)} "
+                             f"in {other_name}")
+    return found
