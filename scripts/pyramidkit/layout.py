@@ -11,24 +11,29 @@ What each build system does, measured with Swift 6.3.1 on Linux (x86_64):
       swiftbuild    .build/out/Products/Debug-linux            (Release-linux with -c release)
   with `--scratch-path DIR`, DIR in place of .build; `--enable-code-coverage` changes neither.
 - The test binaries: native links every test target into one `<bin>/<testProduct>.xctest`; swiftbuild makes one
-  `<bin>/<Target>-test-runner` per test target (UnitTests-test-runner, ...), with the programs (poi, poi-server)
-  beside them, where the end-to-end tests find them (POITestSupport's BuiltProduct.productsDirectory is the
-  runner's own folder: its tests pass, and fail naming out/Products/Debug-linux/poi when it is moved away).
+  `<bin>/<Target>-test-runner` per test target, and beside it `<Target>.so`, a library that holds the target's tests
+  and the code they test (the runner loads it), with the programs beside them all. A test that finds a program
+  beside its own test binary (Bundle.main's folder) finds swiftbuild's: the package's end-to-end tests pass under
+  swiftbuild, and fail naming out/Products/Debug-linux/PROGRAM when that program is moved away.
 - A runner takes what the .xctest takes, for its own target's tests only: `--list-tests` (XCTest's), XCTest methods
   by name as arguments, `--testing-library swift-testing --filter PATTERN --event-stream-output-path FILE`, and
   `--list-tests` with the event stream (`--event-stream-version 0`). So the kit runs the runners directly, as it runs
-  the .xctest: each runner whose tests the pattern matches (`choose`), each with a stream file of its own.
-- `swift test --build-system swiftbuild` runs the runners one after another and gives each the same
+  the .xctest: each runner whose tests the pattern matches (testrun.runner_commands), each with a stream file of its
+  own (`runner_stream`, read together by `stream_text`).
+- `swift test --build-system swiftbuild` runs every runner, one after another, and gives each the same
   `--event-stream-output-path`; each runner truncates the file, so it is left with the last runner's records alone
-  (2 lines, the run's start and end, with --filter '^(UnitTests)\\.': WorkshopTests ran last). Through `swift test`
-  (macOS, or an option the runners do not take) the kit therefore gives a named pipe as the path and reads every
-  runner's records from it as they come (`shared_stream`): 1542 records, 5 writers, for Unit and Integration.
+  (2 lines, the start and end of a run of 0 tests, with --filter matching one target's tests only). Through `swift
+  test` (macOS, or an option the runners do not take) the kit therefore gives a named pipe as the path and reads
+  every runner's records from it as they come (`shared_stream`): 1542 records from 5 runners, for two tiers here.
 - The two share .build without rebuilding each other: native's products are in the triple's folder, swiftbuild's in
   out/; after a swiftbuild build, `swift build --build-tests --build-system native` did nothing (0.4 s).
-- Coverage: `swift build --build-tests --build-system swiftbuild --enable-code-coverage` instruments the runners and
-  the programs; LLVM_PROFILE_FILE sends their profiles where the kit reads them, as with native (`profiles_folder`).
-- swiftbuild prints a warning of the toolchain's own for each library target, `Package.swift: POIApp: clang:
-  warning: argument unused during compilation: '-rdynamic'`, with no file of the package at fault: the kit's
+- Coverage: `swift build --build-tests --build-system swiftbuild --enable-code-coverage` instruments the runners, their
+  `.so` and the programs (each has __llvm_prf sections); LLVM_PROFILE_FILE sends their profiles where the kit reads
+  them (`profiles_folder`), a runner's process writing one for itself and one for its `.so`. `scripts/pyramid
+  --coverage` gives the same table on both build systems but for the end-to-end tier's lines of the server library,
+  which vary from run to run on either (269 to 278 of 318 in four runs).
+- swiftbuild prints a warning of the toolchain's own for each library target, `/…/Package.swift: SomeLibrary:
+  clang: warning: argument unused during compilation: '-rdynamic'`, with no file of the package at fault: the kit's
   zero-warnings rule leaves those out (`TOOLCHAIN_WARNING`), and only those.
 
 Python's standard library only; tested by scripts/tests/test_kit_layout.py, with a fake `swift` on PATH.
@@ -42,7 +47,6 @@ import functools
 import os
 import re
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -221,10 +225,6 @@ def stream_text(folder: Path, name: str) -> str:
 def runner_stream(stream: Path, index: int) -> Path:
     """The stream file of a run's `index`th runner (0: `stream` itself)."""
     return stream if index == 0 else stream.with_name(f"{stream.stem}.{index + 1}{stream.suffix}")
-
-
-def is_linux() -> bool:
-    return sys.platform.startswith("linux")
 
 
 # MARK: The same tests on either build system
