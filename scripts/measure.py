@@ -28,6 +28,7 @@ from pyramidkit.docs import markers
 from pyramidkit.run import results as kit_results
 from pyramidkit.run import testrun
 from pyramidkit.run.bounds import HangBounds
+from pyramidkit.run import layout
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOL = "measure"  # its blocks: <!-- measure:KEY -->, through pyramidkit/docs/markers.py
@@ -141,7 +142,6 @@ def xctest_pauses(rounds: int = 5) -> tuple[int, int]:
 def measure(keys: set[str]) -> dict[str, str]:
     wanted = lambda prefix: not keys or any(key.startswith(prefix) for key in keys)  # noqa: E731
     values: dict[str, str] = {}
-    debug = ROOT / ".build" / "debug"
     if wanted("launch:") or wanted("wait:"):
         with tempfile.TemporaryDirectory() as folder:
             programs = compile_programs(Path(folder))
@@ -154,9 +154,13 @@ def measure(keys: set[str]) -> dict[str, str]:
             values["wait:terminationHandler"] = milliseconds(handled)
     if wanted("poi:"):
         quiet = {"IS_UNIT_TESTING": "1", "PATH": "/usr/bin:/bin"}
-        values["poi:version"] = milliseconds(launch_median([str(debug / "poi"), "--version"], quiet))
+        try:  # where SwiftPM put the program (layout.py), of the native build the figures are measured on
+            poi = layout.built_program(ROOT, layout.Build(), "poi")
+        except layout.LayoutError as error:
+            raise SystemExit(f"measure: {error}") from None
+        values["poi:version"] = milliseconds(launch_median([str(poi), "--version"], quiet))
         values["poi:nearby-builtin"] = milliseconds(launch_median(
-            [str(debug / "poi"), "nearby", "--lat", "37.3293", "--long", "-121.8893", "--limit", "1"], quiet))
+            [str(poi), "nearby", "--lat", "37.3293", "--long", "-121.8893", "--limit", "1"], quiet))
     if wanted("gpsd:"):
         values["gpsd:alone"] = milliseconds(test_seconds("^EndToEndTests\\.GPSDEndToEndTests"))
         gpsfake = test_seconds("^EndToEndTests\\.GPSFakeEndToEndTests", {"POI_GPSFAKE": "1"})

@@ -295,6 +295,8 @@ def main(arguments: list[str]) -> int:
     mode.add_argument("--measure", action="store_true", help="break each promise and write down what fails")
     mode.add_argument("--update-docs", action="store_true", help=f"write {DOCS.relative_to(ROOT)}")
     mode.add_argument("--list", action="store_true", help="list the rows")
+    parser.add_argument("--build-system", choices=["native", "swiftbuild"], default="native",
+                        help="SwiftPM's build system for the scratch copy's build and binaries (default native)")
     options = parser.parse_args(arguments)
     rows = load()
     if options.list:
@@ -309,11 +311,11 @@ def main(arguments: list[str]) -> int:
     if unknown:
         parser.error(f"no row for {', '.join(unknown)} (scripts/promises --list lists them)")
 
-    copy = scratch.Scratch(None, ROOT)
+    copy = scratch.Scratch(None, ROOT, build_system=options.build_system)
     _progress(f"== the scratch copy in {copy.tree.relative_to(ROOT)}, built incrementally")
     started = time.monotonic()
     copy.prepare_built("promises")
-    binaries = copy.tree / ".build" / "debug"
+    binaries = copy.products()  # where SwiftPM put the copy's programs (layout.py)
     if options.measure:
         limits = scratch.time_limits(copy, kit_config.load(ROOT))
         _progress(f"   time limits: {', '.join(f'{tier} {seconds:.1f} s' for tier, seconds in limits.items())}")

@@ -40,8 +40,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from pyramidkit.run import layout
+
 ROOT = Path(__file__).resolve().parent.parent
-SERVER = ROOT / ".build" / "debug" / "poi-server"
+SERVER = "poi-server"  # the built one, where SwiftPM says it is for --build-system (scripts/pyramidkit/run/layout.py)
 IDLE_TIMEOUT = 1.0  # seconds: the server's --idle-timeout, short so that idle clients are answered often
 MAXIMUM_CONNECTIONS = 64  # StubServer.Configuration.maximumConnections
 MAXIMUM_HEAD = 16 * 1024  # StubServer.Configuration.maximumRequestSize
@@ -286,7 +288,10 @@ def main(arguments: list[str]) -> int:
     length = parser.add_mutually_exclusive_group()
     length.add_argument("--seconds", type=float, help="how long the clients run (default 30)")
     length.add_argument("--minutes", type=float, help="how long the clients run, in minutes")
-    parser.add_argument("--server", action="append", type=Path, help=f"the poi-server to run (default {SERVER})")
+    parser.add_argument("--server", action="append", type=Path,
+                        help=f"the poi-server to run (default: the package's built {SERVER})")
+    parser.add_argument("--build-system", choices=layout.BUILD_SYSTEMS, default=layout.NATIVE,
+                        help="the build whose poi-server runs, without --server (default native)")
     parser.add_argument("--clients", type=int, default=4, help="threads of valid clients (default 4)")
     parser.add_argument("--throughput", action="store_true", help="only valid clients, each --server in turn")
     parser.add_argument("--rounds", type=int, default=5, help="--throughput's rounds (default 5)")
@@ -298,7 +303,10 @@ def main(arguments: list[str]) -> int:
     seconds = given if given is not None else 30.0
     if seconds <= 0 or options.clients < 1 or options.rounds < 1:
         parser.error("--seconds, --minutes, --clients and --rounds take positive numbers")
-    paths = options.server or [SERVER]
+    try:
+        paths = options.server or [layout.built_program(ROOT, layout.Build(options.build_system), SERVER)]
+    except layout.LayoutError as error:
+        parser.error(str(error))
     for path in paths:
         if not path.is_file():
             parser.error(f"no server at {path} (swift build --product poi-server builds it)")

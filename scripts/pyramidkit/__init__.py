@@ -26,6 +26,7 @@ PUBLIC = (
     "pyramidkit.run.bounds",  # the hang bounds a run is held to
     "pyramidkit.run.results",  # the results of a run, read from the test libraries' output
     "pyramidkit.run.testrun",  # a tier's tests run, and the build
+    "pyramidkit.run.layout",  # where SwiftPM put the products, for either build system
     "pyramidkit.run.mistake",  # a mistake put in on purpose
     "pyramidkit.run.scratch",  # a scratch copy of the package: a mistake made, built and tested
     "pyramidkit.coverage.by_test",  # which tests reach which lines

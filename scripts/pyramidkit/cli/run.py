@@ -44,7 +44,9 @@ from pyramidkit.run.bounds import HANG_FACTOR, HANG_MARGIN, UNBUDGETED_SECONDS, 
 from pyramidkit.run.budgets import check_budgets, flaky_tests
 from pyramidkit.docs.figures import TIME_FACTOR, check_docs, doc_files, figures, update_docs
 from pyramidkit.run.report import PROBLEM, closing_line, report_json, report_markdown, report_text
-from pyramidkit.run.testrun import COVERAGE_FOLDER, build, coverage_binaries, progress, run_tier, test_alone, test_binary
+from pyramidkit.run.testrun import (COVERAGE_FOLDER, build, coverage_binaries, coverage_build, progress, run_tier,
+                                    test_alone, test_binaries)
+from pyramidkit.run import layout
 
 
 
@@ -159,6 +161,14 @@ def main(arguments: list[str], prog: str = "pyramid run") -> int:
         "--skip-build", action="store_true", help="run the tiers on the build that is there (a CI job handed it over)"
     )
     parser.add_argument(
+        "--build-system", choices=layout.BUILD_SYSTEMS, default=layout.NATIVE,
+        help="SwiftPM's build system, for every swift build and swift test the kit runs and where it finds the test "
+             "binaries (native: one PRODUCT.xctest; swiftbuild: a TARGET-test-runner per test target); default native")
+    parser.add_argument(
+        "--same-counts-as", metavar="FILE",
+        help="fail unless each tier counts the same tests, cases, outcomes and suites as the report FILE (--json) "
+             "says: a run on another build system, say")
+    parser.add_argument(
         "--coverage",
         action="store_true",
         help=f"line coverage per tier and module, on an instrumented build in {COVERAGE_FOLDER}/ (no budgets)",
@@ -187,6 +197,8 @@ def main(arguments: list[str], prog: str = "pyramid run") -> int:
             parser.error(f"--filter {options.filter!r} is not a regular expression ({error})")
     if options.repeat < 1:
         parser.error("--repeat takes a whole number of at least 1")
+    if options.same_counts_as and not Path(options.same_counts_as).is_file():
+        parser.error(f"--same-counts-as {options.same_counts_as}: no such report (scripts/pyramid --json FILE writes one)")
     tiers = [tier for tier in package.names if tier in (options.tier or package.names)]
 
     if options.budgets:
@@ -199,9 +211,17 @@ def main(arguments: list[str], prog: str = "pyramid run") -> int:
     bounds = {tier: HangBounds(tier, budget_file.get("tiers", {}).get(tier, {})) for tier in tiers}
     coverage_scratch = package.root / COVERAGE_FOLDER
     tier_coverage.exclude(package.excluded_modules)
+    extra = [*extra, *layout.system_arguments(options.build_system)]
     build_extra = ["--enable-code-coverage", "--scratch-path", str(coverage_scratch)] if options.coverage else []
-    build_seconds = build(package, build_extra) if not options.skip_build else None
-    binary = test_binary(package, [*extra, *build_extra])
+    build_seconds = build(package, [*layout.system_arguments(options.build_system), *build_extra]) \
+        if not options.skip_build else None
+    try:
+        layout.built_tests(package.root, layout.Build.of([*extra, *build_extra]), package.test_product)
+        binary = test_binaries(package, [*extra, *build_extra])
+        profiles = layout.profiles_folder(package.root, coverage_build(package, extra)) if options.coverage else None
+    except layout.LayoutError as error:
+        print(f"pyramid: {error}", file=sys.stderr)
+        return 2
     rounds = []
     per_tier_lines = {}
     for index in range(options.repeat):
@@ -210,10 +230,10 @@ def main(arguments: list[str], prog: str = "pyramid run") -> int:
         if options.coverage:
             round_runs = []
             for tier in tiers:
-                profiles = coverage_scratch / "debug" / "codecov"
                 tier_coverage.clear_profiles(profiles)
                 round_runs.append(run_tier(package, tier, [*extra, *build_extra], bounds[tier], binary=binary))
-                per_tier_lines[tier] = tier_coverage.tier_counts(profiles, coverage_binaries(package), package.root)
+                per_tier_lines[tier] = tier_coverage.tier_counts(profiles, coverage_binaries(package, extra),
+                                                                 package.root)
             rounds.append(round_runs)
         else:
             rounds.append([run_tier(package, tier, extra, bounds[tier], binary=binary, only=options.filter)
@@ -240,13 +260,15 @@ def main(arguments: list[str], prog: str = "pyramid run") -> int:
         report.update(tier_coverage.report(per_tier_lines, tiers))
         if set(tiers) == set(package.names):
             tier_coverage.save_lines(per_tier_lines, package.root, coverage_scratch)
-            binaries = coverage_binaries(package)
+            binaries = coverage_binaries(package, extra)
             if report["passed"] and binaries:
                 started = time.monotonic()
                 progress("== each test alone, for the lines it reaches (mutants run only those tests)")
-                per_test, functions = test_coverage.measure(
-                    binaries[0], binaries, coverage_scratch / "debug" / "codecov" / "tier.profdata",
-                    package.root, progress)
+                per_test, functions = {}, {}
+                for tests in binary:  # native's one test binary, or each swiftbuild runner in turn
+                    found, functions = test_coverage.measure(tests, binaries, profiles / "tier.profdata",
+                                                             package.root, progress)
+                    per_test.update(found)
                 test_coverage.save(per_test, functions, package.root, coverage_scratch)
                 progress(f"   {len(per_test)} tests in {time.monotonic() - started:.0f} s")
     docs_problems = []
@@ -262,6 +284,14 @@ def main(arguments: list[str], prog: str = "pyramid run") -> int:
             docs_problems += check_docs(path.read_text(), values, str(path.relative_to(package.root)))
 
     print(printed(report, options.quiet, options.coverage))
+    differences = []
+    if options.same_counts_as:
+        differences = layout.count_differences(report, json.loads(Path(options.same_counts_as).read_text()),
+                                               options.same_counts_as)
+        for difference in differences:
+            print(f"  COUNTS {difference}")
+        if not differences:
+            progress(f"   the same counts as {options.same_counts_as}: every tier's tests, cases and suites")
     for problem in docs_problems:
         print(f"  DOCS {problem} ({kit_config.command('--update-docs')})")
     write_output(options.json, json.dumps(report, indent=2) + "\n")
@@ -271,7 +301,7 @@ def main(arguments: list[str], prog: str = "pyramid run") -> int:
         for run in runs:
             junit.write(Path(options.junit), run.tier, run.results, run.wall_seconds)
     print(closing_line(runs))
-    return 0 if report["passed"] and not docs_problems else 1
+    return 0 if report["passed"] and not docs_problems and not differences else 1
 
 
 def terminated(signal_number: int, _frame) -> None:

@@ -23,6 +23,7 @@ from pyramidkit.mutation.reports import (DOC_TOOL, NOT_DOCUMENTABLE, documentabl
                                          report_markdown, report_text, update_docs)
 from pyramidkit.mutation.sampling import sample
 from pyramidkit.run import config as kit_config
+from pyramidkit.run import layout
 
 def whole_number(text: str) -> int:
     """--limit's N: a whole number of at least 1 (0 would read as no limit, and a negative one as a slice)."""
@@ -55,6 +56,8 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
     parser.add_argument("--engine", choices=["auto", "schemata", "rebuild"], default="auto",
                         help="compile every mutant in once (schemata) or rebuild for each mutant; auto (the default) "
                              f"takes schemata from {SCHEMATA_FROM} mutants to run")
+    parser.add_argument("--build-system", choices=layout.BUILD_SYSTEMS, default=layout.NATIVE,
+                        help="SwiftPM's build system for the scratch copies' builds and test binaries (default native)")
     parser.add_argument("--report", metavar="FILE",
                         help="read a run's JSON report instead of running, and print, write or update from it")
     options = parser.parse_args(arguments)
@@ -93,7 +96,7 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
                                      if by_test else "none for these sources: a tier runs whole"))
     to_run = [m for m in mutants if ignored.get(m.key, ("owed",))[0] == "owed" and tiers_reaching(m, reached, package.tiers)]
     use_schemata = options.engine == "schemata" or (options.engine == "auto" and len(to_run) >= SCHEMATA_FROM)
-    engine = Engine(package, schemata=use_schemata)
+    engine = Engine(package, schemata=use_schemata, build_system=options.build_system)
     engine.start(to_run)
     results: dict[int, dict] = {}
     started = time.monotonic()

@@ -14,7 +14,7 @@ from pyramidkit.mutation import schema_sites
 from pyramidkit.mutation import schemata as schemata_module
 from pyramidkit.mutation.package import MutatedPackage
 from pyramidkit.mutation.swift_source import Mutant
-from pyramidkit.run import scratch
+from pyramidkit.run import layout, scratch
 
 # From how many mutants to run the schemata pay for their own build: a fresh schemata copy is a clean build of its
 # own, while a few mutants rebuilt in .build-mutants/tree reuse the build scripts/check-claims keeps there.
@@ -38,7 +38,8 @@ class Engine:
     a mutant the schema cannot hold is rebuilt there on its own), or with --engine rebuild the copy rebuilt for each
     mutant (.build-mutants/tree, which scripts/check-claims shares)."""
 
-    def __init__(self, package: MutatedPackage, schemata: bool) -> None:
+    def __init__(self, package: MutatedPackage, schemata: bool, build_system: str = layout.NATIVE) -> None:
+        self.build_system = build_system  # the scratch copies' (run/layout.py)
         self.package = package
         self.use_schemata = schemata
         self.plain: scratch.Scratch | None = None
@@ -58,7 +59,7 @@ class Engine:
 
     def _build_schema(self, mutants: list[Mutant]) -> None:
         package = self.package
-        copy = scratch.Scratch(package.schemata_tree, package.root, package.config.test_product)
+        copy = scratch.Scratch(package.schemata_tree, package.root, package.config.test_product, self.build_system)
         sources = {file: (package.root / file).read_text() for file in sorted({m.file for m in mutants})}
         schema = schemata_module.Schema(mutants, sources)
         progress(f"== mutant schemata in {copy.tree.relative_to(package.root)}: {len(mutants)} mutants in one build")
@@ -85,7 +86,8 @@ class Engine:
 
     def _plain_copy(self) -> scratch.Scratch:
         if self.plain is None:
-            copy = scratch.Scratch(None, self.package.root, self.package.config.test_product)  # .build-mutants/tree
+            copy = scratch.Scratch(None, self.package.root, self.package.config.test_product,  # .build-mutants/tree
+                                   self.build_system)
             progress(f"== scratch copy in {copy.tree.relative_to(self.package.root)}, rebuilt for each mutant")
             started = time.monotonic()
             seconds = copy.prepare_built("mutants")

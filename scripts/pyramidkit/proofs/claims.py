@@ -39,6 +39,7 @@ from pyramidkit.run.mistake import Mistake
 from pyramidkit.run import config as kit_config
 from pyramidkit.run.bounds import HangBounds
 from pyramidkit.run import scratch
+from pyramidkit.run import layout
 
 
 @dataclasses.dataclass(frozen=True)
@@ -191,6 +192,8 @@ def main(arguments: list[str], prog: str = "pyramid claims") -> int:
     parser.add_argument("--package-path", metavar="DIR", 
                         help="the package whose claims to check (default: the package the current folder is in); its pyramid.json names its claims "
                              "file under \"claims\"")
+    parser.add_argument("--build-system", choices=layout.BUILD_SYSTEMS, default=layout.NATIVE,
+                        help="SwiftPM's build system for the scratch copy's build and test binaries (default native)")
     options = parser.parse_args(arguments)
     try:
         package = kit_config.load(kit_config.package_root(options.package_path))
@@ -223,7 +226,7 @@ def main(arguments: list[str], prog: str = "pyramid claims") -> int:
     if options.apply:
         return claim_in_place.apply(selected[0], package.root)
 
-    copy = scratch.Scratch(None, package.root, package.test_product)
+    copy = scratch.Scratch(None, package.root, package.test_product, build_system=options.build_system)
     print(f"== the scratch copy in {copy.tree}, built incrementally", flush=True)
     started = time.monotonic()
     seconds = copy.prepare_built("check-claims")

@@ -34,6 +34,7 @@ from pyramidkit.run import config as kit_config
 from pyramidkit.run.mistake import Mistake
 from pyramidkit.run.report import failure_text
 from pyramidkit.run.results import Failure, TestResult
+from pyramidkit.run import layout
 
 # A mistake can make an expression the type checker gives up on only after minutes (an array joined with `-`); five
 # seconds for one expression is far more than any of the package's own needs.
@@ -73,15 +74,18 @@ class BuiltTests:
     """The tests of a package as built in `tree` (its .build), run through the kit: `run(pattern, limit)`. The
     scratch copy is one such tree; `scripts/workshop check` runs the attendee's own."""
 
-    def __init__(self, tree: Path, product: str | None = None) -> None:
+    def __init__(self, tree: Path, product: str | None = None, build_system: str = layout.NATIVE) -> None:
         self.tree = tree
         self._product = product
+        self.build_system = build_system  # SwiftPM's, for every build and where the binaries are (layout.py)
         self._xctests: list[str] | None = None
         self._names: dict[str, list[str]] | None = None
+        self._by_binary: dict[Path, dict[str, list[str]]] = {}  # each runner's tests by console name
 
     def forget_listing(self) -> None:
         """Makes the next run list the binary's tests again: after a build."""
         self._xctests = self._names = None
+        self._by_binary = {}
 
     @property
     def product(self) -> str:
@@ -91,12 +95,21 @@ class BuiltTests:
         return self._product
 
     def binary(self) -> Path:
-        """The test binary: PRODUCT.xctest on Linux, a bundle's executable on macOS."""
-        folder = self.tree / ".build" / "debug"
-        bundle = folder / f"{self.product}.xctest"
-        if sys.platform == "darwin":
-            return bundle / "Contents" / "MacOS" / self.product
-        return bundle
+        """The (first) test binary: PRODUCT.xctest on Linux, a bundle's executable on macOS; with swiftbuild, the
+        first test target's runner."""
+        return self.binaries()[0]
+
+    def binaries(self) -> list[Path]:
+        """The test binaries where SwiftPM says the build put them (layout.py): native's one, swiftbuild's runner of
+        each test target. None built: SystemExit, saying what builds them."""
+        try:
+            return layout.built_tests(self.tree, layout.Build(self.build_system), self.product)
+        except layout.LayoutError as error:
+            raise SystemExit(str(error)) from None
+
+    def products(self) -> Path:
+        """The products folder of the build (layout.bin_path): the programs are there."""
+        return layout.bin_path(self.tree, layout.Build(self.build_system))
 
     def xctests(self) -> list[str]:
         """Every XCTest method, as `Module.Class/method`, read from the binary once a build."""
@@ -104,23 +117,44 @@ class BuiltTests:
             if sys.platform == "darwin":
                 self._xctests = []  # the bundle is run by xctest; see run()
             else:
-                listed = subprocess.run([str(self.binary()), "--list-tests"], cwd=self.tree, capture_output=True,
-                                        text=True, check=True).stdout
-                self._xctests = [line.strip() for line in listed.splitlines() if "/" in line and " " not in line]
+                self._xctests = [identifier for binary in self.binaries() for identifier in self._listed(binary)]
         return self._xctests
+
+    def _listed(self, binary: Path) -> list[str]:
+        """The XCTest methods one binary lists."""
+        listed = subprocess.run([str(binary), "--list-tests"], cwd=self.tree, capture_output=True, text=True,
+                                check=True).stdout
+        return [line.strip() for line in listed.splitlines() if "/" in line and " " not in line]
 
     # MARK: Running tests
 
     def names(self) -> dict[str, list[str]]:
         """The built tests by console name (running.identifiers), read from the binary once a build."""
         if self._names is None:
-            self._names = running.identifiers(self.binary(), self.tree)
+            self._names = {}
+            for binary in self.binaries():
+                for name, identifiers in self._names_of(binary).items():
+                    self._names.setdefault(name, []).extend(identifiers)
         return self._names
+
+    def _names_of(self, binary: Path) -> dict[str, list[str]]:
+        """One binary's tests by console name, read once a build."""
+        if binary not in self._by_binary:
+            self._by_binary[binary] = running.identifiers(binary, self.tree)
+        return self._by_binary[binary]
 
     def commands(self, pattern: str, stream: Path) -> tuple[list[list[str]], dict[str, str]]:
         """The processes that run the tests whose identifier matches `pattern` (a `swift test --filter` regex),
-        Swift Testing's results to the event stream at `stream`: the kit's (testrun.commands)."""
-        return testrun.commands(self.binary(), self.tree, pattern, stream, [], self.xctests())
+        Swift Testing's results to the event stream at `stream`: the kit's (testrun.runner_commands; with swiftbuild
+        each runner whose tests `pattern` matches)."""
+        binaries = self.binaries()
+        if len(binaries) == 1:
+            return testrun.commands(binaries[0], self.tree, pattern, stream, [], self.xctests())
+        xctests = set(self.xctests())
+        return testrun.runner_commands(
+            binaries, self.tree, pattern, stream, layout.system_arguments(self.build_system),
+            lambda binary: [identifier for identifier in self._names_of(binary) if identifier in xctests],
+            self._names_of)
 
     def run(self, pattern: str, limit: float, stop_at_first_failure: bool = True,
             environment: dict[str, str] | None = None) -> Outcome:
@@ -156,8 +190,9 @@ class Scratch(BuiltTests):
     """The scratch copy: `prepare()`, `build()`, `run(...)`, and `mistake(...)` or `changed(...)` to change files for
     a while."""
 
-    def __init__(self, tree: Path | None, root: Path, product: str | None = None) -> None:
-        super().__init__(tree or root / ".build-mutants" / "tree", product)
+    def __init__(self, tree: Path | None, root: Path, product: str | None = None,
+                 build_system: str = layout.NATIVE) -> None:
+        super().__init__(tree or root / ".build-mutants" / "tree", product, build_system)
         self.root = root
         self._lock = None
         self._written: set[Path] = set()  # files written since the last build
@@ -285,7 +320,8 @@ class Scratch(BuiltTests):
         start = time.monotonic()
         self._seen.update((path, path.stat().st_mtime_ns) for path in self._written if path.exists())
         self._written.clear()
-        completed = subprocess.run(["swift", "build", "--build-tests", *BUILD_FLAGS], cwd=self.tree,
+        completed = subprocess.run(["swift", "build", "--build-tests", *layout.system_arguments(self.build_system),
+                                    *BUILD_FLAGS], cwd=self.tree,
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.forget_listing()
         bounded.reap_orphans()

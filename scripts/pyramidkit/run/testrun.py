@@ -21,6 +21,7 @@ from pyramidkit.run import config as kit_config
 from pyramidkit.run import results as kit_results
 from pyramidkit.run.bounds import HangBounds, hung_entries, hung_line
 from pyramidkit.run.results import TestResult
+from pyramidkit.run import layout
 
 
 # The instrumented build of --coverage, apart from the normal one (.gitignore has .build-*/), in the package's root.
@@ -59,6 +60,8 @@ def progress(message: str) -> None:
 
 
 def build(package: kit_config.Config, extra: list[str] | None = None) -> float:
+    """`swift build --build-tests` with `extra` (the build system among them), refused when it warns (but for
+    swiftbuild's warnings of the toolchain's own: layout.TOOLCHAIN_WARNING)."""
     command = ["swift", "build", "--build-tests", *(extra or [])]
     progress(f"== build ({' '.join(command)})")
     start = time.monotonic()
@@ -68,7 +71,8 @@ def build(package: kit_config.Config, extra: list[str] | None = None) -> float:
     if completed.returncode != 0:
         sys.stdout.write(output)
         raise SystemExit("pyramid: the build failed")
-    warnings = sorted({line for line in output.splitlines() if re.match(r"^/.*: warning: ", line)})
+    warnings = sorted({line for line in output.splitlines()
+                       if re.match(r"^/.*: warning: ", line) and not layout.TOOLCHAIN_WARNING.search(line)})
     if warnings and package.allow_warnings:
         progress(f"   the build printed {len(warnings)} warnings (pyramid.json allows them)")
     elif warnings:
@@ -87,20 +91,33 @@ def scratch_path(package: kit_config.Config, extra: list[str]) -> Path:
 
 
 def test_binary(package: kit_config.Config, extra: list[str]) -> Path:
-    """The test binary `swift test` runs (in the scratch path `extra` gives, if any): it lists its tests for
-    `running.identifiers`, which names the tests of a run (XCTest's console names no module) and those a hung run
-    left running. On macOS, a bundle's executable."""
-    tests = scratch_path(package, extra) / "debug" / f"{package.test_product}.xctest"
-    if tests.is_dir():
-        tests = tests / "Contents" / "MacOS" / package.test_product
-    return tests
+    """The (first) test binary `swift test` runs, for the build `extra` chooses (build system, scratch path:
+    layout.py asks SwiftPM where): it lists its tests for `running.identifiers`, which names the tests of a run
+    (XCTest's console names no module) and those a hung run left running. On macOS, a bundle's executable."""
+    return test_binaries(package, extra)[0]
 
 
-def coverage_binaries(package: kit_config.Config) -> list[Path]:
-    """The instrumented binaries whose lines a tier may run: the test binary, and the programs tests launch."""
-    folder = package.root / COVERAGE_FOLDER / "debug"
-    tests = test_binary(package, ["--scratch-path", str(package.root / COVERAGE_FOLDER)])
-    return [path for path in (tests, *(folder / program for program in package.programs)) if path.exists()]
+def test_binaries(package: kit_config.Config, extra: list[str]) -> tuple[Path, ...]:
+    """Every test binary of the build `extra` chooses: native's one, or swiftbuild's runner of each test target
+    (layout.test_binaries); when none is built, where the one would be, for `swift test` to say so."""
+    build = layout.Build.of(extra)
+    found = layout.test_binaries(package.root, build, package.test_product)
+    return tuple(found) or (layout.bin_path(package.root, build) / f"<Target>{layout.RUNNER_SUFFIX}",)
+
+
+def coverage_build(package: kit_config.Config, extra: list[str] | None = None) -> layout.Build:
+    """The instrumented build of --coverage (in COVERAGE_FOLDER), on the build system `extra` chooses."""
+    return dataclasses.replace(layout.Build.of(extra or []), scratch_path=str(package.root / COVERAGE_FOLDER))
+
+
+def coverage_binaries(package: kit_config.Config, extra: list[str] | None = None) -> list[Path]:
+    """The instrumented binaries whose lines a tier may run: the test binaries (and a swiftbuild runner's
+    `<Target>.so` beside it, which holds its target's tests and the code they test), and the programs tests launch."""
+    build = coverage_build(package, extra)
+    tests = layout.test_binaries(package.root, build, package.test_product)
+    libraries = [binary.with_name(f"{layout.target_of(binary)}.so") for binary in tests if layout.target_of(binary)]
+    programs = [layout.program(package.root, build, program) for program in package.programs]
+    return [path for path in (*tests, *libraries, *programs) if path.exists()]
 
 
 def swift_test_command(pattern: str, stream: Path, extra: list[str]) -> list[str]:
@@ -126,6 +143,16 @@ def console_names(binary: Path, cwd: Path) -> dict[str, list[str]]:
     return running.identifiers(binary, cwd)
 
 
+def merged_names(binaries: tuple[Path, ...] | list[Path], cwd: Path) -> dict[str, list[str]]:
+    """The tests of every binary (swiftbuild's runners) by console name, as one table."""
+    table: dict[str, list[str]] = {}
+    for binary in binaries:
+        for name, identifiers in console_names(binary, cwd).items():
+            table.setdefault(name, []).extend(identifier for identifier in identifiers
+                                              if identifier not in table[name])
+    return table
+
+
 @dataclasses.dataclass
 class Ran:
     """One `swift test` of a tier, or of one test: its wall time, exit status, output, results, and the tests it
@@ -146,16 +173,38 @@ def xctest_identifiers(binary: Path, cwd: Path) -> tuple[str, ...]:
 
 
 # The `swift test` options the test binary can do without: the rest send a run through `swift test`.
-DIRECT_OPTIONS = {"--enable-code-coverage", "--scratch-path"}
+DIRECT_OPTIONS = {"--enable-code-coverage", "--scratch-path", "--build-system"}
 
 
 def test_commands(package: kit_config.Config, pattern: str, stream: Path,
                   extra: list[str]) -> tuple[list[list[str]], dict[str, str]]:
     """The processes that run the package's built tests matching `pattern`, and their environment: `commands`, for
-    the test binary `swift test` runs (in the scratch path `extra` gives, if any)."""
-    binary = test_binary(package, extra)
-    return commands(binary, package.root, pattern, stream, extra,
-                    xctest_identifiers(binary, package.root) if binary.is_file() else ())
+    the test binaries `swift test` runs (of the build `extra` chooses: layout.py)."""
+    return runner_commands(test_binaries(package, extra), package.root, pattern, stream, extra,
+                           lambda binary: xctest_identifiers(binary, package.root) if binary.is_file() else (),
+                           lambda binary: console_names(binary, package.root))
+
+
+def runner_commands(binaries: tuple[Path, ...] | list[Path], cwd: Path, pattern: str, stream: Path,
+                    extra: list[str], xctests: Callable[[Path], tuple[str, ...] | list[str]],
+                    names: Callable[[Path], dict[str, list[str]]]) -> tuple[list[list[str]], dict[str, str]]:
+    """`commands` for each test binary of a build: native's one, or swiftbuild's runners, of which those that hold a
+    test `pattern` matches (by their listing, `names`), each with an event stream of its own (layout.runner_stream);
+    the first runner's when none does, to say the run matched nothing. When a runner cannot run directly, one `swift
+    test` runs them all."""
+    if len(binaries) == 1:
+        return commands(binaries[0], cwd, pattern, stream, extra, xctests(binaries[0]))
+    chosen = [binary for binary in binaries
+              if any(re.search(pattern, identifier) for found in names(binary).values() for identifier in found)]
+    found: list[list[str]] = []
+    environment: dict[str, str] = {}
+    for index, binary in enumerate(chosen or binaries[:1]):
+        made, own = commands(binary, cwd, pattern, layout.runner_stream(stream, index), extra, xctests(binary))
+        if made[0][:2] == ["swift", "test"]:
+            return made, own
+        found += made
+        environment.update(own)
+    return found, environment
 
 
 def commands(binary: Path, cwd: Path, pattern: str, stream: Path, extra: list[str],
@@ -267,10 +316,11 @@ def run_matching(cwd: Path, limit: float, name: Callable[[str], str],
         processes, own_environment = make(stream)
         # In a terminal: through a pipe, `swift test` holds back every line of its test binary until it ends, and
         # the binary's own C stdio buffers its lines.
-        finished = bounded.run(processes, limit, cwd=cwd, environment={**own_environment, **(environment or {})},
-                               test_limit=test_limit, longer=longer, stop=stop, terminal=True)
+        with layout.shared_stream(stream, processes):
+            finished = bounded.run(processes, limit, cwd=cwd, environment={**own_environment, **(environment or {})},
+                                   test_limit=test_limit, longer=longer, stop=stop, terminal=True)
         results = kit_results.parse_xctest_console(finished.output, name, cwd)
-        results += kit_results.parse_event_stream(stream.read_text() if stream.exists() else "", cwd, finished.output)
+        results += kit_results.parse_event_stream(layout.stream_text(Path(folder), stream.name), cwd, finished.output)
     if not finished.hang and not finished.stopped:
         results += crashed(finished, name, {result.identifier for result in results})
         results += never_ran(processes, finished, {result.identifier for result in results})
@@ -279,14 +329,15 @@ def run_matching(cwd: Path, limit: float, name: Callable[[str], str],
 
 def swift_test(package: kit_config.Config, tier: str, pattern: str, extra: list[str], bounds: HangBounds,
                command: Callable[[str, Path, list[str]], list[str]] | None = None,
-               binary: Path | None = None) -> Ran:
+               binary: Path | tuple[Path, ...] | None = None) -> Ran:
     """The built tests matching PATTERN (as `swift test --skip-build --filter PATTERN` runs them: test_commands),
     stopped at the tier's hang bounds: the wall time, exit status, every test's result (XCTest's from the console,
     Swift Testing's from its event stream; a test that hung is a failure) and the tests it left running. `command`
-    makes the one command (the script tests give a fake test binary); `binary` lists the tests, to name them (None:
-    as the console names them, after the tier's first target)."""
+    makes the one command (the script tests give a fake test binary); `binary` (swiftbuild: the runners) lists the
+    tests, to name them (None: as the console names them, after the tier's first target)."""
     targets = package.tier(tier).targets
-    table = console_names(binary, package.root) if binary else {}
+    binaries = (binary,) if isinstance(binary, Path) else tuple(binary or ())
+    table = merged_names(binaries, package.root)
 
     def name(console_name: str) -> str:
         found = [running.identify(console_name, table, target) for target in targets]
@@ -316,7 +367,7 @@ def tier_pattern(package: kit_config.Config, tier: str, only: str | None = None)
 
 def run_tier(package: kit_config.Config, tier: str, extra: list[str], bounds: HangBounds,
              command: Callable[[str, Path, list[str]], list[str]] | None = None,
-             binary: Path | None = None, only: str | None = None) -> TierRun:
+             binary: Path | tuple[Path, ...] | None = None, only: str | None = None) -> TierRun:
     pattern = tier_pattern(package, tier, only)
     progress(f"== {tier} tier (the tests swift test --skip-build --filter '{pattern}' runs)")
     ran = swift_test(package, tier, pattern, extra, bounds, command, binary)
@@ -344,7 +395,7 @@ def test_alone(package: kit_config.Config, tier: str, identifier: str, extra: li
     # A prefix, not an exact match: Swift Testing matches --filter against more than the name. Only the
     # identifier's own result is read.
     ran = swift_test(package, tier, "^" + re.escape(identifier), extra, bounds,
-                     binary=test_binary(package, extra))
+                     binary=test_binaries(package, extra))
     for entry in ran.hung:
         progress(f"   {hung_line(entry, tier)}")
     for result in ran.results:

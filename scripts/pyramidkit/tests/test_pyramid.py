@@ -420,6 +420,11 @@ class TestCommandsTests(unittest.TestCase):
         patcher = unittest.mock.patch.object(kit_testrun, "xctest_identifiers", lambda binary, cwd: listed)
         patcher.start()
         self.addCleanup(patcher.stop)
+        # Where native's products are, as `swift build --show-bin-path` says (scripts/pyramidkit/tests/test_kit_layout.py asks).
+        products = unittest.mock.patch.object(
+            kit_testrun.layout, "bin_path", lambda root, build: Path(build.scratch_path or root / ".build") / "debug")
+        products.start()
+        self.addCleanup(products.stop)
         self.addCleanup(self.folder.cleanup)
 
     def test_the_binary_runs_the_matching_xctests_and_swift_testing_at_once(self):
@@ -652,7 +657,9 @@ class FilterShapeTests(unittest.TestCase):
         with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(io.StringIO()), \
                 unittest.mock.patch.object(pyramid, "build", refused), \
                 unittest.mock.patch.object(pyramid, "test_alone", refused), \
-                unittest.mock.patch.object(pyramid, "run_tier", run_tier):
+                unittest.mock.patch.object(pyramid, "run_tier", run_tier), \
+                unittest.mock.patch.object(pyramid.layout, "built_tests", lambda *_: []), \
+                unittest.mock.patch.object(pyramid, "test_binaries", lambda *_: ()):
             code = pyramid.main(["--package-path", str(self.root), "--skip-build", *arguments])
         return code, printed.getvalue()
 

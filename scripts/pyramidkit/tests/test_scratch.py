@@ -77,6 +77,9 @@ class FakeScratch(scratch.Scratch):
     def binary(self):
         return FAKE  # lists its tests as the real binary does
 
+    def binaries(self):
+        return [FAKE]
+
 
 @unittest.skipUnless(sys.platform.startswith("linux"), "adopting orphans (PR_SET_CHILD_SUBREAPER) is Linux's")
 class TimeOutTests(unittest.TestCase):
