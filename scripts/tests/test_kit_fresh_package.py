@@ -28,8 +28,8 @@ class InstallBlockTests(unittest.TestCase):
 
     def test_the_installed_command_starts_and_reads_its_package(self):
         """Chapter 12's block, run as it says into a new virtual environment: the installed `pyramid` answers
-        --version and --help with every verb, refuses a folder that is in no package, refuses a package without
-        pyramid.json by saying how to make one, and reads one that has it. It runs from an unrelated folder: the
+        --version and --help with every verb, refuses a folder that is in no package, refuses to run a package without
+        pyramid.json by saying how to make one (its help is there all the same), and reads one that has it. It runs from an unrelated folder: the
         package it imports is the installed one, not this checkout's."""
         with tempfile.TemporaryDirectory() as folder:
             command = fresh.install(Path(folder) / "venv")
@@ -54,10 +54,13 @@ class InstallBlockTests(unittest.TestCase):
             self.assertEqual(nowhere.returncode, 2)
             self.assertIn("no Package.swift", nowhere.stderr)
             (elsewhere / "Package.swift").write_text("// swift-tools-version: 6.0\n")
-            bare = pyramid("run", "--help")
+            bare = pyramid("run")
             self.assertEqual(bare.returncode, 2)
             self.assertIn("pyramid.json is not there", bare.stderr)
             self.assertIn("pyramid init", bare.stderr)
+            helped = pyramid("run", "--help")  # the help needs no pyramid.json: only its tiers are not named
+            self.assertEqual(helped.returncode, 0, helped.stderr)
+            self.assertIn("--tier TIER", helped.stdout)
             (elsewhere / "pyramid.json").write_text(
                 '{"testProduct": "XPackageTests", "tiers": [{"name": "Unit", "targets": ["XUnitTests"]}]}')
             ran = pyramid("run", "--help")

@@ -118,14 +118,17 @@ def write_output(destination: str | None, content: str) -> None:
 
 
 def main(arguments: list[str], prog: str = "pyramid run") -> int:
+    asks_help = any(argument in ("-h", "--help") for argument in arguments)
     try:
         root = package_path(arguments)
-        if "--init" in arguments:
+        if "--init" in arguments and not asks_help:
             return initialise(root)
         package = kit_config.load(root)
     except kit_config.ConfigError as error:
-        print(f"pyramid: {error}", file=sys.stderr)
-        return 2
+        if not asks_help:  # the help is there without a package; only its tiers and its budgets' example are not
+            print(f"pyramid: {error}", file=sys.stderr)
+            return 2
+        package = None
     parser = argparse.ArgumentParser(
         prog=prog,
         description=__doc__.splitlines()[0],
@@ -134,14 +137,17 @@ def main(arguments: list[str], prog: str = "pyramid run") -> int:
         f"{HANG_MARGIN:g} s (maxSecondsPerTest, or its exception), counted from its 'started' line"
         f"{hang_example(package)}; a tier without a budget after {UNBUDGETED_SECONDS:g} s. "
         "Then the run is stopped with every process it started, each test still running fails with a HUNG line "
-        "that names it, and the exit status is 1. The bounds hold with --no-budgets and --coverage too.",
+        "that names it, and the exit status is 1. The bounds hold with --no-budgets and --coverage too. Any other "
+        "option goes to swift test and the test binaries as it is (--attachments-path=DIR, say); one they refuse "
+        "fails the tier with what they said.",
     )
     parser.add_argument("--package-path", metavar="DIR", 
                         help="the package to run (its root holds pyramid.json; default: the package the current "
                              "folder is in)")
     parser.add_argument("--init", action="store_true",
                         help="write a starter pyramid.json from `swift package dump-package` and say what it guessed")
-    parser.add_argument("--tier", choices=package.names, action="append", help="run only this tier (repeatable)")
+    parser.add_argument("--tier", choices=package.names if package else None, action="append",
+                        help="run only this tier (repeatable)" + ("" if package else ": one of pyramid.json's tiers"))
     parser.add_argument("--filter", metavar="PATTERN",
                         help="run only the tests of each tier whose identifier matches PATTERN (a regular expression, "
                              "as swift test --filter takes); a tier none of whose tests match fails, as a tier that "

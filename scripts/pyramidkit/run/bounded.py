@@ -223,6 +223,22 @@ def become_subreaper() -> None:
             ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
 
 
+def run_to_the_end(command: list[str], cwd: Path | str) -> subprocess.CompletedProcess:
+    """`command` run to its end, its output and errors in one text (a build's): as `subprocess.run`, but when this
+    process is stopped meanwhile (Ctrl-C, or SIGTERM, which the kit's command turns into SystemExit), the command is
+    stopped with every process it started (a build's compilers would go on without it), and the stop goes on."""
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               start_new_session=True)
+    try:
+        output, _ = process.communicate()
+    except BaseException:
+        descendants = stop_tree(process.pid)
+        process.wait()
+        reap(descendants)
+        raise
+    return subprocess.CompletedProcess(command, process.returncode, output, "")
+
+
 def stop_tree(pid: int) -> list[int]:
     """Kills a process and every process it started, however deep, and returns the descendants, parents first.
     Foundation's Process starts each program in a process group of its own, so killing the test binary's process

@@ -320,9 +320,8 @@ class Scratch(BuiltTests):
         start = time.monotonic()
         self._seen.update((path, path.stat().st_mtime_ns) for path in self._written if path.exists())
         self._written.clear()
-        completed = subprocess.run(["swift", "build", "--build-tests", *layout.system_arguments(self.build_system),
-                                    *BUILD_FLAGS], cwd=self.tree,
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        completed = bounded.run_to_the_end(["swift", "build", "--build-tests",
+                                            *layout.system_arguments(self.build_system), *BUILD_FLAGS], self.tree)
         self.forget_listing()
         bounded.reap_orphans()
         return completed.returncode == 0, time.monotonic() - start, completed.stdout

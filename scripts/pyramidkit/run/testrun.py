@@ -65,9 +65,9 @@ def build(package: kit_config.Config, extra: list[str] | None = None) -> float:
     command = ["swift", "build", "--build-tests", *(extra or [])]
     progress(f"== build ({' '.join(command)})")
     start = time.monotonic()
-    completed = subprocess.run(command, cwd=package.root, capture_output=True, text=True)
+    completed = bounded.run_to_the_end(command, package.root)
     seconds = time.monotonic() - start
-    output = completed.stdout + completed.stderr
+    output = completed.stdout
     if completed.returncode != 0:
         sys.stdout.write(output)
         raise SystemExit("pyramid: the build failed")
@@ -269,9 +269,19 @@ def crashed(finished: bounded.Finished, name: Callable[[str], str], known: set[s
                 message = f"the test process ended with {ended_how(code)} while this test ran (a crash?)"
                 found.append(TestResult(identifier, 0.0, "failed", message, [kit_results.Failure(message)]))
         if not running_then and not any(_reports_a_failure(line) for line in output.splitlines()):
-            message = f"a test process ended with {ended_how(code)}, no test running and none failing (a crash?)"
+            said = last_error(output)
+            message = (f"a test process ended with {ended_how(code)}, no test running and none failing: it said "
+                       f"'{said}'" if said else
+                       f"a test process ended with {ended_how(code)}, no test running and none failing (a crash?)")
             found.append(TestResult("(a test process)", 0.0, "failed", message, [kit_results.Failure(message)]))
     return found
+
+
+def last_error(output: str) -> str | None:
+    """The last line of `output` that starts `error:` (how swift test, or a test binary, refuses an option it does not
+    know, or a path that is not there), without ANSI colours."""
+    lines = [running.ANSI.sub("", line).strip() for line in output.splitlines()]
+    return next((line for line in reversed(lines) if line.startswith("error:")), None)
 
 
 def never_ran(commands: list[list[str]], finished: bounded.Finished, known: set[str]) -> list[TestResult]:

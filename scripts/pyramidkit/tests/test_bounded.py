@@ -130,6 +130,32 @@ class BoundTests(unittest.TestCase):
 
 
 @unittest.skipUnless(sys.platform.startswith("linux"), "adopting orphans (PR_SET_CHILD_SUBREAPER) is Linux's")
+class RunToTheEndTests(unittest.TestCase):
+    """A build run to its end, and stopped with everything it started when the kit is stopped meanwhile."""
+
+    def test_its_output_and_errors_come_back_as_one_text_with_its_status(self):
+        done = bounded.run_to_the_end([sys.executable, "-c", "import sys; print('out'); sys.stderr.write('err\\n');"
+                                       " sys.exit(3)"], ".")
+        self.assertEqual((done.returncode, done.stdout), (3, "out\nerr\n"))
+
+    @unittest.skipUnless(sys.platform.startswith("linux"), "reads /proc")
+    def test_a_stop_meanwhile_stops_what_the_command_started(self):
+        """The command starts a child (as swift build starts its compilers) and says its pid; the kit is stopped
+        while it waits (KeyboardInterrupt, as SIGTERM's SystemExit): the child must be gone, not left running."""
+        script = ("import subprocess, sys; child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)']);"
+                  " print(child.pid, flush=True); child.wait()")
+        seen = {}
+
+        def stopped_meanwhile(process, *arguments, **options):
+            seen["child"] = int(process.stdout.readline())
+            raise KeyboardInterrupt
+
+        with unittest.mock.patch.object(subprocess.Popen, "communicate", autospec=True, side_effect=stopped_meanwhile):
+            with self.assertRaises(KeyboardInterrupt):
+                bounded.run_to_the_end([sys.executable, "-c", script], ".")
+        self.assertFalse(bounded._alive(seen["child"]), "the command's child outlived the stop")
+
+
 class StopTreeTests(unittest.TestCase):
     def test_a_grandchild_in_a_session_of_its_own_is_stopped_too(self):
         # The grandchild calls setsid, as Foundation's Process does for the programs an end-to-end test launches.
