@@ -519,6 +519,15 @@ class CrashTests(unittest.TestCase):
         failing = "✘ Test f() recorded an issue at A.swift:1:1: x\n"
         self.assertEqual(kit_testrun.crashed(self.finished([1], [failing]), self.name, set()), [])
 
+    def test_a_process_that_refused_its_options_says_what_it_said(self):
+        """swift test (or a runner) given an option it does not know ends 64 with an `error:` line: the failure quotes
+        it, so that a typo in an option passed through is not taken for a crash."""
+        said = "Building...\n\x1b[1;31merror: \x1b[0mUnknown option '--quite'. Did you mean '--quiet'?\nUsage: ...\n"
+        [found] = kit_testrun.crashed(self.finished([64], [said]), self.name, set())
+        self.assertIn("exit status 64", found.message)
+        self.assertIn("it said 'error: Unknown option '--quite'. Did you mean '--quiet'?'", found.message)
+        self.assertNotIn("crash", found.message)
+
     def test_methods_named_to_a_process_that_died_first_never_ran(self):
         commands = [["/b/T.xctest", "UnitTests.AXCTests/testOne,UnitTests.AXCTests/testTwo,UnitTests.BXCTests/testC"],
                     ["/b/T.xctest", "--testing-library", "swift-testing"]]
