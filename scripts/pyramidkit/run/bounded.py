@@ -227,15 +227,15 @@ def run_to_the_end(command: list[str], cwd: Path | str) -> subprocess.CompletedP
     """`command` run to its end, its output and errors in one text (a build's): as `subprocess.run`, but when this
     process is stopped meanwhile (Ctrl-C, or SIGTERM, which the kit's command turns into SystemExit), the command is
     stopped with every process it started (a build's compilers would go on without it), and the stop goes on."""
-    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               start_new_session=True)
-    try:
-        output, _ = process.communicate()
-    except BaseException:
-        descendants = stop_tree(process.pid)
-        process.wait()
-        reap(descendants)
-        raise
+    with subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          start_new_session=True) as process:
+        try:
+            output, _ = process.communicate()
+        except BaseException:
+            descendants = stop_tree(process.pid)
+            process.wait()
+            reap(descendants)
+            raise
     return subprocess.CompletedProcess(command, process.returncode, output, "")
 
 
