@@ -7,6 +7,8 @@ reader on a "6.4" event stream (fixtures/README.md: written from the schema, not
 Run with: python3 -m unittest discover -s scripts/tests
 """
 
+from __future__ import annotations
+
 import contextlib
 import io
 import json
