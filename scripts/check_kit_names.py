@@ -4,7 +4,7 @@ test targets' tiers come from pyramid.json, so the kit runs any package. A step 
 
     scripts/check-kit-names
 
-The kit's files are KIT (the ones chapter 12's copy block copies); the names are what `swift package dump-package`
+The kit's files are KIT (what chapter 12's install block installs, and its build backend); the names are what `swift package dump-package`
 and pyramid.json say of this package. A name counts as a whole word (`poi` in `poi-server`, not in `point`).
 """
 

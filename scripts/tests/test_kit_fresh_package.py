@@ -1,5 +1,5 @@
-"""Tests of scripts/kit_fresh_package.py's parts that need no build: chapter 12's copy block is found and copies a
-kit that imports nothing it leaves behind, and the counts are compared tier by tier.
+"""Tests of scripts/kit_fresh_package.py's parts that need no build: chapter 12's install block is found and installs a
+command that runs from any folder, and the counts and the reports are compared tier by tier.
 
 Run with: python3 -m unittest discover -s scripts/tests
 """
