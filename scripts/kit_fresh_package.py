@@ -2,7 +2,7 @@
 """The pyramid kit on a package nobody here wrote: a fresh `swift package init --type library`, given three tier
 targets; the kit installed into a fresh virtual environment exactly as chapter 12's install block says; its `pyramid
 init` guesses the tiers, and its report's counts are checked and are the launcher's (scripts/pyramid --package-path,
-the kit run in place); then one test made to fail, and the report must fail and name it with its file:line.
+the kit run in place) and its own on Swift Build (--build-system swiftbuild); then one test made to fail, and the report must fail and name it with its file:line.
 
     scripts/kit-fresh-package [--keep]
 
@@ -169,6 +169,14 @@ def main(arguments: list[str]) -> int:
                 problems.append(f"the launcher exited {launched.returncode}:\n{launched.stdout}{launched.stderr}")
             else:
                 problems += same_report(json.loads(report_path.read_text()), json.loads(launched_path.read_text()))
+            print("== the installed command on Swift Build (--build-system swiftbuild): the same report", flush=True)
+            swiftbuild_path = folder / "swiftbuild.json"
+            built = run([str(pyramid), "--build-system", "swiftbuild", "--json", str(swiftbuild_path)], package,
+                        check=False)
+            if built.returncode != 0:
+                problems.append(f"on swiftbuild the report exited {built.returncode}:\n{built.stdout}{built.stderr}")
+            else:
+                problems += same_report(json.loads(report_path.read_text()), json.loads(swiftbuild_path.read_text()))
         print("== one test made to fail (Integration): the report must fail and name it", flush=True)
         broken = package / "Tests" / TIERS["Integration"] / "BrokenTests.swift"
         broken.write_text(FAILING)

@@ -94,7 +94,7 @@ def initialise(root: Path) -> int:
     print(f"wrote {path}; guessed:")
     for line in said:
         print(f"  {line}")
-    print("Correct it by hand where a guess is wrong; add \"budgets\" once you have measured (run/config.py says how); a build that warns stops the run unless "
+    print("Correct it by hand where a guess is wrong; add \"budgets\" (a file of time budgets) once you have measured; a build that warns stops the run unless "
           "\"allowWarnings\" is true.")
     return 0
 
