@@ -94,8 +94,8 @@ def initialise(root: Path) -> int:
     print(f"wrote {path}; guessed:")
     for line in said:
         print(f"  {line}")
-    print("Correct it by hand where a guess is wrong; add \"budgets\" (a file of time budgets) once you have measured; a build that warns stops the run unless "
-          "\"allowWarnings\" is true.")
+    print("Correct it by hand where a guess is wrong; add \"budgets\" (a file of time budgets) once you have "
+          "measured; a build that warns stops the run unless \"allowWarnings\" is true.")
     return 0
 
 
