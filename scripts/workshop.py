@@ -31,6 +31,7 @@ from pathlib import Path
 
 import rehearse
 from pyramidkit.run import scratch
+from pyramidkit.run.mistake import PatchMistake
 import workshop_plan
 import write_the_test
 from pyramidkit.run import config as kit_config
@@ -144,8 +145,7 @@ def verify_exercise(copy: scratch.Scratch, exercise: Exercise, kept: str, kept_l
         failures += 1
     else:
         print(f"   unsolved: every hidden test fails, as it should ({before.tests} tests)")
-    solution = copy.patched(SOLUTIONS / f"{exercise.name}.patch")
-    with copy.changed(solution):
+    with copy.mistake(PatchMistake(SOLUTIONS / f"{exercise.name}.patch", name=f"{exercise.name}'s reference")):
         built, _, log = copy.build()
         after = hidden(copy, exercise) if built else None
         tiers = copy.run(kept, kept_limit, stop_at_first_failure=False) if after and after.status == "passed" else None
@@ -162,7 +162,7 @@ def verify_exercise(copy: scratch.Scratch, exercise: Exercise, kept: str, kept_l
         failures += 1
     # A known wrong solution must not pass: each one is a mistake the hidden tests exist to catch.
     for mistake in sorted((MISTAKES / exercise.name).glob("*.patch")):
-        with copy.changed(copy.patched(mistake)):
+        with copy.mistake(PatchMistake(mistake, name=mistake.stem)):
             built, _, log = copy.build()
             wrong = hidden(copy, exercise) if built else None
         if wrong is None:

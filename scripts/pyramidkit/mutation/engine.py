@@ -128,7 +128,7 @@ class Engine:
         # there, but for the `return` before a held default's expression, which standalone() keeps), so that one
         # copy is built, not two.
         copy = self.schema_copy if self.schema is not None else self._plain_copy()
-        with copy.changed({mutant.file: schema_sites.standalone(mutant, copy.read(mutant.file))}):
+        with copy.mistake(schema_sites.Standalone(mutant)):
             built, seconds, _ = copy.build()
             self.dirty = copy
             entry["seconds"]["build"] = round(seconds, 2)

@@ -7,10 +7,12 @@ Python's standard library only; tested by pyramidkit/tests/test_schemata.py.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import defaultdict
 
 from pyramidkit.mutation import swift_source as generation
+from pyramidkit.run.mistake import Changes, MistakeError, Reader
 
 
 def unholdable(mutants: list[generation.Mutant], sources: dict[str, str]) -> set[generation.Mutant]:
@@ -217,3 +219,21 @@ def _overlap(start: int, stop: int, a: int, b: int, wraps: bool, other_wraps: bo
 def module_folder(file: str) -> str:
     """Sources/MyModule/Distance.swift -> Sources/MyModule."""
     return "/".join(file.split("/")[:2])
+
+
+@dataclasses.dataclass(frozen=True)
+class Standalone:
+    """One mutant as a mistake put in on purpose (run/mistake.py): its file with it alone in it, as the rebuild
+    engine builds it (`standalone`)."""
+
+    mutant: generation.Mutant
+
+    @property
+    def name(self) -> str:
+        return f"{self.mutant.file}:{self.mutant.line} {self.mutant.operator}"
+
+    def changes(self, read: Reader) -> Changes:
+        text = read(self.mutant.file)
+        if text is None:
+            raise MistakeError(f"{self.name}: there is no {self.mutant.file}")
+        return {self.mutant.file: standalone(self.mutant, text)}

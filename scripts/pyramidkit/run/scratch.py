@@ -22,7 +22,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,7 +30,7 @@ from pyramidkit.run import bounded
 from pyramidkit.run import running
 from pyramidkit.run import testrun
 from pyramidkit.run import config as kit_config
-from pyramidkit.run.mistake import Mistake
+from pyramidkit.run.mistake import PutIn
 from pyramidkit.run.report import failure_text
 from pyramidkit.run.results import Failure, TestResult
 from pyramidkit.run import layout
@@ -251,11 +250,17 @@ class Scratch(BuiltTests):
         self.forget_listing()
 
     @contextlib.contextmanager
-    def mistake(self, mistake: Mistake) -> Iterator[None]:
-        """Makes `mistake` in the copy for the length of the block, then puts the original back; MistakeError (before
-        anything is written) when it does not apply to the copy's file."""
-        with self.changed({mistake.file: mistake.made(self.read(mistake.file))}):
+    def mistake(self, mistake: PutIn) -> Iterator[None]:
+        """Makes `mistake` (a find and replace, a patch, a mutant: run/mistake.py) in the copy for the length of the
+        block, then puts every file back; MistakeError, before anything is written, when it does not apply to the
+        copy's files."""
+        with self.changed(mistake.changes(self.read_if_there)):
             yield
+
+    def read_if_there(self, name: str) -> str | None:
+        """A file of the copy, or None when it has no such file."""
+        path = self.tree / name
+        return path.read_text() if path.is_file() else None
 
     @contextlib.contextmanager
     def changed(self, files: dict[str, str | None]) -> Iterator[None]:
@@ -276,25 +281,6 @@ class Scratch(BuiltTests):
                     (self.tree / name).unlink(missing_ok=True)
                 else:
                     self._write(self.tree / name, original)
-
-    def patched(self, patch: Path) -> dict[str, str | None]:
-        """What `patch` (a `git diff`) makes of the copy's files, without writing the copy: each file it touches, with
-        its text after the patch (None: the patch deletes it). Raises ValueError when the patch does not apply."""
-        # Outside any repository, where git apply works on plain files: in one, it would leave out every path outside
-        # the folder it runs in.
-        with tempfile.TemporaryDirectory() as folder:
-            listed = subprocess.run(["git", "apply", "--numstat", "-z", str(patch.resolve())], cwd=folder,
-                                    capture_output=True, check=True)
-            names = [field.split("\t")[-1] for field in listed.stdout.decode().split("\0") if "\t" in field]
-            for name in names:
-                if (self.tree / name).is_file():
-                    (Path(folder) / name).parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copyfile(self.tree / name, Path(folder) / name)
-            applied = subprocess.run(["git", "apply", str(patch.resolve())], cwd=folder, capture_output=True, text=True)
-            if applied.returncode != 0:
-                raise ValueError(f"{patch.name} does not apply: {applied.stderr.strip()}")
-            return {name: (Path(folder) / name).read_text() if (Path(folder) / name).exists() else None
-                    for name in names}
 
     def _write(self, path: Path, data: bytes) -> None:
         """Writes a file of the copy so that the next build cannot take it for unchanged (see `_stamp`)."""

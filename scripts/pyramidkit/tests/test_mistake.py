@@ -38,6 +38,12 @@ class OnceTests(unittest.TestCase):
         shrunk = Mistake("F.swift", "let a = 1\nlet b = a + 1\n", "").changed_lines(TEXT)
         self.assertEqual(shrunk, [(1, "let a = 1", None), (2, "let b = a + 1", None)])
 
+    def test_as_changes_it_reads_its_file_and_names_a_missing_one(self):
+        mistake = Mistake("F.swift", "a + 1", "a - 1", name="m")
+        self.assertEqual(mistake.changes({"F.swift": TEXT}.get), {"F.swift": "let a = 1\nlet b = a - 1\nreturn a + b\n"})
+        with self.assertRaisesRegex(MistakeError, "mistake m: there is no F.swift"):
+            mistake.changes({}.get)
+
     def test_nothing_to_find_or_a_deletion_is_refused(self):
         with self.assertRaises(MistakeError):
             Mistake("F.swift", "", "x")

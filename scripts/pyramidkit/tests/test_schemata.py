@@ -15,6 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from pyramidkit.mutation import operators  # noqa: E402
 from pyramidkit.mutation import schema_sites  # noqa: E402
 from pyramidkit.mutation import schemata  # noqa: E402
+from pyramidkit.run.mistake import MistakeError  # noqa: E402
 
 FILE = "Sources/X/X.swift"
 
@@ -128,6 +129,16 @@ class NewOperatorRewriteTests(unittest.TestCase):
         schema.drop_errors("/x/Sources/X/X.swift:1:6: error: invalid redeclaration of 'f()'")
         self.assertEqual(schema.mismatched, set())
         self.assertFalse(any(schema.included(m) for m in schema.ids))
+
+    def test_a_mutant_is_a_mistake_of_its_file_alone(self):
+        """What the rebuild engine gives the scratch copy (Scratch.mistake): the mutant's file with it alone in it."""
+        source = "func f() -> Int {\n  a + 1\n}"
+        mutant = next(m for m in operators.mutants_of(FILE, source) if m.operator == "default-body")
+        made = schema_sites.Standalone(mutant)
+        self.assertEqual(made.changes({FILE: source}.get), {FILE: schema_sites.standalone(mutant, source)})
+        self.assertEqual(made.name, f"{FILE}:1 default-body")
+        with self.assertRaisesRegex(MistakeError, f"there is no {FILE}"):
+            made.changes({}.get)
 
     def test_alone_a_one_expression_body_gets_the_same_return(self):
         source = "func f() -> Int {\n  a + 1\n}\nfunc g() -> Int { h(1) }\nfunc k() -> Int {\n  return 2\n}"

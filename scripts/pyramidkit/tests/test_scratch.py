@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.run import scratch  # noqa: E402
-from pyramidkit.run.mistake import Mistake, MistakeError  # noqa: E402
+from pyramidkit.run.mistake import Mistake, MistakeError, PatchMistake  # noqa: E402
 from pyramidkit.run import bounded  # noqa: E402
 from pyramidkit.run import testrun  # noqa: E402
 from pyramidkit.run.results import Case, TestResult  # noqa: E402
@@ -160,14 +160,14 @@ class ChangedFilesTests(unittest.TestCase):
             "--- a/Sources/Gone.swift\n+++ /dev/null\n@@ -1 +0,0 @@\n-let gone = 0\n")
 
     def test_a_patch_is_read_without_writing_the_copy(self):
-        self.assertEqual(self.copy.patched(self.patch), {"Sources/A.swift": "let a = 1\nlet b = 3\n",
+        self.assertEqual(PatchMistake(self.patch).changes(self.copy.read_if_there), {"Sources/A.swift": "let a = 1\nlet b = 3\n",
                                                           "Sources/New.swift": "let new = 4\n",
                                                           "Sources/Gone.swift": None})
         self.assertEqual((self.tree / "Sources" / "A.swift").read_text(), "let a = 1\nlet b = 2\n")
         self.assertFalse((self.tree / "Sources" / "New.swift").exists())
 
     def test_the_changes_hold_for_the_block_and_every_file_is_put_back(self):
-        with self.copy.changed(self.copy.patched(self.patch)):
+        with self.copy.mistake(PatchMistake(self.patch)):
             self.assertEqual((self.tree / "Sources" / "A.swift").read_text(), "let a = 1\nlet b = 3\n")
             self.assertTrue((self.tree / "Sources" / "New.swift").exists())
             self.assertFalse((self.tree / "Sources" / "Gone.swift").exists())
@@ -192,8 +192,9 @@ class ChangedFilesTests(unittest.TestCase):
 
     def test_a_patch_that_does_not_apply_is_refused_with_its_name(self):
         (self.tree / "Sources" / "A.swift").write_text("let a = 9\n")
-        with self.assertRaises(ValueError) as caught:
-            self.copy.patched(self.patch)
+        with self.assertRaises(MistakeError) as caught:
+            with self.copy.mistake(PatchMistake(self.patch)):
+                self.fail("the block ran with a patch that does not apply")
         self.assertIn("change.patch does not apply", str(caught.exception))
 
 
