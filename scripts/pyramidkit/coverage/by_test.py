@@ -34,7 +34,8 @@ TEST_LIMIT = 60.0
 
 def test_identifiers(binary: Path, cwd: Path) -> list[str]:
     """Every test of the binary: XCTest's `Module.Class/method`, Swift Testing's `Module.Suite/test()`."""
-    listed = subprocess.run([str(binary), "--list-tests"], cwd=cwd, capture_output=True, text=True, timeout=60)
+    listed = subprocess.run([str(binary), "--list-tests"], cwd=cwd, capture_output=True, text=True, timeout=60,
+                            env=running.listing_environment())
     found = {line.strip() for line in listed.stdout.splitlines() if "/" in line and " " not in line.strip()}
     for identifiers in running.identifiers(binary, cwd).values():
         found |= {identifier for identifier in identifiers if "/" in identifier}

@@ -23,6 +23,7 @@ scripts/pyramidkit/tests/test_running.py.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -103,6 +104,12 @@ def still_running(output: str) -> list[str]:
 # MARK: Identifiers
 
 
+def listing_environment() -> dict[str, str]:
+    """The environment of a run that only lists a test binary's tests: a binary built for coverage writes its profile
+    to nowhere, where it would otherwise leave a default.profraw in the folder it runs in (the package's root)."""
+    return {**os.environ, "LLVM_PROFILE_FILE": os.devnull}
+
+
 def identifiers(binary: Path, cwd: Path | None = None) -> dict[str, list[str]]:
     """Every test in the test binary by its console name: XCTest's `Class/method` (and `Module.Class/method`), Swift
     Testing's display name in quotes or function name, each with the identifiers of the tests of that name
@@ -112,7 +119,8 @@ def identifiers(binary: Path, cwd: Path | None = None) -> dict[str, list[str]]:
         return {}
     table: dict[str, list[str]] = {}
     try:
-        listed = subprocess.run([str(binary), "--list-tests"], cwd=cwd, capture_output=True, text=True, timeout=60)
+        listed = subprocess.run([str(binary), "--list-tests"], cwd=cwd, capture_output=True, text=True, timeout=60,
+                                env=listing_environment())
         for line in listed.stdout.splitlines():
             identifier = line.strip()
             if "/" in identifier and " " not in identifier:
@@ -122,7 +130,7 @@ def identifiers(binary: Path, cwd: Path | None = None) -> dict[str, list[str]]:
             stream = Path(folder) / "tests.jsonl"
             subprocess.run([str(binary), "--testing-library", "swift-testing", "--list-tests",
                             "--event-stream-output-path", str(stream), "--event-stream-version", "0"],
-                           cwd=cwd, capture_output=True, timeout=60)
+                           cwd=cwd, capture_output=True, timeout=60, env=listing_environment())
             records = stream.read_text().splitlines() if stream.exists() else []
     except (OSError, subprocess.SubprocessError):
         return table

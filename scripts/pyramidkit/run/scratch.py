@@ -122,7 +122,7 @@ class BuiltTests:
     def _listed(self, binary: Path) -> list[str]:
         """The XCTest methods one binary lists."""
         listed = subprocess.run([str(binary), "--list-tests"], cwd=self.tree, capture_output=True, text=True,
-                                check=True).stdout
+                                check=True, env=running.listing_environment()).stdout
         return [line.strip() for line in listed.splitlines() if "/" in line and " " not in line]
 
     # MARK: Running tests

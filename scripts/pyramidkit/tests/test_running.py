@@ -5,6 +5,7 @@ Run with: python3 -m unittest discover -s scripts/tests
 """
 
 import sys
+import tempfile
 import unittest
 from pathlib import Path
 
@@ -119,6 +120,29 @@ class IdentifyTests(unittest.TestCase):
         self.assertEqual(table["fine()"], ["UnitTests.HangTests/fine()"])
         self.assertNotIn('"Hang"', table, "a suite is not a test")
         self.assertEqual(running.identifiers(FAKE.with_name("missing")), {})
+
+
+class ListingTests(unittest.TestCase):
+    """Listing a binary built for coverage leaves no profile behind: every listing of the kit's runs so."""
+
+    PROFILING = ("#!{python}\nimport os, sys\nopen(os.environ.get('LLVM_PROFILE_FILE', 'default.profraw'), 'w').write('x')\n"
+                 "print('UnitTests.AXCTests/testOne' if '--list-tests' in sys.argv else '')\n")
+
+    @unittest.skipUnless(sys.platform.startswith("linux"), "the kit lists the binary itself on Linux")
+    def test_no_listing_leaves_a_default_profraw(self):
+        from pyramidkit.coverage import by_test
+        from pyramidkit.run import testrun
+        with tempfile.TemporaryDirectory() as folder:
+            binary = Path(folder) / "bin" / "Tests.xctest"
+            binary.parent.mkdir()
+            binary.write_text(self.PROFILING.format(python=sys.executable))
+            binary.chmod(0o755)
+            root = Path(folder) / "package"
+            root.mkdir()
+            self.assertIn("UnitTests.AXCTests/testOne", running.identifiers(binary, root))
+            self.assertEqual(testrun.xctest_identifiers(binary, root), ("UnitTests.AXCTests/testOne",))
+            self.assertIn("UnitTests.AXCTests/testOne", by_test.test_identifiers(binary, root))
+            self.assertEqual(list(root.iterdir()), [])
 
 
 if __name__ == "__main__":
