@@ -169,7 +169,7 @@ class Ran:
 def xctest_identifiers(binary: Path, cwd: Path) -> tuple[str, ...]:
     """Every XCTest method of the test binary (`Module.Class/method`), listed once a run of this script."""
     listed = subprocess.run([str(binary), "--list-tests"], cwd=cwd, capture_output=True, text=True,
-                            )
+                            env=running.listing_environment())
     return tuple(line.strip() for line in listed.stdout.splitlines() if "/" in line and " " not in line.strip())
 
 
