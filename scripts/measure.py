@@ -6,7 +6,8 @@ for a child process costs, what the gpsd tests cost alone, how often XCTest paus
 A figure in the docs stands between markers, `<!-- measure:KEY -->4.1 ms<!-- /measure -->`. Without options the
 script prints each measurement; `--update-docs` writes them into README.md and docs/*.md; `--check` fails when a
 quoted time is more than 4 times off this run's (and more than 20 ms apart: machines and load differ) or a quoted
-key is unknown. Counts of rare events (XCTest's pauses) are written, not checked: they differ from run to run.
+key is unknown. Counts of rare events (XCTest's pauses) and the times in UNCHECKED are written, not checked: they
+differ from run to run.
 Tiny Swift programs are compiled into a temporary folder with `swiftc`; the package's own programs and tests run
 from the existing build (build first). Python's standard library only.
 """
@@ -33,6 +34,12 @@ from pyramidkit.run import layout
 ROOT = Path(__file__).resolve().parent.parent
 TOOL = "measure"  # its blocks: <!-- measure:KEY -->, through pyramidkit/docs/markers.py
 TIME_FACTOR = 4.0
+# Figures written by --update-docs and not checked, with why: a check would fail at random.
+UNCHECKED = {
+    # waitUntilExit() runs the run loop in 50 ms slices; now and then a run's median is woken early. Measured on this
+    # machine: 51 ms in four runs idle, 4.7 ms in one CI run (its docs stage failed on it).
+    "wait:waitUntilExit": "51 ms or about 5 ms from run to run",
+}
 NOISE_SECONDS = 0.02
 LAUNCHES = 21
 
@@ -206,8 +213,8 @@ def main(arguments: list[str]) -> int:
                 continue
             if options.check:
                 ours, theirs = seconds_of(values[key]), seconds_of(quoted)
-                if ours is None or theirs is None:
-                    continue  # a count of rare events: written, not checked
+                if ours is None or theirs is None or key in UNCHECKED:
+                    continue  # a count of rare events, or a time of two modes (UNCHECKED): written, not checked
                 if abs(ours - theirs) > NOISE_SECONDS and not (1 / TIME_FACTOR <= ours / theirs <= TIME_FACTOR):
                     print(f"   DOCS {path.relative_to(ROOT)}: {key} is {quoted}, this run {values[key]} "
                           "(scripts/measure --update-docs)", file=sys.stderr)

@@ -68,6 +68,15 @@ class UnmeasuredKeyTests(unittest.TestCase):
         self.assertNotIn("does not measure", output)
         self.assertEqual(status, 0)
 
+    def test_a_time_of_two_modes_is_written_and_not_checked(self):
+        (measure.ROOT / "docs" / "01-a.md").write_text("<!-- measure:wait:waitUntilExit -->51 ms<!-- /measure --> "
+                                                       "<!-- measure:k -->90 ms<!-- /measure -->\n")
+        with mock.patch.object(measure, "measure", lambda keys: {"wait:waitUntilExit": "4.7 ms", "k": "1 ms"}):
+            status, output = self.run_main("--check", "wait:waitUntilExit", "k")
+        self.assertNotIn("wait:waitUntilExit is", output)
+        self.assertIn("k is 90 ms, this run 1 ms", output)
+        self.assertEqual(status, 1)
+
     def test_a_full_run_names_a_quoted_key_it_does_not_measure(self):
         status, output = self.run_main()
         self.assertIn("DOCS docs/01-a.md quotes other, which scripts/measure does not measure", output)
