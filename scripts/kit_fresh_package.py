@@ -84,6 +84,14 @@ def install(venv: Path) -> Path:
     return command
 
 
+def same_run(said: str, command: list[str], cwd: Path, reference: dict, path: Path) -> list[str]:
+    """`command` (a report of the package, its JSON to `path`) run in `cwd`: where its report is not `reference`."""
+    ran = run([*command, "--json", str(path)], cwd, check=False)
+    if ran.returncode != 0:
+        return [f"{said} exited {ran.returncode}:\n{ran.stdout}{ran.stderr}"]
+    return same_report(reference, json.loads(path.read_text()))
+
+
 def same_report(installed: dict, launched: dict) -> list[str]:
     """Where the installed command's report and the launcher's differ, in anything but times: each tier's counts,
     the suites, the skipped and the failed tests."""
@@ -161,22 +169,12 @@ def main(arguments: list[str]) -> int:
                 xml = (folder / "junit" / f"{tier}.xml").read_text()
                 if xml.count("<testcase ") != EXPECTED["cases"] or xml.count("<skipped ") != EXPECTED["skipped"]:
                     problems.append(f"junit/{tier}.xml has not {EXPECTED['cases']} testcases and 1 skipped")
-            print("== the launcher in this checkout on the same package: the same report", flush=True)
-            launched_path = folder / "launched.json"
-            launched = run([str(LAUNCHER), "--package-path", str(package), "--json", str(launched_path)], ROOT,
-                           check=False)
-            if launched.returncode != 0:
-                problems.append(f"the launcher exited {launched.returncode}:\n{launched.stdout}{launched.stderr}")
-            else:
-                problems += same_report(json.loads(report_path.read_text()), json.loads(launched_path.read_text()))
-            print("== the installed command on Swift Build (--build-system swiftbuild): the same report", flush=True)
-            swiftbuild_path = folder / "swiftbuild.json"
-            built = run([str(pyramid), "--build-system", "swiftbuild", "--json", str(swiftbuild_path)], package,
-                        check=False)
-            if built.returncode != 0:
-                problems.append(f"on swiftbuild the report exited {built.returncode}:\n{built.stdout}{built.stderr}")
-            else:
-                problems += same_report(json.loads(report_path.read_text()), json.loads(swiftbuild_path.read_text()))
+            reference = json.loads(report_path.read_text())
+            for index, (said, command, cwd) in enumerate([
+                    ("the launcher in this checkout", [str(LAUNCHER), "--package-path", str(package)], ROOT),
+                    ("the installed command on Swift Build", [str(pyramid), "--build-system", "swiftbuild"], package)]):
+                print(f"== {said} on the same package: the same report", flush=True)
+                problems += same_run(said, command, cwd, reference, folder / f"other-{index}.json")
         print("== one test made to fail (Integration): the report must fail and name it", flush=True)
         broken = package / "Tests" / TIERS["Integration"] / "BrokenTests.swift"
         broken.write_text(FAILING)

@@ -69,6 +69,22 @@ class InstallBlockTests(unittest.TestCase):
             self.assertIn("usage: pyramid run", ran.stdout)
 
 
+class SameRunTests(unittest.TestCase):
+    def test_a_run_that_fails_or_reports_otherwise_is_named(self):
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "report.json"
+            failing = fresh.same_run("the other", [sys.executable, "-c", "import sys; sys.exit(3)"], Path(folder),
+                                     {"tiers": {}}, path)
+            self.assertEqual(len(failing), 1)
+            self.assertTrue(failing[0].startswith("the other exited 3:"), failing)
+            writes = [sys.executable, "-c", "import json, sys; open(sys.argv[-1], 'w').write(json.dumps("
+                      "{'tiers': {'Unit': {'tests': 2}}}))"]
+            self.assertEqual(fresh.same_run("x", writes, Path(folder), {"tiers": {"Unit": {"tests": 2}}}, path), [])
+            path.unlink()
+            differing = fresh.same_run("x", writes, Path(folder), {"tiers": {"Unit": {"tests": 3}}}, path)
+            self.assertEqual(len(differing), 1)
+
+
 class SameReportTests(unittest.TestCase):
     TIER = {"tests": 3, "cases": 5, "passed": 4, "failed": 0, "skipped": 1, "wallSeconds": 0.5,
             "suites": [{"suite": "S", "tests": 3}], "skippedTests": [{"test": "T/later()", "reason": "later"}],
