@@ -7,8 +7,8 @@
     pyramid claims [OPTIONS]       the claims file's mistakes, each caught by the tests it names
     pyramid version                the kit's version (also --version)
 
-Installed (`python3 -m pip install scripts/`), the command is `pyramid`; in a checkout, `scripts/pyramid` runs the same
-package in place. Every verb works on the package the current folder is in, or the one --package-path names.
+Installed (`python3 -m pip install --no-index ./scripts`), the command is `pyramid`; in a checkout, `scripts/pyramid` runs the
+same package in place. Every verb works on the package the current folder is in, or the one --package-path names.
 """
 
 from __future__ import annotations
