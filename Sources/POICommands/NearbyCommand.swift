@@ -193,15 +193,36 @@ struct NearbyCommand {
         -> [PointOfInterest]
     {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
+        // Linux's URLSession counts this in whole seconds, and a fraction under one as none (0.7 gave up at once,
+        // 1.5 after one second): it is only a backstop, a second above the deadline the command keeps itself.
+        configuration.timeoutIntervalForRequest = (timeout + 1).rounded(.up)
         configuration.urlCache = nil
         let session = URLSession(configuration: configuration)
         defer { session.finishTasksAndInvalidate() }
         let loader = APIRequestLoader(apiRequest: PointsOfInterestRequest(baseURL: url), urlSession: session)
         do {
-            return try await loader.loadAPIRequest(requestData: position)
+            return try await withDeadline(seconds: timeout) {
+                try await loader.loadAPIRequest(requestData: position)
+            }
         } catch {
             throw commandLineError(for: error, server: url, timeout: timeout)
+        }
+    }
+
+    /// `operation`'s result, or `URLError(.timedOut)` once `seconds` have passed, fractions included; the operation
+    /// is then cancelled (the load cancels its data task) and awaited.
+    static func withDeadline<Value: Sendable>(
+        seconds: TimeInterval, _ operation: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        try await withThrowingTaskGroup(of: Value.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                throw URLError(.timedOut)
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw URLError(.timedOut) }
+            return first
         }
     }
 

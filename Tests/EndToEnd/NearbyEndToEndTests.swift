@@ -114,6 +114,35 @@ struct NearbyEndToEndTests {
     }
 
     @Test(
+        "--timeout's fraction is waited for, no less: Linux's URLSession alone took a fraction under 1 s as none",
+        arguments: [0.2, 0.5]
+    )
+    func timeoutFraction(seconds: Double) async throws {
+        let clock = ContinuousClock()
+        let (result, took) = try await Programs.withPOIServer(["--fault", "slow", "--slow-ms", "3000"]) { server in
+            let start = clock.now
+            let result = try await Programs.poi(
+                ["nearby", "--server", server.url.absoluteString, "--timeout", "\(seconds)"] + Self.convention)
+            return (result, clock.now - start)
+        }.0
+        #expect(result.status == 75, "\(result.standardError)")
+        #expect(result.standardError.contains("did not answer within \(seconds) seconds"), "\(result.standardError)")
+        #expect(took >= .seconds(seconds), "poi gave up after \(took), before its --timeout \(seconds)")
+        // URLSession's own timeout, a backstop a second above the deadline in whole seconds, would end it at 2 s.
+        #expect(took < .seconds(seconds + 1), "poi waited \(took), well past its --timeout \(seconds)")
+    }
+
+    @Test("--timeout under a second is time enough for a server that answers at once: the places, status 0")
+    func timeoutUnderASecond() async throws {
+        let (result, _) = try await Programs.withPOIServer([]) { server in
+            try await Programs.poi(
+                ["nearby", "--server", server.url.absoluteString, "--timeout", "0.5"] + Self.convention)
+        }
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(!result.standardOutput.isEmpty)
+    }
+
+    @Test(
         "poi-server killed (SIGKILL) while poi waits for its answer: exit status 69, one line, well within --timeout",
         .enabled(if: FileManager.default.fileExists(atPath: "/proc/net/tcp"), "reads Linux's table of connections")
     )
