@@ -89,7 +89,9 @@ PAGES = [
 ]
 WORKSHOP_PAGES = [("workshop.md", "The two-hour workshop, for attendees."),
                   ("workshop-facilitator.md", "The workshop's checks and timings, for whoever runs it."),
-                  ("promises.md", "Every promise of the programs and the API, with the tests that hold it.")]
+                  ("promises.md", "Every promise of the programs and the API, with the tests that hold it."),
+                  ("inputs.md", "Every input of the programs and the API, by class and boundary, with the test case "
+                   "that covers each.")]
 TOOL = "path"  # its blocks, through pyramidkit/docs/markers.py: <!-- path:head -->, <!-- path:foot -->, <!-- path:contents -->
 
 

@@ -50,7 +50,15 @@ def tier_summary(run: TierRun) -> dict:
         "failures": failures(run),
         "hung": run.hung,
         "suites": suites(run.results),
+        "parameterizedCases": parameterized_cases(run.results),
     }
+
+
+def parameterized_cases(results: list[TestResult]) -> list[dict]:
+    """Each case of each parameterized test, named by its arguments as Swift Testing shows them, and its outcome: a
+    tool that must know a case ran and passed (a table of the inputs' classes, say) reads them here."""
+    return [{"test": result.identifier, "case": case.name, "outcome": case.outcome}
+            for result in results for case in result.cases]
 
 
 def failures(run: TierRun) -> list[dict]:

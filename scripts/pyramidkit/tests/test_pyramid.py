@@ -252,6 +252,12 @@ class CasesTests(unittest.TestCase):
         self.assertEqual({key: unit[key] for key in ("tests", "cases", "passed", "failed", "skipped")},
                          {"tests": 2, "cases": 4, "passed": 3, "failed": 1, "skipped": 0})
 
+    def test_each_case_of_a_parameterized_test_is_listed_with_its_outcome(self):
+        self.assertEqual(self.report()["tiers"]["Unit"]["parameterizedCases"], [
+            {"test": "UnitTests.S/f(_:)", "case": "n → 1", "outcome": "passed"},
+            {"test": "UnitTests.S/f(_:)", "case": "n → 2", "outcome": "failed"},
+            {"test": "UnitTests.S/f(_:)", "case": "n → 3", "outcome": "passed"}])
+
     def test_a_failure_names_its_case_and_place(self):
         self.assertEqual(self.report()["tiers"]["Unit"]["failures"], [
             {"test": "UnitTests.S/f(_:)", "message": "broke", "location": "F.swift:3", "case": "n → 2"}])

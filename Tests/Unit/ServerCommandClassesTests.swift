@@ -1,0 +1,88 @@
+import Foundation
+import POICommandLine
+import POIDomain
+import POILocation
+import POIServer
+import POITestSupport
+import Testing
+
+@testable import POINetworking
+@testable import POIServerCommand
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// poi-server's data file, by class and boundary: the places each kind of file gives, or the exit status.
+///
+/// docs/inputs.md lists the cases (scripts/inputs).
+@Suite("poi-server's data file, by class and boundary")
+struct ServerCommandClassesTests {
+
+    /// A data file's contents, and the names it must give, or the exit status and the start of the message.
+    struct DataFile: Sendable {
+        var contents: String
+        var expected: Result<[String], CommandLineFailure>
+    }
+
+    struct CommandLineFailure: Error, Equatable, Sendable {
+        var status: Int32
+        var message: String
+    }
+
+    static func data(
+        _ kind: InputCase<DataFile>.Kind, _ label: String, _ contents: String,
+        _ expected: Result<[String], CommandLineFailure>
+    ) -> InputCase<DataFile> {
+        InputCase("poi-server --data", kind, label, value: DataFile(contents: contents, expected: expected))
+    }
+
+    static let notPlaces = "is not a JSON array of places"
+
+    static let dataCases = [
+        data(
+            .valid, "two places, one without a position",
+            #"[{"name":"A","coordinate":{"latitude":1,"longitude":2}},{"name":"B"}]"#, .success(["A", "B"])),
+        data(.valid, "a place with a category", #"[{"name":"A","category":"food"}]"#, .success(["A"])),
+        data(.empty, "an empty file", "", .failure(CommandLineFailure(status: 65, message: notPlaces))),
+        data(.empty, "an empty array: no places", "[]", .success([])),
+        data(
+            .invalid, "an object, not an array", #"{"name":"A"}"#,
+            .failure(CommandLineFailure(status: 65, message: notPlaces))),
+        data(
+            .invalid, "a place with no name", #"[{"coordinate":{"latitude":1,"longitude":2}}]"#,
+            .failure(CommandLineFailure(status: 65, message: notPlaces))),
+        data(
+            .boundary, "a place at latitude 90.000001",
+            #"[{"name":"A","coordinate":{"latitude":90.000001,"longitude":2}}]"#,
+            .failure(CommandLineFailure(status: 65, message: notPlaces))),
+        data(
+            .boundary, "a place at latitude 90", #"[{"name":"A","coordinate":{"latitude":90,"longitude":2}}]"#,
+            .success(["A"])),
+        data(
+            .separator, "a name holding a comma, a quote and a newline", #"[{"name":"A, \"B\"\nC"}]"#,
+            .success(["A, \"B\"\nC"])),
+        data(
+            .huge, "10,000 places", "[" + (1...10_000).map { #"{"name":"P\#($0)"}"# }.joined(separator: ",") + "]",
+            .success((1...10_000).map { "P\($0)" })),
+    ]
+
+    @Test("poi-server --data: each class of file", arguments: dataCases)
+    func dataFiles(_ input: InputCase<DataFile>) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("poi-data-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("places.json")
+        try Data(input.value.contents.utf8).write(to: file)
+        let result = Result { () throws(CommandLineError) in try ServerCommand.places(from: file.path).map(\.name) }
+        switch (result, input.value.expected) {
+        case (.success(let names), .success(let expected)):
+            #expect(names == expected)
+        case (.failure(let error), .failure(let expected)):
+            #expect(error.code.rawValue == expected.status)
+            #expect(error.message.hasPrefix("--data: \(file.path) \(expected.message)"))
+        default:
+            Issue.record("expected \(input.value.expected), got \(result)")
+        }
+    }
+}
