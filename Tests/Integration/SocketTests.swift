@@ -281,6 +281,23 @@ struct SocketTests {
         #expect(value != 0)
     }
 
+    @Test("A listener takes back its port while a connection it closed first waits in TIME_WAIT on it")
+    func listenerRebindsAPortInTimeWait() throws {
+        // SO_REUSEADDR must be set before bind: set after, getsockopt still reads it (listenerReusesAddress passes),
+        // and this bind fails with "address already in use", as a restarted server would. The port is this test's
+        // own until the moment it is bound again: no other program chooses a port held in TIME_WAIT for listening.
+        let (listener, port) = try Socket.bind(host: "127.0.0.1", port: 0)
+        let client = try Socket.connect(host: "127.0.0.1", port: port, deadline: Self.deadline())
+        defer { client.close() }
+        let accepted = try Socket.accept(listener)
+        // The server's side closes first, so its end (127.0.0.1:port) is the one left in TIME_WAIT.
+        accepted.close()
+        listener.close()
+        let (again, samePort) = try Socket.bind(host: "127.0.0.1", port: port)
+        defer { again.close() }
+        #expect(samePort == port)
+    }
+
     /// How long `connectBriefly` waits: well under the 1 s after which the system sends a dropped handshake again.
     static let briefly = Duration.milliseconds(100)
 
