@@ -284,16 +284,22 @@ struct SocketTests {
     @Test("A listener takes back its port while a connection it closed first waits in TIME_WAIT on it")
     func listenerRebindsAPortInTimeWait() throws {
         // SO_REUSEADDR must be set before bind: set after, getsockopt still reads it (listenerReusesAddress passes),
-        // and this bind fails with "address already in use", as a restarted server would. The port is this test's
-        // own until the moment it is bound again: no other program chooses a port held in TIME_WAIT for listening.
-        let (listener, port) = try Socket.bind(host: "127.0.0.1", port: 0)
-        let client = try Socket.connect(host: "127.0.0.1", port: port, deadline: Self.deadline())
-        defer { client.close() }
+        // and this bind fails with "address already in use", as a restarted server would. The address is one of
+        // loopback's that no other test uses (127.0.0.0/8 is all loopback on Linux), so that no connection of a test
+        // running beside this one is given the port in the moment between the close and the new bind (on Linux).
+        #if os(Linux)
+            let host = "127.0.0.93"
+        #else
+            let host = "127.0.0.1"  // macOS configures no other loopback address by default
+        #endif
+        let (listener, port) = try Socket.bind(host: host, port: 0)
+        let client = try Socket.connect(host: host, port: port, deadline: Self.deadline())
         let accepted = try Socket.accept(listener)
-        // The server's side closes first, so its end (127.0.0.1:port) is the one left in TIME_WAIT.
+        // The server's side closes first, so its end (host:port) is the one left in TIME_WAIT once the client closes.
         accepted.close()
+        client.close()
         listener.close()
-        let (again, samePort) = try Socket.bind(host: "127.0.0.1", port: port)
+        let (again, samePort) = try Socket.bind(host: host, port: port)
         defer { again.close() }
         #expect(samePort == port)
     }
