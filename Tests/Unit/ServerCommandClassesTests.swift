@@ -85,4 +85,33 @@ struct ServerCommandClassesTests {
             Issue.record("expected \(input.value.expected), got \(result)")
         }
     }
+
+    /// Options that set the routes, given with --data in one order and the other: none resets another.
+    static let pairCases = [
+        InputCase(
+            "poi-server --data", .pair, "before --fault and --slow-ms",
+            value: ["--data", "FILE", "--fault", "500", "--slow-ms", "300"]),
+        InputCase(
+            "poi-server --data", .pair, "after --fault and --slow-ms",
+            value: ["--fault", "500", "--slow-ms", "300", "--data", "FILE"]),
+        InputCase(
+            "poi-server --data", .pair, "between --slow-ms and --fault",
+            value: ["--slow-ms=300", "--data=FILE", "--fault=500"]),
+    ]
+
+    @Test(
+        "--data with --fault and --slow-ms, in any order: the places, the fault and the delay all hold",
+        arguments: pairCases)
+    func dataWithOtherOptions(_ input: InputCase<[String]>) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("poi-data-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("places.json")
+        try Data(#"[{"name":"A"}]"#.utf8).write(to: file)
+        let arguments = input.value.map { $0.replacingOccurrences(of: "FILE", with: file.path) }
+        let configuration = try ServerCommand.configuration(arguments)
+        #expect(configuration.routes.places.map(\.name) == ["A"])
+        #expect(configuration.routes.fault == .serverError)
+        #expect(configuration.routes.slowDelay == .milliseconds(300))
+    }
 }
