@@ -317,6 +317,39 @@ struct StubServerTests {
         }
     }
 
+    @Test("A request is answered at once beside 32 clients that send nothing, each still waiting after the answer")
+    func answersBesideIdleClients() async throws {
+        // A connection's blocking I/O on a pool as small as the cores would leave this request waiting until an idle
+        // client timed out: then the idle clients are answered 408 first. The order of those events is the check,
+        // not a time; the idle timeout only has to be longer than one answer, under any slow-down.
+        try await Self.withStubServer {
+            $0.idleTimeout = .seconds(3)
+        } _: { server in
+            let port = server.port
+            let idle = try await BlockingCall.run {
+                try (0..<32).map { _ in
+                    try Socket.connect(host: "127.0.0.1", port: port, deadline: .now.advanced(by: .seconds(10)))
+                }
+            }
+            defer {
+                for socket in idle { socket.close() }
+            }
+            let answer = try await Self.get("/health", port: port)
+            #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"))
+            let answered = await BlockingCall.run {
+                idle.filter { socket in
+                    do throws(SocketError) {
+                        try Socket.waitUntilReadable(socket, until: .now)
+                        return true
+                    } catch {
+                        return false
+                    }
+                }.count
+            }
+            #expect(answered == 0, "idle clients were answered (408) before the request that came after them")
+        }
+    }
+
     // The slowloris attack: each byte comes well within the idle timeout, so a timeout counted from the last byte
     // never passes and one client holds a connection for as long as it likes. The client's pace is a wait for the
     // server's answer (10 ms at most), not a sleep: the trickle stops as soon as the answer comes.
