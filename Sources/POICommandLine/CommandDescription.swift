@@ -82,6 +82,22 @@ public struct CommandDescription: Sendable {
         return ([heading] + lines).joined(separator: "\n")
     }
 
+    /// Whether `arguments` ask for this command's help: `--help` or `-h` where an option stands, not as the value of
+    /// an option that takes one (`--data --help` names a file) and not after `--`, which ends the options.
+    public func asksForHelp(_ arguments: [String]) -> Bool {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--" { return false }
+            if argument == "--help" || argument == "-h" { return true }
+            if options.contains(where: { "--\($0.name)" == argument && $0.valueName != nil }) {
+                index += 1  // the option's value, whatever it looks like
+            }
+        }
+        return false
+    }
+
     /// Parses `arguments` with this command's options; `--` ends the options.
     public func parse(_ arguments: [String]) throws(CommandLineError) -> ParsedArguments {
         var parsed = ParsedArguments(command: self)
@@ -97,7 +113,14 @@ public struct CommandDescription: Sendable {
                 parsed.positional.append(argument)
                 continue
             }
-            let body = argument.drop { $0 == "-" }
+            // Options take two dashes, no more, no fewer: `-lat` and `---lat` are no spelling of `--lat`.
+            guard argument.hasPrefix("--"), !argument.hasPrefix("---") else {
+                let dashes = argument.prefix { $0 == "-" }.count
+                let name = argument.dropFirst(dashes).prefix { $0 != "=" }
+                let hint = options.contains { $0.name == name } ? " (options take two dashes: --\(name))" : ""
+                throw usageError("unknown option \(argument) for '\(self.name)'\(hint)")
+            }
+            let body = argument.dropFirst(2)
             let name = String(body.prefix { $0 != "=" })
             let inlineValue = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
             guard let option = options.first(where: { $0.name == name }) else {

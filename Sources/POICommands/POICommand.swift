@@ -75,7 +75,7 @@ public struct POICommand: Sendable {
             throw Self.description.usageError("no command given; try 'poi nearby --lat 37.3293 --long -121.8893'")
         }
         let rest = Array(arguments.dropFirst())
-        let wantsHelp = rest.contains("--help") || rest.contains("-h")
+        let wantsHelp = Self.commands.first { $0.name == "poi \(command)" }?.asksForHelp(rest) ?? false
         switch command {
         case "help", "--help", "-h":
             // `poi --help nearby` is `poi help nearby`, as with git.

@@ -62,7 +62,9 @@ public struct HTTPRequest: Equatable, Sendable {
             return .invalid("the request line is not 'METHOD /path HTTP/1.1'")
         }
         let target = String(parts[1])
-        guard target.hasPrefix("/"), let components = URLComponents(string: target) else {
+        // Read behind a scheme and a host of no meaning, so that a path that starts with `//` stays a path and is not
+        // taken for a host (`GET //locations` is the path `//locations`, which the routes do not have).
+        guard target.hasPrefix("/"), let components = URLComponents(string: "http://server" + target) else {
             return .invalid("the request target is not a path")
         }
         guard let blankLine = blankLine(in: bytes, from: lineEnd) else {

@@ -56,7 +56,7 @@ public struct ServerCommand: Sendable {
     /// returns the exit status.
     public func run(_ arguments: [String], until stop: @Sendable () async -> Void) async -> ExitCode {
         do throws(CommandLineError) {
-            if arguments.contains("--help") || arguments.contains("-h") {
+            if Self.description.asksForHelp(arguments) {
                 output(Self.help)
                 return .success
             }

@@ -20,6 +20,31 @@ struct CommandDescriptionTests {
         exitCodes: [.success, .usage, .timeout]
     )
 
+    @Test(
+        "--help and -h ask for the help where an option stands, not as an option's value and not after --",
+        arguments: [
+            (["--help"], true), (["-h"], true), (["--lat", "1", "--help"], true), (["--json", "-h"], true),
+            (["--lat", "--help"], false), (["--lat", "-h"], false), (["--", "--help"], false), (["--lat=1"], false),
+            (["--lat=--help"], false), ([], false),
+        ]
+    )
+    func asksForHelp(arguments: [String], asks: Bool) {
+        #expect(Self.command.asksForHelp(arguments) == asks)
+    }
+
+    @Test(
+        "Options take two dashes: one or three is an unknown option, with the right spelling when there is one",
+        arguments: [
+            (["-lat", "1"], "unknown option -lat for 'poi nearby' (options take two dashes: --lat)"),
+            (["---lat=1"], "unknown option ---lat=1 for 'poi nearby' (options take two dashes: --lat)"),
+            (["-x"], "unknown option -x for 'poi nearby'"),
+            (["--lat", "1", "-json"], "unknown option -json for 'poi nearby' (options take two dashes: --json)"),
+        ]
+    )
+    func dashes(arguments: [String], message: String) {
+        #expect(throws: Self.command.usageError(message)) { try Self.command.parse(arguments) }
+    }
+
     @Test("Options take the next argument or an = value, negative numbers included; flags take none")
     func parsing() throws {
         let parsed = try Self.command.parse(["--lat", "37.3", "--limit=-2", "--json", "extra", "--", "--lat"])

@@ -54,6 +54,9 @@ struct HTTPRequestClassesTests {
             .separator, "an encoded '&' and '=' in a value", "GET /locations?lat=1%262%3D3 HTTP/1.1\r\n\r\n",
             .request(path: "/locations", lat: "1&2=3")),
         head(
+            .separator, "a path that starts with //, kept a path", "GET //locations HTTP/1.1\r\n\r\n",
+            .request(path: "//locations", lat: nil)),
+        head(
             .separator, "a header value holding ':'", "GET /health HTTP/1.1\r\nHost: h:8080\r\n\r\n",
             .request(path: "/health", lat: nil)),
     ]

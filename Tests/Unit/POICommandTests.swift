@@ -80,6 +80,8 @@ struct POICommandTests {
                 ["nearby", "--lat", "1", "--long", "2", "--limit", "0"],
                 "--limit must be a whole number of at least 1, not '0' (see 'poi help nearby')"
             ),
+            // After --, --help is an argument, not a request for the help.
+            (["nearby", "--", "--help"], "unexpected argument '--help' (see 'poi help nearby')"),
         ]
     )
     func usageErrorBeforeTheTip(arguments: [String], message: String) async {

@@ -4,6 +4,7 @@ import POIDomain
 import POILocation
 import POIServer
 import POITestSupport
+import Synchronization
 import Testing
 
 @testable import POINetworking
@@ -113,5 +114,18 @@ struct ServerCommandClassesTests {
         #expect(configuration.routes.places.map(\.name) == ["A"])
         #expect(configuration.routes.fault == .serverError)
         #expect(configuration.routes.slowDelay == .milliseconds(300))
+    }
+
+    @Test(
+        "--data --help names a file called --help, which is not there: no help, exit 66",
+        arguments: [
+            InputCase("poi-server --data", .invalid, "a file named --help, which is not there", value: "--help")
+        ])
+    func dataNamedLikeAnOption(_ input: InputCase<String>) async {
+        let errors = Mutex<[String]>([])
+        let command = ServerCommand(output: { _ in }, errorOutput: { text in errors.withLock { $0.append(text) } })
+        let status = await command.run(["--data", input.value]) {}
+        #expect(status == .unreadableInput)
+        #expect(errors.withLock { $0.first?.hasPrefix("poi-server: --data: cannot read --help") } == true)
     }
 }
