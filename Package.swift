@@ -43,7 +43,8 @@ let package = Package(
     //   4. POICommandLine                                what both command lines share
     //   5. POICommands, POIServerCommand                 poi's commands; poi-server's, beside the server
     //   6. poi, poi-server                               thin executables
-    // POITestSupport stands apart: the tests' helpers, no product.
+    // Two targets stand apart, for tests only, no product: PortableTestSupport, the helpers any package can copy (it
+    // depends on nothing of this one), and POITestSupport, this package's own.
     targets: [
         // 1. Places, coordinates, distances, and the one "nearest places" ordering.
         .target(name: "POIDomain", swiftSettings: swiftSettings),
@@ -82,20 +83,23 @@ let package = Package(
         .executableTarget(
             name: "poi-server", dependencies: ["POIServerCommand", "POICommandLine"], swiftSettings: swiftSettings),
 
-        // Apart: test helpers shared by the test tiers (MockURLProtocol, ManualClock, BuiltProduct...); not a product.
+        // Apart: the test helpers any package can copy (MockURLProtocol, ManualClock, BuiltProduct...),
+        // built on the toolchain alone; chapter 12 says what to copy. Not a product.
+        .target(name: "PortableTestSupport", swiftSettings: swiftSettings),
+        // Apart: this package's own test helpers (faults, sockets, gpsd fakes, recorded tracks); not a product.
         .target(
             name: "POITestSupport",
-            dependencies: ["POILocation", "POISockets"],
+            dependencies: ["POILocation", "POISockets", "PortableTestSupport"],
             swiftSettings: swiftSettings
         ),
 
-        // The test pyramid: one target per tier, so `swift test --filter UnitTests` runs one tier. Each lists
-        // exactly the modules its files import.
+        // The test pyramid: one target per tier, so `swift test --filter UnitTests` runs one tier (pyramid.json adds
+        // PortableTestSupportTests, below, to the integration tier). Each lists exactly the modules its files import.
         .testTarget(
             name: "UnitTests",
             dependencies: [
                 "POIApp", "POICommandLine", "POICommands", "POIDomain", "POIHTTP", "POILocation", "POINetworking",
-                "POIServer", "POIServerCommand", "POISockets", "POITestSupport",
+                "POIServer", "POIServerCommand", "POISockets", "POITestSupport", "PortableTestSupport",
             ],
             path: "Tests/Unit",
             swiftSettings: testSwiftSettings
@@ -104,21 +108,28 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "POICommandLine", "POICommands", "POIDomain", "POILocation", "POINetworking", "POIServer",
-                "POIServerCommand", "POISockets", "POITestSupport",
+                "POIServerCommand", "POISockets", "POITestSupport", "PortableTestSupport",
             ],
             path: "Tests/Integration",
             swiftSettings: testSwiftSettings
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["POIDomain", "POINetworking", "POISockets", "POITestSupport"],
+            dependencies: ["POIDomain", "POINetworking", "POISockets", "POITestSupport", "PortableTestSupport"],
             path: "Tests/EndToEnd",
+            swiftSettings: testSwiftSettings
+        ),
+        // The portable helpers' own tests, which depend on nothing else: they go wherever the helpers are copied.
+        // pyramid.json puts them in the integration tier (URLSession over the stub, launched processes).
+        .testTarget(
+            name: "PortableTestSupportTests",
+            dependencies: ["PortableTestSupport"],
             swiftSettings: testSwiftSettings
         ),
         // Not a tier: the workshop's hidden tests, switched on by scripts/workshop (docs/workshop.md).
         .testTarget(
             name: "WorkshopTests",
-            dependencies: ["POIApp", "POIDomain", "POILocation", "POINetworking", "POITestSupport"],
+            dependencies: ["POIApp", "POIDomain", "POILocation", "POINetworking", "PortableTestSupport"],
             path: "Tests/Workshop",
             swiftSettings: testSwiftSettings
         ),

@@ -1,3 +1,4 @@
+public import PortableTestSupport
 public import Testing
 
 extension FaultInjector {

@@ -1,6 +1,7 @@
 import Foundation
 import POISockets
 import POITestSupport
+import PortableTestSupport
 import Testing
 
 #if canImport(Glibc)

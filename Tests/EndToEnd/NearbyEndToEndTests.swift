@@ -1,6 +1,6 @@
 import Foundation
 import POISockets
-import POITestSupport
+import PortableTestSupport
 import Testing
 
 /// `poi nearby` as a user runs it: the built executable, against the in-process server or a `poi-server` process.

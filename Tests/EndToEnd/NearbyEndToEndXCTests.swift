@@ -1,4 +1,4 @@
-import POITestSupport
+import PortableTestSupport
 import XCTest
 
 /// The XCTest twin of the end-to-end suites: the built `poi` as a process, its output and its exit status.

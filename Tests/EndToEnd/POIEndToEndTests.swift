@@ -1,5 +1,5 @@
 import Foundation
-import POITestSupport
+import PortableTestSupport
 import Synchronization
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import POISockets
-import POITestSupport
+import PortableTestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 import Foundation
-import POITestSupport
+import PortableTestSupport
 
 /// The package's two programs as the end-to-end tests start them, on top of the generic `BuiltProduct`.
 enum Programs {

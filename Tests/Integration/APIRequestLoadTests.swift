@@ -1,6 +1,6 @@
 import Foundation
 import POINetworking
-import POITestSupport
+import PortableTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -1,7 +1,7 @@
 import Foundation
 import POIApp
 import POIDomain
-import POITestSupport
+import PortableTestSupport
 import Synchronization
 import Testing
 

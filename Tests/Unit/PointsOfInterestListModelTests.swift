@@ -2,7 +2,7 @@ import Foundation
 import POIApp
 import POIDomain
 import POILocation
-import POITestSupport
+import PortableTestSupport
 import Testing
 
 /// Isolating a notification observer (WWDC 2018 session 417, "Working with notifications"), in Swift Testing.

@@ -1,7 +1,7 @@
 import Foundation
 import POIDomain
 import POINetworking
-import POITestSupport
+import PortableTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -7,7 +7,7 @@
 // - the imports of the package's modules (`MockURLProtocol` lives in the POITestSupport target).
 import POIDomain
 import POINetworking
-import POITestSupport
+import PortableTestSupport
 import XCTest
 
 #if canImport(FoundationNetworking)

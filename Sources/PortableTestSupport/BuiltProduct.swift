@@ -1,5 +1,4 @@
 public import Foundation
-import POISockets
 import Synchronization
 
 #if canImport(Glibc)
@@ -17,13 +16,21 @@ import Synchronization
 /// kills a process that outlives its time limit, and `withRunningProcess` stops its process however its body ends.
 public enum BuiltProduct {
     /// What a finished process left: its exit status and everything it wrote.
-    public struct Result: Sendable {
+    public struct Result: Sendable, Equatable {
         /// The exit status, or 128 + the signal's number when a signal ended the process, as a shell reports it.
         public var status: Int32
         /// Standard output.
         public var standardOutput: String
         /// Standard error.
         public var standardError: String
+
+        /// The result of a run that ended with `status` and wrote the two outputs: what a test expects, to compare
+        /// a whole run at once.
+        public init(status: Int32, standardOutput: String, standardError: String) {
+            self.status = status
+            self.standardOutput = standardOutput
+            self.standardError = standardError
+        }
     }
 
     /// A process that `withRunningProcess` started and will stop.
@@ -225,7 +232,7 @@ public enum BuiltProduct {
     /// tasks block SIGINT and SIGTERM; a child that does not reset its mask (gpsfake, a Python program) then
     /// ignores the signals that should stop it.
     private static func launch(_ launched: UncheckedProcess) async throws {
-        try await BlockingCall.run {
+        try await DedicatedThread.run {
             var empty = sigset_t()
             sigemptyset(&empty)
             pthread_sigmask(SIG_SETMASK, &empty, nil)
@@ -234,7 +241,7 @@ public enum BuiltProduct {
     }
 
     private static func readToEnd(_ handle: FileHandle) async -> String {
-        await BlockingCall.run {
+        await DedicatedThread.run {
             String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
         }
     }
@@ -243,7 +250,7 @@ public enum BuiltProduct {
     private static func readLine(from handle: FileHandle, matching isReady: @escaping @Sendable (String) -> Bool)
         async -> String?
     {
-        await BlockingCall.run {
+        await DedicatedThread.run {
             var buffer: [UInt8] = []
             while true {
                 while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {

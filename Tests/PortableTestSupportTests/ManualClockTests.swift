@@ -1,4 +1,4 @@
-import POITestSupport
+import PortableTestSupport
 import Testing
 
 /// The test clock itself: it wakes sleepers only when advanced, in deadline order, and honours cancellation.

@@ -1,0 +1,97 @@
+import Foundation
+import PortableTestSupport
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The process helper itself, on the system's shell: what a run gives back, its time limit, and a process kept
+/// running for a body, ready by a line of output and stopped however the body ends.
+@Suite("BuiltProduct", .timeLimit(.minutes(1)))
+struct BuiltProductTests {
+    static let shell = URL(fileURLWithPath: "/bin/sh")
+
+    /// The line the shell scripts print when they are ready.
+    static let ready: @Sendable (String) -> Bool = { $0 == "ready" }
+
+    @Test("A run gives the exit status and both outputs, in the environment it changed")
+    func run() async throws {
+        // A variable of the test process's own, which the run removes; its name is one the shell can read.
+        let removed = try #require(
+            ProcessInfo.processInfo.environment.keys.sorted().first {
+                $0.wholeMatch(of: /[A-Za-z_][A-Za-z0-9_]*/) != nil
+            })
+        let script = "printf 'out %s %s' \"$ADDED\" \"${\(removed)-removed}\"; printf err >&2; exit 3"
+        let result = try await BuiltProduct.run(
+            Self.shell, ["-c", script], environment: ["ADDED": "added", removed: nil])
+        #expect(result == BuiltProduct.Result(status: 3, standardOutput: "out added removed", standardError: "err"))
+    }
+
+    @Test("A run that outlives its time limit is killed, and the call throws")
+    func timeLimit() async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        // `tail -f` never ends by itself; a limit of zero kills it at once.
+        await #expect {
+            try await BuiltProduct.run(Self.shell, ["-c", "exec tail -f /dev/null"], timeLimit: .zero)
+        } throws: { error in
+            (error as? BuiltProduct.Failure)?.description.contains("ran longer than") == true
+        }
+        #expect(clock.now - start < .seconds(10), "the process was not killed")
+    }
+
+    @Test("withRunningProcess: ready at the line asked for, stopped by its signal when the body returns")
+    func runningProcess() async throws {
+        let (identifier, status) = try await BuiltProduct.withRunningProcess(
+            Self.shell, ["-c", "echo starting; echo ready; exec tail -f /dev/null"], readyWhen: Self.ready
+        ) { process in
+            #expect(process.readyLine == "ready")
+            #expect(kill(process.processIdentifier, 0) == 0, "the process runs while the body does")
+            return process.processIdentifier
+        }
+        #expect(status == 128 + SIGTERM)
+        #expect(kill(identifier, 0) == -1, "the process was stopped")
+    }
+
+    @Test("withRunningProcess stops its process when the body throws, and rethrows what the body threw")
+    func bodyThrows() async throws {
+        struct Thrown: Error {}
+        let identifier = Mutex<Int32?>(nil)
+        await #expect(throws: Thrown.self) {
+            _ = try await BuiltProduct.withRunningProcess(
+                Self.shell, ["-c", "echo ready; exec tail -f /dev/null"], readyWhen: Self.ready
+            ) { process in
+                identifier.withLock { $0 = process.processIdentifier }
+                throw Thrown()
+            }
+        }
+        let stopped = try #require(identifier.withLock { $0 })
+        #expect(kill(stopped, 0) == -1, "the process was stopped")
+    }
+
+    @Test("A process that ends before it is ready fails the call with what it wrote on standard error")
+    func endsBeforeReady() async throws {
+        await #expect {
+            _ = try await BuiltProduct.withRunningProcess(
+                Self.shell, ["-c", "echo cannot start >&2; exit 2"], readyWhen: Self.ready
+            ) { _ in }
+        } throws: { error in
+            let description = (error as? BuiltProduct.Failure)?.description ?? ""
+            return description.contains("ended its output before it was ready (status 2)")
+                && description.contains("cannot start")
+        }
+    }
+
+    @Test("An executable that is not there fails the call with how to build it")
+    func missingExecutable() async throws {
+        await #expect {
+            _ = try await BuiltProduct.run(BuiltProduct.product("no-such-product"), [])
+        } throws: { error in
+            (error as? BuiltProduct.Failure)?.description.contains("no-such-product; run 'swift build' first") == true
+        }
+    }
+}
