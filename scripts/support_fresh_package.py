@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""The portable test support on a package nobody here wrote: a fresh `swift package init --type library`, with
+Sources/PortableTestSupport and Tests/PortableTestSupportTests copied in as they are and chapter 12's manifest lines
+added; it must build with zero warnings and run every test of the copied folder, all passing.
+
+    scripts/support-fresh-package [--keep]
+
+The manifest lines are the ones between `<!-- support:manifest -->` markers in
+docs/12-using-this-layout-as-a-template.md: a `platforms:` line goes into `Package(...)`, each line that starts with
+`.` into its `targets:`. A step of the `kit` stage (scripts/ci-stage), beside scripts/kit-fresh-package; tested by
+scripts/tests/test_support_fresh_package.py (the parts that need no build).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from kit_fresh_package import run  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+CHAPTER = ROOT / "docs" / "12-using-this-layout-as-a-template.md"
+MANIFEST_BLOCK = re.compile(r"<!-- support:manifest -->\s*```swift\n(.*?)```\s*<!-- /support:manifest -->", re.S)
+MODULE = "PortableTestSupport"
+FOLDERS = [f"Sources/{MODULE}", f"Tests/{MODULE}Tests"]
+NAME = "Copier"
+# Swift Testing's closing line: `✔ Test run with 26 tests in 5 suites passed after 0.1 seconds.`
+SUMMARY = re.compile(r"Test run with (\d+) tests? in \d+ suites? passed")
+
+
+def manifest_lines(text: str) -> tuple[list[str], list[str]]:
+    """Chapter 12's lines for a copier's manifest: those for `Package(...)` itself, and those for its `targets:`."""
+    match = MANIFEST_BLOCK.search(text)
+    if not match:
+        raise SystemExit(f"support-fresh-package: {CHAPTER.name} has no ```swift block between "
+                         "<!-- support:manifest --> markers")
+    lines = [line.strip() for line in match[1].splitlines() if line.strip() and not line.strip().startswith("//")]
+    targets = [line for line in lines if line.startswith(".")]
+    return [line for line in lines if line not in targets], targets
+
+
+def add_to_manifest(manifest: str, package_lines: list[str], target_lines: list[str]) -> str:
+    """`swift package init`'s manifest with `package_lines` after the package's name and `target_lines` first in its
+    targets; refused when either place is not where `init` puts it."""
+    name = re.search(r'^( *)name: "[^"]+",\n', manifest, re.M)
+    targets = re.search(r"^( *)targets: \[\n", manifest, re.M)
+    if not name or not targets:
+        raise SystemExit(f"support-fresh-package: the manifest swift package init wrote has no name or targets:\n{manifest}")
+    inner = targets[1] + "    "
+    manifest = (manifest[:targets.end()] + "".join(f"{inner}{line}\n" for line in target_lines)
+                + manifest[targets.end():])
+    return manifest[:name.end()] + "".join(f"{name[1]}{line}\n" for line in package_lines) + manifest[name.end():]
+
+
+def tests_in(folder: Path) -> int:
+    """The Swift Testing tests of `folder`: one per `@Test` attribute."""
+    return sum(len(re.findall(r"@Test\b", path.read_text())) for path in folder.rglob("*.swift"))
+
+
+def main(arguments: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="scripts/support-fresh-package", description=__doc__.splitlines()[0])
+    parser.add_argument("--keep", action="store_true", help="keep the package (its folder is printed)")
+    options = parser.parse_args(arguments)
+    folder = Path(tempfile.mkdtemp(prefix="support-fresh-"))
+    problems: list[str] = []
+    try:
+        package = folder / NAME
+        package.mkdir()
+        run(["swift", "package", "init", "--type", "library", "--name", NAME], package)
+        for copied in FOLDERS:
+            shutil.copytree(ROOT / copied, package / copied)
+        package_lines, target_lines = manifest_lines(CHAPTER.read_text())
+        manifest = package / "Package.swift"
+        manifest.write_text(add_to_manifest(manifest.read_text(), package_lines, target_lines))
+        expected = tests_in(package / FOLDERS[1])
+        print(f"== a fresh package in {package}: {' and '.join(FOLDERS)} copied, chapter 12's lines in its manifest",
+              flush=True)
+        built = run(["swift", "build", "--build-tests"], package, check=False)
+        warnings = sorted({line for line in (built.stdout + built.stderr).splitlines() if ": warning: " in line})
+        if built.returncode != 0:
+            problems.append(f"the build failed:\n{built.stdout[-3000:]}{built.stderr[-3000:]}")
+        problems += [f"the build warns: {line}" for line in warnings]
+        if built.returncode == 0:
+            tested = run(["swift", "test", "--skip-build", "--filter", f"{MODULE}Tests"], package, check=False)
+            summary = SUMMARY.search(tested.stdout + tested.stderr)
+            ran = int(summary[1]) if summary else None
+            print(f"   built with {len(warnings)} warnings; {ran} of the folder's {expected} tests passed")
+            if tested.returncode != 0 or ran != expected:
+                problems.append(f"swift test exited {tested.returncode} with {ran} tests passed, not {expected}:\n"
+                                f"{tested.stdout[-3000:]}{tested.stderr[-3000:]}")
+    finally:
+        if options.keep:
+            print(f"kept {folder}")
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
+    for problem in problems:
+        print(f"  PROBLEM {problem}")
+    print(f"support-fresh-package: {'FAILED' if problems else 'as expected'}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
