@@ -83,13 +83,14 @@ let package = Package(
         .executableTarget(
             name: "poi-server", dependencies: ["POIServerCommand", "POICommandLine"], swiftSettings: swiftSettings),
 
-        // Apart: the test helpers any package can copy (MockURLProtocol, ManualClock, BuiltProduct...),
-        // built on the toolchain alone; chapter 12 says what to copy. Not a product.
+        // Apart: the test helpers any package can copy (MockURLProtocol, ManualClock, BuiltProduct,
+        // ProgramUnderTest...), built on the toolchain alone; chapter 12 says what to copy. Not a product.
         .target(name: "PortableTestSupport", swiftSettings: swiftSettings),
-        // Apart: this package's own test helpers (faults, sockets, gpsd fakes, recorded tracks); not a product.
+        // Apart: this package's own test helpers (faults, sockets, gpsd fakes, recorded tracks, poi as a program
+        // under test); not a product.
         .target(
             name: "POITestSupport",
-            dependencies: ["POILocation", "POISockets", "PortableTestSupport"],
+            dependencies: ["POICommandLine", "POICommands", "POILocation", "POISockets", "PortableTestSupport"],
             swiftSettings: swiftSettings
         ),
 

@@ -6,12 +6,16 @@ import Foundation
 /// the other stream.
 public enum StandardStreams {
     /// Writes a line to standard output.
-    public static let output: @Sendable (String) -> Void = { line in
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
-    }
+    public static let output = lines { text in FileHandle.standardOutput.write(Data(text.utf8)) }
 
     /// Writes a line to standard error.
-    public static let errorOutput: @Sendable (String) -> Void = { line in
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+    public static let errorOutput = lines { text in FileHandle.standardError.write(Data(text.utf8)) }
+
+    /// The line writer over `write`, which takes text as it is: each line is written with its newline, in one call.
+    ///
+    /// The executables write through it to the process's streams, and a test that runs a program in process to
+    /// streams of its own, so that both see the same bytes.
+    public static func lines(_ write: @escaping @Sendable (String) -> Void) -> @Sendable (String) -> Void {
+        { line in write(line + "\n") }
     }
 }

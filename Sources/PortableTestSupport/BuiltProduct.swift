@@ -7,7 +7,8 @@ import Synchronization
     import Darwin
 #endif
 
-/// Runs executables from tests, the package's own built products first: the end-to-end tier's process helper.
+/// Runs executables from tests, the package's own built products first: the end-to-end tier's process helper, and
+/// `ProgramUnderTest`'s launched mode.
 ///
 /// It knows nothing of any one program: a caller says how a process shows it is ready (a predicate on its lines
 /// of output) and which signal stops it. Waiting goes through `terminationHandler`, after both pipes were read to
@@ -16,6 +17,8 @@ import Synchronization
 /// kills a process that outlives its time limit, and `withRunningProcess` stops its process however its body ends.
 public enum BuiltProduct {
     /// What a finished process left: its exit status and everything it wrote.
+    ///
+    /// `ProgramUnderTest` gives the same from a run in process, so that one test body reads either.
     public struct Result: Sendable, Equatable {
         /// The exit status, or 128 + the signal's number when a signal ended the process, as a shell reports it.
         public var status: Int32

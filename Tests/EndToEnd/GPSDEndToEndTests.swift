@@ -28,6 +28,9 @@ private let gpsdExecutable = URL(fileURLWithPath: "/usr/sbin/gpsd")
     .timeLimit(.minutes(1))
 )
 struct GPSDEndToEndTests {
+    /// `poi` as the user runs it: the built executable, launched.
+    static let poi = ProgramUnderTest.poi(.launched)
+
     @Test("Without --lat and --long, poi asks gpsd and lists the places near the receiver's position")
     func nearbyFromGPSD() async throws {
         let (result, gpsdStatus) = try await Self.withGPSD { port in
@@ -102,7 +105,7 @@ struct GPSDEndToEndTests {
 
     /// Runs `poi nearby` without coordinates, so that it asks the gpsd on `gpsdPort`.
     static func nearby(gpsdPort: UInt16) async throws -> BuiltProduct.Result {
-        try await Programs.poi(["nearby", "--limit", "2"], environment: ["POI_GPSD_PORT": "\(gpsdPort)"])
+        try await Self.poi.run(["nearby", "--limit", "2"], environment: ["POI_GPSD_PORT": "\(gpsdPort)"])
     }
 
     /// Checks that `poi nearby` succeeded and listed the places near `RecordedTrack.conventionCenterWalk`.

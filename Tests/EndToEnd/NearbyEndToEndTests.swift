@@ -1,5 +1,6 @@
 import Foundation
 import POISockets
+import POITestSupport
 import PortableTestSupport
 import Testing
 
@@ -10,6 +11,9 @@ import Testing
 /// in parallel, and every server is stopped however the test ends.
 @Suite("poi nearby, end to end", .timeLimit(.minutes(1)))
 struct NearbyEndToEndTests {
+    /// `poi` as the user runs it: the built executable, launched.
+    static let poi = ProgramUnderTest.poi(.launched)
+
     static let convention = ["--lat", "37.3293", "--long", "-121.8893"]
 
     /// The JSON schema of `poi nearby --json`, read back.
@@ -27,7 +31,7 @@ struct NearbyEndToEndTests {
 
     @Test("With no server given, the built-in server answers and the places come nearest first")
     func builtInServer() async throws {
-        let result = try await Programs.poi(["nearby"] + Self.convention + ["--limit", "3"])
+        let result = try await Self.poi.run(["nearby"] + Self.convention + ["--limit", "3"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardError.isEmpty)
         let lines = result.standardOutput.split(separator: "\n")
@@ -42,7 +46,7 @@ struct NearbyEndToEndTests {
 
     @Test("--json prints the documented schema, nearest first, parsed back")
     func json() async throws {
-        let result = try await Programs.poi(["nearby", "--json"] + Self.convention)
+        let result = try await Self.poi.run(["nearby", "--json"] + Self.convention)
         #expect(result.status == 0, "\(result.standardError)")
         let report = try JSONDecoder().decode(Report.self, from: Data(result.standardOutput.utf8))
         #expect(report.position == ["latitude": 37.3293, "longitude": -121.8893])
@@ -67,10 +71,8 @@ struct NearbyEndToEndTests {
         defer { try? FileManager.default.removeItem(at: data) }
 
         let (outputs, exitStatus) = try await Programs.withPOIServer(["--data", data.path]) { server in
-            let byOption = try await Programs.poi(
-                ["nearby", "--server", server.url.absoluteString] + Self.convention)
-            let byEnvironment = try await Programs.poi(
-
+            let byOption = try await Self.poi.run(["nearby", "--server", server.url.absoluteString] + Self.convention)
+            let byEnvironment = try await Self.poi.run(
                 ["nearby"] + Self.convention,
                 environment: ["POI_SERVER_URL": server.url.absoluteString]
             )
@@ -100,8 +102,7 @@ struct NearbyEndToEndTests {
     )
     func faults(serverArguments: [String], clientArguments: [String], status: Int32, message: String) async throws {
         let (result, _) = try await Programs.withPOIServer(serverArguments) { server in
-            try await Programs.poi(
-
+            try await Self.poi.run(
                 ["nearby", "--server", server.url.absoluteString] + Self.convention + clientArguments
             )
         }
@@ -121,7 +122,7 @@ struct NearbyEndToEndTests {
         let clock = ContinuousClock()
         let (result, took) = try await Programs.withPOIServer(["--fault", "slow", "--slow-ms", "3000"]) { server in
             let start = clock.now
-            let result = try await Programs.poi(
+            let result = try await Self.poi.run(
                 ["nearby", "--server", server.url.absoluteString, "--timeout", "\(seconds)"] + Self.convention)
             return (result, clock.now - start)
         }.0
@@ -140,7 +141,7 @@ struct NearbyEndToEndTests {
         let clock = ContinuousClock()
         let (result, took) = try await Programs.withPOIServer([]) { server in
             let start = clock.now
-            let result = try await Programs.poi(
+            let result = try await Self.poi.run(
                 ["nearby", "--server", server.url.absoluteString, "--timeout", "\(seconds)"] + Self.convention)
             return (result, clock.now - start)
         }.0
@@ -191,7 +192,7 @@ struct NearbyEndToEndTests {
     ) async throws -> (BuiltProduct.Result, took: Duration) {
         let started = ContinuousClock.now
         let (result, _) = try await Programs.withPOIServer(["--fault", fault, "--slow-ms", "60000"]) { server in
-            async let ran = Programs.poi(
+            async let ran = Self.poi.run(
                 ["nearby", "--server", server.url.absoluteString, "--timeout", "30"] + Self.convention)
             let giveUp = ContinuousClock.now.advanced(by: .seconds(10))
             while !ready(server) {
@@ -242,7 +243,7 @@ struct NearbyEndToEndTests {
         // listening. (A port freed by a stopped server could be taken by a parallel test's server before poi runs.)
         let (held, port) = try Socket.bind(host: "127.0.0.1", port: 0, listening: false)
         defer { held.close() }
-        let result = try await Programs.poi(["nearby", "--server", "http://127.0.0.1:\(port)"] + Self.convention)
+        let result = try await Self.poi.run(["nearby", "--server", "http://127.0.0.1:\(port)"] + Self.convention)
         #expect(result.status == 69, "\(result.standardError)")
         #expect(result.standardError.contains("is it running? check --server or POI_SERVER_URL"))
     }
@@ -251,7 +252,7 @@ struct NearbyEndToEndTests {
     func noLocation() async throws {
         let (held, port) = try Socket.bind(host: "127.0.0.1", port: 0, listening: false)
         defer { held.close() }
-        let result = try await Programs.poi(["nearby"], environment: ["POI_GPSD_PORT": "\(port)"])
+        let result = try await Self.poi.run(["nearby"], environment: ["POI_GPSD_PORT": "\(port)"])
         #expect(result.status == 80, "\(result.standardError)")
         #expect(result.standardError.contains("no location: gpsd is not running at 127.0.0.1:\(port)"))
         #expect(result.standardError.contains("start gpsd, or give the position with --lat and --long"))

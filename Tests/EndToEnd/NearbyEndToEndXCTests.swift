@@ -1,11 +1,14 @@
+import POITestSupport
 import PortableTestSupport
 import XCTest
 
 /// The XCTest twin of the end-to-end suites: the built `poi` as a process, its output and its exit status.
 final class NearbyEndToEndXCTests: XCTestCase {
+    /// `poi` as the user runs it: the built executable, launched.
+    static let poi = ProgramUnderTest.poi(.launched)
+
     func testNearbyListsTheConventionCenterFirst() async throws {
-        let result = try await Programs.poi(
-            ["nearby", "--lat", "37.3293", "--long", "-121.8893", "--limit", "1"])
+        let result = try await Self.poi.run(["nearby", "--lat", "37.3293", "--long", "-121.8893", "--limit", "1"])
         XCTAssertEqual(result.status, 0, result.standardError)
         XCTAssertEqual(
             result.standardOutput,
@@ -14,7 +17,7 @@ final class NearbyEndToEndXCTests: XCTestCase {
     }
 
     func testInvalidCoordinateExitsWith65() async throws {
-        let result = try await Programs.poi(["nearby", "--lat", "-90.5", "--long", "0"])
+        let result = try await Self.poi.run(["nearby", "--lat", "-90.5", "--long", "0"])
         XCTAssertEqual(result.status, 65)
         XCTAssertEqual(
             result.standardError,

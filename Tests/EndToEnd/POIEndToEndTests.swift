@@ -1,24 +1,35 @@
 import Foundation
+import POITestSupport
 import PortableTestSupport
 import Synchronization
 import Testing
 
-/// `poi`'s help, version, bad input and `featured`, as a user sees them.
+/// `poi`'s help, version, bad input and `featured`, as a user sees them; the help and the launch shortcut also in
+/// process, to hold the lower tiers' way of running `poi` to the program's.
 @Suite("poi command line, end to end", .timeLimit(.minutes(1)))
 struct POIEndToEndTests {
-    @Test("--help, help nearby and --version answer on stdout with status 0")
-    func help() async throws {
-        let help = try await Programs.poi(["--help"])
+    /// `poi` as the user runs it: the built executable, launched.
+    static let poi = ProgramUnderTest.poi(.launched)
+
+    /// One body, two ways (`ProgramUnderTest.Mode`): the launched case is the test of the program as it ships; the
+    /// in-process case, the way the lower tiers run `poi`, must pass the same body, or those tiers test something
+    /// other than what ships.
+    @Test(
+        "--help, help nearby and --version answer on stdout with status 0",
+        arguments: ProgramUnderTest.Mode.allCases)
+    func help(mode: ProgramUnderTest.Mode) async throws {
+        let poi = ProgramUnderTest.poi(mode)
+        let help = try await poi.run(["--help"])
         #expect(help.status == 0)
         #expect(help.standardOutput.contains("Usage:"))
         #expect(help.standardOutput.contains("poi nearby [--lat DEGREES] [--long DEGREES]"))
 
-        let nearby = try await Programs.poi(["help", "nearby"])
+        let nearby = try await poi.run(["help", "nearby"])
         #expect(nearby.status == 0)
         #expect(nearby.standardOutput.contains("--timeout SECONDS"))
-        #expect(try await Programs.poi(["nearby", "--help"]).standardOutput == nearby.standardOutput)
+        #expect(try await poi.run(["nearby", "--help"]).standardOutput == nearby.standardOutput)
 
-        let version = try await Programs.poi(["--version"])
+        let version = try await poi.run(["--version"])
         #expect(version.standardOutput == "poi 1.0.0\n")
     }
 
@@ -53,18 +64,22 @@ struct POIEndToEndTests {
         ] as [([String], Int32, String)]
     )
     func badInput(arguments: [String], status: Int32, message: String) async throws {
-        let result = try await Programs.poi(arguments)
+        let result = try await Self.poi.run(arguments)
         #expect(result.status == status, "\(result.standardError)")
         #expect(result.standardOutput.isEmpty)
         #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
         #expect(result.standardError.hasPrefix("poi: \(message)"), "\(result.standardError)")
     }
 
-    @Test("The launch shortcut: IS_UNIT_TESTING=1 skips the tip on stderr, a launch without it shows the tip")
-    func launchShortcut() async throws {
+    /// Run both ways as `help(mode:)` is: the variable set and removed reaches the program alike in both.
+    @Test(
+        "The launch shortcut: IS_UNIT_TESTING=1 skips the tip on stderr, a launch without it shows the tip",
+        arguments: ProgramUnderTest.Mode.allCases)
+    func launchShortcut(mode: ProgramUnderTest.Mode) async throws {
+        let poi = ProgramUnderTest.poi(mode)
         let arguments = ["featured", "--count", "0"]
-        let testing = try await Programs.poi(arguments, environment: ["IS_UNIT_TESTING": "1"])
-        let normal = try await Programs.poi(arguments, environment: ["IS_UNIT_TESTING": nil])
+        let testing = try await poi.run(arguments, environment: ["IS_UNIT_TESTING": "1"])
+        let normal = try await poi.run(arguments, environment: ["IS_UNIT_TESTING": nil])
         #expect(testing.status == 0)
         #expect(normal.status == 0)
         #expect(testing.standardOutput == "Featured: San Jose McEnery Convention Center\n")
@@ -74,8 +89,8 @@ struct POIEndToEndTests {
 
         // nearby launches the same way.
         let nearby = ["nearby", "--lat", "37.3293", "--long", "-121.8893", "--limit", "1"]
-        let quiet = try await Programs.poi(nearby, environment: ["IS_UNIT_TESTING": "1"])
-        let tipped = try await Programs.poi(nearby, environment: ["IS_UNIT_TESTING": nil])
+        let quiet = try await poi.run(nearby, environment: ["IS_UNIT_TESTING": "1"])
+        let tipped = try await poi.run(nearby, environment: ["IS_UNIT_TESTING": nil])
         #expect(quiet.standardError.isEmpty, "\(quiet.standardError)")
         #expect(tipped.standardError.hasPrefix("poi: tip: "), "\(tipped.standardError)")
         #expect(tipped.standardOutput == quiet.standardOutput)
@@ -83,7 +98,7 @@ struct POIEndToEndTests {
 
     @Test("featured shows a place, then rotates on the real run loop")
     func featured() async throws {
-        let result = try await Programs.poi(["featured", "--interval", "0.02", "--count", "2"])
+        let result = try await Self.poi.run(["featured", "--interval", "0.02", "--count", "2"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(
             result.standardOutput == """

@@ -1,15 +1,9 @@
 import Foundation
 import PortableTestSupport
 
-/// The package's two programs as the end-to-end tests start them, on top of the generic `BuiltProduct`.
+/// `poi-server` as the end-to-end tests start it, on top of the generic `BuiltProduct`: a server that runs until the
+/// test's body is done. (`poi` runs through `ProgramUnderTest.poi(.launched)`, the one way every tier runs it.)
 enum Programs {
-    /// Runs the built `poi` launched as a test runner launches the app: with `IS_UNIT_TESTING=1` (the talk's
-    /// launch shortcut), unless `environment` sets the variable otherwise or removes it (`nil`).
-    static func poi(_ arguments: [String], environment: [String: String?] = [:]) async throws -> BuiltProduct.Result {
-        try await BuiltProduct.run(
-            "poi", arguments, environment: ["IS_UNIT_TESTING": "1"].merging(environment) { $1 })
-    }
-
     /// A running `poi-server`: its URL, and its process for signals.
     struct Server: Sendable {
         /// The URL the server printed as its first line.

@@ -3,6 +3,7 @@ import POICommandLine
 import POIDomain
 import POIServer
 import POITestSupport
+import PortableTestSupport
 import Testing
 
 @testable import POICommands
@@ -65,9 +66,9 @@ struct NearbyCommandClassesTests {
         let arguments =
             ["nearby", "--server", server.url.absoluteString, "--lat", "37.3293", "--long", "-121.8893"]
             + input.value.arguments + (input.value.arguments.contains("--json") ? [] : ["--json"])
-        let (status, output, errors) = await POICommandTests.run(arguments)
-        #expect(status == .success, "\(errors)")
-        let report = try JSONDecoder().decode(NearbyReport.self, from: Data(try #require(output.first).utf8))
+        let result = try await ProgramUnderTest.poi(.inProcess).run(arguments)
+        #expect(result.status == ExitCode.success.rawValue, "\(result.standardError)")
+        let report = try JSONDecoder().decode(NearbyReport.self, from: Data(result.standardOutput.utf8))
         #expect(report.places.map(\.name) == input.value.names)
     }
 }

@@ -2,6 +2,8 @@ import Foundation
 import POICommandLine
 import POIDomain
 import POIServer
+import POITestSupport
+import PortableTestSupport
 import Synchronization
 import Testing
 
@@ -12,19 +14,8 @@ import Testing
 struct POICommandTests {
     static let convention = ["--lat", "37.3293", "--long", "-121.8893"]
 
-    /// Runs `poi` in process; returns its exit status, what it wrote on standard output and on standard error.
-    @MainActor
-    static func run(_ arguments: [String]) async -> (ExitCode, output: [String], errors: [String]) {
-        let output = Mutex<[String]>([])
-        let errors = Mutex<[String]>([])
-        let command = POICommand(
-            environment: ["IS_UNIT_TESTING": "1"],
-            output: { text in output.withLock { $0.append(text) } },
-            errorOutput: { text in errors.withLock { $0.append(text) } }
-        )
-        let status = await command.run(arguments)
-        return (status, output.withLock { $0 }, errors.withLock { $0 })
-    }
+    /// `poi` run in process, as the unit tier runs it.
+    static let poi = ProgramUnderTest.poi(.inProcess)
 
     @Test(
         "--json lists as many places as --limit allows, the nearest ones",
@@ -34,10 +25,10 @@ struct POICommandTests {
         ]
     )
     func jsonHonoursLimit(limit: Int, names: [String]) async throws {
-        let (status, output, errors) = await Self.run(["nearby", "--json", "--limit", "\(limit)"] + Self.convention)
-        #expect(status == .success, "\(errors)")
-        #expect(output.count == 1)
-        let report = try JSONDecoder().decode(NearbyReport.self, from: Data(try #require(output.first).utf8))
+        let result = try await Self.poi.run(["nearby", "--json", "--limit", "\(limit)"] + Self.convention)
+        #expect(result.status == ExitCode.success.rawValue, "\(result.standardError)")
+        #expect(result.standardOutput.split(separator: "\n").count == 1)
+        let report = try JSONDecoder().decode(NearbyReport.self, from: Data(result.standardOutput.utf8))
         #expect(report.places.map(\.name) == names)
     }
 
@@ -51,15 +42,14 @@ struct POICommandTests {
         ]
         let server = try StubServer(configuration: configuration)
         defer { server.stop() }
-        let (status, output, errors) = await Self.run(
+        let result = try await Self.poi.run(
             ["nearby", "--json", "--server", server.url.absoluteString] + Self.convention)
-        #expect(status == .success, "\(errors)")
+        #expect(result.status == ExitCode.success.rawValue, "\(result.standardError)")
         #expect(
-            output == [
-                #"{"places":[{"category":"restaurant","coordinate":{"latitude":37.3293,"longitude":-121.8893},"#
-                    + #""distance":"0 m","distanceMeters":0,"name":"Caffè A/B"}],"#
-                    + #""position":{"latitude":37.3293,"longitude":-121.8893}}"#
-            ])
+            result.standardOutput
+                == #"{"places":[{"category":"restaurant","coordinate":{"latitude":37.3293,"longitude":-121.8893},"#
+                + #""distance":"0 m","distanceMeters":0,"name":"Caffè A/B"}],"#
+                + #""position":{"latitude":37.3293,"longitude":-121.8893}}"# + "\n")
     }
 
     @Test(

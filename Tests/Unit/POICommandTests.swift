@@ -4,7 +4,8 @@ import POICommandLine
 import POIDomain
 import POILocation
 import POINetworking
-import Synchronization
+import POITestSupport
+import PortableTestSupport
 import Testing
 
 @testable import POICommands
@@ -14,33 +15,30 @@ import Testing
 /// What needs a server runs in the end-to-end tier.
 @Suite("poi, in process")
 struct POICommandTests {
-    /// Runs `poi` in process; returns its exit status and what it wrote, standard error lines prefixed "err: ".
-    @MainActor
-    static func run(_ arguments: [String], environment: [String: String] = ["IS_UNIT_TESTING": "1"]) async
-        -> (ExitCode, [String])
-    {
-        let lines = Mutex<[String]>([])
-        let command = POICommand(
-            environment: environment,
-            output: { text in lines.withLock { $0.append(text) } },
-            errorOutput: { text in lines.withLock { $0.append("err: \(text)") } }
-        )
-        let status = await command.run(arguments)
-        return (status, lines.withLock { $0 })
+    /// `poi` run in process, as the tiers below the end-to-end one run it (`POIEndToEndTests` holds the two ways to
+    /// the same test bodies).
+    static let poi = ProgramUnderTest.poi(.inProcess)
+
+    /// What a run that wrote `standardOutput` and nothing on standard error, with status 0, gives.
+    static func succeeded(printing standardOutput: String) -> BuiltProduct.Result {
+        BuiltProduct.Result(status: ExitCode.success.rawValue, standardOutput: standardOutput, standardError: "")
+    }
+
+    /// What a run that failed with `code`, wrote `message` on standard error as its one line and nothing else, gives.
+    static func failed(_ code: ExitCode, saying message: String) -> BuiltProduct.Result {
+        BuiltProduct.Result(status: code.rawValue, standardOutput: "", standardError: message + "\n")
     }
 
     @Test(
         "--version takes nothing after it, --help at most a command, as help does",
         arguments: [
-            (["--version", "extra"], "err: poi: unexpected argument 'extra' after --version (see 'poi --help')"),
-            (["--help", "nearby", "featured"], "err: poi: 'poi --help' takes at most one command (see 'poi --help')"),
-            (["-h", "-v"], "err: poi: no command named '-v' (see 'poi --help')"),
+            (["--version", "extra"], "poi: unexpected argument 'extra' after --version (see 'poi --help')"),
+            (["--help", "nearby", "featured"], "poi: 'poi --help' takes at most one command (see 'poi --help')"),
+            (["-h", "-v"], "poi: no command named '-v' (see 'poi --help')"),
         ]
     )
-    func topLevelFlagsCheckTheirArguments(arguments: [String], message: String) async {
-        let (status, lines) = await Self.run(arguments)
-        #expect(status == .usage)
-        #expect(lines == [message])
+    func topLevelFlagsCheckTheirArguments(arguments: [String], message: String) async throws {
+        #expect(try await Self.poi.run(arguments) == Self.failed(.usage, saying: message))
     }
 
     @Test("poi's help says where the places come from when no server is given")
@@ -53,20 +51,25 @@ struct POICommandTests {
     }
 
     @Test("poi --help nearby and poi featured -h show the command's help, as poi help does")
-    func helpFlagWithACommand() async {
-        #expect(await Self.run(["--help", "nearby"]) == (.success, [NearbyCommand.description.help]))
-        #expect(await Self.run(["featured", "-h"]) == (.success, [FeaturedCommand.description.help]))
-        #expect(await Self.run(["--version"]) == (.success, ["poi \(PackageVersion.current)"]))
+    func helpFlagWithACommand() async throws {
+        #expect(
+            try await Self.poi.run(["--help", "nearby"])
+                == Self.succeeded(printing: NearbyCommand.description.help + "\n"))
+        #expect(
+            try await Self.poi.run(["featured", "-h"])
+                == Self.succeeded(printing: FeaturedCommand.description.help + "\n"))
+        #expect(try await Self.poi.run(["--version"]) == Self.succeeded(printing: "poi \(PackageVersion.current)\n"))
     }
 
     @Test("The launch shortcut: a normal launch shows the tip on stderr, IS_UNIT_TESTING=1 skips it")
-    func launchShortcut() async {
-        let normal = await Self.run(["featured", "--count", "0"], environment: [:])
-        #expect(normal.0 == .success)
-        #expect(normal.1 == ["err: \(POICommand.tip)", "Featured: San Jose McEnery Convention Center"])
+    func launchShortcut() async throws {
+        let featured = "Featured: San Jose McEnery Convention Center\n"
+        let normal = try await Self.poi.run(["featured", "--count", "0"], environment: ["IS_UNIT_TESTING": nil])
+        #expect(
+            normal == BuiltProduct.Result(status: 0, standardOutput: featured, standardError: POICommand.tip + "\n"))
 
-        let testing = await Self.run(["featured", "--count", "0"], environment: ["IS_UNIT_TESTING": "1"])
-        #expect(testing == (.success, ["Featured: San Jose McEnery Convention Center"]))
+        let testing = try await Self.poi.run(["featured", "--count", "0"], environment: ["IS_UNIT_TESTING": "1"])
+        #expect(testing == Self.succeeded(printing: featured))
     }
 
     @Test(
@@ -84,10 +87,9 @@ struct POICommandTests {
             (["nearby", "--", "--help"], "unexpected argument '--help' (see 'poi help nearby')"),
         ]
     )
-    func usageErrorBeforeTheTip(arguments: [String], message: String) async {
-        let (status, lines) = await Self.run(arguments, environment: [:])
-        #expect(status == .usage)
-        #expect(lines == ["err: poi: \(message)"])
+    func usageErrorBeforeTheTip(arguments: [String], message: String) async throws {
+        let result = try await Self.poi.run(arguments, environment: ["IS_UNIT_TESTING": nil])
+        #expect(result == Self.failed(.usage, saying: "poi: \(message)"))
     }
 
     @Test(
@@ -100,10 +102,11 @@ struct POICommandTests {
         ]
     )
     func environment(variable: String, value: String, message: String) async throws {
-        let (status, lines) = await Self.run(["nearby"], environment: ["IS_UNIT_TESTING": "1", variable: value])
-        #expect(status == .usage)
-        #expect(lines.count == 1)
-        #expect(lines.first?.hasPrefix("err: poi: \(message)") == true, "\(lines)")
+        let result = try await Self.poi.run(["nearby"], environment: [variable: value])
+        #expect(result.status == ExitCode.usage.rawValue)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+        #expect(result.standardError.hasPrefix("poi: \(message)"), "\(result.standardError)")
     }
 
     @Test("The help lists exactly the variables poi reads, and names only files that exist")
@@ -132,9 +135,9 @@ struct POICommandTests {
         ]
     )
     func promisedExitStatuses(arguments: [String], statuses: [Int32]) async throws {
-        let (status, lines) = await Self.run(arguments)
-        #expect(status == .success)
-        let help = try #require(lines.first)
+        let result = try await Self.poi.run(arguments)
+        #expect(result.status == ExitCode.success.rawValue)
+        let help = result.standardOutput
         let listed = help.split(separator: "Exit status:\n").last?.split(separator: "\n").compactMap {
             Int32($0.split(separator: " ").first ?? "")
         }
@@ -149,11 +152,12 @@ struct POICommandTests {
             ["--version", "north", "south"],
         ]
     )
-    func extraArguments(arguments: [String]) async {
-        let (status, lines) = await Self.run(arguments)
-        #expect(status == .usage)
-        #expect(lines.count == 1)
-        #expect(lines.first?.contains("unexpected argument 'north'") == true)
+    func extraArguments(arguments: [String]) async throws {
+        let result = try await Self.poi.run(arguments)
+        #expect(result.status == ExitCode.usage.rawValue)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+        #expect(result.standardError.contains("unexpected argument 'north'"))
     }
 
     @Test("poi's help lists the exit statuses of all its commands once each, in order")

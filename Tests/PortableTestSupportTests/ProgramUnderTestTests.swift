@@ -1,0 +1,86 @@
+import Foundation
+import PortableTestSupport
+import Testing
+
+/// One program two ways: the system's `printenv`, and its twin in Swift, each run by the same test bodies in process
+/// and launched, as a package's tests run its own command-line program.
+///
+/// `printenv NAME` prints the variable's value and exits 0, or prints nothing and exits 1 when it is not set: a
+/// program whose output depends on its arguments and its environment, on Linux and macOS alike. (A script written for
+/// the test would do as well, but a file written and then run at once can fail with "Text file busy" on Linux while
+/// other tests start processes: a child forked meanwhile holds the file open for writing.)
+@Suite("ProgramUnderTest", .timeLimit(.minutes(1)))
+struct ProgramUnderTestTests {
+    /// `printenv` in `mode`, reading `variables`, with `GREETING=hello` unless a run changes it.
+    static func printenv(_ mode: ProgramUnderTest.Mode, reading variables: Set<String> = ["GREETING"])
+        -> ProgramUnderTest
+    {
+        ProgramUnderTest(
+            executable: URL(fileURLWithPath: "/usr/bin/printenv"), variables: variables,
+            environment: ["GREETING": "hello"], mode: mode
+        ) { invocation in
+            guard let name = invocation.arguments.first, let value = invocation.environment[name] else { return 1 }
+            invocation.standardOutput(value + "\n")
+            return 0
+        }
+    }
+
+    /// `tail -f /dev/null` in `mode`: a program that never ends by itself; in process, one that waits on a stream
+    /// nobody feeds until the run is cancelled.
+    static func endless(_ mode: ProgramUnderTest.Mode) -> ProgramUnderTest {
+        ProgramUnderTest(executable: URL(fileURLWithPath: "/usr/bin/tail"), variables: [], mode: mode) { _ in
+            let (stream, continuation) = AsyncStream<Never>.makeStream()
+            for await _ in stream {}
+            continuation.finish()
+            return 0
+        }
+    }
+
+    @Test(
+        "The arguments, the variables set, changed and removed, the status and the output",
+        arguments: ProgramUnderTest.Mode.allCases)
+    func oneBodyBothWays(mode: ProgramUnderTest.Mode) async throws {
+        let printenv = Self.printenv(mode)
+        #expect(
+            try await printenv.run(["GREETING"]) == .init(status: 0, standardOutput: "hello\n", standardError: ""))
+        #expect(try await printenv.run(["GREETING"], environment: ["GREETING": "hi"]).standardOutput == "hi\n")
+        #expect(
+            try await printenv.run(["GREETING"], environment: ["GREETING": nil])
+                == .init(status: 1, standardOutput: "", standardError: ""))
+    }
+
+    @Test(
+        "A variable the program reads has the run's value only, never the test process's",
+        arguments: ProgramUnderTest.Mode.allCases)
+    func ownVariablesOnly(mode: ProgramUnderTest.Mode) async throws {
+        let inherited = try #require(Self.variableOfTheTestProcess())
+        let printenv = Self.printenv(mode, reading: ["GREETING", inherited])
+        #expect(try await printenv.run([inherited]) == .init(status: 1, standardOutput: "", standardError: ""))
+        #expect(try await printenv.run([inherited], environment: [inherited: "set"]).standardOutput == "set\n")
+    }
+
+    @Test("Launched, the program inherits the test process's other variables (PATH, a coverage profile's path)")
+    func launchedInheritsTheRest() async throws {
+        let inherited = try #require(Self.variableOfTheTestProcess())
+        let value = try #require(ProcessInfo.processInfo.environment[inherited])
+        #expect(try await Self.printenv(.launched).run([inherited]).standardOutput == value + "\n")
+    }
+
+    @Test("A run over its time limit fails the call", arguments: ProgramUnderTest.Mode.allCases)
+    func timeLimit(mode: ProgramUnderTest.Mode) async throws {
+        await #expect {
+            _ = try await Self.endless(mode).run(["-f", "/dev/null"], timeLimit: .zero)
+        } throws: { error in
+            let description = (error as? BuiltProduct.Failure)?.description ?? ""
+            return description.contains("tail") && description.contains("ran longer than")
+        }
+    }
+
+    /// A variable the test process has (HOME where there is one) whose value is one line, other than GREETING.
+    static func variableOfTheTestProcess() -> String? {
+        let candidates = ProcessInfo.processInfo.environment.filter { name, value in
+            name != "GREETING" && !value.isEmpty && !value.contains("\n")
+        }
+        return candidates["HOME"] != nil ? "HOME" : candidates.keys.sorted().first
+    }
+}
