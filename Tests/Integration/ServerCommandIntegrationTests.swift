@@ -8,7 +8,7 @@ import Testing
 ///
 /// No signal is sent, and the test runner's signal mask is left alone.
 @Suite("poi-server, in process", .timeLimit(.minutes(1)))
-struct ServerCommandTests {
+struct ServerCommandIntegrationTests {
     /// What one in-process run wrote: standard output lines, and standard error lines.
     final class Lines: Sendable {
         let output = Mutex<[String]>([])

@@ -21,7 +21,7 @@ import Testing
 
 /// The stub server over real loopback sockets: what it answers, and what it survives.
 @Suite("StubServer over loopback", .timeLimit(.minutes(1)))
-struct StubServerTests {
+struct StubServerIntegrationTests {
     static func withStubServer<T>(
         _ configure: (inout StubServer.Configuration) -> Void = { _ in },
         _ body: (StubServer) async throws -> T
@@ -544,7 +544,7 @@ struct StubServerTests {
 // MARK: When system calls fail (a FaultInjector on the server's sockets alone): it keeps serving, frees what a
 // failed connection held, and leaves no descriptor behind.
 
-extension StubServerTests {
+extension StubServerIntegrationTests {
     static func faultDeadline() -> ContinuousClock.Instant { .now.advanced(by: .seconds(10)) }
     static let health = Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
 

@@ -11,7 +11,7 @@ import Testing
 
 /// `poi` run in process with its built-in server: the command's whole path over loopback HTTP, no process launched.
 @Suite("poi nearby, in process with its built-in server", .timeLimit(.minutes(1)))
-struct POICommandTests {
+struct POICommandIntegrationTests {
     static let convention = ["--lat", "37.3293", "--long", "-121.8893"]
 
     /// `poi` run in process, as the unit tier runs it.
