@@ -1,4 +1,5 @@
-"""Tests of scripts/check-layout's check that test suites are named once across the test targets.
+"""Tests of scripts/check-layout's checks that need no build: test suites named once across the test targets, and the
+reading of `nm` and `ldd` behind `--binaries` (what the built poi-server must not link).
 
 Run with: python3 -m unittest discover -s scripts/tests
 """
@@ -99,6 +100,51 @@ class SuiteNamesTests(unittest.TestCase):
             self.skipTest("no swift here")
         targets = {target["name"]: target for target in json.loads(dump.stdout)["targets"]}
         self.assertEqual(layout.check_suite_names(ROOT, targets), [])
+
+
+NM = """0000000000012340 T $s9POIServer10StubServerC4stopyyF
+0000000000012350 T $s13POINetworking16APIRequestLoaderC4loadyyF
+                 U $s20FoundationNetworking10URLSessionCMa
+0000000000012360 T $s13POINetworking10APIRequestMp
+"""
+
+LDD = """\tlinux-vdso.so.1 (0x00007ffd)
+\tlibFoundation.so => /opt/swift/usr/lib/swift/linux/libFoundation.so (0x00007f1)
+\tlibFoundationNetworking.so => /opt/swift/usr/lib/swift/linux/libFoundationNetworking.so (0x00007f2)
+"""
+
+
+class BinariesTests(unittest.TestCase):
+    def test_a_modules_symbols_are_counted_by_its_mangled_name(self):
+        self.assertEqual(layout.module_symbols(NM, "POINetworking"), 2)
+        self.assertEqual(layout.module_symbols(NM, "POIServer"), 1)
+        self.assertEqual(layout.module_symbols(NM, "POILocation"), 0)
+        # A longer name that starts with the module's is another module.
+        self.assertEqual(layout.module_symbols("T $s15POINetworkingXY1fF", "POINetworking"), 0)
+
+    def test_ldd_lines_that_name_the_library(self):
+        self.assertEqual(len(layout.linked_libraries(LDD, "libFoundationNetworking")), 1)
+        self.assertEqual(layout.linked_libraries(LDD.replace("Networking", ""), "libFoundationNetworking"), [])
+
+    def test_what_the_program_links_is_a_finding(self):
+        found = layout.binary_findings(
+            "poi-server", {"POINetworking"},
+            seen={"POINetworking": 2, "libFoundationNetworking": ["libFoundationNetworking.so => x"]},
+            control={"POINetworking": 212, "libFoundationNetworking": ["libFoundationNetworking.so => x"]})
+        self.assertEqual(len(found), 2, found)
+        self.assertIn("links 2 symbols of POINetworking", found[0])
+
+    def test_a_control_that_shows_nothing_is_a_finding(self):
+        """The check must see in poi what it looks for in poi-server: blind, it would pass whatever was linked."""
+        found = layout.binary_findings(
+            "poi-server", {"POINetworking"}, seen={"POINetworking": 0}, control={"POINetworking": 0})
+        self.assertEqual(len(found), 1, found)
+        self.assertIn("the check cannot see it", found[0])
+
+    def test_nothing_linked_and_a_control_that_sees_is_clean(self):
+        self.assertEqual(layout.binary_findings(
+            "poi-server", {"POINetworking"}, seen={"POINetworking": 0, "lib": []},
+            control={"POINetworking": 212, "lib": ["lib.so"]}), [])
 
 
 if __name__ == "__main__":
