@@ -10,7 +10,7 @@ with. Each has valid classes, invalid ones, the boundaries between them, values 
 and the huge value; some touch the same value as another input (an option and a variable, a server-wide setting and
 a request's own) and are tested in pairs; some change over time and are tested across the change.
 
-The tests say it themselves: a parameterized test whose argument is an `InputCase` (Sources/POITestSupport) names
+The tests say it themselves: a parameterized test whose argument is an `InputCase` (Sources/PortableTestSupport) names
 each case `⟨INPUT⟩ KIND: LABEL`, and the pyramid's JSON report lists every case with its outcome. Cases of tests
 written before `InputCase`, named by their own arguments, are tied to an input by scripts/inputs.json ("cases").
 
@@ -188,7 +188,8 @@ def table_markdown(entries: list[Entry], cases: list[Covered]) -> str:
             lines += [f"Defined by {entry.source}.", ""]
         lines += ["| Kind | Class or boundary | Test case |", "|---|---|---|"]
         mine = [case for case in cases if case.input == entry.input]
-        for case in sorted(mine, key=lambda case: KINDS.index(case.kind)):
+        # By kind, then test, then label: a run's order depends on which case finished first.
+        for case in sorted(mine, key=lambda case: (KINDS.index(case.kind), case.test, case.label)):
             lines.append(f"| {case.kind} | {cell(case.label)} | `{case.test}` |")
         for kind, reason in entry.excused.items():
             lines.append(f"| {kind} | *none:* {cell(reason)} | |")

@@ -1,6 +1,6 @@
 import Foundation
 import POINetworking
-import POITestSupport
+import PortableTestSupport
 import Testing
 
 /// An HTTP error's body, by class and boundary, as the error's one-line description shows it.

@@ -2,7 +2,7 @@ import Foundation
 import POICommandLine
 import POIDomain
 import POIServer
-import POITestSupport
+import PortableTestSupport
 import Testing
 
 @testable import POICommands

@@ -1,7 +1,7 @@
 import Foundation
 import POIDomain
 import POILocation
-import POITestSupport
+import PortableTestSupport
 import Testing
 
 /// Which place the provider says the user is at, by class and boundary of the places around a position.

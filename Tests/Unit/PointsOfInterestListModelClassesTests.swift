@@ -1,7 +1,7 @@
 import Foundation
 import POIApp
 import POIDomain
-import POITestSupport
+import PortableTestSupport
 import Testing
 
 /// The list model's position and places across updates.

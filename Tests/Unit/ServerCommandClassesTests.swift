@@ -3,7 +3,7 @@ import POICommandLine
 import POIDomain
 import POILocation
 import POIServer
-import POITestSupport
+import PortableTestSupport
 import Synchronization
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import POIDomain
 import POIServer
-import POITestSupport
+import PortableTestSupport
 import Testing
 
 /// The query parameters of `GET /locations`, by class and boundary.

@@ -106,6 +106,13 @@ class TableTests(unittest.TestCase):
         self.assertIn("| empty | *none:* no empty value | |", text)
 
 
+class OrderTests(unittest.TestCase):
+    def test_the_table_does_not_depend_on_the_order_the_cases_ran_in(self):
+        cases = [inputs.Covered("a", "valid", label, "T/f(_:)", label, "passed") for label in ("b", "a", "c")]
+        self.assertEqual(inputs.table_markdown([entry("a")], cases),
+                         inputs.table_markdown([entry("a")], list(reversed(cases))))
+
+
 class TableFileTests(unittest.TestCase):
     def test_the_package_table_is_well_formed(self):
         entries = inputs.load()
