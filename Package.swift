@@ -37,6 +37,7 @@ let package = Package(
     dependencies: [],
     // Layers, each target importing only targets of the layers below it (docs/12 draws the graph; scripts/check-layout
     // checks it against every import):
+    //   0. POILock                                       a lock ThreadSanitizer sees, for the layers above
     //   1. POIDomain, POISockets, POIHTTP                what everything stands on
     //   2. POINetworking, POILocation, POIServer         the app's services, and the stub server
     //   3. POIApp                                        the app logic
@@ -46,22 +47,26 @@ let package = Package(
     // Two targets stand apart, for tests only, no product: PortableTestSupport, the helpers any package can copy (it
     // depends on nothing of this one), and POITestSupport, this package's own.
     targets: [
+        // 0. A lock ThreadSanitizer sees (Synchronization's Mutex is not seen on Linux): docs/linux-and-swift6.md.
+        .target(name: "POILock", swiftSettings: swiftSettings),
         // 1. Places, coordinates, distances, and the one "nearest places" ordering.
         .target(name: "POIDomain", swiftSettings: swiftSettings),
         // 1. The POSIX socket calls: owned descriptors, a listener, lines, blocking work on threads of its own.
-        .target(name: "POISockets", swiftSettings: swiftSettings),
+        .target(name: "POISockets", dependencies: ["POILock"], swiftSettings: swiftSettings),
         // 1. HTTP's words shared by the client's errors and the server: the reason phrases.
         .target(name: "POIHTTP", swiftSettings: swiftSettings),
 
         // 2. The talk's networking layer: APIRequest, PointsOfInterestRequest, APIRequestLoader (URLSession).
-        .target(name: "POINetworking", dependencies: ["POIDomain", "POIHTTP"], swiftSettings: swiftSettings),
+        .target(
+            name: "POINetworking", dependencies: ["POIDomain", "POIHTTP", "POILock"], swiftSettings: swiftSettings),
         // 2. The talk's location service: LocationFetcher, CurrentLocationProvider, gpsd on Linux.
-        .target(name: "POILocation", dependencies: ["POIDomain", "POISockets"], swiftSettings: swiftSettings),
+        .target(
+            name: "POILocation", dependencies: ["POIDomain", "POILock", "POISockets"], swiftSettings: swiftSettings),
         // 2. The stub server: the places over HTTP on POSIX sockets, with fault scenarios for end-to-end tests.
         .target(name: "POIServer", dependencies: ["POIDomain", "POISockets", "POIHTTP"], swiftSettings: swiftSettings),
 
         // 3. App logic: the places list model, FeaturedPlaceManager, the launch shortcut. No server, no URLSession.
-        .target(name: "POIApp", dependencies: ["POIDomain", "POILocation"], swiftSettings: swiftSettings),
+        .target(name: "POIApp", dependencies: ["POIDomain", "POILocation", "POILock"], swiftSettings: swiftSettings),
 
         // 4. What both command lines share: option declarations, the small parser, exit statuses, usage errors.
         .target(name: "POICommandLine", swiftSettings: swiftSettings),
@@ -90,7 +95,9 @@ let package = Package(
         // under test); not a product.
         .target(
             name: "POITestSupport",
-            dependencies: ["POICommandLine", "POICommands", "POILocation", "POISockets", "PortableTestSupport"],
+            dependencies: [
+                "POICommandLine", "POICommands", "POILocation", "POILock", "POISockets", "PortableTestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
 

@@ -1,6 +1,6 @@
 public import Foundation
 public import POIDomain
-import Synchronization
+import POILock
 
 /// Rotates the featured place, one place every ten seconds: the talk's `FeaturedPlaceManager`.
 ///
@@ -28,7 +28,7 @@ public final class FeaturedPlaceManager: Sendable {
     /// schedules the next one.
     private nonisolated(unsafe) let timerScheduler: any TimerScheduler
     private let schedulingLock = NSRecursiveLock()
-    private let state: Mutex<(index: Int, onPlaceChange: (@Sendable (PointOfInterest) -> Void)?)>
+    private let state: Lock<(index: Int, onPlaceChange: (@Sendable (PointOfInterest) -> Void)?)>
 
     /// Creates the manager, showing the first place; the talk's `FeaturedPlaceManager(timerScheduler:)` stays valid.
     ///
@@ -43,7 +43,7 @@ public final class FeaturedPlaceManager: Sendable {
         self.places = places
         self.interval = interval
         self.timerScheduler = timerScheduler
-        self.state = Mutex((index: 0, onPlaceChange: onPlaceChange))
+        self.state = Lock((index: 0, onPlaceChange: onPlaceChange))
     }
 
     /// The place featured now.

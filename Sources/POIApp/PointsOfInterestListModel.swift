@@ -1,7 +1,7 @@
 public import Foundation
 public import POIDomain
 import POILocation
-import Synchronization
+import POILock
 
 /// The list of places near a position, nearest first: what the talk's `PointsOfInterestTableViewController` shows.
 ///
@@ -18,8 +18,8 @@ public final class PointsOfInterestListModel: Sendable {
     /// The center whose `authChangedNotification` reloads the list.
     public let notificationCenter: NotificationCenter
 
-    private let state: Mutex<State>
-    private let observation = Mutex<(any NSObjectProtocol)?>(nil)
+    private let state: Lock<State>
+    private let observation = Lock<(any NSObjectProtocol)?>(nil)
 
     /// Creates the list and starts observing; the talk's `init(notificationCenter:)` stays valid.
     public init(
@@ -28,7 +28,7 @@ public final class PointsOfInterestListModel: Sendable {
         position: Coordinate? = nil
     ) {
         self.notificationCenter = notificationCenter
-        self.state = Mutex(State(places: places, position: position))
+        self.state = Lock(State(places: places, position: position))
         reload()
         startObserving()
     }

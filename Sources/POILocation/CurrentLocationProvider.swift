@@ -1,6 +1,6 @@
 public import Foundation
 public import POIDomain
-import Synchronization
+import POILock
 
 /// Finds the current position and tells whether it is at a point of interest: the talk's `CurrentLocationProvider`.
 ///
@@ -29,8 +29,8 @@ public final class CurrentLocationProvider: NSObject, LocationFetcherDelegate, S
     /// How close to a place counts as being at it.
     public let radius: Distance
 
-    private let fetcher: Mutex<any LocationFetcher>
-    private let checks = Mutex(Checks())
+    private let fetcher: Lock<any LocationFetcher>
+    private let checks = Lock(Checks())
 
     /// Creates a provider; the talk's `CurrentLocationProvider(locationFetcher:)` and `(notificationCenter:)` stay valid.
     ///
@@ -41,7 +41,7 @@ public final class CurrentLocationProvider: NSObject, LocationFetcherDelegate, S
         pointsOfInterest: [PointOfInterest] = PointOfInterest.sanJose,
         radius: Distance = CurrentLocationProvider.defaultRadius
     ) {
-        self.fetcher = Mutex(locationFetcher)
+        self.fetcher = Lock(locationFetcher)
         self.notificationCenter = notificationCenter
         self.pointsOfInterest = pointsOfInterest
         self.radius = radius

@@ -1,6 +1,6 @@
 import POIDomain
+import POILock
 public import POISockets
-import Synchronization
 
 /// A location fetcher that asks gpsd, the Linux GPS daemon, for the current position.
 ///
@@ -25,7 +25,7 @@ public final class GPSDLocationFetcher: LocationFetcher, Sendable {
     /// one a second while its receiver searches.
     public let reportsWithoutFix: Int
 
-    private let state = Mutex(FetcherState())
+    private let state = Lock(FetcherState())
 
     /// What its connection's system calls do: as usual, unless a test makes them fail (`SystemCallFaults`).
     public let faults: SystemCallFaults

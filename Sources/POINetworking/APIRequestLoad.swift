@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import POILock
 
 // Linux: URLSession lives in FoundationNetworking; on Apple platforms it is part of Foundation.
 #if canImport(FoundationNetworking)
@@ -26,7 +26,7 @@ public final class APIRequestLoad: Sendable {
         var isCancelled = false
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// Creates a load with no request out yet.
     public init() {}

@@ -1,4 +1,4 @@
-import Synchronization
+import POILock
 
 /// A socket descriptor with one owner: closed exactly once, and never used, shut down or closed after that.
 ///
@@ -14,7 +14,7 @@ public final class SocketDescriptor: Sendable {
     }
 
     private let descriptor: Int32
-    private let state = Mutex(State())
+    private let state = Lock(State())
     /// What a test makes this socket's system calls do (`SystemCallFaults`); `.none` in the programs.
     let faults: SystemCallFaults
 

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import POILock
 
 /// A listening socket and the connections it accepted: the stop routine of every server in the package.
 ///
@@ -19,7 +19,7 @@ public final class SocketListener: Sendable {
     public static let longestPause = Duration.seconds(1)
 
     private let descriptor: SocketDescriptor
-    private let connections = Mutex<(stopped: Bool, open: [SocketDescriptor])>((false, []))
+    private let connections = Lock<(stopped: Bool, open: [SocketDescriptor])>((false, []))
     private let pause: @Sendable (Duration) -> Void
     private let firstPauseLength: Duration
     private let afterAccept: (@Sendable () -> Void)?

@@ -1,6 +1,6 @@
 import Foundation
+import POILock
 public import POISockets
-import Synchronization
 
 /// A stand-in for gpsd on a loopback port, for integration tests of the gpsd client.
 ///
@@ -32,7 +32,7 @@ public final class FakeGPSD: Sendable {
     public var port: UInt16 { listener.port }
 
     private let listener: SocketListener
-    private let commands = Mutex<[String]>([])
+    private let commands = Lock<[String]>([])
 
     /// Starts listening and serving `script`, one JSON report per element, then `repetition`, to every client.
     public init(script: [String], thenRepeating repetition: Repetition? = nil) throws(SocketError) {

@@ -1,5 +1,5 @@
+import POILock
 public import POISockets
-import Synchronization
 
 /// Makes system calls fail on purpose, by rules, for the sockets a test gives its `faults` to.
 ///
@@ -54,8 +54,8 @@ public final class FaultInjector: Sendable {
     }
 
     private let rules: [Rule]
-    private let counts = Mutex<[SystemCallFaults.Call: Int]>([:])
-    private let applied = Mutex<[SystemCallFaults.Call: Int]>([:])
+    private let counts = Lock<[SystemCallFaults.Call: Int]>([:])
+    private let applied = Lock<[SystemCallFaults.Call: Int]>([:])
 
     /// An injector with `rules`; the first rule that applies to a call decides it.
     public init(_ rules: Rule...) {

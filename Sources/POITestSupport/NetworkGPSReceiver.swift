@@ -1,7 +1,7 @@
 import Foundation
 public import POILocation
+import POILock
 public import POISockets
-import Synchronization
 
 /// A GPS receiver on the network, for a real gpsd to read: the end-to-end tier's way to give gpsd a position.
 ///
@@ -21,7 +21,7 @@ public final class NetworkGPSReceiver: Sendable {
     public var port: UInt16 { listener.port }
 
     private let listener: SocketListener
-    private let gpsd = Mutex<SocketDescriptor?>(nil)
+    private let gpsd = Lock<SocketDescriptor?>(nil)
 
     /// Starts listening on a loopback port chosen by the system.
     public init() throws(SocketError) {

@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -94,7 +93,7 @@ public enum BuiltProduct {
         timeLimit: Duration = .seconds(20)
     ) async throws -> Result {
         let started = try await start(executable, arguments, environment: environment)
-        let timedOut = Mutex(false)
+        let timedOut = Lock(false)
         let watchdog = Task {
             try await Task.sleep(for: timeLimit)
             timedOut.withLock { $0 = true }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A `Clock` whose time moves only when a test advances it: sleepers wake at once, in order, without real waiting.
 ///
 /// The async twin of the talk's mocked timer scheduler (WWDC 2018 session 417, "Test execution speed"): code under
@@ -45,7 +43,7 @@ public final class ManualClock: Clock, Sendable {
         var sleeperWaiters: [(id: UInt64, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// Creates a clock at instant zero.
     public init() {}

@@ -1,10 +1,9 @@
-import Synchronization
 import XCTest
 
 extension MockURLProtocol {
     /// Clears the talk's shared handler after each XCTest test, so that a handler never answers the next test.
     final class SlotReset: XCTestObservation, Sendable {
-        private static let state = Mutex((installed: false, xcTestRunning: false))
+        private static let state = Lock((installed: false, xcTestRunning: false))
 
         /// Whether an XCTest test that set the shared handler is running.
         static var isXCTestRunning: Bool {

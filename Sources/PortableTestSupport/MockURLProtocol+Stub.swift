@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
     public import FoundationNetworking
@@ -14,7 +13,7 @@ extension MockURLProtocol {
         /// A session whose configuration lists `MockURLProtocol`, with no cache.
         public let session: URLSession
 
-        private let log = Mutex((received: [URLRequest](), cancelled: [URLRequest]()))
+        private let log = Lock((received: [URLRequest](), cancelled: [URLRequest]()))
 
         init() {
             let host = "\(UUID().uuidString.lowercased()).mock.invalid"

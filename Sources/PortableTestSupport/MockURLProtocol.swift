@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 import Testing
 import XCTest
 
@@ -89,7 +88,7 @@ public final class MockURLProtocol: URLProtocol {
     }
 
     /// Whether this load was answered (response or error), so that `stopLoading` can tell a cancellation.
-    private let answered = Mutex(false)
+    private let answered = Lock(false)
 
     /// Hands the request to its handler and passes the answer to the loading system.
     public override func startLoading() {
@@ -156,7 +155,7 @@ extension MockURLProtocol {
         var stubs: [String: Route] = [:]
     }
 
-    static let registry = Mutex(Registry())
+    static let registry = Lock(Registry())
 
     /// The stub that owns the request's host, else the shared handler, else nothing.
     static func route(for request: URLRequest) -> Route? {

@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 public import Testing
 
 /// A command-line program that a test runs one of two ways with the same body.
@@ -99,8 +98,8 @@ public struct ProgramUnderTest: Sendable {
     private func runInProcess(_ arguments: [String], environment: [String: String], timeLimit: Duration)
         async throws -> BuiltProduct.Result
     {
-        let output = Mutex("")
-        let errors = Mutex("")
+        let output = Lock("")
+        let errors = Lock("")
         let invocation = Invocation(
             arguments: arguments,
             environment: environment,
