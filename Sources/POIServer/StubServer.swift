@@ -86,6 +86,12 @@ public final class StubServer: Sendable {
         thread.start()
     }
 
+    /// The name of a thread that holds an answer midway: the `stall` fault's, once the head and half the body are sent.
+    ///
+    /// Where a test, or `ps -L`, sees that the server is midway through its answer. Linux lists a thread's name in
+    /// `/proc/PID/task/TID/comm`, 15 bytes at most.
+    public static let stalledThreadName = "stalled midway"
+
     /// The server's base URL, for example `http://127.0.0.1:49152` (`Configuration.url(port:)`).
     public var url: URL {
         configuration.url(port: port)
@@ -169,6 +175,7 @@ public final class StubServer: Sendable {
             let bytes = response.serialized(includingBody: includeBody)
             let midway = bytes.count - (includeBody ? response.body.count / 2 : 0)
             guard (try? Socket.send(Array(bytes[..<midway]), to: client)) != nil else { return }
+            Thread.current.name = Self.stalledThreadName
             configuration.sleep(delay)
             try? Socket.send(Array(bytes[midway...]), to: client)
         case .drop:

@@ -169,13 +169,14 @@ struct NearbyEndToEndTests {
 
     @Test(
         "poi-server killed (SIGKILL) midway through its answer: exit status 69, one line, well within --timeout",
-        .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/wchan"), "reads where Linux's threads wait")
+        .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/comm"), "reads Linux's names of threads")
     )
     func serverKilledMidAnswer() async throws {
-        // The stall fault writes the head and half the body, then sleeps a minute: once a thread of the server sleeps,
-        // it is midway through its answer, and the kill comes then.
-        let (result, took) = try await Self.poiWithServerKilled(fault: "stall", once: "a thread of poi-server sleeps") {
-            Self.hasSleepingThread($0.processIdentifier)
+        // The stall fault writes the head and half the body, names its thread (StubServer.stalledThreadName), then
+        // sleeps a minute: once a thread of the server has that name, it is midway through its answer, and the kill
+        // comes then. (Not "a thread sleeps": ThreadSanitizer's own thread in poi-server sleeps from the start.)
+        let (result, took) = try await Self.poiWithServerKilled(fault: "stall", once: "a thread stalled midway") {
+            Self.hasThread(named: "stalled midway", in: $0.processIdentifier)
         }
         #expect(result.status == 69, "\(result.standardError)")
         #expect(result.standardError.contains("the connection to the server at"), "\(result.standardError)")
@@ -208,18 +209,15 @@ struct NearbyEndToEndTests {
         return (result, started.duration(to: .now))
     }
 
-    /// Whether a thread of `process` waits in a sleep.
-    ///
-    /// Linux's `/proc/PID/task/TID/wchan` names the kernel function a thread waits in: `hrtimer_nanosleep` for
-    /// `Thread.sleep`. poi-server sleeps only in its slow and stall faults.
-    static func hasSleepingThread(_ process: Int32) -> Bool {
+    /// Whether a thread of `process` is named `name`, as Linux lists it in `/proc/PID/task/TID/comm`.
+    static func hasThread(named name: String, in process: Int32) -> Bool {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process)/task")) ?? []
         return tasks.contains { task in
-            guard let file = FileHandle(forReadingAtPath: "/proc/\(process)/task/\(task)/wchan"),
+            guard let file = FileHandle(forReadingAtPath: "/proc/\(process)/task/\(task)/comm"),
                 let data = try? file.readToEnd()
             else { return false }
             try? file.close()
-            return String(decoding: data, as: UTF8.self).contains("nanosleep")
+            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines) == name
         }
     }
 
