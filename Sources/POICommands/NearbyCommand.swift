@@ -200,12 +200,13 @@ struct NearbyCommand {
         let session = URLSession(configuration: configuration)
         defer { session.finishTasksAndInvalidate() }
         let loader = APIRequestLoader(apiRequest: PointsOfInterestRequest(baseURL: url), urlSession: session)
+        let started = ContinuousClock.now
         do {
             return try await withDeadline(seconds: timeout) {
                 try await loader.loadAPIRequest(requestData: position)
             }
         } catch {
-            throw commandLineError(for: error, server: url, timeout: timeout)
+            throw commandLineError(for: error, server: url, timeout: timeout, waited: started.duration(to: .now))
         }
     }
 
@@ -227,7 +228,12 @@ struct NearbyCommand {
     }
 
     /// The message and exit status for a failed load.
-    static func commandLineError(for error: any Error, server: URL, timeout: TimeInterval) -> CommandLineError {
+    ///
+    /// `waited` is how long the load ran before it failed; a timeout's message says it (`gave up after 0.20 s`), as
+    /// poi measured it, whichever deadline ended the wait: the command's, or URLSession's backstop had that come first.
+    static func commandLineError(
+        for error: any Error, server: URL, timeout: TimeInterval, waited: Duration? = nil
+    ) -> CommandLineError {
         let at = "the server at \(server.absoluteString)"
         if let error = error as? APIError {
             switch error {
@@ -240,7 +246,9 @@ struct NearbyCommand {
         if let error = error as? URLError {
             switch error.code {
             case .timedOut:
-                return CommandLineError(.timeout, "\(at) did not answer within \(timeout) seconds (raise --timeout)")
+                let gaveUp = waited.map { String(format: "gave up after %.2f s; ", $0 / .seconds(1)) } ?? ""
+                let message = "\(at) did not answer within \(timeout) seconds (\(gaveUp)raise --timeout)"
+                return CommandLineError(.timeout, message)
             case .networkConnectionLost, .badServerResponse, .zeroByteResource:
                 return CommandLineError(.serverUnreachable, "\(at) closed the connection without answering")
             case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
