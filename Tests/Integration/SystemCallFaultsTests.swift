@@ -231,6 +231,7 @@ struct SystemCallFaultsTests {
         let holder = Mutex<SocketListener?>(nil)
         let listener = try SocketListener(faults: injector.faults, pause: { _ in holder.withLock { $0?.stop() } })
         holder.withLock { $0 = listener }
+        defer { holder.withLock { $0 = nil } }  // the listener holds the holder through its pause: break the cycle
         #expect(listener.accept() == nil)
         #expect(injector.count(of: .accept) == 1)
         #expect(OpenSockets.count(port: listener.port) ?? 0 == 0)
@@ -272,6 +273,7 @@ struct SystemCallFaultsTests {
             host: "127.0.0.1", port: 0, backlog: 128, faults: .none, pause: nil, firstPause: SocketListener.firstPause,
             afterAccept: { holder.withLock { $0?.stop() } })
         holder.withLock { $0 = listener }
+        defer { holder.withLock { $0 = nil } }  // the listener holds the holder through afterAccept: break the cycle
         let client = try Socket.connect(host: "127.0.0.1", port: listener.port, deadline: Self.deadline())
         defer { client.close() }
         #expect(listener.accept() == nil)

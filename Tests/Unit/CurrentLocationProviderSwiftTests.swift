@@ -16,12 +16,16 @@ import Testing
 @Suite("CurrentLocationProvider", .timeLimit(.minutes(1)))
 struct CurrentLocationProviderSwiftTests {
     /// A fetcher that answers from a closure, at once or from another queue.
+    ///
+    /// It holds its delegate weakly, as `CLLocationManager` and the talk's mock do: the provider holds the fetcher,
+    /// so a strong reference back would keep both alive for good (LeakSanitizer found that cycle here).
     final class MockLocationFetcher: LocationFetcher, Sendable {
-        private let state = Mutex<
-            (delegate: (any LocationFetcherDelegate)?, accuracy: LocationAccuracy, requests: Int)
-        >(
-            (nil, 0, 0)
-        )
+        private struct State {
+            weak var delegate: (any LocationFetcherDelegate)?
+            var accuracy: LocationAccuracy = 0
+            var requests = 0
+        }
+        private let state = Mutex(State())
         let answer: @Sendable () -> Result<Coordinate, any Error>
         let answersLater: Bool
 
@@ -171,7 +175,7 @@ struct CurrentLocationProviderSwiftTests {
 
     /// A fetcher that never answers by itself: the test answers for it, through the delegate.
     final class QuietLocationFetcher: LocationFetcher, @unchecked Sendable {
-        var locationFetcherDelegate: (any LocationFetcherDelegate)?
+        weak var locationFetcherDelegate: (any LocationFetcherDelegate)?
         var desiredAccuracy: LocationAccuracy = 0
         var requests = 0
         func requestLocation() { requests += 1 }
@@ -193,7 +197,7 @@ struct CurrentLocationProviderSwiftTests {
 
     /// A fetcher that answers its first request at once, from inside `requestLocation()`, and no later one.
     final class AnswersOnceFetcher: LocationFetcher, @unchecked Sendable {
-        var locationFetcherDelegate: (any LocationFetcherDelegate)?
+        weak var locationFetcherDelegate: (any LocationFetcherDelegate)?
         var desiredAccuracy: LocationAccuracy = 0
         var requests = 0
         func requestLocation() {

@@ -10,7 +10,10 @@ final class Counter: @unchecked Sendable { var value = 0 }
 @main enum MutexTSanRepro {
     static func main() {
         let kind = CommandLine.arguments.dropFirst().first ?? "mutex"
-        let mutex = Mutex(0), nslock = NSLock(), lock = Lock(0), counter = Counter()
+        let mutex = Mutex(0)
+        let nslock = NSLock()
+        let lock = Lock(0)
+        let counter = Counter()
         let add: @Sendable () -> Void =
             switch kind {
             case "mutex": { mutex.withLock { $0 += 1 } }
