@@ -35,6 +35,9 @@ struct FeaturedCommand {
                 places: PointOfInterest.sanJose,
                 interval: interval
             ) { place in
+                // RunLoop.main is the scheduler: each timer fires, and each place is shown, on the main thread, as an
+                // app updates its interface (poi's main.swift runs that loop).
+                MainActor.assertIsolated("poi featured's timers fire on the main run loop")
                 output("Featured: \(place.name)")
             }
             output("Featured: \(manager.currentPlace.name)")

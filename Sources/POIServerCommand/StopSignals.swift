@@ -20,6 +20,8 @@ public struct StopSignals: Sendable {
 
     /// Blocks SIGINT and SIGTERM in the calling thread, and so in every thread it starts later.
     public static func block() -> StopSignals {
+        // The main thread, first thing: a thread started before it would not inherit the mask.
+        dispatchPrecondition(condition: .onQueue(.main))
         let stop = StopSignals(signals: [SIGINT, SIGTERM])
         var set = stop.signalSet()
         pthread_sigmask(SIG_BLOCK, &set, nil)
