@@ -26,15 +26,13 @@ public final class Lock<Value>: @unchecked Sendable {
     /// A lock around `initialValue`.
     public init(_ initialValue: consuming sending Value) {
         value = initialValue
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
+        mutex = .allocate(capacity: 1)  // pthread_mutex_init initializes it
         let status = pthread_mutex_init(mutex, nil)
         precondition(status == 0, "pthread_mutex_init failed: \(status)")
     }
 
     deinit {
         pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
         mutex.deallocate()
     }
 
