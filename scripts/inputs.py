@@ -178,8 +178,8 @@ def cell(text: str) -> str:
 
 
 def table_markdown(entries: list[Entry], cases: list[Covered]) -> str:
-    """The docs' table: each input under a heading, each class or boundary with the test case that covers it, then
-    the kinds it excuses and why."""
+    """The docs' table: each input under a heading, each class or boundary with the test case that covers it; under
+    the table, the kinds it excuses and why."""
     count = sum(1 for case in cases if case.outcome == "passed")
     lines = [f"{len(entries)} inputs, {count} classes and boundaries, each with the test case that covers it.", ""]
     for entry in entries:
@@ -191,9 +191,12 @@ def table_markdown(entries: list[Entry], cases: list[Covered]) -> str:
         # By kind, then test, then label: a run's order depends on which case finished first.
         for case in sorted(mine, key=lambda case: (KINDS.index(case.kind), case.test, case.label)):
             lines.append(f"| {case.kind} | {cell(case.label)} | `{case.test}` |")
-        for kind, reason in entry.excused.items():
-            lines.append(f"| {kind} | *none:* {cell(reason)} | |")
         lines.append("")
+        # What the input cannot have is said under its table, not as a row: every row of a table names its test.
+        for kind, reason in entry.excused.items():
+            lines.append(f"- No {kind} case: {reason}")
+        if entry.excused:
+            lines.append("")
     return "\n".join(lines)
 
 
