@@ -19,9 +19,11 @@ from pyramidkit.mutation.engine import SCHEMATA_FROM, Engine, progress, run_muta
 from pyramidkit.mutation.ignore import load_ignored
 from pyramidkit.mutation.operators import all_mutants
 from pyramidkit.mutation.package import MutatedPackage
-from pyramidkit.mutation.reports import (DOC_TOOL, NOT_DOCUMENTABLE, documentable, hung_text, make_report, reclassified,
-                                         report_markdown, report_text, update_docs)
+from pyramidkit.mutation.reports import (DOC_TOOL, NOT_DOCUMENTABLE, annotations, documentable, hung_text, make_report,
+                                         reclassified, report_markdown, report_text, update_docs)
+from pyramidkit.mutation import selection, stryker
 from pyramidkit.mutation.sampling import sample
+from pyramidkit.mutation.selection import fingerprint
 from pyramidkit.run import config as kit_config
 from pyramidkit.run import layout
 
@@ -44,7 +46,18 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
     parser.add_argument("--module", action="append", help="mutate only this module of Sources/ (repeatable)")
     parser.add_argument("--limit", type=whole_number, metavar="N",
                         help="at most N mutants (1 or more), spread evenly, the same each run")
+    parser.add_argument("--in-diff", metavar="REF",
+                        help="mutate only the lines that differ from where this change left the git reference REF (a "
+                             "pull request's base: a branch, a tag, a commit), the working tree's edits included")
+    parser.add_argument("--shard", type=selection.shard_argument, metavar="K/N",
+                        help="run only the K-th of N disjoint slices of the mutants (every N-th from the K-th on), "
+                             "for a CI matrix; `pyramid merge` joins the slices' JSON reports into the whole run's")
     parser.add_argument("--json", metavar="FILE", help="write the report as JSON")
+    parser.add_argument("--stryker", metavar="FILE",
+                        help="write the report in Stryker's mutation-testing-report-schema (version 2), which "
+                             "Stryker's HTML report and dashboard read")
+    parser.add_argument("--github-annotations", action="store_true",
+                        help="print each survivor and untestable mutant as a GitHub Actions annotation on its line")
     parser.add_argument("--markdown", metavar="FILE", help="write the report as Markdown")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit, running nothing")
     parser.add_argument("--check", action="store_true",
@@ -66,7 +79,7 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
     except kit_config.ConfigError as error:
         parser.error(str(error))
     # The run works from the package's root; the files named are the caller's.
-    for name in ("json", "markdown", "report"):
+    for name in ("json", "markdown", "report", "stryker"):
         if getattr(options, name):
             setattr(options, name, str(Path(getattr(options, name)).resolve()))
     root = package.root
@@ -75,11 +88,25 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
         saved = json.loads(Path(options.report).read_text())
         return from_report(options, reclassified(saved, load_ignored(package), package.tiers), package)
 
-    if options.update_docs and not documentable(options.limit, options.module, options.engine):
+    if options.update_docs and not (documentable(options.limit, options.module, options.engine)
+                                    and not options.in_diff and not options.shard):
         parser.error(NOT_DOCUMENTABLE)
     mutants = all_mutants(package, options.module)
+    if options.in_diff:
+        try:
+            mutants = selection.in_diff(mutants, selection.changed_lines(root, options.in_diff))
+        except selection.DiffError as error:
+            parser.error(str(error))
+        progress(f"   --in-diff {options.in_diff}: {len(mutants)} mutants on the lines this change touched")
     if options.limit:
         mutants = sample(mutants, options.limit)
+    whole = len(mutants)
+    selected = fingerprint(mutants)
+    numbered = list(enumerate(mutants))  # each mutant's place in the whole run: a shard's entries keep it
+    if options.shard:
+        numbered = options.shard.take(numbered)
+        progress(f"   shard {options.shard}: {len(numbered)} of {whole} mutants")
+    mutants = [mutant for _, mutant in numbered]
     if options.list:
         for mutant in mutants:
             print(f"{mutant.file}:{mutant.line} {mutant.operator}: {mutant.original.strip()} -> {mutant.mutated.strip()}")
@@ -103,7 +130,8 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
     try:
         for done, index in enumerate(run_order(mutants, engine.in_schema), start=1):
             mutant = mutants[index]
-            results[index] = run_mutant(engine, mutant, ignored, package.tiers, reached, by_test)
+            results[index] = {"id": numbered[index][0],
+                              **run_mutant(engine, mutant, ignored, package.tiers, reached, by_test)}
             elapsed = time.monotonic() - started
             left = elapsed / done * (len(mutants) - done)
             progress(f"   {done}/{len(mutants)} {results[index]['status']:<13} {mutant.file}:{mutant.line} "
@@ -112,8 +140,12 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
         progress("   interrupted: the scratch copy is restored, the report covers the mutants run so far")
     engine.finish()
     report = make_report([results[index] for index in sorted(results)], package.tiers, engine.setup_seconds)
+    report["complete"] = len(results) == len(mutants)  # not when interrupted: `pyramid merge` refuses such a shard
     report["totalSeconds"] = round(time.monotonic() - run_started, 1)
-    report["selection"] = {"modules": options.module, "limit": options.limit}
+    report["selection"] = {"modules": options.module, "limit": options.limit, "inDiff": options.in_diff,
+                           "mutants": whole, "fingerprint": selected}
+    if options.shard:
+        report["shard"] = {"index": options.shard.index, "count": options.shard.count}
     return from_report(options, report, package)
 
 
@@ -135,6 +167,11 @@ def from_report(options: argparse.Namespace, report: dict, package: MutatedPacka
         Path(options.json).write_text(json.dumps(report, indent=2) + "\n")
     if options.markdown:
         Path(options.markdown).write_text(report_markdown(report, package.tiers))
+    if options.stryker:
+        Path(options.stryker).write_text(json.dumps(stryker.report(report, package.root), indent=2) + "\n")
+    if options.github_annotations:
+        for line in annotations(report):
+            print(line)
     unowed = [entry for entry in report["survivors"] if not entry.get("owed")]
     if options.check and unowed:
         progress(f"mutants: {len(unowed)} survived; each needs a test that kills it, or a line in "

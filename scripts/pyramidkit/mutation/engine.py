@@ -145,6 +145,7 @@ class Engine:
             entry["seconds"][tier] = round(outcome.seconds, 2)
             if outcome.status != "passed":
                 entry["killed_by"] = tier
+                entry["killedBy"] = outcome.failed() or outcome.hung
                 entry["status"] = "killed (time-out)" if outcome.status == "timeout" else "killed"
                 if outcome.status == "timeout":
                     entry["hung"] = outcome.hung
@@ -182,6 +183,13 @@ def tests_for(mutant: Mutant, tiers: list[str], by_test) -> dict[str, str]:
     return patterns
 
 
+def covering_tests(mutant: Mutant, patterns: dict[str, str], by_test) -> list[str]:
+    """The tests of the narrowed tiers that ran a function holding the mutated line: the tests that cover it."""
+    per_test, _ = by_test
+    return [test for test in test_coverage.tests_reaching(mutant.file, mutant.line, per_test)
+            if any(test.startswith(f"{tier}Tests.") for tier in patterns)]
+
+
 def run_mutant(engine: Engine | None, mutant: Mutant, ignored: dict, tiers: Sequence[str], reached=None,
                by_test=None) -> dict:
     """One mutant's entry in the report, against the package's `tiers`. `engine` may be None for a mutant that needs
@@ -204,5 +212,6 @@ def run_mutant(engine: Engine | None, mutant: Mutant, ignored: dict, tiers: Sequ
     patterns = tests_for(mutant, tiers, by_test)
     if patterns:
         entry["tests"] = {tier: pattern.count("|") + 1 for tier, pattern in patterns.items()}
+        entry["coveredBy"] = covering_tests(mutant, patterns, by_test)
     engine.run(mutant, tiers, entry, patterns)
     return entry

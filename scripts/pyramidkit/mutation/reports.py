@@ -187,13 +187,40 @@ def report_markdown(report: dict, tiers: Sequence[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-NOT_DOCUMENTABLE = "--update-docs takes a run of every mutant (no --limit; --module only with --engine rebuild)"
+NOT_DOCUMENTABLE = ("--update-docs takes a run of every mutant (no --limit, --in-diff or --shard; --module only with "
+                    "--engine rebuild)")
 
 
 def documentable(limit: int | None, modules: list[str] | None, engine: str) -> bool:
     """Whether a run's tables may go into the chapter: every mutant, or (for the rebuild engine's summary) every
     mutant of the modules named."""
     return not limit and (not modules or engine == "rebuild")
+
+
+def _escaped(text: str, in_property: bool = False) -> str:
+    """`text` as a GitHub Actions workflow command takes it: %, CR and LF escaped (and , and : in a property)."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return text.replace(":", "%3A").replace(",", "%2C") if in_property else text
+
+
+def annotations(report: dict) -> list[str]:
+    """Each survivor and each untestable mutant as a GitHub Actions annotation on its line: a survivor the ignore
+    file does not excuse is an error, one it owes a test a warning, an untestable one a notice."""
+    lines = []
+    for entry in report["mutants"]:
+        if entry["status"] == "survived":
+            level = "warning" if entry.get("owed") else "error"
+            title = f"mutant survived{' (owed a test)' if entry.get('owed') else ''}: {entry['operator']}"
+        elif entry["status"] == "untestable":
+            level, title = "notice", f"mutant untestable without a seam: {entry['operator']}"
+        else:
+            continue
+        message = f"{entry['original'].strip()}  ->  {entry['mutated'].strip()}"
+        if entry.get("reason"):
+            message += f"\n{entry['reason']}"
+        lines.append(f"::{level} file={_escaped(entry['file'], True)},line={entry['line']},"
+                     f"title={_escaped(title, True)}::{_escaped(message)}")
+    return lines
 
 
 def reclassified(report: dict, ignored: dict, tiers: Sequence[str]) -> dict:
