@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Mutation testing by tier: which tier of the pyramid catches a small mistake first, and at what cost.
 
-  scripts/mutants [--module M ...] [--limit N] [--check] [--engine schemata|rebuild] [--json FILE]
-                  [--markdown FILE] [--list]
+  scripts/mutants [--module M ...] [--limit N] [--in-diff REF] [--shard K/N] [--check] [--engine schemata|rebuild]
+                  [--json FILE] [--markdown FILE] [--stryker FILE] [--github-annotations] [--list]
 
 Each mutant is one small mistake in Sources/ (never in the tests' helpers, never inside a comment or a string
 literal, never in code this machine does not compile). The tiers run from the bottom against each one: unit first,
@@ -32,8 +32,9 @@ Python's standard library only; the mutant generation is tested by scripts/pyram
 
 The modules, each with one job, imported only downwards: package.py (the package mutated, handed down),
 swift_source.py and bug_operators.py (reading Swift, the bug-shaped operators), operators.py (every mutant),
-sampling.py (--limit), ignore.py (the ignore file), schema_sites.py and schemata.py (the schemata), engine.py (the
-runs), reports.py (the report and the docs' tables), command.py (the command line). This module is their face: the
+sampling.py (--limit), selection.py (--in-diff, --shard), ignore.py (the ignore file), schema_sites.py and schemata.py (the schemata), engine.py (the
+runs), reports.py (the report, the docs' tables, the annotations), stryker.py (Stryker's report schema),
+command.py (the command line), merge.py (`pyramid merge`: shards' reports joined). This module is their face: the
 names the rest of the kit uses.
 """
 
