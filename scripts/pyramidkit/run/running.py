@@ -92,6 +92,26 @@ def failed(output: str) -> list[str]:
     return names
 
 
+# The first sign of a failure names its test: XCTest's `File.swift:12: error: Class.testX : ...` (`-[Module.Class
+# testX]` on macOS), Swift Testing's `✘ Test "Display name" recorded an issue ...`.
+XCTEST_ERROR = re.compile(r": error: (?:-\[)?([\w.]+)[ .](\w+)\]? : ")
+SWIFT_TESTING_ISSUE = re.compile(rf"^\S+ Test {SWIFT_TESTING_NAME.replace('.*', '.*?')} recorded an issue")
+
+
+def first_failing(output: str) -> str | None:
+    """The console name of the test that `output` first says failed (by its first failure line: a run stopped there
+    has no closing line for it), or None."""
+    for line in output.splitlines():
+        line = ANSI.sub("", line).rstrip("\r\n")
+        if "known issue" in line:
+            continue
+        name = _name(XCTEST_ERROR, line[line.find(": error: "):]) if ": error: " in line else None
+        name = name or _name(SWIFT_TESTING_ISSUE, line) or _name(XCTEST_ENDED, line) or _name(SWIFT_TESTING_ENDED, line)
+        if name and (": error: " in line or "recorded an issue" in line or " failed " in line):
+            return name
+    return None
+
+
 def still_running(output: str) -> list[str]:
     """The console names of the tests that `output` says started and does not say ended, in the order they
     started."""

@@ -53,10 +53,12 @@ class Outcome:
     output: str
     hung: list[str] = dataclasses.field(default_factory=list)
     results: list[TestResult] = dataclasses.field(default_factory=list)
+    # A run stopped at its first failure: that failure's test, by identifier (its result never came).
+    stopped_by: list[str] = dataclasses.field(default_factory=list)
 
     def failed(self) -> list[str]:
-        """The tests that failed, by identifier (a test a crash took down included)."""
-        return sorted({result.identifier for result in self.results if result.outcome == "failed"})
+        """The tests that failed, by identifier (a test a crash took down, and the one a run stopped at, included)."""
+        return sorted({result.identifier for result in self.results if result.outcome == "failed"} | set(self.stopped_by))
 
     def failures(self) -> list[str]:
         """Each failure as the kit's report says it: `Module.Suite/test() [case] at File.swift:12: message`."""
@@ -174,7 +176,10 @@ class BuiltTests:
         else:
             status = "passed"
         hung = self.hung_tests(finished.hang, pattern) if finished.hang else []
-        return Outcome(status, finished.seconds, len(results), finished.output, hung, results)
+        first = running.first_failing(finished.output) if finished.stopped else None
+        stopped_by = [running.identify(first, table, keep=lambda identifier: re.search(pattern, identifier) is not None)
+                      ] if first else []
+        return Outcome(status, finished.seconds, len(results), finished.output, hung, results, stopped_by)
 
     def hung_tests(self, hang: bounded.Hang, pattern: str) -> list[str]:
         """The tests a stopped run left running, by identifier when the binary lists them (`Module.Class/method`,

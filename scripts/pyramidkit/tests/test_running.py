@@ -85,6 +85,32 @@ class StillRunningTests(unittest.TestCase):
         self.assertEqual(tests.running(), [("A/testEarlier", 2.0), ("later()", 5.0)])
 
 
+class FirstFailingTests(unittest.TestCase):
+    """The test a run stopped at its first failure line failed in: its result never comes, so the line names it
+    (a mutant's `killedBy`)."""
+
+    def test_each_librarys_first_failure_line_names_its_test(self):
+        cases = {
+            "Linux XCTest": ("/w/Tests/Unit/AXCTests.swift:72: error: AXCTests.testSuccess : XCTAssertEqual failed: "
+                             '("nil") is not equal to ("[]")', "AXCTests/testSuccess"),
+            "macOS XCTest": ("/p/A.swift:3: error: -[UnitTests.AXCTests testX] : failed", "UnitTests.AXCTests/testX"),
+            "Swift Testing, a display name": ('✘ Test "Parses: a, b" recorded an issue at A.swift:3:4: Expectation '
+                                              'failed: 1 == 2', '"Parses: a, b"'),
+            "Swift Testing, a function": ("✘ Test parses(_:) recorded an issue with 1 argument n → 2 at A.swift:6:54: "
+                                          "Expectation failed", "parses(_:)"),
+            "XCTest's closing line only": ("Test Case 'AXCTests.testCrash' failed (0.001 seconds)", "AXCTests/testCrash"),
+        }
+        for label, (line, name) in cases.items():
+            output = f"Test Case 'BXCTests.testFine' started at 2026-11-26\n{line}\n✘ Test other() recorded an issue\n"
+            self.assertEqual(running.first_failing(output), name, label)
+
+    def test_no_failure_and_a_known_issue_name_none(self):
+        self.assertIsNone(running.first_failing("Test Case 'A.testB' passed (0.001 seconds)\n✔ Test x() passed after "
+                                                "0.001 seconds.\n"))
+        self.assertIsNone(running.first_failing("✘ Test x() recorded a known issue at A.swift:1:2: flaky\n"))
+        self.assertIsNone(running.first_failing(""))
+
+
 class IdentifyTests(unittest.TestCase):
     TABLE = {
         "FineXCTests/testFine": ["UnitTests.FineXCTests/testFine"],
