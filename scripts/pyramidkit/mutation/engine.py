@@ -148,7 +148,7 @@ class Engine:
                 entry["killedBy"] = outcome.failed() or outcome.hung
                 entry["status"] = "killed (time-out)" if outcome.status == "timeout" else "killed"
                 if outcome.status == "timeout":
-                    entry["hung"] = outcome.hung
+                    entry["hung"] = sorted(outcome.hung)  # in parallel runs their order is not the same each time
                 return
 
 
