@@ -4,7 +4,7 @@
     pyramid init [--package-path DIR]
     pyramid coverage [OPTIONS]     run with line coverage by tier (run --coverage)
     pyramid mutants [OPTIONS]      mutation testing by tier
-    pyramid merge SHARD.json...    a sharded mutation run's reports joined into the whole run's
+    pyramid merge SHARD.json...    a sharded run's reports (mutants or tests) joined into the whole run's
     pyramid claims [OPTIONS]       the claims file's mistakes, each caught by the tests it names
     pyramid version                the kit's version (also --version)
 
@@ -58,7 +58,7 @@ def _mutants(arguments: list[str], prog: str) -> int:
 
 
 def _merge(arguments: list[str], prog: str) -> int:
-    from pyramidkit.mutation import merge
+    from pyramidkit.cli import merge
 
     return merge.main(arguments, prog)
 
@@ -85,7 +85,7 @@ VERBS: dict[str, tuple[str, Verb]] = {
     "init": ("write a starter pyramid.json from `swift package dump-package`", _init),
     "coverage": ("every tier with line coverage by tier and module (run --coverage)", _coverage),
     "mutants": ("mutation testing by tier: which tier catches a small mistake first", _mutants),
-    "merge": ("join the JSON reports of a mutation run's shards (mutants --shard K/N) into the whole run's", _merge),
+    "merge": ("join the JSON reports of a run's shards (run or mutants --shard K/N) into the whole run's", _merge),
     "claims": ("each claim's mistake made in a scratch copy: the tests it names must fail", _claims),
     "version": ("print the kit's version", _version),
 }

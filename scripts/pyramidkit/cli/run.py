@@ -27,6 +27,8 @@ and a hung run would name no test.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import hashlib
 import json
 import re
 import signal
@@ -47,6 +49,7 @@ from pyramidkit.run.report import PROBLEM, closing_line, report_json, report_mar
 from pyramidkit.run.testrun import (COVERAGE_FOLDER, build, coverage_binaries, coverage_build, progress, run_tier,
                                     test_alone, test_binaries)
 from pyramidkit.run import layout
+from pyramidkit.run.shards import Shard, shard_argument
 
 
 
@@ -60,6 +63,29 @@ from pyramidkit.run import layout
 
 
 # MARK: Running
+
+
+def sharded(package: kit_config.Config, tiers: list[str], binaries, only: str | None,
+            shard: Shard) -> tuple[dict[str, str | None], dict]:
+    """For each tier, the --filter pattern of this shard's slice of its tests (None: the slice is empty, and the
+    tier is not run), and the run's selection: each tier's tests in all, and a fingerprint of the whole list that the
+    shards of one run share."""
+    found: set[str] = set()
+    for binary in (binaries if isinstance(binaries, (tuple, list)) else [binaries]):
+        found |= set(test_coverage.test_identifiers(binary, package.root))
+    patterns: dict[str, str | None] = {}
+    counts: dict[str, int] = {}
+    digest = hashlib.sha256()
+    for tier in tiers:
+        mine = sorted(test for test in found if re.search(package.tier(tier).filter, test)
+                      and (only is None or re.search(only, test)))
+        counts[tier] = len(mine)
+        digest.update(("\x1e".join([tier, *mine]) + "\x1d").encode())
+        chosen = shard.take(mine)
+        patterns[tier] = test_coverage.pattern(chosen) if chosen else None
+        progress(f"   shard {shard} of the {tier} tier: {len(chosen)} of its {len(mine)} tests"
+                 + ("" if chosen else " (none: the tier is not run)"))
+    return patterns, {"tiers": list(tiers), "filter": only, "tests": counts, "fingerprint": digest.hexdigest()[:16]}
 
 
 def hang_example(package: kit_config.Config | None) -> str:
@@ -109,11 +135,13 @@ def printed(report: dict, quiet: bool, coverage: bool) -> str:
     return text + ("\n\n" + tier_coverage.text(report) if coverage else "")
 
 
-def write_output(destination: str | None, content: str) -> None:
+def write_output(destination: str | None, content: str, append: bool = False) -> None:
+    """`content` to stdout (`-`), or into the file `destination`: replacing it, or after what it holds with `append`
+    (a Markdown report goes after what a CI job summary already says)."""
     if destination == "-":
         sys.stdout.write(content)
     elif destination:
-        with open(destination, "a", encoding="utf-8") as file:
+        with open(destination, "a" if append else "w", encoding="utf-8") as file:
             file.write(content)
 
 
@@ -152,9 +180,15 @@ def main(arguments: list[str], prog: str = "pyramid run") -> int:
                         help="run only the tests of each tier whose identifier matches PATTERN (a regular expression, "
                              "as swift test --filter takes); a tier none of whose tests match fails, as a tier that "
                              "ran no test does")
+    parser.add_argument("--shard", type=shard_argument, metavar="K/N",
+                        help="run only the K-th of N disjoint slices of each tier's tests (in the order of their "
+                             "identifiers, every N-th from the K-th on), for a CI matrix; the report keeps each "
+                             "test's result, and `pyramid merge` joins the slices' JSON reports into the whole run's")
     parser.add_argument("--repeat", type=int, default=1, metavar="N", help="run the tiers N times, list flaky tests")
-    parser.add_argument("--json", metavar="FILE", help="write the report as JSON (- for stdout)")
-    parser.add_argument("--markdown", metavar="FILE", help="write the report as a Markdown table (- for stdout)")
+    parser.add_argument("--json", metavar="FILE", help="write the report as JSON (- for stdout), replacing FILE")
+    parser.add_argument("--markdown", metavar="FILE",
+                        help="add the report as a Markdown table after what FILE holds (a CI job summary, "
+                             "$GITHUB_STEP_SUMMARY; - for stdout)")
     parser.add_argument("--junit", metavar="DIR",
                         help="write JUnit XML into DIR, a file per tier (TIER.xml) and a <testcase> per case")
     parser.add_argument("--budgets", metavar="FILE",
@@ -196,6 +230,9 @@ def main(arguments: list[str], prog: str = "pyramid run") -> int:
         parser.error("--update-docs and --check-docs need every test of every tier: leave out --tier and --filter")
     if options.coverage and options.filter:
         parser.error("--coverage measures whole tiers: leave out --filter")
+    if options.shard and (options.coverage or options.update_docs or options.check_docs or options.same_counts_as):
+        parser.error("--shard runs a slice of each tier: leave out --coverage, --update-docs, --check-docs and "
+                     "--same-counts-as (the merged report is the whole run's)")
     if options.filter is not None:
         try:
             re.compile(options.filter)
@@ -228,6 +265,11 @@ def main(arguments: list[str], prog: str = "pyramid run") -> int:
     except layout.LayoutError as error:
         print(f"pyramid: {error}", file=sys.stderr)
         return 2
+    only = {tier: options.filter for tier in tiers}
+    selection = {}
+    if options.shard:
+        only, selection = sharded(package, tiers, binary, options.filter, options.shard)
+        tiers = [tier for tier in tiers if only[tier] is not None]
     rounds = []
     per_tier_lines = {}
     for index in range(options.repeat):
@@ -242,7 +284,7 @@ def main(arguments: list[str], prog: str = "pyramid run") -> int:
                                                                  package.root)
             rounds.append(round_runs)
         else:
-            rounds.append([run_tier(package, tier, extra, bounds[tier], binary=binary, only=options.filter)
+            rounds.append([run_tier(package, tier, extra, bounds[tier], binary=binary, only=only[tier])
                            for tier in tiers])
     runs = rounds[-1]
 
@@ -258,10 +300,16 @@ def main(arguments: list[str], prog: str = "pyramid run") -> int:
     checks = [check_budgets(round_runs, budgets, alone) for round_runs in rounds]
     breaches = sorted({breach for check in checks for breach in check.breaches})
     cleared = sorted({note for check in checks for note in check.cleared})
-    if options.tier or options.filter:  # part of the tests says nothing of the pyramid's shape
+    if options.tier or options.filter or options.shard:  # part of the tests says nothing of the pyramid's shape
         breaches = [breach for breach in breaches if not breach.startswith("not a pyramid")]
     flaky = flaky_tests(rounds)
     report = report_json(runs, build_seconds, breaches, flaky, cleared)
+    if options.shard:
+        report["shard"] = {"index": options.shard.index, "count": options.shard.count}
+        report["selection"] = selection
+        for run in runs:  # what `pyramid merge` makes the whole run's tables from
+            report["tiers"][run.tier]["results"] = [dataclasses.asdict(result) for result in run.results]
+            report["tiers"][run.tier]["exitCode"] = run.exit_code
     if options.coverage:
         report.update(tier_coverage.report(per_tier_lines, tiers))
         if set(tiers) == set(package.names):
@@ -302,7 +350,7 @@ def main(arguments: list[str], prog: str = "pyramid run") -> int:
         print(f"  DOCS {problem} ({kit_config.command('--update-docs')})")
     write_output(options.json, json.dumps(report, indent=2) + "\n")
     write_output(options.markdown,
-                 report_markdown(report) + (tier_coverage.markdown(report) if options.coverage else ""))
+                 report_markdown(report) + (tier_coverage.markdown(report) if options.coverage else ""), append=True)
     if options.junit:
         for run in runs:
             junit.write(Path(options.junit), run.tier, run.results, run.wall_seconds)

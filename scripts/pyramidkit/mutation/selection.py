@@ -9,50 +9,20 @@ the shards of a matrix take about the same time.
 
 from __future__ import annotations
 
-import argparse
 import codecs
-import dataclasses
 import hashlib
 import re
 import subprocess
 from pathlib import Path
-from typing import Sequence
 
 from pyramidkit.mutation.swift_source import Mutant
+from pyramidkit.run.shards import Shard, shard_argument  # noqa: F401 - the names --shard is read with
 
 HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
 
 
 class DiffError(Exception):
     """Why the lines of a change cannot be read: not a git checkout, or a reference git does not know."""
-
-
-@dataclasses.dataclass(frozen=True)
-class Shard:
-    """The K-th of N slices of a run (1 <= K <= N)."""
-
-    index: int
-    count: int
-
-    def __str__(self) -> str:
-        return f"{self.index}/{self.count}"
-
-    def take(self, items: Sequence) -> list:
-        """The items of this slice: the K-th, then every N-th after it."""
-        return list(items[self.index - 1::self.count])
-
-
-def shard_argument(text: str) -> Shard:
-    """--shard's K/N: two whole numbers, N at least 1 and K from 1 to N."""
-    match = re.fullmatch(r"(\d+)/(\d+)", text.strip())
-    if not match:
-        raise argparse.ArgumentTypeError(f"{text!r} is not K/N (for example 1/4: the first of four shards)")
-    index, count = int(match[1]), int(match[2])
-    if count < 1:
-        raise argparse.ArgumentTypeError(f"{text}: N is at least 1")
-    if not 1 <= index <= count:
-        raise argparse.ArgumentTypeError(f"{text}: K is from 1 to {count}")
-    return Shard(index, count)
 
 
 def unquoted(path: str) -> str:

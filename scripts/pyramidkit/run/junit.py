@@ -4,10 +4,21 @@ and `<skipped>` with the reason."""
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 from pyramidkit.run.results import TestResult
+
+
+# What XML 1.0 cannot hold at all, even escaped: control characters but tab, LF and CR; lone surrogates; U+FFFE, U+FFFF.
+NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_safe(text: str) -> str:
+    """`text` with each character XML cannot hold written as Swift writes it in a string, `\\u{1}`: a case named by
+    its arguments can hold any (a request of bytes `\\0\\u{1}binary`), and one would make the whole file unreadable."""
+    return NOT_XML.sub(lambda match: f"\\u{{{ord(match[0]):x}}}", text)
 
 
 def _split(identifier: str) -> tuple[str, str]:
@@ -29,7 +40,8 @@ def tier_element(tier: str, results: list[TestResult], seconds: float) -> Elemen
         for case in cases:
             outcome = case.outcome if case else result.outcome
             element = ElementTree.SubElement(
-                suite, "testcase", classname=classname, name=f"{name} [{case.name}]" if case else name,
+                suite, "testcase", classname=xml_safe(classname),
+                name=xml_safe(f"{name} [{case.name}]" if case else name),
                 time=f"{result.seconds if case is None else case.seconds:.3f}")
             counts["tests"] += 1
             if outcome == "failed":
@@ -37,12 +49,12 @@ def tier_element(tier: str, results: list[TestResult], seconds: float) -> Elemen
                 mine = [failure for failure in result.failures if case is None or failure.case in ("", case.name)]
                 for failure in mine or [None]:
                     child = ElementTree.SubElement(element, "failure",
-                                                   message=failure.message if failure else result.message)
+                                                   message=xml_safe(failure.message if failure else result.message))
                     if failure and failure.location:
-                        child.text = f"{failure.location}: {failure.message}"
+                        child.text = xml_safe(f"{failure.location}: {failure.message}")
             elif outcome == "skipped":
                 counts["skipped"] += 1
-                ElementTree.SubElement(element, "skipped", message=result.message)
+                ElementTree.SubElement(element, "skipped", message=xml_safe(result.message))
     suite.set("tests", str(counts["tests"]))
     suite.set("failures", str(counts["failures"]))
     suite.set("errors", "0")

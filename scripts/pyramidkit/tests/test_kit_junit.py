@@ -71,3 +71,23 @@ class CasesApartTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class UnreadableCharactersTests(unittest.TestCase):
+    """A case named by its arguments can hold characters XML 1.0 cannot (HTTPRequestTests' request of bytes
+    `\\0\\u{1}binary`); written as they are, the whole tier's file would not parse."""
+
+    def test_what_xml_cannot_hold_is_written_as_swift_escapes_and_the_file_parses(self):
+        result = results.TestResult(
+            "UnitTests.HTTPRequestTests/invalid(text:)", 0.0, "failed", "bad \x1b[31m",
+            [results.Failure("got \x00 for\x0b", "Tests/Unit/H.swift:3", "text → \"\x00\x01binary\"")],
+            [results.Case("text → \"\x00\x01binary\"", "failed"), results.Case("tab\there, é, line\nend", "passed")])
+        with tempfile.TemporaryDirectory() as folder:
+            path = junit.write(Path(folder), "Unit", [result], 0.1)
+            root = ElementTree.parse(path).getroot()
+        names = [case.get("name") for case in root.iter("testcase")]
+        self.assertEqual(names, ['invalid(text:) [text → "\\u{0}\\u{1}binary"]', "invalid(text:) [tab\there, é, line\nend]"])
+        failure = root.find(".//failure")
+        self.assertEqual(failure.get("message"), "got \\u{0} for\\u{b}")
+        self.assertEqual(failure.text, "Tests/Unit/H.swift:3: got \\u{0} for\\u{b}")
+        self.assertEqual(junit.xml_safe("plain, é → ✓"), "plain, é → ✓", "what XML holds stays as it is")

@@ -18,6 +18,7 @@ import tempfile
 import textwrap
 import unittest
 import unittest.mock
+import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -414,3 +415,85 @@ class EventStream64Tests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@unittest.skipUnless(sys.platform.startswith("linux"), "the fake test binary runs directly on Linux")
+class ShardedRunTests(FakeSwiftTestCase):
+    """scripts/pyramid --shard K/N on the fake package, then `pyramid merge` of the shards' reports: disjoint slices
+    of each tier's tests whose union is the whole run, merged into the whole run's counts, JSON and JUnit."""
+
+    def run_main(self, *arguments: str) -> tuple[int, str]:
+        said = io.StringIO()
+        with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
+            try:
+                code = pyramid.main(["--package-path", str(self.root), "--no-budgets", *arguments])
+            except SystemExit as error:
+                code = error.code
+        return code, said.getvalue()
+
+    def merge(self, *arguments: str) -> tuple[int, str]:
+        from pyramidkit.cli import merge as merge_verb
+
+        said = io.StringIO()
+        with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
+            try:
+                code = merge_verb.main(list(arguments))
+            except SystemExit as error:
+                code = error.code
+        return code, said.getvalue()
+
+    def test_the_shards_run_disjoint_slices_and_merge_into_the_whole_run(self):
+        self.build_native()
+        whole = self.root / "whole.json"
+        code, said = self.run_main("--json", str(whole), "--junit", str(self.root / "junit-whole"))
+        self.assertEqual(code, 0, said)
+        reports, identifiers = [], []
+        for index in (1, 2, 3):
+            path = self.root / f"shard{index}.json"
+            code, said = self.run_main("--shard", f"{index}/3", "--json", str(path))
+            self.assertEqual(code, 0, said)
+            report = json.loads(path.read_text())
+            self.assertEqual(report["shard"], {"index": index, "count": 3})
+            identifiers += [result["identifier"] for tier in report["tiers"].values() for result in tier["results"]]
+            reports.append(str(path))
+        self.assertEqual(len(identifiers), len(set(identifiers)), "no test in two shards")
+        full = json.loads(whole.read_text())
+        self.assertEqual(len(identifiers), sum(tier["tests"] for tier in full["tiers"].values()), "every test once")
+        merged = self.root / "merged.json"
+        code, said = self.merge(*reports, "--json", str(merged), "--junit", str(self.root / "junit-merged"))
+        self.assertEqual(code, 0, said)
+        joined = json.loads(merged.read_text())
+        for tier, entry in full["tiers"].items():
+            for key in ("tests", "cases", "passed", "failed", "skipped", "suites"):
+                self.assertEqual(joined["tiers"][tier][key], entry[key], f"{tier} {key}")
+            whole_cases = sorted(case.get("name") for case in ElementTree.parse(
+                self.root / "junit-whole" / f"{tier}.xml").iter("testcase"))
+            merged_cases = sorted(case.get("name") for case in ElementTree.parse(
+                self.root / "junit-merged" / f"{tier}.xml").iter("testcase"))
+            self.assertEqual(merged_cases, whole_cases, tier)
+        self.assertIn("tests: 12 (12 cases): 12 passed, 0 failed, 0 skipped", said)
+        code, said = self.merge(*reports[:2])
+        self.assertEqual(code, 2)
+        self.assertIn("shard 3/3 missing", said)
+        code, said = self.merge(*reports, "--stryker", str(self.root / "s.json"))
+        self.assertEqual(code, 2)
+        self.assertIn("--stryker is a mutation run's option", said)
+
+    def test_a_json_report_replaces_its_file_and_markdown_adds_to_its_own(self):
+        self.build_native()
+        report, summary = self.root / "report.json", self.root / "summary.md"
+        for _ in range(2):
+            code, said = self.run_main("--json", str(report), "--markdown", str(summary))
+            self.assertEqual(code, 0, said)
+        self.assertEqual(json.loads(report.read_text())["passed"], True, "one report, not two one after the other")
+        self.assertEqual(summary.read_text().count("| tier |"), 2, "a job summary keeps what it held")
+
+    def test_a_shard_with_a_whole_runs_option_is_refused(self):
+        self.build_native()
+        for option in ("--coverage", "--update-docs", "--check-docs"):
+            code, said = self.run_main("--shard", "1/2", option)
+            self.assertEqual(code, 2, option)
+            self.assertIn("--shard runs a slice of each tier", said)
+        code, said = self.run_main("--shard", "3/2")
+        self.assertEqual(code, 2)
+        self.assertIn("K is from 1 to 2", said)

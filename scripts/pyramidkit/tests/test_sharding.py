@@ -20,7 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from pyramidkit.cli import merge as merge_verb  # noqa: E402
 from pyramidkit.mutation import merge, reports, selection, stryker  # noqa: E402
+from pyramidkit.run import merged as run_merged  # noqa: E402
 from pyramidkit.mutation.swift_source import Mutant  # noqa: E402
 
 TIERS = ["Unit", "Integration", "EndToEnd"]
@@ -216,7 +218,7 @@ class MergeTests(unittest.TestCase):
         self.assertEqual(merge.merged(backwards, TIERS)["mutants"], merge.merged(shards, TIERS)["mutants"])
 
     def assertRefused(self, shards: dict[str, dict], said: str) -> None:
-        with self.assertRaises(merge.MergeError) as raised:
+        with self.assertRaises(run_merged.MergeError) as raised:
             merge.merged(shards, TIERS)
         self.assertIn(said, str(raised.exception))
 
@@ -248,7 +250,7 @@ class MergeTests(unittest.TestCase):
                 files.append(str(path))
             out = io.StringIO()
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-                status = merge.main([*files, "--json", f"{folder}/all.json", "--markdown", f"{folder}/all.md",
+                status = merge_verb.main([*files, "--json", f"{folder}/all.json", "--markdown", f"{folder}/all.md",
                                      "--check"])
             self.assertEqual(status, 1, "a survivor the ignore file does not excuse fails --check")
             written = json.loads(Path(folder, "all.json").read_text())
@@ -257,7 +259,7 @@ class MergeTests(unittest.TestCase):
             self.assertIn("SURVIVED Sources/A/A.swift:2 equality", out.getvalue())
             with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as error:
                 with self.assertRaises(SystemExit) as raised:
-                    merge.main([files[0]])
+                    merge_verb.main([files[0]])
             self.assertEqual(raised.exception.code, 2)
             self.assertIn("shard 2/2 missing", error.getvalue())
 
