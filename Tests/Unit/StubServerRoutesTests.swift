@@ -96,10 +96,13 @@ struct StubServerRoutesTests {
                 ["lat": "1", "long": "1", "latitude": "2"],
                 "unknown parameter 'latitude'; /locations takes lat, long, radius and limit"
             ),
-        ] as [([String: String], String)]
+        ] as [(KeyValuePairs<String, String>, String)]
     )
-    func badRequest(query: [String: String], message: String) throws {
-        let response = try #require(Self.response(Self.routes.reply(to: Self.request("/locations", query))))
+    func badRequest(query: KeyValuePairs<String, String>, message: String) throws {
+        // KeyValuePairs, not a Dictionary: a case is named by its arguments, and a Dictionary's description lists
+        // its keys in an order that changes from one process to the next (so would the case's name, in every report).
+        let parameters = Dictionary(uniqueKeysWithValues: query.map { ($0.key, $0.value) })
+        let response = try #require(Self.response(Self.routes.reply(to: Self.request("/locations", parameters))))
         #expect(response.status == 400)
         struct ErrorBody: Decodable {
             var error: String

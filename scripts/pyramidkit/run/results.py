@@ -72,7 +72,7 @@ def stream_arguments(path: Path, swift_version: tuple[int, int] | None) -> list[
     return ["--event-stream-output-path", str(path)]
 
 
-CASE_STARTED = re.compile(r"passing \d+ arguments? (.*) to .* started\.$")
+CASE_STARTED = re.compile(r"passing \d+ arguments? (.*) to .* started\.$", re.DOTALL)  # arguments may hold line ends
 CONSOLE_ISSUE = re.compile(r"^\S+ Test .*? recorded an issue with \d+ arguments? (.*) at ([^:\s]+):(\d+):(\d+): ")
 
 

@@ -157,6 +157,21 @@ class EventStreamEdgeTests(unittest.TestCase):
         self.assertEqual([(case.name, case.outcome) for case in found.cases],
                          [("n → 1", "passed"), ("n → 2", "failed"), ("n → 3", "failed")])
 
+    def test_a_case_whose_arguments_hold_line_ends_keeps_its_name(self):
+        """A request's text as an argument (`"GET / HTTP/1.1\\r\\n"`): the case is named by it, not by `#N`, a number
+        given in the order the parallel cases happened to start, which changed from one run to the next."""
+        def event(kind, message=""):
+            return json.dumps({"kind": "event", "payload": {"kind": kind, "testID": "M.f(_:)/F.swift:1:2",
+                                                            "messages": [{"text": message}]}})
+        text = "\n".join([
+            '{"kind":"test","payload":{"id":"M.f(_:)/F.swift:1:2","kind":"function","name":"f(_:)","isParameterized":true}}',
+            event("testStarted"),
+            event("testCaseStarted", 'Test case passing 1 argument text → "GET /\r\nHost: x\n" to f(_:) started.'),
+            event("testCaseStarted", 'Test case passing 1 argument text → "plain" to f(_:) started.'),
+            event("testEnded")])
+        [found] = results.parse_event_stream(text)
+        self.assertEqual([case.name for case in found.cases], ['text → "GET /\r\nHost: x\n"', 'text → "plain"'])
+
     def test_stream_arguments_by_toolchain(self):
         path = Path("/tmp/x.jsonl")
         # The toolchain's own version: asking 6.3 for version 0 stops warnings from being recorded at all.
