@@ -92,6 +92,22 @@ public final class StubServer: Sendable {
     /// `/proc/PID/task/TID/comm`, 15 bytes at most.
     public static let stalledThreadName = "stalled midway"
 
+    /// Names the calling thread, where `ps -L` and `/proc/PID/task/TID/comm` show it.
+    ///
+    /// On Linux the name is written where the kernel keeps it, `/proc/thread-self/comm`, not through
+    /// `Thread.current.name`: Foundation's setter did not always reach a thread of `Thread.detachNewThread` (under
+    /// ThreadSanitizer with the other core busy, a stalled thread kept its old name in about one run of the
+    /// end-to-end tests in twenty, and the test that waits for the name waited in vain).
+    static func nameThisThread(_ name: String) {
+        #if os(Linux)
+            if let comm = FileHandle(forWritingAtPath: "/proc/thread-self/comm") {
+                defer { try? comm.close() }
+                if (try? comm.write(contentsOf: Data(name.utf8))) != nil { return }
+            }
+        #endif
+        Thread.current.name = name
+    }
+
     /// The server's base URL, for example `http://127.0.0.1:49152` (`Configuration.url(port:)`).
     public var url: URL {
         configuration.url(port: port)
@@ -175,7 +191,7 @@ public final class StubServer: Sendable {
             let bytes = response.serialized(includingBody: includeBody)
             let midway = bytes.count - (includeBody ? response.body.count / 2 : 0)
             guard (try? Socket.send(Array(bytes[..<midway]), to: client)) != nil else { return }
-            Thread.current.name = Self.stalledThreadName
+            Self.nameThisThread(Self.stalledThreadName)
             configuration.sleep(delay)
             try? Socket.send(Array(bytes[midway...]), to: client)
         case .drop:
