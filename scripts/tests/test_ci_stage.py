@@ -85,3 +85,55 @@ class UsageTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def shell_function(name: str) -> str:
+    """A function of scripts/ci-stage, as written there."""
+    found = re.search(rf"^{name}\(\) \{{\n.*?^\}}\n", STAGE.read_text(), re.M | re.S)
+    assert found, name
+    return found[0]
+
+
+class SwiftBuildTests(unittest.TestCase):
+    """ci-stage's swift_build: built once more when Swift Build itself crashed (a CI run's own crash report, the
+    kit's fixture), said; a second crash, or a build's own failure, fails with the log, built once."""
+
+    CRASH = (ROOT / "scripts" / "pyramidkit" / "tests" / "fixtures" / "swiftbuild-crash.txt").read_text()
+
+    def run_with(self, *outputs: tuple[str, int]) -> tuple[subprocess.CompletedProcess, int]:
+        import tempfile
+        with tempfile.TemporaryDirectory() as folder:
+            base = Path(folder)
+            for number, (text, _) in enumerate(outputs):
+                (base / f"out{number}").write_text(text)
+            codes = " ".join(str(code) for _, code in outputs)
+            fake = base / "swift"
+            fake.write_text(f"#!/bin/bash\nn=$(cat {base}/calls 2>/dev/null || echo 0)\necho $((n + 1)) > {base}/calls\n"
+                            f"codes=({codes})\ncat {base}/out$n\nexit ${{codes[$n]}}\n")
+            fake.chmod(0o755)
+            script = (shell_function("quietly") + shell_function("swift_build") +
+                      f'swift_build {base}/log --build-tests --build-system swiftbuild\n')
+            ran = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60,
+                                 env={"PATH": f"{base}:/usr/bin:/bin"})
+            return ran, int((base / "calls").read_text())
+
+    def test_a_crash_of_the_build_system_is_built_once_more_and_said(self):
+        ran, calls = self.run_with((self.CRASH, 139), ("Build complete!\n", 0))
+        self.assertEqual((ran.returncode, calls), (0, 2), ran.stdout + ran.stderr)
+        self.assertIn("the build system itself crashed", ran.stdout)
+
+    def test_a_second_crash_fails(self):
+        ran, calls = self.run_with((self.CRASH, 139), (self.CRASH, 139))
+        self.assertEqual((ran.returncode, calls), (1, 2))
+        self.assertIn("Program crashed", ran.stdout)
+
+    def test_a_compile_error_is_built_once_and_shown(self):
+        error = "/p/Sources/A.swift:1:5: error: cannot find 'x' in scope\n"
+        ran, calls = self.run_with((error, 1), ("Build complete!\n", 0))
+        self.assertEqual((ran.returncode, calls), (1, 1))
+        self.assertIn("cannot find 'x'", ran.stdout)
+        self.assertIn("swift build --build-tests --build-system swiftbuild failed", ran.stderr)
+
+    def test_another_programs_crash_is_not_the_build_systems(self):
+        ran, calls = self.run_with((self.CRASH.replace("swift-package", "my-plugin-tool"), 139), ("", 0))
+        self.assertEqual((ran.returncode, calls), (1, 1))

@@ -35,6 +35,11 @@ What each build system does, measured with Swift 6.3.1 on Linux (x86_64):
 - swiftbuild prints a warning of the toolchain's own for each library target, `/…/Package.swift: SomeLibrary:
   clang: warning: argument unused during compilation: '-rdynamic'`, with no file of the package at fault: the kit's
   zero-warnings rule leaves those out (`TOOLCHAIN_WARNING`), and only those.
+- Swift Build in 6.3.1 sometimes crashes before it builds anything ("Pre-planning 1 / 212", then `*** Program crashed:
+  Bad pointer dereference` in `LazyCache.getValue` of swift-package): seen once in the kit stage of a CI run here,
+  not once in 22 clean builds of a fresh package since. It says nothing of the package: `BUILD_SYSTEM_CRASH` knows it
+  (the Swift runtime's crash report, the crashed program swift-package or swift-build itself, not a compiler or a
+  test), and the kit builds once more, saying so (`testrun.build`); a second crash fails the build.
 
 Python's standard library only; tested by scripts/pyramidkit/tests/test_kit_layout.py, with a fake `swift` on PATH.
 """
@@ -56,6 +61,15 @@ BUILD_SYSTEMS = (NATIVE, SWIFTBUILD)
 RUNNER_SUFFIX = "-test-runner"
 # swiftbuild's own warning for each library target in 6.3.1, no file of the package at fault (see above).
 TOOLCHAIN_WARNING = re.compile(r": clang: warning: argument unused during compilation: '-rdynamic'")
+# The build system itself crashed (see above): the Swift runtime's report, and among its images the program
+# swift-package (or swift-build) at its path. A compiler's crash is a "Stack dump:", a test's is another image.
+BUILD_SYSTEM_CRASH = re.compile(r"^\*\*\* Program crashed: .*?^0x[0-9a-f]+\S+ [0-9a-f]+ swift-(?:package|build) +\S*/"
+                                r"swift-(?:package|build)$", re.MULTILINE | re.DOTALL)
+
+
+def build_system_crashed(output: str) -> bool:
+    """Whether a failed `swift build` failed because SwiftPM's build system crashed, not because of the package."""
+    return BUILD_SYSTEM_CRASH.search(output) is not None
 
 
 class LayoutError(Exception):

@@ -66,6 +66,10 @@ def build(package: kit_config.Config, extra: list[str] | None = None) -> float:
     progress(f"== build ({' '.join(command)})")
     start = time.monotonic()
     completed = bounded.run_to_the_end(command, package.root)
+    if completed.returncode != 0 and layout.build_system_crashed(completed.stdout):
+        progress("   the build system itself crashed (swift-package's crash report; Swift Build in 6.3.1 does, now "
+                 "and then, before it builds anything): building once more")
+        completed = bounded.run_to_the_end(command, package.root)
     seconds = time.monotonic() - start
     output = completed.stdout
     if completed.returncode != 0:

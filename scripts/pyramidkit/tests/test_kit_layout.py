@@ -50,6 +50,16 @@ scratch = Path(option("--scratch-path", os.path.join(os.getcwd(), ".build")))
 products = scratch / ("out/Products/Debug-linux" if system == "swiftbuild" else "x86_64-unknown-linux-gnu/debug")
 if args[:1] == ["build"] and "--show-bin-path" in args:
     print(products)
+elif args[:1] == ["build"] and os.environ.get("FAKE_SWIFT_BUILD_FAILURES"):
+    # FAKE_SWIFT_BUILD_FAILURES: a file of outputs, one build's each, ending in a line "EXIT N"; each build takes the first.
+    failures = Path(os.environ["FAKE_SWIFT_BUILD_FAILURES"])
+    outputs = failures.read_text().split("\\x00")
+    failures.write_text("\\x00".join(outputs[1:]))
+    if outputs[0]:
+        text, _, code = outputs[0].rpartition("EXIT ")
+        print(text, end="")
+        sys.exit(int(code))
+    print("Build complete!")
 elif args[:1] == ["build"]:
     print(os.environ.get("FAKE_SWIFT_BUILD_OUTPUT", "Build complete!"))
 elif args[:1] == ["test"]:
@@ -304,6 +314,52 @@ class PyramidOnSwiftbuildTests(FakeSwiftTestCase):
         with unittest.mock.patch.dict(os.environ, {"FAKE_SWIFT_BUILD_OUTPUT": own}), \
                 self.assertRaisesRegex(SystemExit, "the build printed warnings"):
             self.main("--build-system", "swiftbuild")
+
+
+class BuildSystemCrashTests(FakeSwiftTestCase):
+    """Swift Build's crash before it builds (layout.BUILD_SYSTEM_CRASH, a CI run's own report as the fixture): built
+    once more, saying so; a second crash, or any other failure, is the build's failure, built once."""
+
+    CRASH = (FIXTURES / "swiftbuild-crash.txt").read_text() + "EXIT 139"
+
+    def builds(self, *outputs: str) -> tuple[int | str, str]:
+        failures = Path(self.log.parent / "failures")
+        failures.write_text("\x00".join(outputs))
+        with unittest.mock.patch.dict(os.environ, {"FAKE_SWIFT_BUILD_FAILURES": str(failures)}), \
+                contextlib.redirect_stderr(io.StringIO()) as said, contextlib.redirect_stdout(io.StringIO()):
+            try:
+                kit_testrun.build(self.package, ["--build-system", "swiftbuild"])
+                code: int | str = 0
+            except SystemExit as stopped:
+                code = str(stopped.code)
+        return code, said.getvalue()
+
+    def build_calls(self) -> int:
+        return sum(1 for line in self.log.read_text().splitlines() if json.loads(line)[:1] == ["build"])
+
+    def test_a_crash_of_the_build_system_is_built_once_more_and_said(self):
+        code, said = self.builds(self.CRASH)
+        self.assertEqual(code, 0)
+        self.assertEqual(self.build_calls(), 2)
+        self.assertIn("the build system itself crashed", said)
+
+    def test_a_second_crash_fails_the_build(self):
+        code, said = self.builds(self.CRASH, self.CRASH)
+        self.assertEqual(code, "pyramid: the build failed")
+        self.assertEqual(self.build_calls(), 2)
+
+    def test_a_compile_error_is_built_once(self):
+        error = "/p/Sources/Lib/A.swift:1:5: error: cannot find 'x' in scope\nEXIT 1"
+        self.assertEqual(self.builds(error)[0], "pyramid: the build failed")
+        self.assertEqual(self.build_calls(), 1)
+
+    def test_a_crash_of_the_compiler_or_of_a_program_is_not_the_build_systems(self):
+        compiler = ("Please submit a bug report (https://swift.org/contributing/#reporting-bugs) and include the crash "
+                    "backtrace.\nStack dump:\n0.\tProgram arguments: /opt/swift/usr/bin/swift-frontend -frontend\n")
+        plugin = self.CRASH.replace("swift-package", "my-plugin-tool")
+        for output in (compiler + "EXIT 1", plugin):
+            self.assertFalse(layout.build_system_crashed(output.rpartition("EXIT ")[0]))
+        self.assertTrue(layout.build_system_crashed(self.CRASH))
 
 
 class SharedStreamTests(unittest.TestCase):
