@@ -12,8 +12,11 @@ scripts/promises.json holds a row for each: the promise, the mistake that breaks
   --check        (the default) every promise has a row with at least one test, every row's promise is still
                  written, every mistake still applies, and docs/promises.md is the table of this file.
   --prove        makes each row's mistake in the scratch copy (.build-mutants/tree, shared with scripts/mutants and
-                 scripts/check-claims), rebuilds, and runs the row's tests: every one of them must fail; without any
-                 mistake, all of them pass. This is what `.ci/run` runs.
+                 scripts/check-claims) and runs the row's tests: every one of them must fail; without any mistake,
+                 all of them pass. This is what `.ci/run` runs. The mistakes that change one expression are held in
+                 one build and switched on by POI_MUTANT when their row's tests run (pyramidkit/proofs/held.py);
+                 the others, and those the compiler will not hold, are built one at a time (twins once).
+  --one-at-a-time  with --prove: every mistake built alone (slower; the same verdicts).
   --measure      makes each row's mistake and runs every tier, and writes the tests that failed into the row (twice:
                  a test that fails once and not on a second run with the same mistake is not written); then the
                  table. Run it after adding a row or a test.
@@ -38,6 +41,7 @@ from pathlib import Path
 
 from pyramidkit.run import config as kit_config
 from pyramidkit.run.mistake import Mistake
+from pyramidkit.proofs import held
 import promise_sources
 from pyramidkit.run import scratch
 from pyramidkit.docs import markers
@@ -155,23 +159,59 @@ def limit_for(tests: list[str], limits: dict[str, float]) -> float:
     return sum(limits[tier] for tier in {tier_of(test) for test in tests})
 
 
-def failing(copy: scratch.Scratch, tests: str, limit: float) -> tuple[set[str], str]:
+def failing(copy: scratch.Scratch, tests: str, limit: float,
+            environment: dict[str, str] | None = None) -> tuple[set[str], str]:
     """Runs the tests `tests` (a pattern) names; returns the ones that failed, hung, or were running when the test
     binary crashed (the kit's results count those as failures; a crash ends every test running beside the one that
-    crashed: `fails_alone` tells them apart), and the run's status."""
-    outcome = copy.run(tests, limit, stop_at_first_failure=False)
+    crashed: `fails_alone` tells them apart), and the run's status. `environment`: a held mistake's switch."""
+    outcome = copy.run(tests, limit, stop_at_first_failure=False, environment=environment)
     return set(outcome.failed()) | set(outcome.hung), outcome.status
 
 
-def fails_alone(copy: scratch.Scratch, test: str, limits: dict[str, float]) -> bool:
+def fails_alone(copy: scratch.Scratch, test: str, limits: dict[str, float],
+                environment: dict[str, str] | None = None) -> bool:
     """Whether `test`, run on its own, fails (or hangs, or crashes the binary)."""
-    found, status = failing(copy, pattern([test]), limits[tier_of(test)])
+    found, status = failing(copy, pattern([test]), limits[tier_of(test)], environment)
     return status != "passed" and (test in found or not found)
 
 
-def prove(copy: scratch.Scratch, rows: list[Row], limits: dict[str, float]) -> int:
+def held_build(copy: scratch.Scratch, rows: list[Row]) -> held.HeldMistakes | None:
+    """The copy built with every row's mistake it can hold (proofs/held.py), each switched on by POI_MUTANT: a
+    line the compiler rejects goes back to the code as it is, and its mistake is built alone. None, the copy's
+    files as they are again, when even that does not build."""
+    sources = {row.file: copy.read(row.file) for row in rows}
+    holding = held.HeldMistakes([row.mistake for row in rows], sources)
+    for attempt in range(1, 6):
+        copy.prepare(holding.files())
+        built, seconds, log = copy.build()
+        if built:
+            count = sum(1 for index in range(len(rows)) if holding.held(index))
+            _progress(f"   {count} of {len(rows)} mistakes held in one build ({seconds:.1f} s), switched at run time; "
+                      f"the others built one at a time")
+            return holding
+        dropped = holding.drop_errors(log)
+        _progress(f"   held build {attempt}: {seconds:.1f} s; the compiler would not hold {len(dropped)}, built alone: "
+                  f"{'; '.join(rows[number].promise for number in dropped)}")
+        if not dropped:
+            break
+    print(log[-2000:])
+    _progress("   the held build does not build for a reason on no held line: every mistake built one at a time")
+    copy.prepare()
+    return None
+
+
+def check_row(copy: scratch.Scratch, row: Row, limits: dict[str, float],
+              environment: dict[str, str] | None = None) -> list[str]:
+    """Runs the row's tests with its mistake in place (built, or switched on by `environment`): the ones that
+    still pass."""
+    found, _ = failing(copy, pattern(row.tests), limit_for(row.tests, limits), environment)
+    return [test for test in row.tests if test not in found and not fails_alone(copy, test, limits, environment)]
+
+
+def prove(copy: scratch.Scratch, rows: list[Row], limits: dict[str, float], hold: bool = True) -> int:
     """Makes each row's mistake and runs its tests: every one must fail (hang, or crash the binary: a run is stopped
-    at its tiers' time limits). Returns the number of rows that failed."""
+    at its tiers' time limits). The mistakes one expression holds are compiled into one build and switched on one
+    at a time (`hold`); the others are built one at a time. Returns the number of rows that failed."""
     everything = sorted({test for row in rows for test in row.tests})
     outcome = copy.run(pattern(everything), sum(limits.values()), stop_at_first_failure=False)
     if outcome.status != "passed" or outcome.tests < 1:
@@ -180,28 +220,64 @@ def prove(copy: scratch.Scratch, rows: list[Row], limits: dict[str, float]) -> i
         return len(rows)
     _progress(f"   without a mistake: the {len(everything)} tests of the rows pass ({outcome.seconds:.1f} s)")
     failures = 0
-    for number, row in enumerate(rows, start=1):
-        if not row.mistake.applies(copy.read(row.file)):
-            _progress(f"FAILED {row.promise}: the mistake does not apply")
-            failures += 1
+    alone = list(range(len(rows)))
+    holding = held_build(copy, rows) if hold else None
+    if holding is not None:
+        outcome = copy.run(pattern(everything), sum(limits.values()), stop_at_first_failure=False)
+        if outcome.status != "passed":
+            print(outcome.output[-3000:])
+            _progress(f"promises: with every mistake held and none switched on, the rows' tests do not pass "
+                      f"({outcome.status}): the held build is not the code as it is")
+            copy.prepare()
+            return len(rows)
+        started = time.monotonic()
+        for index, row in enumerate(rows):
+            if not holding.held(index):
+                continue
+            passed = check_row(copy, row, limits, {held.VARIABLE: str(holding.number_of(index))})
+            failures += report(index, rows, row, passed, f"held, tests {time.monotonic() - started:.1f} s")
+            started = time.monotonic()
+        alone = [index for index in alone if not holding.held(index)]
+    # A mistake built alone is made in its file as the code is; every other file keeps what it holds, so that only
+    # its module and those above it are built again, not every module a held mistake touched.
+    originals = {row.file: holding.sources[row.file] for row in rows} if holding is not None else {}
+    groups: dict[tuple[str, str, str | None], list[int]] = {}
+    for index in alone:  # twins (one mistake for several promises) built once; a file's mistakes one after another
+        groups.setdefault((rows[index].file, rows[index].find, rows[index].replace), []).append(index)
+    for key in sorted(groups, key=lambda key: key[0]):
+        first = rows[groups[key][0]]
+        source = originals.get(first.file, copy.read(first.file))
+        if not first.mistake.applies(source):
+            for index in groups[key]:
+                _progress(f"FAILED {rows[index].promise}: the mistake does not apply")
+            failures += len(groups[key])
             continue
         started = time.monotonic()
-        with copy.mistake(row.mistake):
+        with copy.changed({first.file: first.mistake.made(source)}):
             built, build_seconds, log = copy.build()
             if not built:
                 print(log[-2000:])
-                _progress(f"FAILED {row.promise}: the mistake does not build")
-                failures += 1
+                for index in groups[key]:
+                    _progress(f"FAILED {rows[index].promise}: the mistake does not build")
+                failures += len(groups[key])
                 continue
-            found, _ = failing(copy, pattern(row.tests), limit_for(row.tests, limits))
-            passed = [test for test in row.tests if test not in found and not fails_alone(copy, test, limits)]
-        if passed:
-            _progress(f"FAILED {row.promise}: with the mistake these tests still pass: {', '.join(passed)}")
-            failures += 1
-        else:
-            _progress(f"   {number}/{len(rows)} broken: {len(row.tests)} tests fail as listed (build {build_seconds:.1f} s, "
-                      f"tests {time.monotonic() - started - build_seconds:.1f} s): {row.promise}")
+            for index in groups[key]:
+                passed = check_row(copy, rows[index], limits)
+                failures += report(index, rows, rows[index], passed,
+                                   f"build {build_seconds:.1f} s, tests {time.monotonic() - started - build_seconds:.1f} s")
+                started, build_seconds = time.monotonic(), 0.0
+    if holding is not None:
+        copy.prepare()  # the files as they are: the next build takes every held mistake out
     return failures
+
+
+def report(index: int, rows: list[Row], row: Row, passed: list[str], how: str) -> int:
+    """Says how one row's proof went; 1 when it failed."""
+    if passed:
+        _progress(f"FAILED {row.promise}: with the mistake these tests still pass: {', '.join(passed)}")
+        return 1
+    _progress(f"   {index + 1}/{len(rows)} broken: {len(row.tests)} tests fail as listed ({how}): {row.promise}")
+    return 0
 
 
 def measure(copy: scratch.Scratch, rows: list[Row], limits: dict[str, float], save_each=lambda: None) -> None:
@@ -295,6 +371,8 @@ def main(arguments: list[str]) -> int:
     mode.add_argument("--measure", action="store_true", help="break each promise and write down what fails")
     mode.add_argument("--update-docs", action="store_true", help=f"write {DOCS.relative_to(ROOT)}")
     mode.add_argument("--list", action="store_true", help="list the rows")
+    parser.add_argument("--one-at-a-time", action="store_true",
+                        help="--prove builds each mistake alone, none held in one build (slower; the same verdicts)")
     parser.add_argument("--build-system", choices=["native", "swiftbuild"], default="native",
                         help="SwiftPM's build system for the scratch copy's build and binaries (default native)")
     options = parser.parse_args(arguments)
@@ -336,7 +414,7 @@ def main(arguments: list[str]) -> int:
         return 0
     limits = scratch.time_limits(copy, kit_config.load(ROOT))
     _progress(f"   time limits: {', '.join(f'{tier} {seconds:.1f} s' for tier, seconds in limits.items())}")
-    failures = prove(copy, selected, limits)
+    failures = prove(copy, selected, limits, hold=not options.one_at_a_time)
     copy.build()  # the copy is left built as the code is, for the next run
     _progress(f"promises: {len(selected)} broken one at a time, {failures} not caught as listed, in "
               f"{time.monotonic() - started:.0f} s")

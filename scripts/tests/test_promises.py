@@ -3,6 +3,8 @@ to its tests)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import sys
 import tempfile
 import unittest
@@ -210,3 +212,112 @@ class RepositoryTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class FakeOutcome:
+    def __init__(self, failed: list[str], tests: int):
+        self._failed, self.tests, self.hung, self.seconds, self.output = failed, tests, [], 0.1, ""
+        self.status = "failed" if failed else "passed"
+
+    def failed(self) -> list[str]:
+        return self._failed
+
+
+class FakeCopy:
+    """A scratch copy whose "build" fails on a line that holds REJECTED and whose tests fail by what is built: a
+    test `T.Unit/catches<N>()` fails when row N's replacement is in its file, or when the run switches on the
+    held mistake that the file holds as N (and it is the row's own). `weak` names tests that never fail."""
+
+    def __init__(self, files: dict[str, str], replacements: dict[int, tuple[str, str]], weak: set[str] = frozenset()):
+        self.originals = dict(files)
+        self.files = dict(files)
+        self.replacements, self.weak = replacements, weak
+        self.builds = 0
+        self.built: dict[str, str] = dict(files)
+
+    def read(self, name: str) -> str:
+        return self.files[name]
+
+    def prepare(self, overrides=None) -> None:
+        self.files = {**self.originals, **(overrides or {})}
+
+    def build(self):
+        self.builds += 1
+        for name, text in self.files.items():
+            for number, line in enumerate(text.split("\n"), start=1):
+                if "REJECTED" in line and "active ==" in line:
+                    return False, 1.0, f"/copy/{name}:{number}:5: error: no\n"
+        self.built = dict(self.files)
+        return True, 1.0, ""
+
+    @contextlib.contextmanager
+    def changed(self, files):
+        before = dict(self.files)
+        self.files.update(files)
+        try:
+            yield
+        finally:
+            self.files = before
+
+    def run(self, pattern, limit, stop_at_first_failure=True, environment=None):
+        import re
+        active = (environment or {}).get(promises.held.VARIABLE)
+        chosen = 0
+        failing = []
+        for number, (name, replacement) in self.replacements.items():
+            test = f"T.Unit/catches{number}()"
+            if not re.search(pattern, test):
+                continue
+            chosen += 1
+            lines = self.built[name].split("\n")
+            held = active is not None and any(f"active == {active} ? {replacement}" in line for line in lines)
+            alone = any(replacement in line and "__POIMutant" not in line for line in lines)
+            if (held or alone) and test not in self.weak:
+                failing.append(test)
+        return FakeOutcome(failing, chosen)
+
+
+class ProveTests(unittest.TestCase):
+    """promises.prove on a fake copy: the mistakes one expression holds are switched on in one build, the others
+    built one at a time (twins once), a row whose tests still pass fails, a line the compiler rejects is built
+    alone."""
+
+    FILE = "Sources/Lib/Answer.swift"
+    SOURCE = ("func status() -> Int {\n    return 404\n}\nfunc other() -> Int {\n    return 7 // REJECTED\n}\n"
+              "enum Keys: String {\n    case latitude\n}\n")
+
+    def rows(self) -> list[promises.Row]:
+        return [promises.Row("404", self.FILE, "return 404", "return 400", ["T.Unit/catches0()"]),
+                promises.Row("7", self.FILE, "return 7", "return 8", ["T.Unit/catches1()"]),
+                promises.Row("key", self.FILE, "case latitude\n", 'case latitude = "lat"\n', ["T.Unit/catches2()"]),
+                promises.Row("key too", self.FILE, "case latitude\n", 'case latitude = "lat"\n', ["T.Unit/catches3()"])]
+
+    def prove(self, weak=frozenset(), hold=True) -> tuple[int, FakeCopy, str]:
+        copy = FakeCopy({self.FILE: self.SOURCE}, {0: (self.FILE, "400"), 1: (self.FILE, "8"),
+                                                   2: (self.FILE, '= "lat"'), 3: (self.FILE, '= "lat"')}, weak)
+        with contextlib.redirect_stdout(io.StringIO()) as said:
+            failures = promises.prove(copy, self.rows(), {"Unit": 1.0, "Integration": 1.0, "EndToEnd": 1.0}, hold)
+        return failures, copy, said.getvalue()
+
+    def test_held_switched_rejected_and_declarations_built_alone_twins_once(self):
+        failures, copy, said = self.prove()
+        self.assertEqual(failures, 0, said)
+        self.assertIn("the compiler would not hold 1, built alone: 7", said)
+        self.assertIn("1 of 4 mistakes held in one build", said)
+        self.assertIn("1/4 broken: 1 tests fail as listed (held", said)
+        # two held builds (one rejected), one for 7 alone, one for the twins
+        self.assertEqual(copy.builds, 4)
+        self.assertEqual(copy.files, {self.FILE: self.SOURCE})  # left as the code is
+
+    def test_a_row_whose_tests_pass_with_its_mistake_fails_held_or_alone(self):
+        for weak in ({"T.Unit/catches0()"}, {"T.Unit/catches3()"}):
+            with self.subTest(weak):
+                failures, _, said = self.prove(weak=weak)
+                self.assertEqual(failures, 1)
+                self.assertIn(f"with the mistake these tests still pass: {next(iter(weak))}", said)
+
+    def test_one_at_a_time_builds_each_mistake(self):
+        failures, copy, said = self.prove(hold=False)
+        self.assertEqual(failures, 0, said)
+        self.assertEqual(copy.builds, 3)  # 404, 7, and the twins once
+        self.assertNotIn("held", said)

@@ -1,0 +1,295 @@
+"""Find-and-replace mistakes held in one build: each compiled in beside the code as it is, chosen at run time.
+
+A proof that breaks promises one at a time (scripts/promises --prove) paid an incremental build for each, 1 to 7 s
+here, where its tests take a tenth of that. Most such mistakes change one expression: a status, a default, a
+literal, a condition. Those are held the way mutant schemata hold mutants (mutation/schemata.py): the expression
+becomes a choice that the environment variable POI_MUTANT makes when the tests run,
+
+    return .respond(.error(400, text))       return .respond(.error((__POIMutant.active == 7 ? 422 : 400), text))
+    guard radius > 0 else {                   guard (__POIMutant.active == 8 ? radius >= 0 : radius > 0) else {
+    port = value            (a line deleted)  if __POIMutant.active != 9 { port = value }
+    case "nearby":          (`where false`)   case "nearby" where __POIMutant.active != 10:
+    if let text = parsed.value(option) {      if let text = parsed.value(option), (__POIMutant.active != 11 || false) {
+
+Only the side the conditional picks runs, as with the mistake alone. The held expression
+is the smallest one around the change that is bounded, on both sides, by what ends an expression (`,` `:` `=` a
+bracket, `{`, `return`, `guard`, `case` ...) and balanced. A change that is not one expression on one line (a
+declaration, a new `case`, lines added) is not held: it is built alone, as before. Nor is one the compiler rejects
+when held (a value of another type, an `await`): its line's errors put it back (`drop_errors`), as the schemata do.
+Line numbers never move, so a compiler's error names the line of the mistake it comes from.
+
+Python's standard library only; tested by scripts/pyramidkit/tests/test_held.py.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections import defaultdict
+
+from pyramidkit.mutation import schemata
+from pyramidkit.mutation.schema_sites import module_folder
+from pyramidkit.run.mistake import Mistake
+
+VARIABLE = schemata.VARIABLE
+TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|\d[\d_]*(?:\.\d[\d_]*)?|[A-Za-z_$][A-Za-z0-9_$]*|\.\.\.|\.\.<|\.|'
+                   r"[-+*/%<>=!&|^~?]+|\S")
+# What ends an expression on its left or its right, at its own depth of brackets.
+BOUNDS = {",", ":", "=", ";", "{", "}", "->", "return", "throw", "guard", "if", "while", "case", "where", "else",
+          "let", "var", "in", "try", "await", "switch", "for", "repeat", "defer", "do", "catch"}
+# Words that make the held text not an expression.
+NOT_EXPRESSIONS = BOUNDS - {"try", "{", "}"} | {"func", "init", "struct", "class", "enum", "static", "public",
+                                               "private", "_"}
+OPENING, CLOSING = "([{", ")]}"
+
+
+def tokens(line: str) -> list[tuple[int, int, str]]:
+    """The line's tokens (start, end, text), enough of Swift's to find an expression's ends."""
+    return [(match.start(), match.end(), match[0]) for match in TOKEN.finditer(line)]
+
+
+def _balanced(words: list[str]) -> bool:
+    depth = 0
+    for word in words:
+        depth += (word in OPENING) - (word in CLOSING)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _expression(words: list[str]) -> bool:
+    """Balanced, not empty, and at its own depth neither a bound nor a declaration's word."""
+    if not words or not _balanced(words):
+        return False
+    depth = 0
+    for word in words:
+        if depth == 0 and (word in NOT_EXPRESSIONS or word in (",", ":", "=", ";")):
+            return False
+        depth += (word in OPENING) - (word in CLOSING)
+    return True
+
+
+def _change(source: str, mistake: Mistake) -> tuple[int, int, str]:
+    """Where in `source` the mistake's find and replace differ: [start, end) of the file and the new text there."""
+    at = source.index(mistake.find)
+    find, replace = mistake.find, mistake.replace or ""
+    prefix = 0
+    while prefix < min(len(find), len(replace)) and find[prefix] == replace[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < min(len(find), len(replace)) - prefix and find[-1 - suffix] == replace[-1 - suffix]:
+        suffix += 1
+    start, end = at + prefix, at + len(find) - suffix
+    new = replace[prefix:len(replace) - suffix]
+    if new == "" and end > start:  # a deletion may sit anywhere it reads the same: before its clause's comma
+        gone = source[start:end]
+        for shift in range(0, min(len(gone), start) + 1):
+            if source[start - shift:start] == gone[len(gone) - shift:] and \
+                    (source[start - shift:end - shift].startswith(", ") or
+                     (source[start - shift - 1:start - shift] == "\n" and gone.endswith("\n"))):
+                return start - shift, end - shift, ""
+    return start, end, new
+
+
+def choice(number: int, mutated: str, original: str) -> str:
+    """The held choice: a conditional, which evaluates only the side it picks and lets `try`, `await`, a typed
+    `throws` and an implicit member (`.usage`) through as they were (a generic function of two autoclosures did not:
+    rethrows throws `any Error`, and a typed one infers no error type)."""
+    return f"(__POIMutant.active == {number} ? {mutated} : {original})"
+
+
+@dataclasses.dataclass(frozen=True)
+class Site:
+    """Where a mistake is held: the span [start, end) of its file (never over a line end) and what it becomes, either
+    `text` as it is (a line run unless, a clause) or, when `text` is None, a choice between `original` and
+    `mutated` (two mistakes of one span nest their choices)."""
+
+    start: int
+    end: int
+    original: str = ""
+    mutated: str = ""
+    text: str | None = None
+
+    def written(self, number: int) -> str:
+        return self.text if self.text is not None else choice(number, self.mutated, self.original)
+
+
+def held_site(source: str, mistake: Mistake, number: int) -> Site | None:
+    """Where and how `source` holds `mistake` as mutant `number`; None when it cannot (the mistake is then built
+    alone)."""
+    if mistake.each_line or mistake.replace is None or source.count(mistake.find) != 1:
+        return None
+    start, end, new = _change(source, mistake)
+    gone = source[start:end]
+    line_start = source.rfind("\n", 0, start) + 1
+    line_end = source.find("\n", start)
+    line = source[line_start:len(source) if line_end < 0 else line_end]
+    if new == "" and gone.endswith("\n") and gone.count("\n") == 1 and start == line_start:
+        statement = gone[:-1]  # a whole line deleted: it runs unless the mistake is active
+        indent = statement[:len(statement) - len(statement.lstrip())]
+        words = [text for _, _, text in tokens(statement)]
+        if not words or words[0] in NOT_EXPRESSIONS - {"return", "throw"} or not _balanced(words):
+            return None
+        return Site(start, end - 1, text=f"{indent}if __POIMutant.active != {number} {{ {statement.strip()} }}")
+    if "\n" in gone or "\n" in new:
+        return None
+    column, stop = start - line_start, end - line_start
+    if new.strip() == "where false" and not gone and line[stop:].lstrip().startswith(":"):
+        return Site(start, end, text=f"{new[:len(new) - len(new.lstrip())]}where __POIMutant.active != {number}")
+    clause_list = re.match(r"\s*(?:guard|if|while)\b", line) and _depth_at(line, column) == 0
+    if clause_list and new.startswith(", ") and not gone:  # a condition added to the list
+        return Site(start, end, text=f", (__POIMutant.active != {number} || {new[2:]})")
+    if clause_list and gone.startswith(", ") and not new:  # a condition taken out of it
+        return Site(start + 2, end, text=f"(__POIMutant.active == {number} || {gone[2:]})")
+    chosen = _choice(line, column, stop, new)
+    if chosen is None:
+        return None
+    begin, finish, original, mutated = chosen
+    return Site(line_start + begin, line_start + finish, original, mutated)
+
+
+def _unmatched(words: list[str]) -> tuple[int, int]:
+    """How many closing brackets `words` has without their opening one, and how many opening ones stay open."""
+    closers = openers = 0
+    for word in words:
+        if word in OPENING:
+            openers += 1
+        elif word in CLOSING:
+            if openers:
+                openers -= 1
+            else:
+                closers += 1
+    return closers, openers
+
+
+def _depth_at(line: str, column: int) -> int:
+    """The depth of brackets at `column` of the line (strings are tokens: their brackets do not count)."""
+    return sum((word in OPENING) - (word in CLOSING) for start, _, word in tokens(line) if start < column)
+
+
+def _choice(line: str, column: int, stop: int, new: str) -> tuple[int, int, str, str] | None:
+    """The smallest expression around [column, stop) of `line`: its span in the line, and its text before and after
+    the change."""
+    words = tokens(line)
+    first = next((i for i, (_, end, _) in enumerate(words) if end > column), len(words))
+    last = next((i for i, (begin, _, _) in enumerate(words) if begin >= stop and i >= first), len(words))
+    texts = [word for _, _, word in words]
+    depth, left = _unmatched(texts[first:last])[0], first
+    while left > 0:
+        word = texts[left - 1]
+        if word in CLOSING:
+            depth += 1
+        elif word in OPENING:
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and word in BOUNDS:
+            break
+        left -= 1
+    depth, right = _unmatched(texts[left:last])[1], last
+    while right < len(words):
+        word = texts[right]
+        if word in OPENING:
+            depth += 1
+        elif word in CLOSING:
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and word in BOUNDS:
+            break
+        right += 1
+    if right < len(words) and texts[right] == "=":
+        return None  # the left side of an assignment: not a value
+    begin = min(words[left][0] if left < len(words) else column, column)
+    finish = max(words[right - 1][1] if right > left else stop, stop)
+    original = line[begin:finish]
+    mutated = line[begin:column] + new + line[stop:finish]
+    if not (_expression([w for _, _, w in tokens(original)]) and _expression([w for _, _, w in tokens(mutated)])):
+        return None
+    lead = len(original) - len(original.lstrip())
+    return begin + lead, finish - (len(original) - len(original.rstrip())), original.strip(), mutated.strip()
+
+
+class HeldMistakes:
+    """The mistakes of a proof, each numbered by its place in `mistakes`; the files that hold them (`files()`), which
+    are held (`held`), and the compiler's verdict on them (`drop_errors`). Identical mistakes share their first
+    twin's number (`number_of`); two choices over one span nest; a mistake whose span overlaps another's otherwise is
+    built alone."""
+
+    def __init__(self, mistakes: list[Mistake], sources: dict[str, str]) -> None:
+        self.mistakes = mistakes
+        self.sources = sources
+        self.first: dict[tuple[str, str, str | None], int] = {}
+        self.sites: dict[int, Site] = {}
+        for number, mistake in enumerate(mistakes):
+            key = (mistake.file, mistake.find, mistake.replace)
+            if key in self.first:
+                continue
+            self.first[key] = number
+            source = sources.get(mistake.file)
+            site = held_site(source, mistake, number) if source is not None else None
+            if site is None:
+                continue
+            others = [self.sites[other] for other in self.sites if self.mistakes[other].file == mistake.file]
+            same = [other for other in others if (other.start, other.end) == (site.start, site.end)]
+            if any(site.start < other.end and other.start < site.end for other in others) and \
+                    not (same and site.text is None and all(other.text is None for other in same)):
+                continue
+            self.sites[number] = site
+        self.written: dict[str, str] = {}
+
+    def number_of(self, index: int) -> int:
+        mistake = self.mistakes[index]
+        return self.first[(mistake.file, mistake.find, mistake.replace)]
+
+    def held(self, index: int) -> bool:
+        return self.number_of(index) in self.sites
+
+    def line_of(self, number: int) -> tuple[str, int]:
+        file = self.mistakes[number].file
+        return file, self.sources[file].count("\n", 0, self.sites[number].start) + 1
+
+    def files(self) -> dict[str, str]:
+        """Every file that holds a mistake, rewritten, and each such module's support file (schemata.SUPPORT)."""
+        by_span: dict[tuple[str, int, int], list[int]] = defaultdict(list)
+        for number, site in self.sites.items():
+            by_span[(self.mistakes[number].file, site.start, site.end)].append(number)
+        by_file: dict[str, list[tuple[int, int, str]]] = defaultdict(list)
+        for (file, start, end), numbers in by_span.items():
+            text = self.sites[numbers[0]].written(numbers[0])
+            for number in numbers[1:]:  # one span, two choices: the later chooses between the earlier and its own
+                text = choice(number, self.sites[number].mutated, text)
+            by_file[file].append((start, end, text))
+        written = {}
+        for file, spans in by_file.items():
+            text = self.sources[file]
+            for start, end, replacement in sorted(spans, reverse=True):
+                text = text[:start] + replacement + text[end:]
+            written[file] = text
+        for folder in sorted({module_folder(file) for file in by_file}):
+            written[f"{folder}/__POIMutants.swift"] = schemata.SUPPORT
+        self.written = written
+        return written
+
+    def drop_errors(self, log: str) -> list[int]:
+        """Builds each mistake alone whose held line the compiler rejected; an error on a line without one (an
+        expression over several lines: `if` and `switch` expressions are named at their first line) puts back the
+        nearest held lines above and below it in the file. Returns the numbers put back."""
+        lines: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+        for number in self.sites:
+            file, line = self.line_of(number)
+            lines[file][line].append(number)
+        dropped: set[int] = set()
+        for match in re.finditer(r"^(?:.*?/)?(Sources/[^:\s]+\.swift):(\d+):\d+: error: ", log, re.MULTILINE):
+            file, line = match[1], int(match[2])
+            here = lines.get(file, {})
+            if line in here:
+                dropped.update(here[line])
+                continue
+            above = [held for held in here if held < line]
+            below = [held for held in here if held > line]
+            for nearest in ([max(above)] if above else []) + ([min(below)] if below else []):
+                dropped.update(here[nearest])
+        for number in dropped:
+            del self.sites[number]
+        return sorted(dropped)

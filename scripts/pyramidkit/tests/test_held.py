@@ -1,0 +1,158 @@
+"""Tests of pyramidkit/proofs/held.py: which find-and-replace mistakes one build holds, and how each is written.
+
+Run with: cd scripts && python3 -m unittest pyramidkit.tests.test_held
+"""
+
+from __future__ import annotations
+
+import sys
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from pyramidkit.proofs import held  # noqa: E402
+from pyramidkit.run.mistake import Mistake  # noqa: E402
+
+FILE = "Sources/Server/Routes.swift"
+SOURCE = """import Foundation
+
+struct Routes {
+    public var port: UInt16 = 0
+    public var host = "127.0.0.1"
+
+    func answer(_ path: String, radius: Double, text: String?) throws -> Int {
+        switch path {
+        case "/health":
+            return 200
+        case "/locations":
+            guard let radius = Double(text ?? ""), radius.isFinite, radius > 0 else {
+                return 400
+            }
+            port = value
+            return send(.error(404, "no such path"))
+        default:
+            return respondAfter(slowDelay, listing)
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case latitude
+    }
+}
+"""
+
+
+def written(*mistakes: Mistake) -> tuple[held.HeldMistakes, list[str]]:
+    holding = held.HeldMistakes(list(mistakes), {FILE: SOURCE})
+    return holding, holding.files().get(FILE, SOURCE).split("\n")
+
+
+def line_of(lines: list[str], text: str) -> str:
+    """The one line of SOURCE that holds `text`, as written with the mistakes held."""
+    number = next(index for index, line in enumerate(SOURCE.split("\n")) if text in line)
+    return lines[number].strip()
+
+
+class HeldFormsTests(unittest.TestCase):
+    def test_a_value_is_a_choice_of_the_smallest_expression(self):
+        holding, lines = written(Mistake(FILE, "send(.error(404, ", "send(.error(400, "))
+        self.assertTrue(holding.held(0))
+        self.assertEqual(line_of(lines, "send("), 'return send(.error((__POIMutant.active == 0 ? 400 : 404), "no such path"))')
+
+    def test_a_default_and_a_string(self):
+        _, lines = written(Mistake(FILE, "public var port: UInt16 = 0", "public var port: UInt16 = 8080"),
+                           Mistake(FILE, 'public var host = "127.0.0.1"', 'public var host = "0.0.0.0"'))
+        self.assertEqual(line_of(lines, "var port"), "public var port: UInt16 = (__POIMutant.active == 0 ? 8080 : 0)")
+        self.assertEqual(line_of(lines, "var host"), 'public var host = (__POIMutant.active == 1 ? "0.0.0.0" : "127.0.0.1")')
+
+    def test_a_call_changed_takes_its_whole_expression_and_stays_balanced(self):
+        _, lines = written(Mistake(FILE, "return respondAfter(slowDelay, listing)", "return respond(listing)"))
+        self.assertEqual(line_of(lines, "respondAfter"),
+                         "return (__POIMutant.active == 0 ? respond(listing) : respondAfter(slowDelay, listing))")
+
+    def test_a_condition_of_a_guard_list(self):
+        _, lines = written(Mistake(FILE, "radius > 0 else", "radius >= 0 else"))
+        self.assertIn(", (__POIMutant.active == 0 ? radius >= 0 : radius > 0) else {", line_of(lines, "guard"))
+
+    def test_a_clause_taken_out_of_the_list_holds_wherever_the_diff_puts_the_comma(self):
+        _, lines = written(Mistake(FILE, 'Double(text ?? ""), radius.isFinite, radius > 0',
+                                   'Double(text ?? ""), radius > 0'))
+        self.assertEqual(line_of(lines, "guard"), 'guard let radius = Double(text ?? ""), '
+                         '(__POIMutant.active == 0 || radius.isFinite), radius > 0 else {')
+
+    def test_a_clause_added_to_the_list(self):
+        _, lines = written(Mistake(FILE, "radius > 0 else {", "radius > 0, false else {"))
+        self.assertIn("radius > 0, (__POIMutant.active != 0 || false) else {", line_of(lines, "guard"))
+
+    def test_a_line_deleted_runs_unless_switched_on(self):
+        holding, lines = written(Mistake(FILE, "            port = value\n", ""))
+        self.assertTrue(holding.held(0))
+        self.assertEqual(line_of(lines, "port = value"), "if __POIMutant.active != 0 { port = value }")
+
+    def test_a_case_that_never_matches(self):
+        _, lines = written(Mistake(FILE, 'case "/health":', 'case "/health" where false:'))
+        self.assertEqual(line_of(lines, "/health"), 'case "/health" where __POIMutant.active != 0:')
+
+    def test_a_case_pattern_changed(self):
+        _, lines = written(Mistake(FILE, 'case "/locations":', 'case "/locations/":'))
+        self.assertEqual(line_of(lines, "/locations"), 'case (__POIMutant.active == 0 ? "/locations/" : "/locations"):')
+
+    def test_two_mistakes_of_one_span_nest_and_twins_share_a_number(self):
+        first = Mistake(FILE, "send(.error(404, ", "send(.error(400, ")
+        holding, lines = written(first, Mistake(FILE, "send(.error(404, ", "send(.error(500, "), first)
+        self.assertEqual(line_of(lines, "send("), 'return send(.error((__POIMutant.active == 1 ? 500 : '
+                         '(__POIMutant.active == 0 ? 400 : 404)), "no such path"))')
+        self.assertEqual([holding.number_of(index) for index in range(3)], [0, 1, 0])
+
+    def test_what_is_not_one_expression_is_built_alone(self):
+        not_held = [
+            Mistake(FILE, "        case latitude\n", '        case latitude = "lat"\n'),  # a declaration
+            Mistake(FILE, "port = value", "_ = value"),  # the left side of an assignment
+            Mistake(FILE, "return 400\n", "return 400\n            return 401\n"),  # lines added
+            Mistake(FILE, "guard let radius", "let radius"),  # a statement's keyword
+        ]
+        for mistake in not_held:
+            with self.subTest(mistake.replace):
+                holding, lines = written(mistake)
+                self.assertFalse(holding.held(0))
+                self.assertEqual(lines, SOURCE.split("\n"))
+
+    def test_a_span_overlapping_another_is_built_alone(self):
+        holding, lines = written(Mistake(FILE, "radius > 0 else", "radius >= 0 else"),
+                                 Mistake(FILE, "radius.isFinite, radius > 0 else", "radius.isFinite else"),
+                                 Mistake(FILE, "radius > 0 else", "radius > 0, false else"))
+        self.assertEqual([holding.held(index) for index in range(3)], [True, False, True])
+        self.assertIn("(__POIMutant.active == 0 ? radius >= 0 : radius > 0), (__POIMutant.active != 2 || false) else {",
+                      line_of(lines, "guard"))
+
+
+class HeldFilesTests(unittest.TestCase):
+    def test_lines_keep_their_numbers_and_each_module_gets_the_support(self):
+        holding, lines = written(Mistake(FILE, "send(.error(404, ", "send(.error(400, "),
+                                 Mistake(FILE, "            port = value\n", ""))
+        self.assertEqual(len(lines), len(SOURCE.split("\n")))
+        support = holding.files()["Sources/Server/__POIMutants.swift"]
+        self.assertIn("static let active", support)
+        self.assertEqual(holding.line_of(0), (FILE, 16))
+
+    def test_an_error_on_a_held_line_or_below_it_builds_that_mistake_alone(self):
+        holding, _ = written(Mistake(FILE, "send(.error(404, ", "send(.error(400, "),
+                             Mistake(FILE, "public var port: UInt16 = 0", "public var port: UInt16 = 8080"))
+        log = f"/tmp/copy/{FILE}:17:9: error: cannot convert value of type 'Int' to 'String'\n"
+        self.assertEqual(holding.drop_errors(log), [0])
+        self.assertEqual([holding.held(index) for index in range(2)], [False, True])
+        self.assertNotIn("active == 0", holding.files()[FILE])
+        self.assertEqual(holding.drop_errors("/tmp/copy/Sources/Other/A.swift:1:1: error: x\n"), [])
+
+    def test_an_error_between_held_lines_puts_back_the_nearest_on_each_side(self):
+        holding, _ = written(Mistake(FILE, "public var port: UInt16 = 0", "public var port: UInt16 = 8080"),
+                             Mistake(FILE, "public var host = \"127.0.0.1\"", "public var host = \"0.0.0.0\""),
+                             Mistake(FILE, "send(.error(404, ", "send(.error(400, "),
+                             Mistake(FILE, "return respondAfter(slowDelay, listing)", "return respond(listing)"))
+        self.assertEqual(holding.drop_errors(f"{FILE}:9:13: error: failed to produce diagnostic for expression\n"),
+                         [1, 2])
+
+
+if __name__ == "__main__":
+    unittest.main()
