@@ -14,17 +14,20 @@ tests run only when `POI_WORKSHOP` names the exercise, which the checker sets). 
    must pass (and, where the task says "without waiting", within a second);
 3. puts each of the exercise's hidden mistakes into the copy in turn, each a bug an engineer makes, and runs the
    test again: it must fail (or hang: a test stopped at its time limit counts as caught, and says so). A mistake the
-   test lets through is named by what it does, never by its code: finding it is the exercise.
+   test lets through is named by what it does, never by its code: finding it is the exercise. Every exercise's
+   mistakes that one expression holds are compiled into the copy's one build and switched on when the test runs
+   (pyramidkit/proofs/held.py); the others are built one at a time, after them.
 
 A test that only checks that a completion ran lets the mistakes in the values through, so it is rejected at step 3.
 Reference tests live in docs/workshop/solutions/NAME.swift, known-weak ones in docs/workshop/weak/NAME/*.swift;
-`verify` checks both on one build per mistake (every candidate test compiled side by side, each under a suite name
-of its own). Python's standard library only, so it runs where attendees run it, macOS included.
+`verify` checks both on the same builds (every candidate test compiled side by side, each under a suite name of its
+own), and holds each weak test to what its file says it lets through (`// verify:` lines). Python's standard library only, so it runs where attendees run it, macOS included.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import re
@@ -32,6 +35,7 @@ import sys
 from pathlib import Path
 
 from pyramidkit.run import scratch
+from pyramidkit.proofs import held
 from pyramidkit.run.mistake import Mistake, MistakeError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,6 +47,9 @@ ASSERTION = re.compile(r"#expect\b|#require\b|\bXCTAssert\w*\(|\bXCTFail\(|\bXCT
 TEST = re.compile(r"@Test\b|\bfunc test\w*\(")
 # How long one candidate's run may take before it counts as hung (a mistake that never calls back).
 LIMIT = 10.0
+# Where the task says "without waiting" (more than a second on the right code is rejected anyway): a run that passes
+# this is stopped and turned down without waiting out LIMIT.
+FAST_LIMIT = 3.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -261,9 +268,11 @@ def renamed(swift: str, suite: str, new: str) -> str:
     return re.sub(rf"\b{re.escape(suite)}\b", new, swift)
 
 
-def judge(copy: scratch.Scratch, exercise: Exercise, candidates: dict[str, str]) -> dict[str, Verdict]:
-    """Judges each candidate (a label and the text of the exercise's file) on one build per mistake; the copy must
-    already hold the candidates, each under the suite name `suite_name(exercise, label)`."""
+def judge(copy: scratch.Scratch, exercise: Exercise, candidates: dict[str, str],
+          holding: held.HeldMistakes) -> dict[str, Verdict]:
+    """Judges each candidate (a label and the text of the exercise's file) against each hidden mistake: switched on
+    in the held build, or built alone. The copy must already hold the candidates, each under the suite name
+    `suite_name(exercise, label)`, and the held mistakes (`prepared`)."""
     verdicts: dict[str, Verdict] = {}
     runnable = {}
     for label, swift in candidates.items():
@@ -276,12 +285,13 @@ def judge(copy: scratch.Scratch, exercise: Exercise, candidates: dict[str, str])
     if not runnable:
         return verdicts
     environment = {"POI_WORKSHOP": exercise.name}
+    limit = FAST_LIMIT if exercise.fast else LIMIT
     for label in runnable:
-        outcome = copy.run(exercise.pattern(suite_name(exercise, label)), LIMIT, environment=environment)
+        outcome = copy.run(exercise.pattern(suite_name(exercise, label)), limit, environment=environment)
         verdict = verdicts[label]
         if outcome.status != "passed" or outcome.tests == 0:
             failures = outcome.failures()[:6]
-            said = {"timeout": f"it did not end within {LIMIT:.0f} s (it waits on real time, or for a call that "
+            said = {"timeout": f"it did not end within {limit:.0f} s (it waits on real time, or for a call that "
                                "never comes)", "failed": "it failed"}.get(outcome.status, "no test ran")
             if outcome.tests == 0 and outcome.status != "timeout":
                 said = "no test ran (keep the suite's name, and the test inside it)"
@@ -295,31 +305,45 @@ def judge(copy: scratch.Scratch, exercise: Exercise, candidates: dict[str, str])
         else:
             verdict.lines.append(f"passes on the code as it is ({outcome.seconds:.2f} s)")
     alive = [label for label in runnable if verdicts[label].accepted]
-    for mistake in exercise.mistakes:
+    numbers = {id(mistake): index for index, mistake in enumerate(all_mistakes())}
+    # The held mistakes first: a mistake built alone stays in the binary until the next build, and a held one run
+    # after it would be judged against both. Each verdict still lists the mistakes in the exercise's order.
+    order = sorted(exercise.mistakes, key=lambda mistake: not holding.held(numbers[id(mistake)]))
+    outcomes: dict[int, dict[str, str]] = {}
+    built_alone = False
+    for mistake in order:
         if not alive:
             break
+        index = numbers[id(mistake)]
         try:
-            mistake.made(copy.read(mistake.file))
+            alone = mistake.made(holding.sources[mistake.file])
         except MistakeError as error:
             raise SystemExit(f"workshop: {error}: the code changed; update scripts/write_the_test.py") from None
-        with copy.mistake(mistake):
-            built, _, log = copy.build()
-            if not built:
-                raise SystemExit(f"workshop: mistake {mistake.name} does not build:\n{log[-2000:]}")
-            for label in alive:
-                outcome = copy.run(exercise.pattern(suite_name(exercise, label)), LIMIT, environment=environment)
-                verdict = verdicts[label]
-                if outcome.status == "passed":
-                    verdict.let_through.append(mistake.says)
-                    verdict.lines.append(f"let through: {mistake.says}")
-                else:
-                    how = " (it hung and was stopped: it waited for a call that never came)" \
-                        if outcome.status == "timeout" else ""
-                    verdict.lines.append(f"caught: {mistake.says}{how}")
+        switched = {**environment, held.VARIABLE: str(holding.number_of(index))}
+        with contextlib.ExitStack() as stack:
+            if not holding.held(index):  # built alone, in its file as the code is; the other files keep theirs
+                stack.enter_context(copy.changed({mistake.file: alone}))
+                built, _, log = copy.build()
+                built_alone = True
+                if not built:
+                    raise SystemExit(f"workshop: mistake {mistake.name} does not build:\n{log[-2000:]}")
+                switched = environment
+            outcomes[index] = {label: copy.run(exercise.pattern(suite_name(exercise, label)), limit,
+                                               environment=switched).status for label in alive}
+    for mistake in exercise.mistakes:
+        for label, status in outcomes.get(numbers[id(mistake)], {}).items():
+            verdict = verdicts[label]
+            if status == "passed":
+                verdict.let_through.append(mistake.says)
+                verdict.lines.append(f"let through: {mistake.says}")
+            else:
+                how = " (it hung and was stopped: it waited for a call that never came)" if status == "timeout" else ""
+                verdict.lines.append(f"caught: {mistake.says}{how}")
     for label in alive:
         if verdicts[label].let_through:
             verdicts[label].accepted = False
-    copy.build()  # the copy is left built as the code is, for the next run
+    if built_alone:
+        copy.build()  # the copy is left built with the mistakes held and switched off, for the next check
     return verdicts
 
 
@@ -327,20 +351,34 @@ def suite_name(exercise: Exercise, label: str) -> str:
     return exercise.suite if label == "yours" else f"{exercise.suite}_{re.sub(r'[^A-Za-z0-9]', '_', label)}"
 
 
-def prepared(copy: scratch.Scratch, exercise_candidates: dict[Exercise, dict[str, str]]) -> None:
-    """Makes the copy hold the user's files with every candidate in place, renamed apart, and builds it."""
+def all_mistakes() -> list[Hidden]:
+    """Every exercise's hidden mistakes, in one list: the numbers POI_MUTANT switches them on by."""
+    return [mistake for exercise in EXERCISES for mistake in exercise.mistakes]
+
+
+def prepared(copy: scratch.Scratch, exercise_candidates: dict[Exercise, dict[str, str]]) -> held.HeldMistakes:
+    """Makes the copy hold the user's files with every candidate in place, renamed apart, and every exercise's hidden
+    mistake that one expression holds (pyramidkit/proofs/held.py), switched off; builds it. The same held files each
+    time, whichever exercise is checked: the next check builds only the test that changed."""
     overrides = {}
     for exercise, candidates in exercise_candidates.items():
         for label, swift in candidates.items():
             name = suite_name(exercise, label)
             path = exercise.file if label == "yours" else f"Tests/Workshop/Candidates/{name}.swift"
             overrides[path] = renamed(swift, exercise.suite, name)
-    copy.prepare(overrides)
-    built, _, log = copy.build()
+    mistakes = all_mistakes()
+    holding = held.HeldMistakes(mistakes, {mistake.file: (copy.root / mistake.file).read_text()
+                                           for mistake in mistakes})
+    for _ in range(5):
+        copy.prepare({**overrides, **holding.files()})
+        built, _, log = copy.build()
+        if built or not holding.drop_errors(log):
+            break
     if not built:
         errors = [line for line in log.splitlines() if ": error:" in line][:10]
         print("\n".join(errors) or log[-2000:])
         raise SystemExit("not yet: the package does not build with your test (the errors above)")
+    return holding
 
 
 def check(name: str, file: Path | None = None) -> int:
@@ -357,8 +395,8 @@ def check(name: str, file: Path | None = None) -> int:
         print(f"not yet: {problem}")
         return 1
     copy = scratch.Scratch(None, ROOT)
-    prepared(copy, {exercise: {"yours": swift}})
-    verdict = judge(copy, exercise, {"yours": swift})["yours"]
+    holding = prepared(copy, {exercise: {"yours": swift}})
+    verdict = judge(copy, exercise, {"yours": swift}, holding)["yours"]
     for line in verdict.lines:
         print(f"   {line}")
     if verdict.accepted:
@@ -403,6 +441,26 @@ def uncovered_sentences(exercise: Exercise) -> list[str]:
             if index not in covered and not (exercise.fast and "must not wait" in sentence)]
 
 
+VERIFY = re.compile(r'^// verify: (lets through|rejected) "(.*)"$', re.MULTILINE)
+
+
+def unexpected(swift: str, verdict: Verdict) -> list[str]:
+    """How a known-weak test's verdict differs from what its file says it is (`// verify: lets through "SAYS"`
+    for each mistake it lets through, or `// verify: rejected "TEXT"` for a rejection before any mistake); a weak
+    test that says nothing is a problem too. The reference says nothing: it is accepted."""
+    said = VERIFY.findall(swift)
+    if not said:
+        return [] if verdict.accepted else ["its file says nothing of why it is weak (// verify: lines)"]
+    found = []
+    through = {text for kind, text in said if kind == "lets through"}
+    if through != set(verdict.let_through):
+        found.append(f"it lets through {sorted(verdict.let_through)}, its file says {sorted(through)}")
+    for text in (text for kind, text in said if kind == "rejected"):
+        if not any(line.startswith("rejected") and text in line for line in verdict.lines):
+            found.append(f"its file says it is rejected with \"{text}\"; it was not")
+    return found
+
+
 def verify(copy: scratch.Scratch | None = None) -> int:
     """CI: each exercise's starter file is rejected, its reference test accepted, each known-weak test rejected,
     and each sentence of its task has a mistake; every candidate of every exercise on one build per mistake. `copy`:
@@ -422,8 +480,8 @@ def verify(copy: scratch.Scratch | None = None) -> int:
                                 **{f"weak-{path.stem}": path.read_text() for path in weak}}
     copy = copy or scratch.Scratch(None, ROOT)
     print(f"== the scratch copy in {copy.tree.relative_to(ROOT)}, with every reference and weak test", flush=True)
-    prepared(copy, {exercise: {label: text for label, text in texts.items() if label != "starter"}
-                    for exercise, texts in candidates.items()})
+    holding = prepared(copy, {exercise: {label: text for label, text in texts.items() if label != "starter"}
+                              for exercise, texts in candidates.items()})
     for exercise, texts in candidates.items():
         print(f"== {exercise.name} ({exercise.slot})", flush=True)
         starter = static_problem(texts["starter"])
@@ -433,17 +491,17 @@ def verify(copy: scratch.Scratch | None = None) -> int:
             print("   FAILED: the starter file is not rejected as it is shipped", file=sys.stderr)
             failures += 1
         runnable = {label: text for label, text in texts.items() if label != "starter"}
-        verdicts = judge(copy, exercise, runnable)
+        verdicts = judge(copy, exercise, runnable, holding)
         for label, verdict in verdicts.items():
             wanted = label == "reference"
-            ok = verdict.accepted == wanted
+            ok = verdict.accepted == wanted and not unexpected(texts[label], verdict)
             reason = "; ".join(line for line in verdict.lines if line.startswith(("rejected", "let through")))
             caught = sum(line.startswith("caught") for line in verdict.lines)
             print(f"   {label}: {'accepted' if verdict.accepted else 'rejected'}"
                   f"{f', caught {caught} of {len(exercise.mistakes)}' if verdict.accepted else ''}"
                   f"{' (' + reason + ')' if reason else ''}{'' if ok else '  <- FAILED'}")
             if not ok:
-                for line in verdict.lines:
+                for line in verdict.lines + unexpected(texts[label], verdict):
                     print(f"      {line}")
                 failures += 1
     print(f"write-the-test exercises: {len(EXERCISES)} checked, {failures} failed")

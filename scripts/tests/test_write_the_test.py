@@ -129,3 +129,61 @@ class HintTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class WeakVerdictTests(unittest.TestCase):
+    """A known-weak test's file says what it lets through; verify holds its verdict to that."""
+
+    def test_the_verdict_must_be_what_the_file_says(self):
+        swift = '// verify: lets through "a"\n// verify: lets through "b"\nstruct T {}\n'
+        right = write_the_test.Verdict(False, ["let through: a", "let through: b"], ["a", "b"])
+        self.assertEqual(write_the_test.unexpected(swift, right), [])
+        more = write_the_test.Verdict(False, ["caught: a", "let through: b"], ["b"])
+        self.assertEqual(write_the_test.unexpected(swift, more), ["it lets through ['b'], its file says ['a', 'b']"])
+        rejected = '// verify: rejected "asserts nothing"\n'
+        said = write_the_test.Verdict(False, ["rejected: your test asserts nothing: ..."], [])
+        self.assertEqual(write_the_test.unexpected(rejected, said), [])
+        self.assertIn("it was not", write_the_test.unexpected(rejected, right)[-1])
+        self.assertIn("says nothing", write_the_test.unexpected("struct T {}", said)[0])
+
+    def test_every_weak_file_says_why(self):
+        for path in sorted(write_the_test.WEAK.glob("*/*.swift")):
+            self.assertTrue(write_the_test.VERIFY.findall(path.read_text()), path)
+
+
+class JudgeOrderTests(unittest.TestCase):
+    """judge runs the held mistakes before any built alone: a mistake built alone stays in the binary until the next
+    build, and a held one judged after it met both (the observer exercise's weak test was once 'caught' by a
+    mistake it lets through)."""
+
+    def test_held_first_alone_last_verdict_lines_in_the_exercises_order(self):
+        exercise = next(e for e in EXERCISES if e.name == "write-observer-test")
+        mistakes = write_the_test.all_mistakes()
+        numbers = {id(m): i for i, m in enumerate(mistakes)}
+        sources = {m.file: (ROOT / m.file).read_text() for m in mistakes}
+        holding = write_the_test.held.HeldMistakes(mistakes, sources)
+        events = []
+
+        class Copy:
+            def build(self):
+                events.append("build")
+                return True, 0.1, ""
+
+            @contextlib.contextmanager
+            def changed(self, files):
+                events.append("alone")
+                yield
+
+            def run(self, pattern, limit, environment=None, stop_at_first_failure=True):
+                events.append(("run", (environment or {}).get("POI_MUTANT")))
+                return type("O", (), {"status": "passed", "tests": 1, "seconds": 0.01, "failures": lambda s: []})()
+
+        verdict = write_the_test.judge(Copy(), exercise, {"yours": "@Test func a() { #expect(x) }"}, holding)["yours"]
+        held_runs = [e for e in events if e[0] == "run" and e[1] is not None] if events else []
+        first_alone = events.index("alone")
+        self.assertTrue(all(events.index(e) < first_alone for e in held_runs), events)
+        self.assertEqual(events[-1], "build")  # left built without the last mistake alone
+        self.assertEqual([line.split(": ", 1)[1] for line in verdict.lines if line.startswith("let through")],
+                         [m.says for m in exercise.mistakes])
+        self.assertTrue(any(holding.held(numbers[id(m)]) for m in exercise.mistakes))
+        self.assertTrue(any(not holding.held(numbers[id(m)]) for m in exercise.mistakes))

@@ -1,3 +1,4 @@
+// verify: rejected "your test asserts nothing"
 import Foundation
 import POIDomain
 import POILocation

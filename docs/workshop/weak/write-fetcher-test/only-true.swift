@@ -1,3 +1,4 @@
+// verify: lets through "the provider answers true wherever you are"
 import Foundation
 import POIDomain
 import POILocation

@@ -1,3 +1,7 @@
+// verify: lets through "the request sends the longitude as its latitude"
+// verify: lets through "the request sends the longitude rounded to whole degrees"
+// verify: lets through "the loader parses an empty list instead of the server's answer"
+// verify: lets through "the last place of the answer is dropped"
 import Foundation
 import POIDomain
 import POINetworking

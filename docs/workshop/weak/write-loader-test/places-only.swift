@@ -1,3 +1,5 @@
+// verify: lets through "the request sends the longitude as its latitude"
+// verify: lets through "the request sends the longitude rounded to whole degrees"
 import Foundation
 import POIDomain
 import POINetworking

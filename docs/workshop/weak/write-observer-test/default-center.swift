@@ -1,3 +1,7 @@
+// verify: lets through "the list observes NotificationCenter.default, not the center it was given"
+// verify: lets through "the list notes the notification but does not reload"
+// verify: lets through "the list reloads twice for one notification"
+// verify: lets through "the list handles every notification on its center, whatever its name"
 import Foundation
 import POIApp
 import POILocation

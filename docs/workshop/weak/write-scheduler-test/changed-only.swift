@@ -1,3 +1,5 @@
+// verify: lets through "the manager asks for a timer one second away"
+// verify: lets through "the manager skips a place: the third comes after the first"
 import Foundation
 import POIApp
 import POIDomain

@@ -1,3 +1,4 @@
+// verify: rejected "did not end within"
 import Foundation
 import POIApp
 import POIDomain

@@ -1,3 +1,4 @@
+// verify: rejected "the task says it must not wait"
 import Foundation
 import POIApp
 import POIDomain
