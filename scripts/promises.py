@@ -41,7 +41,7 @@ from pathlib import Path
 
 from pyramidkit.run import config as kit_config
 from pyramidkit.run.mistake import Mistake
-from pyramidkit.proofs import held
+from pyramidkit.proofs import held, universe
 import promise_sources
 from pyramidkit.run import scratch
 from pyramidkit.docs import markers
@@ -175,29 +175,19 @@ def fails_alone(copy: scratch.Scratch, test: str, limits: dict[str, float],
     return status != "passed" and (test in found or not found)
 
 
-def held_build(copy: scratch.Scratch, rows: list[Row]) -> held.HeldMistakes | None:
-    """The copy built with every row's mistake it can hold (proofs/held.py), each switched on by POI_MUTANT: a
-    line the compiler rejects goes back to the code as it is, and its mistake is built alone. None, the copy's
-    files as they are again, when even that does not build."""
-    sources = {row.file: copy.read(row.file) for row in rows}
-    holding = held.HeldMistakes([row.mistake for row in rows], sources)
-    for attempt in range(1, 6):
-        copy.prepare(holding.files())
-        built, seconds, log = copy.build()
-        if built:
-            count = sum(1 for index in range(len(rows)) if holding.held(index))
-            _progress(f"   {count} of {len(rows)} mistakes held in one build ({seconds:.1f} s), switched at run time; "
-                      f"the others built one at a time")
-            return holding
-        dropped = holding.drop_errors(log)
-        _progress(f"   held build {attempt}: {seconds:.1f} s; the compiler would not hold {len(dropped)}, built alone: "
-                  f"{'; '.join(rows[number].promise for number in dropped)}")
-        if not dropped:
-            break
-    print(log[-2000:])
-    _progress("   the held build does not build for a reason on no held line: every mistake built one at a time")
-    copy.prepare()
-    return None
+def held_build(copy: scratch.Scratch, package: kit_config.Config) -> held.HeldMistakes | None:
+    """The copy built with every mistake of the package it can hold (pyramidkit/proofs/universe.py: the claims', the
+    promises', the workshop's: the same held files each of those tools writes), each switched on by POI_MUTANT; a
+    line the compiler rejects goes back to the code as it is, and its mistake is built alone. None when the package
+    does not build as it is."""
+    holding = universe.holding(package)
+    built, seconds, log = held.build(copy, holding, _progress)
+    if not built:
+        print(log[-3000:])
+        _progress("promises: the package does not build as it is")
+        return None
+    _progress(f"   built in {seconds:.1f} s, every mistake it can hold compiled in and switched off")
+    return holding
 
 
 def check_row(copy: scratch.Scratch, row: Row, limits: dict[str, float],
@@ -208,10 +198,10 @@ def check_row(copy: scratch.Scratch, row: Row, limits: dict[str, float],
     return [test for test in row.tests if test not in found and not fails_alone(copy, test, limits, environment)]
 
 
-def prove(copy: scratch.Scratch, rows: list[Row], limits: dict[str, float], hold: bool = True) -> int:
+def prove(copy: scratch.Scratch, rows: list[Row], limits: dict[str, float], holding: held.HeldMistakes | None) -> int:
     """Makes each row's mistake and runs its tests: every one must fail (hang, or crash the binary: a run is stopped
-    at its tiers' time limits). The mistakes one expression holds are compiled into one build and switched on one
-    at a time (`hold`); the others are built one at a time. Returns the number of rows that failed."""
+    at its tiers' time limits). The mistakes the copy's build holds (`holding`) are switched on one at a time; the
+    others are built one at a time, after them. Returns the number of rows that failed."""
     everything = sorted({test for row in rows for test in row.tests})
     outcome = copy.run(pattern(everything), sum(limits.values()), stop_at_first_failure=False)
     if outcome.status != "passed" or outcome.tests < 1:
@@ -221,26 +211,22 @@ def prove(copy: scratch.Scratch, rows: list[Row], limits: dict[str, float], hold
     _progress(f"   without a mistake: the {len(everything)} tests of the rows pass ({outcome.seconds:.1f} s)")
     failures = 0
     alone = list(range(len(rows)))
-    holding = held_build(copy, rows) if hold else None
     if holding is not None:
-        outcome = copy.run(pattern(everything), sum(limits.values()), stop_at_first_failure=False)
-        if outcome.status != "passed":
-            print(outcome.output[-3000:])
-            _progress(f"promises: with every mistake held and none switched on, the rows' tests do not pass "
-                      f"({outcome.status}): the held build is not the code as it is")
-            copy.prepare()
-            return len(rows)
+        _progress(f"   {sum(1 for row in rows if holding.held_as(row.mistake) is not None)} of {len(rows)} mistakes "
+                  f"held in the build, switched on one at a time; the others built alone after them")
         started = time.monotonic()
         for index, row in enumerate(rows):
-            if not holding.held(index):
+            number = holding.held_as(row.mistake)
+            if number is None:
                 continue
-            passed = check_row(copy, row, limits, {held.VARIABLE: str(holding.number_of(index))})
+            passed = check_row(copy, row, limits, {held.VARIABLE: str(number)})
             failures += report(index, rows, row, passed, f"held, tests {time.monotonic() - started:.1f} s")
             started = time.monotonic()
-        alone = [index for index in alone if not holding.held(index)]
+        alone = [index for index in alone if holding.held_as(rows[index].mistake) is None]
     # A mistake built alone is made in its file as the code is; every other file keeps what it holds, so that only
     # its module and those above it are built again, not every module a held mistake touched.
-    originals = {row.file: holding.sources[row.file] for row in rows} if holding is not None else {}
+    originals = {row.file: holding.original(row.file) for row in rows if holding.original(row.file) is not None} \
+        if holding is not None else {}
     groups: dict[tuple[str, str, str | None], list[int]] = {}
     for index in alone:  # twins (one mistake for several promises) built once; a file's mistakes one after another
         groups.setdefault((rows[index].file, rows[index].find, rows[index].replace), []).append(index)
@@ -266,8 +252,8 @@ def prove(copy: scratch.Scratch, rows: list[Row], limits: dict[str, float], hold
                 failures += report(index, rows, rows[index], passed,
                                    f"build {build_seconds:.1f} s, tests {time.monotonic() - started - build_seconds:.1f} s")
                 started, build_seconds = time.monotonic(), 0.0
-    if holding is not None:
-        copy.prepare()  # the files as they are: the next build takes every held mistake out
+    if groups and holding is not None:
+        copy.build()  # the copy is left built as it was: the held mistakes switched off, none made alone
     return failures
 
 
@@ -392,7 +378,13 @@ def main(arguments: list[str]) -> int:
     copy = scratch.Scratch(None, ROOT, build_system=options.build_system)
     _progress(f"== the scratch copy in {copy.tree.relative_to(ROOT)}, built incrementally")
     started = time.monotonic()
-    copy.prepare_built("promises")
+    holding = None
+    if options.measure or options.one_at_a_time:
+        copy.prepare_built("promises")
+    else:
+        holding = held_build(copy, kit_config.load(ROOT))
+        if holding is None:
+            return 1
     binaries = copy.products()  # where SwiftPM put the copy's programs (layout.py)
     if options.measure:
         limits = scratch.time_limits(copy, kit_config.load(ROOT))
@@ -414,8 +406,9 @@ def main(arguments: list[str]) -> int:
         return 0
     limits = scratch.time_limits(copy, kit_config.load(ROOT))
     _progress(f"   time limits: {', '.join(f'{tier} {seconds:.1f} s' for tier, seconds in limits.items())}")
-    failures = prove(copy, selected, limits, hold=not options.one_at_a_time)
-    copy.build()  # the copy is left built as the code is, for the next run
+    failures = prove(copy, selected, limits, holding)
+    if holding is None:
+        copy.build()  # the copy is left built as the code is, for the next run
     _progress(f"promises: {len(selected)} broken one at a time, {failures} not caught as listed, in "
               f"{time.monotonic() - started:.0f} s")
     return 0 if failures == 0 else 1

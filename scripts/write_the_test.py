@@ -35,7 +35,8 @@ import sys
 from pathlib import Path
 
 from pyramidkit.run import scratch
-from pyramidkit.proofs import held
+from pyramidkit.proofs import held, universe
+from pyramidkit.run import config as kit_config
 from pyramidkit.run.mistake import Mistake, MistakeError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,6 +60,16 @@ class Hidden(Mistake):
     it."""
 
     sentence: int = 0
+
+
+MISTAKES = ROOT / "scripts" / "workshop_mistakes.json"
+
+
+def mistakes_of(exercise: str) -> list[Hidden]:
+    """An exercise's hidden mistakes, from scripts/workshop_mistakes.json (pyramid.json names it under "mistakes",
+    so that the scratch copy's one build holds them with the claims' and the promises')."""
+    return [Hidden(row["file"], row["find"], row["replace"], name=row["name"], says=row["says"],
+                   sentence=row["sentence"]) for row in json.loads(MISTAKES.read_text()) if row["exercise"] == exercise]
 
 
 @dataclasses.dataclass(frozen=True, eq=False)  # one object per exercise, a key by identity
@@ -94,26 +105,7 @@ EXERCISES = [
          "Answer with HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)! and "
          "Data(#\"[{\"name\":\"A\"},{\"name\":\"B\"}]\"#.utf8); then #expect(places == [PointOfInterest(name: \"A\"), "
          "PointOfInterest(name: \"B\")]) and #expect(request.url?.query == \"lat=37.3293&long=-121.8893\")."],
-        [Hidden("Sources/POINetworking/APIRequestLoader.swift",
-                "        task.resume()\n",
-                "",
-                name="forgotten-resume", says="the data task is never started", sentence=0),
-         Hidden("Sources/POINetworking/PointsOfInterestRequest.swift",
-                'URLQueryItem(name: "lat", value: "\\(coordinate.latitude)")',
-                'URLQueryItem(name: "lat", value: "\\(coordinate.longitude)")',
-                name="latitude-as-longitude", says="the request sends the longitude as its latitude", sentence=1),
-         Hidden("Sources/POINetworking/PointsOfInterestRequest.swift",
-                'URLQueryItem(name: "long", value: "\\(coordinate.longitude)")',
-                'URLQueryItem(name: "long", value: "\\(coordinate.longitude.rounded())")',
-                name="rounded-longitude", says="the request sends the longitude rounded to whole degrees", sentence=1),
-         Hidden("Sources/POINetworking/APIRequestLoader.swift",
-                "return .success(try apiRequest.parseResponse(data: body))",
-                'return .success(try apiRequest.parseResponse(data: Data("[]".utf8)))',
-                name="answer-ignored", says="the loader parses an empty list instead of the server's answer", sentence=2),
-         Hidden("Sources/POINetworking/PointsOfInterestRequest.swift",
-                "return try JSONDecoder().decode([PointOfInterest].self, from: data)",
-                "return Array(try JSONDecoder().decode([PointOfInterest].self, from: data).dropLast())",
-                name="last-place-dropped", says="the last place of the answer is dropped", sentence=2)]),
+        mistakes_of("write-loader-test")),
     Exercise(
         "write-observer-test", "notifications", "5, isolating notification observers", "WriteObserverTests",
         ["Give PointsOfInterestListModel a NotificationCenter of your test's own.",
@@ -127,22 +119,7 @@ EXERCISES = [
          "Post Notification.Name(\"SomethingElse\") on the same center first and #expect(!list.didHandleNotification) "
          "and an unchanged reloadCount; then post authChangedNotification and #expect(list.didHandleNotification) "
          "and #expect(list.reloadCount == before + 1)."],
-        [Hidden("Sources/POIApp/PointsOfInterestListModel.swift",
-                "        center.addObserver(forName: CurrentLocationProvider.authChangedNotification",
-                "        NotificationCenter.default.addObserver(forName: CurrentLocationProvider.authChangedNotification",
-                name="observes-default", says="the list observes NotificationCenter.default, not the center it was given", sentence=0),
-         Hidden("Sources/POIApp/PointsOfInterestListModel.swift",
-                "        state.withLock { $0.didHandleNotification = true }\n        reload()\n",
-                "        state.withLock { $0.didHandleNotification = true }\n",
-                name="handles-without-reloading", says="the list notes the notification but does not reload", sentence=1),
-         Hidden("Sources/POIApp/PointsOfInterestListModel.swift",
-                "        state.withLock { $0.didHandleNotification = true }\n        reload()\n",
-                "        state.withLock { $0.didHandleNotification = true }\n        reload()\n        reload()\n",
-                name="reloads-twice", says="the list reloads twice for one notification", sentence=1),
-         Hidden("Sources/POIApp/PointsOfInterestListModel.swift",
-                "center.addObserver(forName: CurrentLocationProvider.authChangedNotification, object: nil",
-                "center.addObserver(forName: nil, object: nil",
-                name="any-name", says="the list handles every notification on its center, whatever its name", sentence=2)]),
+        mistakes_of("write-observer-test")),
     Exercise(
         "write-fetcher-test", "protocols", "7 and 8, mocking with protocols", "WriteFetcherTests",
         ["Write a mock LocationFetcher whose requestLocation() reports a position of your test's choosing to its "
@@ -156,18 +133,7 @@ EXERCISES = [
          "returns, and `await confirmation { answered in … }` checks it ran without waiting.",
          "In the completion, #expect(isPointOfInterest == true) for 37.3293, -121.8893 and == false for 48.8566, "
          "2.3522 (two tests, or one with arguments:), calling answered() in both."],
-        [Hidden("Sources/POILocation/CurrentLocationProvider.swift",
-                "        fetcher.withLock { $0.requestLocation() }\n",
-                "",
-                name="never-asks", says="the provider never asks its fetcher for the position", sentence=0),
-         Hidden("Sources/POILocation/CurrentLocationProvider.swift",
-                "completion((try? result.get()) != nil)",
-                "completion((try? result.get()) != nil || true)",
-                name="always-true", says="the provider answers true wherever you are", sentence=2),
-         Hidden("Sources/POILocation/CurrentLocationProvider.swift",
-                "completion((try? result.get()) != nil)",
-                "completion((try? result.get()) == nil && false)",
-                name="always-false", says="the provider answers false wherever you are", sentence=1)]),
+        mistakes_of("write-fetcher-test")),
     Exercise(
         "write-scheduler-test", "speed", "9, delayed actions", "WriteSchedulerTests",
         ["Give FeaturedPlaceManager a mock TimerScheduler that records the timer it is given and fires it at once, "
@@ -179,18 +145,7 @@ EXERCISES = [
          "timer.fire() runs it now.",
          "Give the manager places: [\"A\", \"B\", \"C\"].map { PointOfInterest(name: $0) }, schedule, and "
          "#expect(abs(delay - 10) < 1) and #expect(manager.currentPlace.name == \"B\")."],
-        [Hidden("Sources/POIApp/FeaturedPlaceManager.swift",
-                "rotationInterval: TimeInterval = 10",
-                "rotationInterval: TimeInterval = 1",
-                name="one-second", says="the manager asks for a timer one second away", sentence=0),
-         Hidden("Sources/POIApp/FeaturedPlaceManager.swift",
-                "        schedule { [weak self] in\n            self?.showNextPlace()\n        }\n",
-                "        schedule { [weak self] in\n            _ = self\n        }\n",
-                name="timer-shows-nothing", says="the timer fires but the manager shows no new place", sentence=1),
-         Hidden("Sources/POIApp/FeaturedPlaceManager.swift",
-                "state.index = (state.index + 1) % places.count",
-                "state.index = (state.index + 2) % places.count",
-                name="skips-a-place", says="the manager skips a place: the third comes after the first", sentence=1)],
+        mistakes_of("write-scheduler-test"),
         fast=True),
 ]
 
@@ -305,33 +260,32 @@ def judge(copy: scratch.Scratch, exercise: Exercise, candidates: dict[str, str],
         else:
             verdict.lines.append(f"passes on the code as it is ({outcome.seconds:.2f} s)")
     alive = [label for label in runnable if verdicts[label].accepted]
-    numbers = {id(mistake): index for index, mistake in enumerate(all_mistakes())}
     # The held mistakes first: a mistake built alone stays in the binary until the next build, and a held one run
     # after it would be judged against both. Each verdict still lists the mistakes in the exercise's order.
-    order = sorted(exercise.mistakes, key=lambda mistake: not holding.held(numbers[id(mistake)]))
-    outcomes: dict[int, dict[str, str]] = {}
+    order = sorted(exercise.mistakes, key=lambda mistake: holding.held_as(mistake) is None)
+    outcomes: dict[str, dict[str, str]] = {}
     built_alone = False
     for mistake in order:
         if not alive:
             break
-        index = numbers[id(mistake)]
         try:
-            alone = mistake.made(holding.sources[mistake.file])
+            alone = mistake.made(holding.original(mistake.file) or copy.read(mistake.file))
         except MistakeError as error:
-            raise SystemExit(f"workshop: {error}: the code changed; update scripts/write_the_test.py") from None
-        switched = {**environment, held.VARIABLE: str(holding.number_of(index))}
+            raise SystemExit(f"workshop: {error}: the code changed; update {MISTAKES.relative_to(ROOT)}") from None
+        number = holding.held_as(mistake)
+        switched = {**environment, held.VARIABLE: str(number)}
         with contextlib.ExitStack() as stack:
-            if not holding.held(index):  # built alone, in its file as the code is; the other files keep theirs
+            if number is None:  # built alone, in its file as the code is; the other files keep theirs
                 stack.enter_context(copy.changed({mistake.file: alone}))
                 built, _, log = copy.build()
                 built_alone = True
                 if not built:
                     raise SystemExit(f"workshop: mistake {mistake.name} does not build:\n{log[-2000:]}")
                 switched = environment
-            outcomes[index] = {label: copy.run(exercise.pattern(suite_name(exercise, label)), limit,
-                                               environment=switched).status for label in alive}
+            outcomes[mistake.name] = {label: copy.run(exercise.pattern(suite_name(exercise, label)), limit,
+                                                      environment=switched).status for label in alive}
     for mistake in exercise.mistakes:
-        for label, status in outcomes.get(numbers[id(mistake)], {}).items():
+        for label, status in outcomes.get(mistake.name, {}).items():
             verdict = verdicts[label]
             if status == "passed":
                 verdict.let_through.append(mistake.says)
@@ -351,24 +305,18 @@ def suite_name(exercise: Exercise, label: str) -> str:
     return exercise.suite if label == "yours" else f"{exercise.suite}_{re.sub(r'[^A-Za-z0-9]', '_', label)}"
 
 
-def all_mistakes() -> list[Hidden]:
-    """Every exercise's hidden mistakes, in one list: the numbers POI_MUTANT switches them on by."""
-    return [mistake for exercise in EXERCISES for mistake in exercise.mistakes]
-
-
 def prepared(copy: scratch.Scratch, exercise_candidates: dict[Exercise, dict[str, str]]) -> held.HeldMistakes:
-    """Makes the copy hold the user's files with every candidate in place, renamed apart, and every exercise's hidden
-    mistake that one expression holds (pyramidkit/proofs/held.py), switched off; builds it. The same held files each
-    time, whichever exercise is checked: the next check builds only the test that changed."""
+    """Makes the copy hold the user's files with every candidate in place, renamed apart, and every mistake of the
+    package that one expression holds (pyramidkit/proofs/universe.py: the exercises' hidden ones, the claims', the
+    promises'), switched off; builds it. The same held files each time, whichever exercise is checked, and the same
+    as scripts/check-claims writes: the next check builds only the test that changed."""
     overrides = {}
     for exercise, candidates in exercise_candidates.items():
         for label, swift in candidates.items():
             name = suite_name(exercise, label)
             path = exercise.file if label == "yours" else f"Tests/Workshop/Candidates/{name}.swift"
             overrides[path] = renamed(swift, exercise.suite, name)
-    mistakes = all_mistakes()
-    holding = held.HeldMistakes(mistakes, {mistake.file: (copy.root / mistake.file).read_text()
-                                           for mistake in mistakes})
+    holding = universe.holding(kit_config.load(ROOT))
     for _ in range(5):
         copy.prepare({**overrides, **holding.files()})
         built, _, log = copy.build()

@@ -30,6 +30,7 @@ PUBLIC = (
     "pyramidkit.run.mistake",  # a mistake put in on purpose
     "pyramidkit.run.scratch",  # a scratch copy of the package: a mistake made, built and tested
     "pyramidkit.proofs.held",  # find-and-replace mistakes held in one build, switched on at run time
+    "pyramidkit.proofs.universe",  # every mistake of the package's proofs, held in the scratch copy's one build
     "pyramidkit.coverage.by_test",  # which tests reach which lines
     "pyramidkit.docs.markers",  # the docs' marked blocks, found, rewritten, checked
 )

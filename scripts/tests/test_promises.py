@@ -295,19 +295,25 @@ class ProveTests(unittest.TestCase):
     def prove(self, weak=frozenset(), hold=True) -> tuple[int, FakeCopy, str]:
         copy = FakeCopy({self.FILE: self.SOURCE}, {0: (self.FILE, "400"), 1: (self.FILE, "8"),
                                                    2: (self.FILE, '= "lat"'), 3: (self.FILE, '= "lat"')}, weak)
+        rows = self.rows()
         with contextlib.redirect_stdout(io.StringIO()) as said:
-            failures = promises.prove(copy, self.rows(), {"Unit": 1.0, "Integration": 1.0, "EndToEnd": 1.0}, hold)
+            holding = None
+            if hold:
+                holding = promises.held.HeldMistakes([row.mistake for row in rows], {self.FILE: self.SOURCE})
+                self.assertTrue(promises.held.build(copy, holding, print)[0])
+            failures = promises.prove(copy, rows, {"Unit": 1.0, "Integration": 1.0, "EndToEnd": 1.0}, holding)
         return failures, copy, said.getvalue()
 
     def test_held_switched_rejected_and_declarations_built_alone_twins_once(self):
         failures, copy, said = self.prove()
         self.assertEqual(failures, 0, said)
         self.assertIn("the compiler would not hold 1, built alone: 7", said)
-        self.assertIn("1 of 4 mistakes held in one build", said)
+        self.assertIn("1 of 4 mistakes held in the build", said)
         self.assertIn("1/4 broken: 1 tests fail as listed (held", said)
-        # two held builds (one rejected), one for 7 alone, one for the twins
-        self.assertEqual(copy.builds, 4)
-        self.assertEqual(copy.files, {self.FILE: self.SOURCE})  # left as the code is
+        # two held builds (one rejected), one for 7 alone, one for the twins, one to leave it held and switched off
+        self.assertEqual(copy.builds, 5)
+        self.assertIn("(__POIMutant.active == 0 ? 400 : 404)", copy.built[self.FILE])
+        self.assertEqual(copy.files, copy.built)
 
     def test_a_row_whose_tests_pass_with_its_mistake_fails_held_or_alone(self):
         for weak in ({"T.Unit/catches0()"}, {"T.Unit/catches3()"}):

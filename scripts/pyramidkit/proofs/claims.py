@@ -18,133 +18,50 @@ cannot fail, and the script says so. A claim without `find` is a measurement: it
 none skipped (docs/10-direct-expectations.md). The tests' results come from the kit's reader (scripts/pyramidkit/).
 
 It runs in the scratch copy that scripts/mutants uses (.build-mutants/tree, scripts/pyramidkit/run/scratch.py), built
-incrementally: the first run builds the package there once; after that a claim costs two incremental builds and
-its tests. `--apply NAME` puts one claim's mistake into your own checkout instead, and `--undo` takes it back out
+incrementally: the first run builds the package there once, with every mistake of the package that one expression
+holds compiled in and switched off (universe.py: the claims' and those of the files pyramid.json names under
+"mistakes"); a held claim then costs only its tests (POI_MUTANT switches its mistake on), and one that is not held
+two incremental builds and its tests. `--apply NAME` puts one claim's mistake into your own checkout instead, and `--undo` takes it back out
 (scripts/pyramidkit/proofs/in_place.py). Python's standard library only, so it runs where attendees run it, macOS included.
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import json
+import os
 import re
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from pyramidkit.proofs import held, universe
 from pyramidkit.proofs import in_place as claim_in_place
-from pyramidkit.run.mistake import Mistake
+from pyramidkit.proofs.claim_file import Claim, ClaimsError, load, parse  # noqa: F401 - the claims' API
 from pyramidkit.run import config as kit_config
 from pyramidkit.run.bounds import HangBounds
 from pyramidkit.run import scratch
 from pyramidkit.run import layout
 
 
-@dataclasses.dataclass(frozen=True)
-class Claim:
-    name: str
-    file: str
-    find: str | None  # None: a measurement, no mistake
-    replace: str | None  # None: the line is deleted
-    check: str  # a swift test --filter pattern, cmd:COMMAND, or build-error:PATTERN
-    says: str
-    environment: tuple[tuple[str, str], ...] = ()  # what the tests' environment gains (a pattern's check only)
-
-    @property
-    def mistake(self) -> Mistake | None:
-        """The claim's mistake: each line of its file that holds `find` gets `replace` (deleted without one); None for
-        a measurement."""
-        if self.find is None:
-            return None
-        return Mistake(self.file, self.find, self.replace, each_line=True, name=self.name, says=self.says)
-
-
-FIELDS = {"name", "says", "file", "find", "replace", "check", "environment"}
-
-
-class ClaimsError(Exception):
-    """The claims file is missing or says something check-claims cannot use; the message says what and where."""
-
-
-def parse(data, where: Path, root: Path) -> list[Claim]:
-    """The claims in `data` (the claims file's JSON, `{"claims": [...]}`), each checked against the package at
-    `root`: its fields, its name (one word of letters, digits and `-`, once), its file (there), its check (a regex
-    that compiles, `cmd:` and a command, or `build-error:` and a regex) and its environment (names to strings)."""
-    if not isinstance(data, dict) or not isinstance(data.get("claims"), list) or set(data) - {"about", "claims"}:
-        raise ClaimsError(f"{where} must hold {{\"claims\": [...]}} (and an optional \"about\")")
-    found: list[Claim] = []
-    for index, raw in enumerate(data["claims"]):
-        at = f"{where}: claims[{index}]"
-        if not isinstance(raw, dict):
-            raise ClaimsError(f"{at} must be an object")
-        unknown = sorted(set(raw) - FIELDS)
-        if unknown:
-            raise ClaimsError(f"{at}: unknown field {', '.join(unknown)} (the fields: {', '.join(sorted(FIELDS))})")
-        for field in ("name", "says", "file", "check"):
-            if not isinstance(raw.get(field), str) or not raw[field]:
-                raise ClaimsError(f"{at}: {field} must be a non-empty string")
-        name = raw["name"]
-        at = f"{where}: claim {name}"
-        if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
-            raise ClaimsError(f"{at}: a name is lower-case letters, digits and -")
-        if name in (claim.name for claim in found):
-            raise ClaimsError(f"{where}: two claims are named {name}")
-        if not (root / raw["file"]).is_file():
-            raise ClaimsError(f"{at}: its file {raw['file']} is not there")
-        find, replace = raw.get("find"), raw.get("replace")
-        if find is not None and (not isinstance(find, str) or not find):
-            raise ClaimsError(f"{at}: find must be the text the mistake changes (leave it out for a measurement)")
-        if replace is not None and (find is None or not isinstance(replace, str)):
-            raise ClaimsError(f"{at}: replace goes with find, as a string (leave it out to delete the line)")
-        check = raw["check"]
-        pattern = check.removeprefix("build-error:") if not check.startswith("cmd:") else None
-        if check.startswith("cmd:") and not check[4:].strip():
-            raise ClaimsError(f"{at}: cmd: needs a command")
-        if pattern is not None:
-            try:
-                re.compile(pattern)
-            except re.error as error:
-                raise ClaimsError(f"{at}: its check {pattern!r} is not a regular expression ({error})") from None
-        environment = raw.get("environment", {})
-        if not isinstance(environment, dict) or not all(
-                isinstance(key, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key) and isinstance(value, str)
-                for key, value in environment.items()):
-            raise ClaimsError(f"{at}: environment must map variable names to strings")
-        if environment and (check.startswith("cmd:") or check.startswith("build-error:")):
-            raise ClaimsError(f"{at}: environment goes with a test pattern (a cmd: sets its own)")
-        found.append(Claim(name, raw["file"], find, replace, check, raw["says"], tuple(sorted(environment.items()))))
-    return found
-
-
-def load(package: kit_config.Config) -> list[Claim]:
-    """The package's claims, from the file its pyramid.json names under "claims" (none when it names none)."""
-    if package.claims_path is None:
-        return []
-    try:
-        data = json.loads(package.claims_path.read_text())
-    except ValueError as error:
-        raise ClaimsError(f"{package.claims_path}: not JSON ({error})") from None
-    return parse(data, package.claims_path, package.root)
-
-
-def check(copy: scratch.Scratch, claim: Claim, package: kit_config.Config) -> tuple[scratch.Outcome, str]:
+def check(copy: scratch.Scratch, claim: Claim, package: kit_config.Config,
+          switch: dict[str, str] | None = None) -> tuple[scratch.Outcome, str]:
     """Runs a claim's check in the copy as it is built now: its outcome and what it printed. A pattern's tests run
     through the kit (scratch.py), which reads their results; a `cmd:` is a kit command (scripts/pyramid ...), whose
-    closing line (`tests: N (C cases): ...`) says how many tests it ran."""
+    closing line (`tests: N (C cases): ...`) says how many tests it ran. `switch`: the environment that switches a
+    held mistake on."""
     if claim.check.startswith("build-error:"):  # the copy built: that is the check without the mistake
         return scratch.Outcome("passed", 0.0, 1, ""), ""
     if claim.check.startswith("cmd:"):
         start = time.monotonic()
         completed = subprocess.run(["bash", "-c", claim.check[4:]], cwd=copy.tree, stdout=subprocess.PIPE,
-                                   stderr=subprocess.STDOUT, text=True)
+                                   stderr=subprocess.STDOUT, text=True, env={**os.environ, **(switch or {})})
         output = completed.stdout
         ran = sum(int(count) for count in re.findall(r"^tests: (\d+) \(\d+ cases?\)", output, re.M))
         status = "passed" if completed.returncode == 0 else "failed"
         return scratch.Outcome(status, time.monotonic() - start, ran, output), output
     outcome = copy.run(claim.check, time_limit(claim.check, package), stop_at_first_failure=False,
-                       environment=dict(claim.environment))
+                       environment={**dict(claim.environment), **(switch or {})})
     return outcome, outcome.output
 
 
@@ -227,16 +144,29 @@ def main(arguments: list[str], prog: str = "pyramid claims") -> int:
         return claim_in_place.apply(selected[0], package.root)
 
     copy = scratch.Scratch(None, package.root, package.test_product, build_system=options.build_system)
-    print(f"== the scratch copy in {copy.tree}, built incrementally", flush=True)
+    print(f"== the scratch copy in {copy.tree}, built incrementally, every mistake it can hold in its one build",
+          flush=True)
     started = time.monotonic()
-    seconds = copy.prepare_built("check-claims")
+    try:
+        holding = universe.holding(package)
+    except universe.MistakesFileError as error:
+        print(f"{prog}: {error}", file=sys.stderr)
+        return 64
+    built, seconds, log = held.build(copy, holding, print)
+    if not built:
+        print(log[-3000:])
+        print(f"{prog}: the package does not build as it is", file=sys.stderr)
+        return 1
     print(f"   built in {seconds:.1f} s", flush=True)
 
-    # Every claim's tests run first on the code as it is (one build), then each mistake is built and checked: the
-    # build of one mistake also undoes the one before it.
+    # Every claim's tests run first on the code as it is (the held mistakes switched off), then each mistake is
+    # switched on (held) or built alone in its file as the code is: the held ones first, since a mistake built
+    # alone stays in the binary until the next build.
     pristine = {claim.name: check(copy, claim, package) for claim in selected}
+    order = sorted(selected, key=lambda claim: claim.mistake is None or holding.held_as(claim.mistake) is None)
     failures = 0
-    for claim in selected:
+    built_alone = False
+    for claim in order:
         print(f"== {claim.name}: {claim.says}", flush=True)
         outcome, output = pristine[claim.name]
         if claim.find is None:
@@ -259,16 +189,24 @@ def main(arguments: list[str], prog: str = "pyramid claims") -> int:
             print("   without the mistake: the package builds")
         else:
             print(f"   without the mistake: the tests pass ({outcome.seconds:.1f} s)")
-        if claim.mistake is None or not claim.mistake.applies(copy.read(claim.file)):
+        source = holding.original(claim.file) or copy.read(claim.file)
+        if claim.mistake is None or not claim.mistake.applies(source):
             print(f"   the mistake does not change {claim.file}: the claim is stale", file=sys.stderr)
             failures += 1
             continue
-        with copy.mistake(claim.mistake):
-            built, seconds, log = copy.build()
-            outcome, output = check(copy, claim, package) if built else (None, log)
+        number = holding.held_as(claim.mistake)
+        if number is not None:
+            built, seconds, log = True, 0.0, ""
+            outcome, output = check(copy, claim, package, {held.VARIABLE: str(number)})
+        else:
+            with copy.changed({claim.file: claim.mistake.made(source)}):
+                built, seconds, log = copy.build()
+                built_alone = True
+                outcome, output = check(copy, claim, package) if built else (None, log)
         if claim.check.startswith("build-error:"):
             failures += report_build_error(claim, built, seconds, log)
             continue
+        how = "switched on in the held build" if number is not None else f"built in {seconds:.1f} s"
         if outcome is None or not outcome.tests:
             print(output[-3000:])
             print("   FAILED: with the mistake in place the build failed or no test ran", file=sys.stderr)
@@ -277,12 +215,12 @@ def main(arguments: list[str], prog: str = "pyramid claims") -> int:
             print("   FAILED: with the mistake in place the tests still pass", file=sys.stderr)
             failures += 1
         else:
-            print(f"   with the mistake: the tests fail, as claimed (built in {seconds:.1f} s, "
-                  f"tests {outcome.seconds:.1f} s){timed_out(outcome)}")
+            print(f"   with the mistake: the tests fail, as claimed ({how}, tests {outcome.seconds:.1f} s)"
+                  f"{timed_out(outcome)}")
             for line in (outcome.failures() or [line for line in output.splitlines() if "BUDGET" in line])[:6]:
                 print(f"     {line}")
 
-    # The copy's build is left as the code is, so that the next run starts from it.
-    built, _, _ = copy.build()
+    # The copy's build is left with every mistake held and switched off, so that the next run starts from it.
+    built = copy.build()[0] if built_alone else True
     print(f"claims: {len(selected)} checked, {failures} failed, in {time.monotonic() - started:.0f} s")
     return 0 if failures == 0 and built else 1

@@ -24,8 +24,11 @@ Python's standard library only; tested by scripts/pyramidkit/tests/test_held.py.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 import re
 from collections import defaultdict
+from pathlib import Path
 
 from pyramidkit.mutation import schemata
 from pyramidkit.mutation.schema_sites import module_folder
@@ -210,6 +213,21 @@ def _choice(line: str, column: int, stop: int, new: str) -> tuple[int, int, str,
     return begin + lead, finish - (len(original) - len(original.rstrip())), original.strip(), mutated.strip()
 
 
+def line_mistake(mistake: Mistake, source: str) -> Mistake | None:
+    """A mistake made on each line (a claim's) as one find and replace, when one line holds it: that line changed,
+    or deleted (emptied, for the claim: the same code). None when no line, or more than one, holds it."""
+    if not mistake.each_line:
+        return mistake
+    lines = [line for line in source.split("\n") if mistake.find in line]
+    if len(lines) != 1:
+        return None
+    line = lines[0]
+    if mistake.replace is None:
+        return Mistake(mistake.file, line + "\n", "", name=mistake.name, says=mistake.says)
+    return Mistake(mistake.file, line, line.replace(mistake.find, mistake.replace, 1), name=mistake.name,
+                   says=mistake.says)
+
+
 class HeldMistakes:
     """The mistakes of a proof, each numbered by its place in `mistakes`; the files that hold them (`files()`), which
     are held (`held`), and the compiler's verdict on them (`drop_errors`). Identical mistakes share their first
@@ -222,12 +240,14 @@ class HeldMistakes:
         self.first: dict[tuple[str, str, str | None], int] = {}
         self.sites: dict[int, Site] = {}
         for number, mistake in enumerate(mistakes):
-            key = (mistake.file, mistake.find, mistake.replace)
+            source = sources.get(mistake.file)
+            single = line_mistake(mistake, source) if source is not None else None
+            key = (mistake.file, mistake.find, mistake.replace) if single is None else \
+                (single.file, single.find, single.replace)
             if key in self.first:
                 continue
             self.first[key] = number
-            source = sources.get(mistake.file)
-            site = held_site(source, mistake, number) if source is not None else None
+            site = held_site(source, single, number) if single is not None else None
             if site is None:
                 continue
             others = [self.sites[other] for other in self.sites if self.mistakes[other].file == mistake.file]
@@ -238,9 +258,23 @@ class HeldMistakes:
             self.sites[number] = site
         self.written: dict[str, str] = {}
 
+    def number_for(self, mistake: Mistake) -> int | None:
+        """The number of `mistake` (a claim's made on each line, too) among these, when it is one of them."""
+        single = line_mistake(mistake, self.sources.get(mistake.file, ""))
+        return None if single is None else self.first.get((single.file, single.find, single.replace))
+
+    def held_as(self, mistake: Mistake) -> int | None:
+        """The number POI_MUTANT switches `mistake` on by, when the build holds it; None when it must be built alone."""
+        number = self.number_for(mistake)
+        return number if number is not None and number in self.sites else None
+
+    def original(self, name: str) -> str | None:
+        """A file as the code is (a held file's text before the mistakes were written in), for a mistake made alone."""
+        return self.sources.get(name)
+
     def number_of(self, index: int) -> int:
-        mistake = self.mistakes[index]
-        return self.first[(mistake.file, mistake.find, mistake.replace)]
+        number = self.number_for(self.mistakes[index])
+        return index if number is None else number
 
     def held(self, index: int) -> bool:
         return self.number_of(index) in self.sites
@@ -293,3 +327,37 @@ class HeldMistakes:
         for number in dropped:
             del self.sites[number]
         return sorted(dropped)
+
+
+def _key(holding: HeldMistakes, number: int) -> str:
+    """What a held site is, wherever it is held: its file as the code is, where it goes, and what it writes."""
+    site = holding.sites[number]
+    source = holding.sources[holding.mistakes[number].file]
+    return f"{hashlib.sha1(source.encode()).hexdigest()}:{site.start}:{site.end}:{site.written(number)}"
+
+
+def build(copy, holding: HeldMistakes, say) -> tuple[bool, float, str]:
+    """Builds `copy` (a scratch copy) holding every mistake of `holding` it can; a line the compiler rejects goes
+    back to the code as it is (its mistakes are then built alone), said through `say`. What the compiler rejected
+    is remembered beside the copy (held-rejected.json), so that the next tool to build the same held files does not
+    build the rejected ones again first. Whether it built, the last build's seconds and log: a failure here is the
+    package's own (it does not build as it is)."""
+    memory = Path(copy.tree).parent / f"{Path(copy.tree).name}-held-rejected.json" if hasattr(copy, "tree") else None
+    rejected = set(json.loads(memory.read_text())) if memory is not None and memory.is_file() else set()
+    for number in [number for number in holding.sites if _key(holding, number) in rejected]:
+        del holding.sites[number]
+    for attempt in range(1, 6):
+        copy.prepare(holding.files())
+        built, seconds, log = copy.build()
+        if built:
+            return True, seconds, log
+        keys = {number: _key(holding, number) for number in holding.sites}
+        dropped = holding.drop_errors(log)
+        say(f"   held build {attempt}: {seconds:.1f} s; the compiler would not hold {len(dropped)}, built alone: "
+            f"{'; '.join(holding.mistakes[number].name or holding.mistakes[number].find.strip() for number in dropped)}")
+        if memory is not None and dropped:
+            rejected |= {keys[number] for number in dropped}
+            memory.write_text(json.dumps(sorted(rejected), indent=1) + "\n")
+        if not dropped:
+            break
+    return False, seconds, log

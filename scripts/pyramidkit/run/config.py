@@ -9,6 +9,9 @@ budgets and programs.
       ],
       "budgets": "scripts/budgets.json",                optional: time budgets (see scripts/budgets.json)
       "claims": "scripts/claims.json",                  optional: "this test catches that mistake" (check-claims)
+      "mistakes": ["scripts/promises.json"],            optional: files of the package's other find-and-replace
+                                                        mistakes (a JSON list of {"file", "find", "replace"}), held
+                                                        with the claims' in the scratch copy's one build (proofs/universe.py)
       "programs": ["my-tool"],                          optional: executables the tests launch (for coverage)
       "excludedModules": ["MyTestSupport"],             optional: modules coverage and mutants leave out
       "docs": ["README.md", "docs/*.md"],               optional: files whose pyramid markers quote the run
@@ -29,7 +32,7 @@ import re
 from pathlib import Path
 
 FILE = "pyramid.json"
-KEYS = {"testProduct", "tiers", "budgets", "claims", "programs", "excludedModules", "docs", "allowWarnings", "mutantsIgnore", "about"}
+KEYS = {"testProduct", "tiers", "budgets", "claims", "mistakes", "programs", "excludedModules", "docs", "allowWarnings", "mutantsIgnore", "about"}
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # SwiftPM names the test binary after the package, whose name may hold `-` and `.` (swift-argument-parserPackageTests).
 PRODUCT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
@@ -63,6 +66,7 @@ class Config:
     budgets: dict
     budgets_path: Path | None = None
     claims_path: Path | None = None
+    mistakes_paths: tuple[Path, ...] = ()
     programs: tuple[str, ...] = ()
     excluded_modules: frozenset[str] = frozenset()
     docs: tuple[str, ...] = ()
@@ -162,6 +166,10 @@ def parse(data, root: Path) -> Config:
         claims_path = root / data["claims"]
         if not claims_path.is_file():
             raise ConfigError(f"{where}: claims names {data['claims']}, which is not there")
+    mistakes_paths = tuple(root / name for name in _strings(data.get("mistakes", []), f"{where}: mistakes"))
+    for name, path in zip(data.get("mistakes", []), mistakes_paths):
+        if not path.is_file():
+            raise ConfigError(f"{where}: mistakes names {name}, which is not there")
     return Config(
         root=root,
         test_product=product,
@@ -169,6 +177,7 @@ def parse(data, root: Path) -> Config:
         budgets=budgets,
         budgets_path=budgets_path,
         claims_path=claims_path,
+        mistakes_paths=mistakes_paths,
         programs=_strings(data.get("programs", []), f"{where}: programs"),
         excluded_modules=frozenset(_strings(data.get("excludedModules", []), f"{where}: excludedModules")),
         docs=_strings(data.get("docs", []), f"{where}: docs"),

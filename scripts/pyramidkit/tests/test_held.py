@@ -156,3 +156,98 @@ class HeldFilesTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class LineMistakeTests(unittest.TestCase):
+    """A claim's mistake, made on each line that holds its text, held as the one find and replace it is."""
+
+    def test_one_line_changed_or_deleted_and_none_when_not_one_line(self):
+        changed = held.line_mistake(Mistake(FILE, "radius > 0", "radius >= 0", each_line=True), SOURCE)
+        self.assertEqual((changed.find.strip(), changed.replace.strip()),
+                         ('guard let radius = Double(text ?? ""), radius.isFinite, radius > 0 else {',
+                          'guard let radius = Double(text ?? ""), radius.isFinite, radius >= 0 else {'))
+        deleted = held.line_mistake(Mistake(FILE, "port = value", None, each_line=True), SOURCE)
+        self.assertEqual((deleted.find, deleted.replace), ("            port = value\n", ""))
+        self.assertIsNone(held.line_mistake(Mistake(FILE, "return", "return", each_line=True), SOURCE))
+
+    def test_a_claim_and_a_row_of_the_same_mistake_are_one_number_held(self):
+        claim = Mistake(FILE, "port = value", None, each_line=True, name="claim")
+        holding = held.HeldMistakes([claim, Mistake(FILE, "            port = value\n", "")], {FILE: SOURCE})
+        self.assertEqual((holding.held_as(claim), holding.number_for(holding.mistakes[1])), (0, 0))
+        self.assertIn("if __POIMutant.active != 0 { port = value }", holding.files()[FILE])
+        self.assertIsNone(holding.held_as(Mistake(FILE, "struct Routes", "struct Other")))
+        self.assertEqual(holding.original(FILE), SOURCE)
+
+
+class UniverseTests(unittest.TestCase):
+    """Every mistake of the package: the claims' then each mistakes file's rows, in pyramid.json's order."""
+
+    def setUp(self):
+        import tempfile
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        self.root = Path(folder.name)
+        (self.root / "Sources" / "Server").mkdir(parents=True)
+        (self.root / FILE).write_text(SOURCE)
+
+    def package(self, **files):
+        import json
+        from pyramidkit.run import config
+        for name, data in files.items():
+            (self.root / name).write_text(json.dumps(data))
+        claims = {"claims": [{"name": "deleted", "says": "a line deleted", "file": FILE, "find": "port = value",
+                              "check": "^Unit"},
+                             {"name": "builds-not", "says": "x", "file": FILE, "find": "struct Routes",
+                              "replace": "struct", "check": "build-error:expected"}]}
+        (self.root / "claims.json").write_text(json.dumps(claims))
+        return config.parse({"testProduct": "P", "tiers": [{"name": "Unit", "targets": ["Unit"]}],
+                             "claims": "claims.json", "mistakes": sorted(files)}, self.root)
+
+    def test_claims_then_rows_and_a_build_error_claim_is_not_held(self):
+        from pyramidkit.proofs import universe
+        package = self.package(**{"a.json": [{"file": FILE, "find": "return 200", "replace": "return 201",
+                                              "promise": "ok"}]})
+        found = universe.mistakes(package)
+        self.assertEqual([mistake.name for mistake in found], ["deleted", "ok"])
+        holding = universe.holding(package)
+        self.assertEqual([holding.held_as(mistake) for mistake in found], [0, 1])
+
+    def test_a_mistakes_file_that_is_not_rows_is_refused_with_where(self):
+        from pyramidkit.proofs import universe
+        for data, words in (({"rows": []}, "is a JSON list"), ([{"file": FILE, "find": ""}], "row 0 needs")):
+            with self.subTest(data), self.assertRaisesRegex(universe.MistakesFileError, words):
+                universe.mistakes(self.package(**{"a.json": data}))
+
+
+class HeldBuildTests(unittest.TestCase):
+    """held.build: a line the compiler rejects is put back, and remembered for the next tool's build."""
+
+    def test_a_rejected_line_is_built_alone_and_not_tried_again_by_the_next_build(self):
+        import tempfile
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        builds = []
+
+        class Copy:
+            tree = Path(folder.name) / "tree"
+
+            def prepare(self, files):
+                self.files = files
+
+            def build(self):
+                text = self.files.get(FILE, SOURCE)
+                builds.append(text)
+                if "active == 1 ?" in text:
+                    return False, 1.0, f"/x/{FILE}:5:9: error: cannot convert\n"
+                return True, 1.0, ""
+
+        mistakes = [Mistake(FILE, "send(.error(404, ", "send(.error(400, "),
+                    Mistake(FILE, 'public var host = "127.0.0.1"', 'public var host = "0.0.0.0"')]
+        said = []
+        first = held.HeldMistakes(mistakes, {FILE: SOURCE})
+        self.assertEqual(held.build(Copy(), first, said.append)[0], True)
+        self.assertEqual((len(builds), [first.held(index) for index in range(2)]), (2, [True, False]))
+        self.assertIn("would not hold 1", said[0])
+        second = held.HeldMistakes(mistakes, {FILE: SOURCE})
+        self.assertEqual(held.build(Copy(), second, said.append)[0], True)
+        self.assertEqual((len(builds), [second.held(index) for index in range(2)]), (3, [True, False]))

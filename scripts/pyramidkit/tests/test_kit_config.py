@@ -73,6 +73,13 @@ class ConfigTests(unittest.TestCase):
         self.refused({**GOOD, "allowWarnings": "yes"}, "allowWarnings must be true or false")
         self.refused({**GOOD, "testProduct": "a b"}, "testProduct")
 
+    def test_mistakes_files_are_a_list_of_paths_that_are_there(self):
+        (self.root / "m.json").write_text("[]")
+        self.assertEqual(config.parse({**GOOD, "mistakes": ["m.json"]}, self.root).mistakes_paths,
+                         (self.root / "m.json",))
+        self.refused({**GOOD, "mistakes": "m.json"}, "mistakes must be a list of non-empty strings")
+        self.refused({**GOOD, "mistakes": ["gone.json"]}, "mistakes names gone.json, which is not there")
+
     def test_a_claims_file_that_is_a_folder_is_not_there(self):
         (self.root / "claims").mkdir()
         self.refused({**GOOD, "claims": "claims"}, "claims names claims, which is not there")

@@ -1,0 +1,64 @@
+"""Every find-and-replace mistake a package's proofs make, held in the scratch copy's one build.
+
+The claims (claims.py), and the files pyramid.json names under "mistakes" (this package's promises and workshop
+exercises): one list, in that order, so that each tool that works in the scratch copy (.build-mutants/tree) writes
+the same held files (held.py) and none of them builds the copy again for another's. A mistake is switched on by its
+number in POI_MUTANT; one the build cannot hold is built alone in its file as the code is, the other files keeping
+theirs. A mistakes file is a JSON list of objects with "file", "find" and "replace" (other keys are the tool's own).
+
+Python's standard library only; tested by pyramidkit/tests/test_held.py.
+"""
+
+from __future__ import annotations
+
+import json
+
+from pyramidkit.proofs import claim_file, held
+from pyramidkit.run import config as kit_config
+from pyramidkit.run.mistake import Mistake, MistakeError
+
+
+class MistakesFileError(Exception):
+    """A mistakes file pyramid.json names is not a list of find-and-replace rows; the message says where."""
+
+
+def rows(path) -> list[Mistake]:
+    """The mistakes of one file: each row's "file", "find" and "replace"."""
+    try:
+        data = json.loads(path.read_text())
+    except ValueError as error:
+        raise MistakesFileError(f"{path}: not JSON ({error})") from None
+    if not isinstance(data, list):
+        raise MistakesFileError(f"{path}: a mistakes file is a JSON list of {{\"file\", \"find\", \"replace\"}}")
+    found = []
+    for index, row in enumerate(data):
+        if not isinstance(row, dict) or not all(isinstance(row.get(key), str) for key in ("file", "find", "replace")) \
+                or not row["find"]:
+            raise MistakesFileError(f"{path}: row {index} needs \"file\", \"find\" (not empty) and \"replace\"")
+        try:
+            found.append(Mistake(row["file"], row["find"], row["replace"], name=str(row.get("name", row.get("promise", "")))))
+        except MistakeError as error:
+            raise MistakesFileError(f"{path}: row {index}: {error}") from None
+    return found
+
+
+def mistakes(package: kit_config.Config) -> list[Mistake]:
+    """The claims' mistakes (a measurement has none; a build-error claim's must not build, so it is not held), then
+    every row of each mistakes file."""
+    found = [claim.mistake for claim in (claim_file.load(package) if package.claims_path else [])
+             if claim.mistake is not None and not claim.check.startswith("build-error:")]
+    for path in package.mistakes_paths:
+        found += rows(path)
+    return found
+
+
+def holding(package: kit_config.Config) -> held.HeldMistakes:
+    """Every mistake of the package, held as far as one expression holds each, from the package's files as they are
+    (the user's; a mistake that no longer applies is simply not held: its own tool says so)."""
+    every = mistakes(package)
+    sources = {}
+    for name in sorted({mistake.file for mistake in every}):
+        path = package.root / name
+        if path.is_file():
+            sources[name] = path.read_text()
+    return held.HeldMistakes(every, sources)
