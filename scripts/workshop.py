@@ -109,7 +109,8 @@ def check(exercise: Exercise) -> int:
     if outcome.status == "passed" and outcome.tests:
         for test in passed_tests(outcome):
             print(f"  passed: {test}")
-        print(f"solved: every test of '{exercise.name}' passes")
+        print(f"solved: every test of '{exercise.name}' passes; now run scripts/pyramid: every tier must still pass "
+              f"with your change")
         return 0
     for line in not_passing(outcome)[:20]:
         print(f"  {line}")

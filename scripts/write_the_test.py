@@ -218,6 +218,25 @@ class Verdict:
     let_through: list[str] = dataclasses.field(default_factory=list)
 
 
+def refusal(outcome, limit: float) -> list[str]:
+    """Why a test that should pass on the code as it is was turned down, with what it printed: each failure (the
+    expectation, its values, file:line, the library's own advice), a build that failed, or the time it hung for.
+    No line ends in a colon with nothing after it."""
+    failures = [f"  {line.strip()}" for line in outcome.failures()[:6]]
+    if outcome.status == "timeout":
+        running = f" (still running: {', '.join(outcome.hung)})" if outcome.hung else ""
+        return [f"rejected: on the code as it is your test must pass, and it did not end within {limit:.0f} s{running}: "
+                "it waits on real time, or for a call that never comes"] + failures
+    if outcome.status == "failed" or failures:
+        if not failures:  # the run said it failed without a result the kit could read: show what it printed
+            failures = [f"  {line.strip()}" for line in outcome.output.splitlines()
+                        if re.search(r"✘|error:|failed|Fatal error|precondition", line)][-6:] or \
+                       [f"  {line.strip()}" for line in outcome.output.strip().splitlines()[-6:]]
+        return ["rejected: on the code as it is your test must pass, and it failed:"] + failures
+    return ["rejected: on the code as it is your test must pass, and no test ran: keep the suite's name, and a test "
+            "inside it"]
+
+
 def renamed(swift: str, suite: str, new: str) -> str:
     """The candidate with its suite's type renamed, so that candidates build side by side."""
     return re.sub(rf"\b{re.escape(suite)}\b", new, swift)
@@ -242,17 +261,14 @@ def judge(copy: scratch.Scratch, exercise: Exercise, candidates: dict[str, str],
     environment = {"POI_WORKSHOP": exercise.name}
     limit = FAST_LIMIT if exercise.fast else LIMIT
     for label in runnable:
-        outcome = copy.run(exercise.pattern(suite_name(exercise, label)), limit, environment=environment)
+        # To its end, not stopped at its first failure: a run stopped there, under load, could end before its
+        # results were read, and the attendee saw "no test ran" for a test that failed.
+        outcome = copy.run(exercise.pattern(suite_name(exercise, label)), limit, stop_at_first_failure=False,
+                           environment=environment)
         verdict = verdicts[label]
         if outcome.status != "passed" or outcome.tests == 0:
-            failures = outcome.failures()[:6]
-            said = {"timeout": f"it did not end within {limit:.0f} s (it waits on real time, or for a call that "
-                               "never comes)", "failed": "it failed"}.get(outcome.status, "no test ran")
-            if outcome.tests == 0 and outcome.status != "timeout":
-                said = "no test ran (keep the suite's name, and the test inside it)"
             verdict.accepted = False
-            verdict.lines += [f"rejected: on the code as it is your test must pass, and {said}:"] + \
-                [f"  {line.strip()}" for line in failures]
+            verdict.lines += refusal(outcome, limit)
         elif exercise.fast and outcome.seconds > 1.0:
             verdict.accepted = False
             verdict.lines.append(f"rejected: your test took {outcome.seconds:.1f} s on the code as it is; the task "

@@ -184,3 +184,67 @@ class JudgeOrderTests(unittest.TestCase):
                          [m.says for m in exercise.mistakes])
         self.assertTrue(any(holding.held_as(m) is not None for m in exercise.mistakes))
         self.assertTrue(any(holding.held_as(m) is None for m in exercise.mistakes))
+
+
+class FakeOutcome:
+    def __init__(self, status, tests=1, failures=(), output="", hung=()):
+        self.status, self.tests, self._failures, self.output, self.hung = status, tests, list(failures), output, list(hung)
+        self.seconds = 0.1
+
+    def failures(self):
+        return self._failures
+
+
+class RefusalTests(unittest.TestCase):
+    """What the attendee reads when the test fails, hangs, or does not run on the code as it is: their own failure,
+    never a line that ends in a colon with nothing after it."""
+
+    def test_a_failure_shows_the_expectation_and_the_librarys_advice(self):
+        lines = write_the_test.refusal(FakeOutcome("failed", failures=[
+            "WorkshopTests.WriteLoaderTests/loads() at WriteLoaderTests.swift:20: Expectation failed: "
+            "(requests.count → 1) == 2", "… at MockURLProtocol.swift:40: no handler: use MockURLProtocol.withStub"]), 10)
+        self.assertEqual(lines[0], "rejected: on the code as it is your test must pass, and it failed:")
+        self.assertIn("(requests.count → 1) == 2", lines[1])
+        self.assertIn("use MockURLProtocol.withStub", lines[2])
+
+    def test_a_failure_without_a_result_shows_what_the_run_printed(self):
+        output = "◇ Test loads() started.\n✘ Test loads() recorded an issue at W.swift:9:5: Expectation failed: 1 == 2\n"
+        lines = write_the_test.refusal(FakeOutcome("failed", tests=0, output=output), 10)
+        self.assertIn("it failed:", lines[0])
+        self.assertIn("Expectation failed: 1 == 2", lines[1])
+
+    def test_a_hang_and_no_test_say_why_without_a_dangling_colon(self):
+        hung = write_the_test.refusal(FakeOutcome("timeout", tests=0, hung=["WorkshopTests.W/loads()"]), 3)
+        self.assertIn("did not end within 3 s (still running: WorkshopTests.W/loads())", hung[0])
+        none = write_the_test.refusal(FakeOutcome("passed", tests=0), 10)
+        self.assertIn("no test ran", none[0])
+        for line in hung + none:
+            self.assertFalse(line.rstrip().endswith(":"), line)
+
+
+class RunToTheEndTests(unittest.TestCase):
+    """The attendee's test runs to its end on the code as it is: a run stopped at its first failure could end, under
+    load, before its results were read ("no test ran", and nothing after the colon: 2 of 4 checks with both cores
+    busy, before; 0 of 6 after)."""
+
+    def test_the_run_on_the_code_as_it_is_is_not_stopped_at_its_first_failure(self):
+        exercise = next(e for e in EXERCISES if e.name == "write-fetcher-test")
+        holding = write_the_test.universe.holding(write_the_test.kit_config.load(ROOT))
+        calls = []
+
+        class Copy:
+            def build(self):
+                return True, 0.1, ""
+
+            @contextlib.contextmanager
+            def changed(self, files):
+                yield
+
+            def run(self, pattern, limit, environment=None, stop_at_first_failure=True):
+                calls.append(((environment or {}).get("POI_MUTANT"), stop_at_first_failure))
+                return FakeOutcome("failed", failures=["W.swift:3: Expectation failed: 1 == 2"])
+
+        verdict = write_the_test.judge(Copy(), exercise, {"yours": "@Test func a() { #expect(x) }"}, holding)["yours"]
+        self.assertEqual(calls, [(None, False)])
+        self.assertEqual(verdict.lines, ["rejected: on the code as it is your test must pass, and it failed:",
+                                         "  W.swift:3: Expectation failed: 1 == 2"])
