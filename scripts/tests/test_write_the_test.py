@@ -151,6 +151,26 @@ class WeakVerdictTests(unittest.TestCase):
             self.assertTrue(write_the_test.VERIFY.findall(path.read_text()), path)
 
 
+def fake_copy(run, events: list):
+    """A scratch copy for judge: builds (noted in `events` as "build"), makes a mistake alone (noted as "alone"), and
+    runs tests with `run`."""
+
+    class Copy:
+        def build(self):
+            events.append("build")
+            return True, 0.1, ""
+
+        @contextlib.contextmanager
+        def changed(self, files):
+            events.append("alone")
+            yield
+
+        def run(self, pattern, limit, environment=None, stop_at_first_failure=True):
+            return run(pattern, limit, environment=environment, stop_at_first_failure=stop_at_first_failure)
+
+    return Copy
+
+
 class JudgeOrderTests(unittest.TestCase):
     """judge runs the held mistakes before any built alone: a mistake built alone stays in the binary until the next
     build, and a held one judged after it met both (the observer exercise's weak test was once 'caught' by a
@@ -161,20 +181,11 @@ class JudgeOrderTests(unittest.TestCase):
         holding = write_the_test.universe.holding(write_the_test.kit_config.load(ROOT))
         events = []
 
-        class Copy:
-            def build(self):
-                events.append("build")
-                return True, 0.1, ""
+        def run(pattern, limit, environment=None, stop_at_first_failure=True):
+            events.append(("run", (environment or {}).get("POI_MUTANT")))
+            return type("O", (), {"status": "passed", "tests": 1, "seconds": 0.01, "failures": lambda s: []})()
 
-            @contextlib.contextmanager
-            def changed(self, files):
-                events.append("alone")
-                yield
-
-            def run(self, pattern, limit, environment=None, stop_at_first_failure=True):
-                events.append(("run", (environment or {}).get("POI_MUTANT")))
-                return type("O", (), {"status": "passed", "tests": 1, "seconds": 0.01, "failures": lambda s: []})()
-
+        Copy = fake_copy(run, events)
         verdict = write_the_test.judge(Copy(), exercise, {"yours": "@Test func a() { #expect(x) }"}, holding)["yours"]
         held_runs = [e for e in events if e[0] == "run" and e[1] is not None] if events else []
         first_alone = events.index("alone")
@@ -232,18 +243,11 @@ class RunToTheEndTests(unittest.TestCase):
         holding = write_the_test.universe.holding(write_the_test.kit_config.load(ROOT))
         calls = []
 
-        class Copy:
-            def build(self):
-                return True, 0.1, ""
+        def run(pattern, limit, environment=None, stop_at_first_failure=True):
+            calls.append(((environment or {}).get("POI_MUTANT"), stop_at_first_failure))
+            return FakeOutcome("failed", failures=["W.swift:3: Expectation failed: 1 == 2"])
 
-            @contextlib.contextmanager
-            def changed(self, files):
-                yield
-
-            def run(self, pattern, limit, environment=None, stop_at_first_failure=True):
-                calls.append(((environment or {}).get("POI_MUTANT"), stop_at_first_failure))
-                return FakeOutcome("failed", failures=["W.swift:3: Expectation failed: 1 == 2"])
-
+        Copy = fake_copy(run, [])
         verdict = write_the_test.judge(Copy(), exercise, {"yours": "@Test func a() { #expect(x) }"}, holding)["yours"]
         self.assertEqual(calls, [(None, False)])
         self.assertEqual(verdict.lines, ["rejected: on the code as it is your test must pass, and it failed:",

@@ -170,6 +170,25 @@ def _depth_at(line: str, column: int) -> int:
     return sum((word in OPENING) - (word in CLOSING) for start, _, word in tokens(line) if start < column)
 
 
+def _reach(texts: list[str], at: int, step: int, depth: int) -> int:
+    """Where an expression that starts (`step` -1: ends, +1) at token `at` reaches, moving by `step`: past every
+    balanced bracket, up to the first bound at its own depth or the bracket that encloses it. `depth`: brackets
+    already open inside it, in the direction of the move."""
+    deeper, shallower = (CLOSING, OPENING) if step < 0 else (OPENING, CLOSING)
+    while 0 <= (at - 1 if step < 0 else at) < len(texts):
+        word = texts[at - 1 if step < 0 else at]
+        if word in deeper:
+            depth += 1
+        elif word in shallower:
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and word in BOUNDS:
+            break
+        at += step
+    return at
+
+
 def _choice(line: str, column: int, stop: int, new: str) -> tuple[int, int, str, str] | None:
     """The smallest expression around [column, stop) of `line`: its span in the line, and its text before and after
     the change."""
@@ -177,30 +196,8 @@ def _choice(line: str, column: int, stop: int, new: str) -> tuple[int, int, str,
     first = next((i for i, (_, end, _) in enumerate(words) if end > column), len(words))
     last = next((i for i, (begin, _, _) in enumerate(words) if begin >= stop and i >= first), len(words))
     texts = [word for _, _, word in words]
-    depth, left = _unmatched(texts[first:last])[0], first
-    while left > 0:
-        word = texts[left - 1]
-        if word in CLOSING:
-            depth += 1
-        elif word in OPENING:
-            if depth == 0:
-                break
-            depth -= 1
-        elif depth == 0 and word in BOUNDS:
-            break
-        left -= 1
-    depth, right = _unmatched(texts[left:last])[1], last
-    while right < len(words):
-        word = texts[right]
-        if word in OPENING:
-            depth += 1
-        elif word in CLOSING:
-            if depth == 0:
-                break
-            depth -= 1
-        elif depth == 0 and word in BOUNDS:
-            break
-        right += 1
+    left = _reach(texts, first, -1, _unmatched(texts[first:last])[0])
+    right = _reach(texts, last, +1, _unmatched(texts[left:last])[1])
     if right < len(words) and texts[right] == "=":
         return None  # the left side of an assignment: not a value
     begin = min(words[left][0] if left < len(words) else column, column)
