@@ -53,20 +53,8 @@ def _coverage(arguments: list[str], prog: str) -> int:
 
 def _mutants(arguments: list[str], prog: str) -> int:
     from pyramidkit.mutation import mutants
-    from pyramidkit.proofs import held, universe
 
-    def held_copy(copy, package) -> Callable[[str], str | None] | None:
-        """The scratch copy built with every mistake of the package's proofs held and switched off (the build the
-        claims, the promises and the exercises share): a mutant rebuilt there is made on its file as the code is
-        (the reader returned), and the copy is not built again for the tools that run after. None when the package
-        names no mistakes to hold, or the held build fails: the copy is then built as the code is."""
-        holding = universe.holding(package)
-        if not holding.sites:
-            return None
-        built, _, _ = held.build(copy, holding, lambda line: print(line, file=sys.stderr, flush=True))
-        return (lambda name: holding.original(name) or copy.read_if_there(name)) if built else None
-
-    return mutants.main(arguments, prog, held_copy)
+    return mutants.main(arguments, prog)
 
 
 def _merge(arguments: list[str], prog: str) -> int:

@@ -38,9 +38,7 @@ def whole_number(text: str) -> int:
     return number
 
 
-def main(arguments: list[str], prog: str = "pyramid mutants", held_copy=None) -> int:
-    """`held_copy(copy, config)`, from the command (cli/): builds the rebuild engine's copy with the package's held
-    mistakes switched off, and returns the reader of the files as the code is (None: build it as the code is)."""
+def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
     parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
     parser.add_argument("--package-path", metavar="DIR",
                         help="mutate the package at DIR (its root holds pyramid.json; default: the package the current "
@@ -125,7 +123,7 @@ def main(arguments: list[str], prog: str = "pyramid mutants", held_copy=None) ->
                                      if by_test else "none for these sources: a tier runs whole"))
     to_run = [m for m in mutants if ignored.get(m.key, ("owed",))[0] == "owed" and tiers_reaching(m, reached, package.tiers)]
     use_schemata = options.engine == "schemata" or (options.engine == "auto" and len(to_run) >= SCHEMATA_FROM)
-    engine = Engine(package, schemata=use_schemata, build_system=options.build_system, held_copy=held_copy)
+    engine = Engine(package, schemata=use_schemata, build_system=options.build_system)
     engine.start(to_run)
     results: dict[int, dict] = {}
     started = time.monotonic()

@@ -38,13 +38,8 @@ class Engine:
     a mutant the schema cannot hold is rebuilt there on its own), or with --engine rebuild the copy rebuilt for each
     mutant (.build-mutants/tree, which scripts/check-claims shares)."""
 
-    def __init__(self, package: MutatedPackage, schemata: bool, build_system: str = layout.NATIVE,
-                 held_copy=None) -> None:
+    def __init__(self, package: MutatedPackage, schemata: bool, build_system: str = layout.NATIVE) -> None:
         self.build_system = build_system  # the scratch copies' (run/layout.py)
-        # How the rebuild copy is built with the package's held mistakes (cli/ passes proofs/universe.py's), and the
-        # reader of its files as the code is, for a mutant made alone there.
-        self.held_copy = held_copy
-        self.original = None
         self.package = package
         self.use_schemata = schemata
         self.plain: scratch.Scratch | None = None
@@ -95,8 +90,7 @@ class Engine:
                                    self.build_system)
             progress(f"== scratch copy in {copy.tree.relative_to(self.package.root)}, rebuilt for each mutant")
             started = time.monotonic()
-            self.original = self.held_copy(copy, self.package.config) if self.held_copy is not None else None
-            seconds = time.monotonic() - started if self.original is not None else copy.prepare_built("mutants")
+            seconds = copy.prepare_built("mutants")
             self.setup_seconds["rebuild"] = round(time.monotonic() - started, 1)
             progress(f"   built in {seconds:.1f} s")
             if not self.limits:
@@ -134,8 +128,7 @@ class Engine:
         # there, but for the `return` before a held default's expression, which standalone() keeps), so that one
         # copy is built, not two.
         copy = self.schema_copy if self.schema is not None else self._plain_copy()
-        read = self.original if copy is self.plain and self.original is not None else copy.read_if_there
-        with copy.changed(schema_sites.Standalone(mutant).changes(read)):
+        with copy.mistake(schema_sites.Standalone(mutant)):
             built, seconds, _ = copy.build()
             self.dirty = copy
             entry["seconds"]["build"] = round(seconds, 2)

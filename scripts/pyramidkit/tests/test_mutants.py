@@ -252,33 +252,6 @@ class SelectionTests(unittest.TestCase):
         self.assertEqual(runner.plain.tree, PACKAGE.root / ".build-mutants" / "tree")
         self.assertEqual((runner.limits, list(runner.setup_seconds)), (limits, ["rebuild"]))
 
-    def test_with_held_mistakes_the_copy_is_not_built_again_and_a_mutant_is_made_on_the_code_as_it_is(self):
-        limits = {"Unit": 1.0, "Integration": 1.0, "EndToEnd": 1.0}
-        mutant = swift_source.Mutant("Sources/A/a.swift", 1, "equality", "a == b", "a != b")
-        held = []
-
-        def held_copy(copy, config):
-            held.append(config)
-            return lambda name: "a == b\n" if name == mutant.file else None
-
-        written = []
-        with unittest.mock.patch.object(scratch.Scratch, "prepare_built") as built, \
-                unittest.mock.patch.object(scratch, "time_limits", return_value=limits), \
-                unittest.mock.patch.object(scratch.Scratch, "changed",
-                                           side_effect=lambda files: written.append(files) or contextlib.nullcontext()), \
-                unittest.mock.patch.object(scratch.Scratch, "build", return_value=(True, 0.1, "")), \
-                unittest.mock.patch.object(scratch.Scratch, "run",
-                                           return_value=scratch.Outcome("failed", 0.1, 1, "", [])), \
-                contextlib.redirect_stderr(io.StringIO()):
-            runner = engine.Engine(PACKAGE, schemata=False, held_copy=held_copy)
-            runner.start([mutant])
-            entry = {"seconds": {}, "killed_by": None, "status": "survived"}
-            runner.run(mutant, ["Unit"], entry)
-        built.assert_not_called()
-        self.assertEqual(held, [PACKAGE.config])
-        self.assertEqual(written, [{mutant.file: "a != b\n"}])  # made on the file as the code is, not as held
-        self.assertEqual(entry["status"], "killed")
-
     def test_a_time_out_names_the_tests_that_hung(self):
         results = [
             {"file": "Sources/A/a.swift", "line": 4, "operator": "relational", "original": "a < b", "mutated": "a <= b",
