@@ -327,3 +327,35 @@ class ProveTests(unittest.TestCase):
         self.assertEqual(failures, 0, said)
         self.assertEqual(copy.builds, 3)  # 404, 7, and the twins once
         self.assertNotIn("held", said)
+
+
+class OneAtATimeOptionTests(unittest.TestCase):
+    """--prove holds the mistakes in the copy's one build; --one-at-a-time builds each alone (the copy built as the
+    code is, prove given no held build, and the copy built as the code is again at the end)."""
+
+    def main(self, *arguments):
+        import unittest.mock as mock
+        copy = mock.MagicMock()
+        copy.tree = promises.ROOT / ".build-mutants" / "tree"
+        sentinel = object()
+        with mock.patch.object(promises.scratch, "Scratch", return_value=copy), \
+                mock.patch.object(promises.scratch, "time_limits", return_value={"Unit": 1.0}), \
+                mock.patch.object(promises, "held_build", return_value=sentinel) as held_build, \
+                mock.patch.object(promises, "promised", return_value=[]), \
+                mock.patch.object(promises, "problems", return_value=[]), \
+                mock.patch.object(promises.markers, "stale", return_value=False), \
+                mock.patch.object(promises, "prove", return_value=0) as prove, \
+                contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(promises.main(["--prove", *arguments]), 0)
+        return copy, held_build, prove.call_args.args[3], sentinel
+
+    def test_prove_holds_and_one_at_a_time_does_not(self):
+        copy, held_build, given, sentinel = self.main()
+        held_build.assert_called_once()
+        copy.prepare_built.assert_not_called()
+        self.assertIs(given, sentinel)
+        copy, held_build, given, _ = self.main("--one-at-a-time")
+        held_build.assert_not_called()
+        copy.prepare_built.assert_called_once_with("promises")
+        self.assertIsNone(given)
+        copy.build.assert_called_once()

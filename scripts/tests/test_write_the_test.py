@@ -252,3 +252,25 @@ class RunToTheEndTests(unittest.TestCase):
         self.assertEqual(calls, [(None, False)])
         self.assertEqual(verdict.lines, ["rejected: on the code as it is your test must pass, and it failed:",
                                          "  W.swift:3: Expectation failed: 1 == 2"])
+
+
+class FastLimitTests(unittest.TestCase):
+    """A 'without waiting' exercise's run stops at FAST_LIMIT (3 s), any other at LIMIT (10 s): the limit each run is
+    given, and the one the refusal names."""
+
+    def test_each_run_gets_its_exercises_limit(self):
+        holding = write_the_test.universe.holding(write_the_test.kit_config.load(ROOT))
+        for name, limit in (("write-scheduler-test", write_the_test.FAST_LIMIT), ("write-fetcher-test", write_the_test.LIMIT)):
+            exercise = next(e for e in EXERCISES if e.name == name)
+            limits = []
+
+            def run(pattern, given, environment=None, stop_at_first_failure=True):
+                limits.append(given)
+                return FakeOutcome("timeout", tests=0)
+
+            verdict = write_the_test.judge(fake_copy(run, [])(), exercise, {"yours": "@Test func a() { #expect(x) }"},
+                                           holding)["yours"]
+            with self.subTest(name):
+                self.assertEqual(limits, [limit])
+                self.assertIn(f"did not end within {limit:.0f} s", verdict.lines[0])
+        self.assertEqual((write_the_test.FAST_LIMIT, write_the_test.LIMIT), (3.0, 10.0))

@@ -333,9 +333,10 @@ def _key(holding: HeldMistakes, number: int) -> str:
     return f"{hashlib.sha1(source.encode()).hexdigest()}:{site.start}:{site.end}:{site.written(number)}"
 
 
-def build(copy, holding: HeldMistakes, say) -> tuple[bool, float, str]:
-    """Builds `copy` (a scratch copy) holding every mistake of `holding` it can; a line the compiler rejects goes
-    back to the code as it is (its mistakes are then built alone), said through `say`. What the compiler rejected
+def build(copy, holding: HeldMistakes, say, extra: dict[str, str] | None = None) -> tuple[bool, float, str]:
+    """Builds `copy` (a scratch copy) holding every mistake of `holding` it can, with the files `extra` gives (a
+    workshop candidate's test); a line the compiler rejects goes back to the code as it is (its mistakes are then
+    built alone), said through `say`. What the compiler rejected
     is remembered beside the copy (held-rejected.json), so that the next tool to build the same held files does not
     build the rejected ones again first. Whether it built, the last build's seconds and log: a failure here is the
     package's own (it does not build as it is)."""
@@ -344,7 +345,7 @@ def build(copy, holding: HeldMistakes, say) -> tuple[bool, float, str]:
     for number in [number for number in holding.sites if _key(holding, number) in rejected]:
         del holding.sites[number]
     for attempt in range(1, 6):
-        copy.prepare(holding.files())
+        copy.prepare({**(extra or {}), **holding.files()})
         built, seconds, log = copy.build()
         if built:
             return True, seconds, log

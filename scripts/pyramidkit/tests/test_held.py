@@ -251,3 +251,20 @@ class HeldBuildTests(unittest.TestCase):
         second = held.HeldMistakes(mistakes, {FILE: SOURCE})
         self.assertEqual(held.build(Copy(), second, said.append)[0], True)
         self.assertEqual((len(builds), [second.held(index) for index in range(2)]), (3, [True, False]))
+
+
+class ExtraFilesTests(unittest.TestCase):
+    def test_the_extra_files_are_written_with_the_held_ones(self):
+        prepared = []
+
+        class Copy:
+            def prepare(self, files):
+                prepared.append(files)
+
+            def build(self):
+                return True, 0.1, ""
+
+        holding = held.HeldMistakes([Mistake(FILE, "send(.error(404, ", "send(.error(400, ")], {FILE: SOURCE})
+        self.assertTrue(held.build(Copy(), holding, print, {"Tests/W/Mine.swift": "struct Mine {}"})[0])
+        self.assertEqual(prepared[0]["Tests/W/Mine.swift"], "struct Mine {}")
+        self.assertIn("(__POIMutant.active == 0 ? 400 : 404)", prepared[0][FILE])
