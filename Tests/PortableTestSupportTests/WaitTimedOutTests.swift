@@ -1,0 +1,115 @@
+import PortableTestSupport
+import Testing
+
+/// `withBoundedWait` and the `WaitTimedOut` it throws.
+///
+/// The operation's value before the limit, `WaitTimedOut` at it (also when the operation ignores cancellation), the
+/// operation cancelled, the caller's cancellation passed on. Every limit is on a `ManualClock`: no test here waits on
+/// real time.
+@Suite("withBoundedWait and WaitTimedOut", .timeLimit(.minutes(1)))
+struct WaitTimedOutTests {
+    /// A wait that ignores cancellation: it ends only when the test opens it.
+    actor Gate {
+        private var waiter: CheckedContinuation<Void, Never>?
+        private var opened = false
+
+        func wait() async {
+            guard !opened else { return }
+            await withCheckedContinuation { waiter = $0 }
+        }
+
+        func open() {
+            opened = true
+            waiter?.resume()
+            waiter = nil
+        }
+    }
+
+    struct Refused: Error, Equatable {}
+
+    @Test("The operation's value, with the clock never moved")
+    func returnsTheValue() async throws {
+        let clock = ManualClock()
+        let value = try await withBoundedWait(.seconds(2), clock: clock) { 42 }
+        #expect(value == 42)
+    }
+
+    @Test("The operation's own error, as it threw it")
+    func passesTheErrorOn() async {
+        let clock = ManualClock()
+        await #expect(throws: Refused()) {
+            try await withBoundedWait(.seconds(2), clock: clock) { () async throws -> Int in throw Refused() }
+        }
+    }
+
+    @Test("WaitTimedOut when the limit passes, not before; it ends although the wait ignores cancellation")
+    func timesOutAtTheLimit() async throws {
+        let clock = ManualClock()
+        let gate = Gate()
+        let waiting = Task {
+            try await withBoundedWait(.seconds(2), clock: clock) {
+                await gate.wait()
+                return 1
+            }
+        }
+        await clock.waitForSleepers()
+        #expect(clock.sleepingDeadlines == [ManualClock.Instant(offset: .seconds(2))])
+        clock.advance(by: .milliseconds(1999))
+        #expect(clock.sleepingDeadlines == [ManualClock.Instant(offset: .seconds(2))], "woken before its limit")
+        clock.advance(by: .milliseconds(1))
+        await #expect(throws: WaitTimedOut(limit: .seconds(2))) { try await waiting.value }
+        await gate.open()  // the abandoned wait ends too: nothing is left suspended after the test
+    }
+
+    @Test("At the time-out the operation is cancelled")
+    func cancelsTheOperation() async throws {
+        let clock = ManualClock()
+        let never = ManualClock()
+        let (events, record) = AsyncStream.makeStream(of: String.self)
+        let waiting = Task {
+            try await withBoundedWait(.seconds(1), clock: clock) {
+                do {
+                    try await never.sleep(for: .seconds(3600))
+                    record.yield("woken")
+                } catch {
+                    record.yield(error is CancellationError ? "cancelled" : "\(error)")
+                }
+                record.finish()
+            }
+        }
+        await never.waitForSleepers()
+        await clock.waitForSleepers()
+        clock.advance(by: .seconds(1))
+        await #expect(throws: WaitTimedOut.self) { try await waiting.value }
+        var seen: [String] = []
+        for await event in events { seen.append(event) }
+        #expect(seen == ["cancelled"])
+    }
+
+    @Test("Cancelling the caller cancels the operation and throws CancellationError")
+    func callerCancelled() async throws {
+        let clock = ManualClock()
+        let never = ManualClock()
+        let waiting = Task {
+            try await withBoundedWait(.seconds(60), clock: clock) {
+                try await never.sleep(for: .seconds(3600))
+            }
+        }
+        await never.waitForSleepers()
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+        #expect(clock.now == ManualClock.Instant(offset: .zero))
+    }
+
+    @Test("The time-out says its limit")
+    func message() {
+        #expect(
+            WaitTimedOut(limit: .seconds(2)).description
+                == "did not finish within 2.0 seconds: it waited for something that never came")
+    }
+
+    @Test("On the continuous clock: the value of a wait that ends at once")
+    func continuousClock() async throws {
+        #expect(try await withBoundedWait(.seconds(60)) { "done" } == "done")
+    }
+}
