@@ -94,8 +94,9 @@ class Exercise:
 EXERCISES = [
     Exercise(
         "write-loader-test", "network", "3, the URLProtocol stub", "WriteLoaderTests",
-        ["Load places for a coordinate of your choice through APIRequestLoader, over a URLSession whose "
-         "protocolClasses hold MockURLProtocol, and answer the request from the stub.",
+        ["Load places for a coordinate of your choice through APIRequestLoader, over the session of "
+         "MockURLProtocol.withStub, and answer the request from the stub; bound the wait, so that a load that never "
+         "calls back fails your test instead of hanging it.",
          "Check that the request asks for the coordinate you gave: its latitude and its longitude.",
          "Check that the places of the stub's answer are the ones that reach you."],
         ["Start from the talk's test in chapter 3: its set-up is most of yours. In Swift Testing, "
@@ -104,7 +105,8 @@ EXERCISES = [
          "A coordinate with distinct latitude and longitude digits shows a swap.",
          "Answer with HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)! and "
          "Data(#\"[{\"name\":\"A\"},{\"name\":\"B\"}]\"#.utf8); then #expect(places == [PointOfInterest(name: \"A\"), "
-         "PointOfInterest(name: \"B\")]) and #expect(request.url?.query == \"lat=37.3293&long=-121.8893\")."],
+         "PointOfInterest(name: \"B\")]) and #expect(request.url?.query == \"lat=37.3293&long=-121.8893\"). Wrap "
+         "the load in try await withBoundedWait(.seconds(2)) { ... }."],
         mistakes_of("write-loader-test")),
     Exercise(
         "write-observer-test", "notifications", "5, isolating notification observers", "WriteObserverTests",
@@ -123,7 +125,7 @@ EXERCISES = [
     Exercise(
         "write-fetcher-test", "protocols", "7 and 8, mocking with protocols", "WriteFetcherTests",
         ["Write a mock LocationFetcher whose requestLocation() reports a position of your test's choosing to its "
-         "locationFetcherDelegate.",
+         "locationFetcherDelegate (the file's comment says how to read the answer out of a @Sendable completion).",
          "Check that checkCurrentLocation answers true at a point of interest (the convention center is one: "
          "37.3293, -121.8893).",
          "Check that it answers false far from every one (Paris, 48.8566, 2.3522)."],
@@ -216,6 +218,7 @@ class Verdict:
     accepted: bool
     lines: list[str]
     let_through: list[str] = dataclasses.field(default_factory=list)
+    hung: list[str] = dataclasses.field(default_factory=list)  # the mistakes under which it waited until stopped
 
 
 def refusal(outcome, limit: float) -> list[str]:
@@ -306,15 +309,25 @@ def judge(copy: scratch.Scratch, exercise: Exercise, candidates: dict[str, str],
             if status == "passed":
                 verdict.let_through.append(mistake.says)
                 verdict.lines.append(f"let through: {mistake.says}")
+            elif status == "timeout":
+                verdict.hung.append(mistake.says)
+                verdict.lines.append(hung_line(mistake.says, limit))
             else:
-                how = " (it hung and was stopped: it waited for a call that never came)" if status == "timeout" else ""
-                verdict.lines.append(f"caught: {mistake.says}{how}")
+                verdict.lines.append(f"caught: {mistake.says}")
     for label in alive:
-        if verdicts[label].let_through:
+        if verdicts[label].let_through or verdicts[label].hung:
             verdicts[label].accepted = False
     if built_alone:
         copy.build()  # the copy is left built with the mistakes held and switched off, for the next check
     return verdicts
+
+
+def hung_line(says: str, limit: float) -> str:
+    """A test that waited until it was stopped under a mistake has not caught it: in CI it would hang the run, and
+    name no line. What to do instead."""
+    return (f"hung: {says}: your test waited for a call that never came and was stopped after {limit:.0f} s; a "
+            "hang is not a catch. Bound the wait so that it fails instead: withBoundedWait(.seconds(2)) { try await "
+            "... } (PortableTestSupport), a confirmation, or an XCTest expectation with a timeout")
 
 
 def suite_name(exercise: Exercise, label: str) -> str:
@@ -362,10 +375,12 @@ def check(name: str, file: Path | None = None) -> int:
     if verdict.accepted:
         print(f"done: your test passes on the code as it is and catches all {len(exercise.mistakes)} hidden mistakes")
         return 0
-    caught = len(exercise.mistakes) - len(verdict.let_through)
-    if verdict.let_through:
-        print(f"not yet: your test catches {caught} of {len(exercise.mistakes)} hidden mistakes; read the task "
-              f"again for what it lets through (scripts/workshop hint {name} when stuck)")
+    caught = len(exercise.mistakes) - len(verdict.let_through) - len(verdict.hung)
+    if verdict.let_through or verdict.hung:
+        advice = ("read the task again for what it lets through" if verdict.let_through else
+                  "bound its waits so that a mistake makes it fail, not hang")
+        print(f"not yet: your test catches {caught} of {len(exercise.mistakes)} hidden mistakes; {advice} "
+              f"(scripts/workshop hint {name} when stuck)")
     else:
         print(f"not yet (scripts/workshop hint {name} when stuck)")
     return 1
@@ -401,13 +416,14 @@ def uncovered_sentences(exercise: Exercise) -> list[str]:
             if index not in covered and not (exercise.fast and "must not wait" in sentence)]
 
 
-VERIFY = re.compile(r'^// verify: (lets through|rejected) "(.*)"$', re.MULTILINE)
+VERIFY = re.compile(r'^// verify: (lets through|hangs under|rejected) "(.*)"$', re.MULTILINE)
 
 
 def unexpected(swift: str, verdict: Verdict) -> list[str]:
     """How a known-weak test's verdict differs from what its file says it is (`// verify: lets through "SAYS"`
-    for each mistake it lets through, or `// verify: rejected "TEXT"` for a rejection before any mistake); a weak
-    test that says nothing is a problem too. The reference says nothing: it is accepted."""
+    for each mistake it lets through, `// verify: hangs under "SAYS"` for each it waits under until stopped, or
+    `// verify: rejected "TEXT"` for a rejection before any mistake); a weak test that says nothing is a problem too.
+    The reference says nothing: it is accepted."""
     said = VERIFY.findall(swift)
     if not said:
         return [] if verdict.accepted else ["its file says nothing of why it is weak (// verify: lines)"]
@@ -415,6 +431,9 @@ def unexpected(swift: str, verdict: Verdict) -> list[str]:
     through = {text for kind, text in said if kind == "lets through"}
     if through != set(verdict.let_through):
         found.append(f"it lets through {sorted(verdict.let_through)}, its file says {sorted(through)}")
+    hangs = {text for kind, text in said if kind == "hangs under"}
+    if hangs != set(verdict.hung):
+        found.append(f"it hangs under {sorted(verdict.hung)}, its file says {sorted(hangs)}")
     for text in (text for kind, text in said if kind == "rejected"):
         if not any(line.startswith("rejected") and text in line for line in verdict.lines):
             found.append(f"its file says it is rejected with \"{text}\"; it was not")
@@ -455,7 +474,7 @@ def verify(copy: scratch.Scratch | None = None) -> int:
         for label, verdict in verdicts.items():
             wanted = label == "reference"
             ok = verdict.accepted == wanted and not unexpected(texts[label], verdict)
-            reason = "; ".join(line for line in verdict.lines if line.startswith(("rejected", "let through")))
+            reason = "; ".join(line for line in verdict.lines if line.startswith(("rejected", "let through", "hung")))
             caught = sum(line.startswith("caught") for line in verdict.lines)
             print(f"   {label}: {'accepted' if verdict.accepted else 'rejected'}"
                   f"{f', caught {caught} of {len(exercise.mistakes)}' if verdict.accepted else ''}"

@@ -8,6 +8,7 @@ import sys
 import tempfile
 import unittest
 from pathlib import Path
+from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -126,9 +127,6 @@ class HintTests(unittest.TestCase):
             self.assertNotIn("next one says more", shown[-2])
             self.assertIn(exercise.hints[-1], shown[-1])
 
-
-if __name__ == "__main__":
-    unittest.main()
 
 
 class WeakVerdictTests(unittest.TestCase):
@@ -274,3 +272,60 @@ class FastLimitTests(unittest.TestCase):
                 self.assertEqual(limits, [limit])
                 self.assertIn(f"did not end within {limit:.0f} s", verdict.lines[0])
         self.assertEqual((write_the_test.FAST_LIMIT, write_the_test.LIMIT), (3.0, 10.0))
+
+
+class HangUnderAMistakeTests(unittest.TestCase):
+    """A test that waits until it is stopped under a mistake has not caught it (it would hang CI, and name no line):
+    it is turned down with advice to bound the wait, the mistake counted as neither caught nor let through."""
+
+    def test_a_hang_under_a_mistake_is_turned_down_with_advice(self):
+        exercise = next(e for e in EXERCISES if e.name == "write-loader-test")
+        holding = write_the_test.universe.holding(write_the_test.kit_config.load(ROOT))
+        hanging = exercise.mistakes[0]
+        number = holding.held_as(hanging)
+        self.assertIsNotNone(number, "the loader's forgotten resume is a held mistake")
+
+        def run(pattern, limit, environment=None, stop_at_first_failure=True):
+            mutant = (environment or {}).get("POI_MUTANT")
+            if mutant is None:
+                return FakeOutcome("passed")
+            return FakeOutcome("timeout" if mutant == str(number) else "failed", hung=["WorkshopTests.W/loads()"])
+
+        verdict = write_the_test.judge(fake_copy(run, [])(), exercise, {"yours": "@Test func a() { #expect(x) }"},
+                                       holding)["yours"]
+        self.assertFalse(verdict.accepted)
+        self.assertEqual(verdict.hung, [hanging.says])
+        self.assertEqual(verdict.let_through, [])
+        line = next(line for line in verdict.lines if hanging.says in line)
+        self.assertTrue(line.startswith(f"hung: {hanging.says}: "), line)
+        self.assertIn("withBoundedWait(.seconds(2))", line)
+        self.assertIn("stopped after 10 s", line)
+        self.assertFalse(any(line.startswith("caught: " + hanging.says) for line in verdict.lines))
+        caught = [line for line in verdict.lines if line.startswith("caught: ")]
+        self.assertEqual(len(caught), len(exercise.mistakes) - 1)
+
+    def test_the_check_says_to_bound_the_waits(self):
+        verdict = write_the_test.Verdict(False, ["hung: x"], [], ["x"])
+        exercise = next(e for e in EXERCISES if e.name == "write-loader-test")
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "WriteLoaderTests.swift"
+            path.write_text("@Test func a() async throws { #expect(1 == 1) }\n")
+            with mock.patch.object(write_the_test, "prepared"), \
+                    mock.patch.object(write_the_test, "judge", return_value={"yours": verdict}), \
+                    mock.patch.object(write_the_test.scratch, "Scratch"), \
+                    mock.patch("sys.stdout", new_callable=io.StringIO) as out:
+                status = write_the_test.check(exercise.name, path)
+        self.assertEqual(status, 1)
+        self.assertIn(f"catches {len(exercise.mistakes) - 1} of {len(exercise.mistakes)} hidden mistakes; bound its "
+                      "waits so that a mistake makes it fail, not hang", out.getvalue())
+
+    def test_a_weak_file_says_what_it_hangs_under(self):
+        swift = '// verify: hangs under "a"\n// verify: lets through "b"\n'
+        right = write_the_test.Verdict(False, ["hung: a", "let through: b"], ["b"], ["a"])
+        self.assertEqual(write_the_test.unexpected(swift, right), [])
+        caught = write_the_test.Verdict(False, ["caught: a", "let through: b"], ["b"], [])
+        self.assertEqual(write_the_test.unexpected(swift, caught), ["it hangs under [], its file says ['a']"])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -19,8 +19,10 @@ struct WriteLoaderTests {
         try await MockURLProtocol.withStub(answer) { stub in
             let loader = APIRequestLoader(
                 apiRequest: PointsOfInterestRequest(baseURL: stub.baseURL), urlSession: stub.session)
-            let places = try await loader.loadAPIRequest(
-                requestData: Coordinate(latitude: 37.3293, longitude: -121.8893))
+            // Bounded: when the load never calls back, the test fails after 2 s instead of hanging.
+            let places = try await withBoundedWait(.seconds(2)) {
+                try await loader.loadAPIRequest(requestData: Coordinate(latitude: 37.3293, longitude: -121.8893))
+            }
             #expect(places == [PointOfInterest(name: "A"), PointOfInterest(name: "B")])
             let request = try #require(stub.requests.first)
             #expect(request.url?.query == "lat=37.3293&long=-121.8893")

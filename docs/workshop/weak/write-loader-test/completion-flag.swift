@@ -1,3 +1,4 @@
+// verify: hangs under "the data task is never started"
 // verify: lets through "the request sends the longitude as its latitude"
 // verify: lets through "the request sends the longitude rounded to whole degrees"
 // verify: lets through "the loader parses an empty list instead of the server's answer"
