@@ -71,5 +71,20 @@ class ExpectationTests(unittest.TestCase):
         self.assertEqual(len(steps.step_tests(("SubclassStepTests",))), len(steps.TESTS) + 1)
 
 
+
+class SaidTests(unittest.TestCase):
+    """A step's line: a failure the chapter predicts says "as predicted"; one it does not is FAILED."""
+
+    def test_a_predicted_failure_says_so_and_an_unpredicted_one_is_failed(self):
+        outcome = type("Outcome", (), {"status": "failed", "seconds": 0.04, "tests": 1})()
+        self.assertEqual(steps.said(True, "its post reaches its own list only", outcome),
+                         "as the chapter says: its post reaches its own list only: failed, as predicted, in 0.0 s "
+                         "(1 test)")
+        self.assertEqual(steps.said(False, "the test passes", outcome),
+                         "FAILED: the test passes: failed in 0.0 s (1 test)")
+        passed = type("Outcome", (), {"status": "passed", "seconds": 11.0, "tests": 2})()
+        self.assertEqual(steps.said(True, "it waits", passed), "as the chapter says: it waits: passed in 11.0 s (2 tests)")
+
+
 if __name__ == "__main__":
     unittest.main()
