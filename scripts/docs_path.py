@@ -112,16 +112,18 @@ def title(file: str) -> str:
 def exercise_minutes(file: str) -> int:
     """The writing allowance of the write-the-test exercise a chapter hosts (its first chapter number), or 0."""
     number = file[:2]
-    hosts = {exercise.chapters.split(",")[0].split()[0] for exercise in write_the_test.EXERCISES}
-    return workshop_plan.WRITING_MINUTES if number.isdigit() and str(int(number)) in hosts else 0
+    hosts = {exercise.chapters.split(",")[0].split()[0]: exercise.name for exercise in write_the_test.EXERCISES}
+    if not number.isdigit() or str(int(number)) not in hosts:
+        return 0
+    return workshop_plan.writing_minutes(hosts[str(int(number))])
 
 
 def times(file: str, text: str) -> tuple[float, float, int]:
     """Video minutes, reading minutes (the page's words outside the path blocks) and exercise minutes."""
     number = int(file[:2]) if file[:2].isdigit() else None
     video = workshop_plan.video_seconds(number) / 60 if number in workshop_plan.linked_moments() else 0.0
-    words = len(without(without(text, "head"), "foot").split())
-    return video, words / workshop_plan.PACE, exercise_minutes(file)
+    words = workshop_plan.words_of(without(without(text, "head"), "foot"))
+    return video, words.minutes, exercise_minutes(file)
 
 
 def time_text(video: float, reading: float, exercise: int) -> str:
@@ -241,9 +243,9 @@ def contents() -> str:
     lines += ["", "For the workshop and the reference pages:", ""]
     lines += [f"- [{title(file)}]({file}): {what}" for file, what in WORKSHOP_PAGES]
     lines += ["- [Glossary](glossary.md): every term the docs use in a sense of their own.", "",
-              f"Times in minutes: the talk's part (video), the chapter's words at {workshop_plan.PACE} a minute "
-              f"(reading), and {workshop_plan.WRITING_MINUTES} for the write-the-test exercise a chapter has "
-              "(an allowance, not timed with a person)."]
+              f"Times in minutes: the talk's part (video), the chapter's prose at {workshop_plan.PROSE_PACE} words a "
+              f"minute and its code at {workshop_plan.CODE_PACE} (reading), and the allowance for the write-the-test "
+              "exercise a chapter has (not timed with a group: the workshop's plan says more)."]
     return "\n".join(lines) + "\n"
 
 

@@ -34,6 +34,10 @@ six seven eight
 
 nine
 
+```swift
+let x = f(1)
+```
+
 ## Take away
 
 ten
@@ -63,10 +67,29 @@ class PlanTests(unittest.TestCase):
             self.addCleanup(patch.stop)
 
     def test_reading_counts_the_named_sections_headings_included_and_an_inner_one_once(self):
-        self.assertEqual(workshop_plan.reading_words(2, ["The problem"]), 2 + 3)
-        self.assertEqual(workshop_plan.reading_words(2, [".*in XCTest"]), 5 + 3)
+        Words = workshop_plan.Words
+        self.assertEqual(workshop_plan.reading_words(2, ["The problem"]), Words(2 + 3, 0))
+        self.assertEqual(workshop_plan.reading_words(2, [".*in XCTest"]), Words(5 + 3, 0))
         both = workshop_plan.reading_words(2, ["The tests", ".*in XCTest"])
-        self.assertEqual(both, workshop_plan.reading_words(2, ["The tests"]) + len("The talk's tests, in XCTest".split()))
+        self.assertEqual(both, workshop_plan.reading_words(2, ["The tests"])
+                         + Words(len("The talk's tests, in XCTest".split()), 0))
+
+    def test_code_blocks_are_counted_apart_and_read_at_the_code_pace(self):
+        words = workshop_plan.reading_words(2, ["Every test"])
+        self.assertEqual(words, workshop_plan.Words(2 + 1, 4), "the fences are not words")
+        self.assertAlmostEqual(words.minutes, 3 / workshop_plan.PROSE_PACE + 4 / workshop_plan.CODE_PACE)
+        self.assertLess(workshop_plan.CODE_PACE, workshop_plan.PROSE_PACE)
+        inner = workshop_plan.reading_words(2, ["The tests", "Every test"])
+        self.assertEqual(inner, workshop_plan.reading_words(2, ["The tests"]) + workshop_plan.Words(2, 0),
+                         "an inner section's code is counted once")
+        self.assertEqual(workshop_plan.words_of("a\n```\nb c\n```\nd ```e```"), workshop_plan.Words(3, 2))
+
+    def test_each_exercise_has_its_own_allowance_and_one_without_is_refused(self):
+        self.assertEqual(workshop_plan.writing_minutes("write-loader-test"), 15)
+        self.assertEqual(workshop_plan.writing_minutes("write-fetcher-test"), 15)
+        self.assertEqual(workshop_plan.writing_minutes(None), 0)
+        with self.assertRaises(SystemExit):
+            workshop_plan.writing_minutes("write-nothing")
 
     def test_a_pattern_that_matches_no_section_or_two_stops_the_plan(self):
         for pattern in ["Cost", "The .*"]:
@@ -78,9 +101,9 @@ class PlanTests(unittest.TestCase):
         self.assertEqual(workshop_plan.video_seconds(3), 100)
 
     def test_a_slot_fits_up_to_its_length_and_not_a_minute_more(self):
-        slot = Slot("s", 10, [2], [(2, ["The problem"])], [], "write-x")
+        slot = Slot("s", 10, [2], [(2, ["The problem"])], [], "write-observer-test")
         words = workshop_plan.reading_words(2, ["The problem"])
-        base = 1 + words / workshop_plan.PACE + workshop_plan.WRITING_MINUTES
+        base = 1 + words.minutes + workshop_plan.WRITING_MINUTES["write-observer-test"]
         exact = workshop_plan.minutes(slot, {"s": (10 - base) * 60})
         self.assertAlmostEqual(exact.total, 10)
         self.assertTrue(exact.fits)
