@@ -348,10 +348,26 @@ def prepared(copy: scratch.Scratch, exercise_candidates: dict[Exercise, dict[str
     holding = universe.holding(kit_config.load(ROOT))
     built, _, log = held.build(copy, holding, lambda line: None, overrides)  # a rejected held line: not the attendee's
     if not built:
-        errors = [line for line in log.splitlines() if ": error:" in line][:10]
-        print("\n".join(errors) or log[-2000:])
+        print("\n".join(build_errors(log, copy.tree)))
         raise SystemExit("not yet: the package does not build with your test (the errors above)")
     return holding
+
+
+def build_errors(log: str, tree: Path) -> list[str]:
+    """The compiler's errors of a build of the scratch copy, at most ten, each with the path of the attendee's own
+    file (relative to the checkout, not the copy's), and the lines under it that show the code and the caret; the
+    log's end when no line says `error:`."""
+    lines = log.splitlines()
+    shown: list[str] = []
+    for index, line in enumerate(lines):
+        if ": error:" not in line or len([l for l in shown if ": error:" in l]) == 10:
+            continue
+        shown.append(line.replace(f"{tree}/", ""))
+        for below in lines[index + 1:index + 5]:  # the code and the caret, as the compiler draws them: `30 | ...`
+            if not re.match(r"\s*\d*\s*\|", below):
+                break
+            shown.append(below)
+    return shown or [log[-2000:].rstrip() or "(the build printed nothing)"]
 
 
 def check(name: str, file: Path | None = None) -> int:

@@ -327,5 +327,44 @@ class HangUnderAMistakeTests(unittest.TestCase):
         self.assertEqual(write_the_test.unexpected(swift, caught), ["it hangs under [], its file says ['a']"])
 
 
+
+class BuildErrorTests(unittest.TestCase):
+    """A test that does not build: the attendee reads the compiler's errors at their own file's path, with the code
+    and the caret, and the check says "not yet"; no line ends in a bare colon."""
+
+    LOG = ("[3/9] Compiling WorkshopTests WriteLoaderTests.swift\n"
+           "/w/.build-mutants/tree/Tests/Workshop/WriteLoaderTests.swift:30:17: error: cannot find 'laoder' in scope\n"
+           "28 |         try await MockURLProtocol.withStub(answer) { stub in\n"
+           "30 |             _ = laoder\n"
+           "   |                 `- error: cannot find 'laoder' in scope\n"
+           "error: fatalError\n")
+
+    def test_the_errors_name_the_attendees_file_with_its_code(self):
+        lines = write_the_test.build_errors(self.LOG, Path("/w/.build-mutants/tree"))
+        self.assertEqual(lines[0], "Tests/Workshop/WriteLoaderTests.swift:30:17: error: cannot find 'laoder' in scope")
+        self.assertEqual(lines[1:4], ["28 |         try await MockURLProtocol.withStub(answer) { stub in",
+                                      "30 |             _ = laoder",
+                                      "   |                 `- error: cannot find 'laoder' in scope"])
+        self.assertEqual(len(lines), 4, "the build's own closing error is not the attendee's")
+        self.assertFalse(any(line.rstrip().endswith(":") for line in lines), lines)
+
+    def test_a_log_without_an_error_line_shows_its_end(self):
+        self.assertEqual(write_the_test.build_errors("linker failed\n", Path("/w")), ["linker failed"])
+        self.assertEqual(write_the_test.build_errors("", Path("/w")), ["(the build printed nothing)"])
+
+    def test_check_says_not_yet_with_the_errors(self):
+        class Copy:
+            tree = Path("/w/.build-mutants/tree")
+
+        exercise = next(e for e in EXERCISES if e.name == "write-loader-test")
+        out = io.StringIO()
+        with mock.patch.object(write_the_test.held, "build", return_value=(False, 1.0, self.LOG)), \
+                mock.patch("sys.stdout", out), self.assertRaises(SystemExit) as stopped:
+            write_the_test.prepared(Copy(), {exercise: {"yours": "@Test func a() { #expect(laoder) }"}})
+        self.assertEqual(str(stopped.exception), "not yet: the package does not build with your test (the errors above)")
+        self.assertIn("Tests/Workshop/WriteLoaderTests.swift:30:17: error: cannot find 'laoder' in scope", out.getvalue())
+        self.assertNotIn("/w/.build-mutants/tree/", out.getvalue())
+
+
 if __name__ == "__main__":
     unittest.main()
