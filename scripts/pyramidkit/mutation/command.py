@@ -68,7 +68,9 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
                              "blocks (a full run only)")
     parser.add_argument("--engine", choices=["auto", "schemata", "rebuild"], default="auto",
                         help="compile every mutant in once (schemata) or rebuild for each mutant; auto (the default) "
-                             f"takes schemata from {SCHEMATA_FROM} mutants to run")
+                             "takes the schemata, compiled below "
+                             f"{SCHEMATA_FROM} mutants into the scratch copy check-claims keeps built (incrementally), "
+                             "from it into a copy of their own")
     parser.add_argument("--build-system", choices=layout.BUILD_SYSTEMS, default=layout.NATIVE,
                         help="SwiftPM's build system for the scratch copies' builds and test binaries (default native)")
     parser.add_argument("--report", metavar="FILE",
@@ -103,6 +105,7 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
     whole = len(mutants)
     selected = fingerprint(mutants)
     numbered = list(enumerate(mutants))  # each mutant's place in the whole run: a shard's entries keep it
+    whole_selection = mutants  # every shard's, so that each shard compiles the same schema
     if options.shard:
         numbered = options.shard.take(numbered)
         progress(f"   shard {options.shard}: {len(numbered)} of {whole} mutants")
@@ -121,10 +124,14 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
     by_test = test_coverage.load(root, root / ".build-coverage")
     progress("   lines by test: " + (f"from {coverage}: a tier runs only the tests that reach a mutant"
                                      if by_test else "none for these sources: a tier runs whole"))
-    to_run = [m for m in mutants if ignored.get(m.key, ("owed",))[0] == "owed" and tiers_reaching(m, reached, package.tiers)]
-    use_schemata = options.engine == "schemata" or (options.engine == "auto" and len(to_run) >= SCHEMATA_FROM)
-    engine = Engine(package, schemata=use_schemata, build_system=options.build_system)
-    engine.start(to_run)
+    def runnable(found: list) -> list:
+        return [m for m in found if ignored.get(m.key, ("owed",))[0] == "owed" and tiers_reaching(m, reached, package.tiers)]
+
+    to_run, held = runnable(mutants), runnable(whole_selection)
+    # auto: the schemata always; below SCHEMATA_FROM compiled into the copy check-claims keeps built, incrementally.
+    shared = options.engine == "auto" and len(held) < SCHEMATA_FROM
+    engine = Engine(package, schemata=options.engine != "rebuild", build_system=options.build_system, shared=shared)
+    engine.start(to_run, held)
     results: dict[int, dict] = {}
     started = time.monotonic()
     try:

@@ -404,6 +404,78 @@ class PackageTests(unittest.TestCase):
         self.assertFalse([line for line in lines if "Helpers" in line])
 
 
+class EngineChoiceTests(unittest.TestCase):
+    """auto takes the schemata; below SCHEMATA_FROM they are compiled into the copy check-claims keeps built
+    (.build-mutants/tree, incrementally), and every shard compiles the whole selection's schema, so that the second
+    finds it built. --engine rebuild rebuilds each mutant; --engine schemata compiles into a copy of their own."""
+
+    class Started(Exception):
+        pass
+
+    def setUp(self) -> None:
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        self.root = Path(folder.name).resolve()
+        (self.root / "pyramid.json").write_text(json.dumps({
+            "testProduct": "DemoPackageTests", "tiers": [{"name": "Fast", "targets": ["FastTests"]}]}))
+        (self.root / "Sources" / "Core").mkdir(parents=True)
+        (self.root / "Sources" / "Core" / "a.swift").write_text(
+            "func f(a: Int, b: Int) -> Bool {\n    if a == b && a > 0 { return true }\n    return a < b || b >= 3\n}\n")
+        self.addCleanup(os.chdir, os.getcwd())
+
+    def started(self, *arguments: str) -> dict:
+        seen = {}
+        test = self
+
+        class Engine:
+            def __init__(self, package, schemata, build_system="native", shared=False):
+                seen.update(schemata=schemata, shared=shared)
+
+            def start(self, mutants, held=None):
+                seen.update(run=len(mutants), held=len(held if held is not None else mutants))
+                raise test.Started()
+
+        with unittest.mock.patch.object(command, "Engine", Engine), contextlib.redirect_stderr(io.StringIO()), \
+                self.assertRaises(self.Started):
+            command.main(["--package-path", str(self.root), *arguments])
+        return seen
+
+    def test_auto_compiles_a_small_selection_into_the_shared_copy(self):
+        seen = self.started()
+        self.assertEqual((seen["schemata"], seen["shared"]), (True, True))
+        self.assertGreater(seen["run"], 3)
+        self.assertEqual(seen["held"], seen["run"])
+
+    def test_each_shard_holds_the_whole_selection_and_runs_its_own(self):
+        whole = self.started()["run"]
+        first, second = self.started("--shard", "1/2"), self.started("--shard", "2/2")
+        self.assertEqual((first["held"], second["held"]), (whole, whole))
+        self.assertEqual(first["run"] + second["run"], whole)
+        self.assertLess(first["run"], whole)
+
+    def test_the_engine_options_keep_their_meaning(self):
+        self.assertEqual(self.started("--engine", "rebuild")["schemata"], False)
+        self.assertEqual((self.started("--engine", "schemata")["shared"]), False)
+        with unittest.mock.patch.object(command, "SCHEMATA_FROM", 2):
+            self.assertEqual(self.started()["shared"], False, "from SCHEMATA_FROM, a copy of their own")
+
+    def test_the_shared_schema_is_compiled_in_the_tree_check_claims_keeps(self):
+        trees = []
+
+        class Scratch:
+            def __init__(self, tree, root, product, build_system):
+                trees.append(tree)
+                raise EngineChoiceTests.Started()
+
+        mutant = swift_source.Mutant("Sources/A/a.swift", 1, "equality", "a == b", "a != b")
+        for shared, tree in ((True, None), (False, PACKAGE.schemata_tree)):
+            with unittest.mock.patch.object(engine.scratch, "Scratch", Scratch), self.assertRaises(self.Started), \
+                    unittest.mock.patch("pathlib.Path.read_text", return_value="a == b\n"), \
+                    contextlib.redirect_stderr(io.StringIO()):
+                engine.Engine(PACKAGE, schemata=True, shared=shared).start([mutant])
+            self.assertEqual(trees[-1], tree)  # None: scratch.Scratch's own default, .build-mutants/tree
+
+
 class LayoutTests(unittest.TestCase):
     """The mutation modules: each small, with one job, imported one way, keeping no run's state."""
 
