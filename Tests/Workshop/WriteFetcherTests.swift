@@ -17,7 +17,11 @@ import Testing
 ///         var desiredAccuracy: LocationAccuracy { get set }
 ///         func requestLocation()                      // answer here: delegate?.locationFetcher(self, didUpdateLocations: [...])
 ///     }
-///     CurrentLocationProvider(locationFetcher: yourMock).checkCurrentLocation { isPointOfInterest in ... }
+///     CurrentLocationProvider(locationFetcher: YourMock(...)).checkCurrentLocation { isPointOfInterest in ... }
+///
+/// The initializer takes the fetcher as `sending`: make the mock in the call, as above. To keep a reference to it
+/// (to count its calls), declare it `final class YourMock: LocationFetcher, @unchecked Sendable` (a test's mock, used
+/// from one task at a time); without that, using it after the call does not compile.
 ///     Coordinate(latitude: 37.3293, longitude: -121.8893)
 ///
 /// Swift 6: the completion is `@Sendable`, so it cannot write to a `var` of your test. Check the value inside it

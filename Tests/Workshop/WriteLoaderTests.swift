@@ -25,6 +25,10 @@ import Testing
 ///     APIRequestLoader(apiRequest:urlSession:).loadAPIRequest(requestData:)   // async throws; or with a completion
 ///     try await withBoundedWait(.seconds(2)) { ... }   // fails after 2 s instead of waiting forever
 ///
+/// An answer the loader parses: `Data(#"[{"name":"A"},{"name":"B"}]"#.utf8)` (a place's "coordinate" is optional).
+/// What the request asked for: `stub.requests.first?.url?.query` is `"lat=37.3293&long=-121.8893"` for that
+/// coordinate, or read `URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems` one by one.
+///
 /// In Swift Testing, not the talk's static `MockURLProtocol.requestHandler`: tests run in parallel there, one
 /// static handler would answer them all, and setting it records an issue that says so. It is for XCTest, whose
 /// tests run one at a time; to write yours in XCTest, replace the suite with:

@@ -1,6 +1,7 @@
 import Foundation
 import POIApp
 import POIDomain
+import Synchronization
 import Testing
 
 /// Exercise `write-scheduler-test` (speed, chapter 9): write your test here.
@@ -18,7 +19,8 @@ import Testing
 ///     timer.fire()                         // runs the timer's block now, without waiting
 ///     manager.currentPlace                 // the place shown
 ///
-/// Your test must not wait. In XCTest, replace the suite with:
+/// Your test must not wait. Chapter 9's `FiringScheduler` keeps its delays behind a `Mutex`: copied here, it needs
+/// `import Synchronization`, which this file has. In XCTest, replace the suite with:
 ///
 ///     final class WriteSchedulerTests: XCTestCase {   // import XCTest
 ///         func testSchedules() throws {
