@@ -128,10 +128,12 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
         return [m for m in found if ignored.get(m.key, ("owed",))[0] == "owed" and tiers_reaching(m, reached, package.tiers)]
 
     to_run, held = runnable(mutants), runnable(whole_selection)
-    # auto: the schemata always; below SCHEMATA_FROM compiled into the copy check-claims keeps built, incrementally.
+    # auto: the schemata always; below SCHEMATA_FROM compiled into the copy check-claims keeps built, incrementally,
+    # each shard holding the whole selection (the next shard finds it built). From SCHEMATA_FROM, a shard's schema
+    # holds its own mutants in a copy of their own, as the sharded full run was proved to equal the whole run.
     shared = options.engine == "auto" and len(held) < SCHEMATA_FROM
     engine = Engine(package, schemata=options.engine != "rebuild", build_system=options.build_system, shared=shared)
-    engine.start(to_run, held)
+    engine.start(to_run, held if shared else None)
     results: dict[int, dict] = {}
     started = time.monotonic()
     try:

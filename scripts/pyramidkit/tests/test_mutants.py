@@ -458,6 +458,8 @@ class EngineChoiceTests(unittest.TestCase):
         self.assertEqual((self.started("--engine", "schemata")["shared"]), False)
         with unittest.mock.patch.object(command, "SCHEMATA_FROM", 2):
             self.assertEqual(self.started()["shared"], False, "from SCHEMATA_FROM, a copy of their own")
+            shard = self.started("--shard", "1/2")
+            self.assertEqual(shard["held"], shard["run"], "a large shard's schema holds its own mutants")
 
     def test_the_shared_schema_is_compiled_in_the_tree_check_claims_keeps(self):
         trees = []
