@@ -139,7 +139,7 @@ struct NearbyEndToEndTests {
 
     @Test(
         "A server that answers at once: the places, status 0, at once, whatever --timeout (under a second included)",
-        arguments: [0.5, 5]
+        arguments: [0.5, 30]
     )
     func timeoutNotWaitedFor(seconds: Double) async throws {
         let clock = ContinuousClock()
@@ -149,10 +149,15 @@ struct NearbyEndToEndTests {
                 ["nearby", "--server", server.url.absoluteString, "--timeout", "\(seconds)"] + Self.convention)
             return (result, clock.now - start)
         }.0
+        // Status 0 with the places: the answer came within the deadline, as poi measured it, under a second too.
         #expect(result.status == 0, "\(result.standardError)")
         #expect(!result.standardOutput.isEmpty)
-        // The answer ends the wait: the deadline does not hold poi until it passes.
-        #expect(took < .seconds(2.5), "poi took \(took) for an answer at once")
+        // The answer ends the wait: the deadline does not hold poi until it passes. Measured on the process, whose
+        // start and exit take seconds under a sanitizer with the cores busy (2.5 s in a CI run under
+        // ThreadSanitizer beside the other lane's builds), so only against a deadline far above them.
+        if seconds >= 30 {
+            #expect(took < .seconds(seconds), "poi took \(took), as if it waited for its --timeout \(seconds)")
+        }
     }
 
     @Test(
