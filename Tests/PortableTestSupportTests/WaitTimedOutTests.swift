@@ -61,6 +61,19 @@ struct WaitTimedOutTests {
         await gate.open()  // the abandoned wait ends too: nothing is left suspended after the test
     }
 
+    @Test("A limit of zero times out a wait that has not finished, with the clock never moved")
+    func zeroLimit() async throws {
+        let clock = ManualClock()
+        let gate = Gate()
+        await #expect(throws: WaitTimedOut(limit: .zero)) {
+            try await withBoundedWait(.zero, clock: clock) {
+                await gate.wait()
+                return 1
+            }
+        }
+        await gate.open()
+    }
+
     @Test("At the time-out the operation is cancelled")
     func cancelsTheOperation() async throws {
         let clock = ManualClock()

@@ -84,6 +84,12 @@ class PlanTests(unittest.TestCase):
                          "an inner section's code is counted once")
         self.assertEqual(workshop_plan.words_of("a\n```\nb c\n```\nd ```e```"), workshop_plan.Words(3, 2))
 
+    def test_each_command_but_writing_adds_the_minutes_to_read_its_output(self):
+        quiet = Slot("s", 10, [], [], [])
+        two = Slot("s", 10, [], [], ["scripts/a", "scripts/b", "write write-observer-test"], "write-observer-test")
+        self.assertEqual(workshop_plan.minutes(quiet, {}).machine, 0)
+        self.assertAlmostEqual(workshop_plan.minutes(two, {"s": 30}).machine, 0.5 + 2 * workshop_plan.OUTPUT_MINUTES)
+
     def test_each_exercise_has_its_own_allowance_and_one_without_is_refused(self):
         # The loader and the fetcher take people longest (an attendee's try, a dry run): at least 15 minutes each.
         self.assertGreaterEqual(workshop_plan.writing_minutes("write-loader-test"), 15)
