@@ -255,17 +255,28 @@ class Schema:
                 self.unheld |= entries
                 dropped += 1
                 continue
-            default = self._default_at(file, number, int(match[3]))
+            column = self._character_column(file, number, int(match[3]))
+            default = self._default_at(file, number, column)
             if default is not None:  # its empty value is not one of the return type: nor is it alone
                 self.mismatched.add(default)
                 self.unheld.add(default)
                 dropped += 1
                 continue
-            chosen = self._chosen_at(file, number, int(match[3]))
+            chosen = self._chosen_at(file, number, column)
             if chosen is not None:  # the error is inside one mutant's choice: that mutant alone leaves the schema
                 if MISMATCH.search(match[4]):
                     self.mismatched.add(chosen)
                 self.unheld.add(chosen)
+                dropped += 1
+                continue
+            spanned = self._spanned_at(file, number, column)
+            if spanned:  # the error is inside what one place's rewriting wrote: its mutants alone leave the schema
+                self.unheld |= spanned
+                dropped += 1
+                continue
+            flow = self._flow_above(file, number, match[4]) if CONTROL_ERROR.search(match[4]) else set()
+            if flow:  # a path that no longer returns or initializes: the statements made conditional above it
+                self.unheld |= flow
                 dropped += 1
                 continue
             lines = lines_with_mutants.get(file, [])
@@ -281,6 +292,79 @@ class Schema:
                 self.dropped.add((file, nearest))
             dropped += 1
         return dropped
+
+    def _character_column(self, file: str, number: int, column: int) -> int:
+        """The 1-based column, in characters, of the compiler's 1-based `column` of line `number` as written, which
+        counts bytes of UTF-8: each arrow of a generated operator's name (operator_name) is three."""
+        lines = self.written.get(file, "").split("\n")
+        if not 0 < number <= len(lines):
+            return column
+        return len(lines[number - 1].encode()[:column - 1].decode(errors="ignore")) + 1
+
+    def _spans(self, file: str, number: int) -> list[tuple[int, int, set[generation.Mutant]]]:
+        """What each place of line `number` (as written) became: (start, end, its mutants), 0-based, end excluded. A
+        generated operator's name, a literal's test, a `pick`, `flip` or `__poiRemoving` call, and the `if` a
+        statement was wrapped in, with what it holds."""
+        lines = self.written.get(file, "").split("\n")
+        if not 0 < number <= len(lines):
+            return []
+        line = lines[number - 1]
+        here = [m for m in self.ids if m.file == file and m.line == number and self.included(m)]
+        spans: list[tuple[int, int, set[generation.Mutant]]] = []
+        for mutant in here:
+            number_of = self.ids[mutant]
+            if mutant.column >= 0 and mutant.operator not in HELD_SPANS | {"boolean-literal", "constant-shift",
+                                                                            "removed-entry"}:
+                token = mutant.original[mutant.column:mutant.column + mutant.length]
+                at = line.find(operator_name(token, number_of))
+                if at >= 0:
+                    same = {m for m in here if (m.column, m.length) == (mutant.column, mutant.length)}
+                    spans.append((at, at + len(operator_name(token, number_of)), same))
+                continue
+            for found in re.finditer(rf"\(__POIMutant\.active [!=]= {number_of}\)", line):
+                spans.append((found.start(), found.end(), {mutant}))
+            for found in re.finditer(rf"(?:__POIMutant\.(?:pick|flip)|__poiRemoving)\({number_of}, ", line):
+                spans.append((found.start(), _closing(line, found.end() - len(f"{number_of}, ") - 1, "()"), {mutant}))
+            for found in re.finditer(rf"if __POIMutant\.active [!=]= {number_of} \{{", line):
+                spans.append((found.start(), _closing(line, found.end() - 1, "{}"), {mutant}))
+        return spans
+
+    def _spanned_at(self, file: str, number: int, column: int) -> set[generation.Mutant]:
+        """The mutants of the innermost place of line `number` whose written text holds the 1-based `column`: an
+        error there is one the rewriting of that place brought (the line compiled as it was); empty when the column
+        is in no such place."""
+        holding = [(end - start, mutants) for start, end, mutants in self._spans(file, number) if start < column <= end]
+        return min(holding, key=lambda held: held[0])[1] if holding else set()
+
+    def _flow_above(self, file: str, number: int, message: str) -> set[generation.Mutant]:
+        """For an error of control flow at line `number`: the mutants above it, within the declaration that holds
+        the line, that make a statement conditional (a removed call or throw, a deleted statement, a `true` that may
+        become false) and can have brought it, the most likely first; empty when there is none. A constant used
+        before it is set: the nearest such statement that sets it. A missing return, or a body that falls through:
+        a `while true`, else the nearest such statement that returns, throws or stops. Otherwise the nearest line
+        that has any. The lines' other mutants stay held."""
+        lines = self.sources.get(file, "").split("\n")
+        start = next((at for at in range(min(number, len(lines)), 0, -1) if DECLARATION.match(lines[at - 1])), 1)
+        candidates: dict[int, set[generation.Mutant]] = defaultdict(set)
+        for mutant in self.ids:
+            if mutant.file == file and start <= mutant.line <= number and mutant.operator in FLOW \
+                    and self.included(mutant):
+                candidates[mutant.line].add(mutant)
+        named = re.search(r"'(\w+)' (?:used|captured by a closure) before being initialized", message)
+        if named:
+            sets = re.compile(rf"\b{named[1]}\b[^=]*=(?!=)")
+            chosen = [line for line in candidates if sets.search(lines[line - 1])]
+        elif re.search(r"missing return|must not fall through", message):
+            chosen = [line for line in candidates if re.search(r"\bwhile\s+true\b", lines[line - 1])
+                      and any(m.operator == "boolean-literal" for m in candidates[line])]
+            if chosen:
+                return {m for line in chosen for m in candidates[line] if m.operator == "boolean-literal"}
+            chosen = [line for line in candidates
+                      if re.search(r"\b(?:return|throw|fatalError|preconditionFailure|exit)\b", lines[line - 1])]
+        else:
+            chosen = []
+        line = max(chosen or candidates, default=None)
+        return candidates[line] if line is not None else set()
 
     def _default_at(self, file: str, number: int, column: int) -> generation.Mutant | None:
         """The default-body mutant whose early `return VALUE` holds the 1-based `column` of line `number` as
@@ -320,6 +404,26 @@ class Schema:
         return best[0] if best else None
 
 
+def _closing(line: str, opening: int, pair: str) -> int:
+    """The index just after the bracket that closes the one at `opening` (the line's end when it does not close)."""
+    depth = 0
+    for index in range(opening, len(line)):
+        depth += 1 if line[index] == pair[0] else -1 if line[index] == pair[1] else 0
+        if depth == 0:
+            return index + 1
+    return len(line)
+
+
+# Errors of control flow: a path that no longer returns, throws or sets a constant, brought by a statement made
+# conditional (FLOW) on a line above the one the compiler names.
+CONTROL_ERROR = re.compile(r"missing return|before being initialized|must not fall through|not initialized|"
+                           r"without initializing")
+FLOW = {"removed-call", "removed-throw", "deleted-statement", "boolean-literal"}
+# The first line of a declaration with a body (a function, an initializer, a computed property): where the search
+# for a FLOW mutant above an error stops.
+DECLARATION = re.compile(r"\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|internal|fileprivate|package|open|static|"
+                         r"class|final|override|mutating|nonmutating|nonisolated|convenience|required|lazy)\s+)*"
+                         r"(?:(?:func|init|deinit|subscript)\b|var\b.*\{\s*$)")
 # What the compiler says of a choice between two values that have no type in common.
 MISMATCH = re.compile(r"cannot convert value of type|conflicting arguments to generic parameter|"
                       r"cannot assign value of type|is not convertible to")

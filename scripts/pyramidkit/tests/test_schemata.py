@@ -98,6 +98,66 @@ class PutBackTests(unittest.TestCase):
         self.assertEqual(schema.drop_errors(f"{FILE}:3:1: error: missing return\n"), 0)
 
 
+class WhichPlaceTests(unittest.TestCase):
+    """An error is put down to the place whose rewriting brought it, so that the line's other mutants stay held."""
+
+    @staticmethod
+    def byte_column(text: str, index: int) -> int:
+        """The compiler's 1-based column of `text[index]`: it counts UTF-8 bytes."""
+        return len(text[:index].encode()) + 1
+
+    def test_an_error_in_a_chosen_value_after_a_generated_operator_is_that_value_s(self):
+        # `<` became a name of three characters and seven bytes: the compiler's column is four more than the index.
+        schema, files = schema_of("    if a < b { seen = 0 }")
+        line = files[FILE]
+        at = self.byte_column(line, line.index(" }") - 1)  # the pick's closing parenthesis
+        schema.drop_errors(f"/x/{FILE}:1:{at}: error: cannot convert value of type 'Int' to expected argument type 'Bool'")
+        self.assertEqual({m.operator for m in schema.ids if not schema.included(m)}, {"constant-shift"})
+
+    def test_an_error_at_a_generated_operator_is_that_operator_s_alone(self):
+        schema, files = schema_of("let d = a + b == c")
+        line = files[FILE]
+        name = schemata.operator_name("+", next(schema.ids[m] for m in schema.ids if m.operator == "arithmetic"))
+        at = self.byte_column(line, line.index(name))
+        log = f"/x/{FILE}:1:{at}: error: operator function '{name}' requires that 'Date' conform to 'AdditiveArithmetic'"
+        self.assertEqual(schema.drop_errors(log), 1)
+        self.assertEqual({m.operator for m in schema.ids if schema.included(m)}, {"equality"})
+        self.assertEqual(schema.mismatched, set(), "a rebuild says whether it compiles alone")
+
+    def test_an_error_in_a_wrapped_statement_and_in_no_place_inside_it_is_the_wrapper_s(self):
+        schema, files = schema_of("    count = a < b ? 2 : 3")
+        line = files[FILE]
+        at = self.byte_column(line, line.index("count"))
+        schema.drop_errors(f"/x/{FILE}:1:{at}: error: 'if' must have an unconditional 'else' to be used as expression")
+        self.assertEqual({m.operator for m in schema.ids if not schema.included(m)}, {"deleted-statement"})
+
+    def test_a_constant_used_before_it_is_set_is_the_conditional_statement_that_sets_it(self):
+        source = "func f() -> Int {\n    let x: Int\n    x = g()\n    h()\n    return x\n}"
+        schema, _ = schema_of(source)
+        schema.drop_errors(f"/x/{FILE}:5:12: error: constant 'x' used before being initialized")
+        self.assertEqual({(m.line, m.operator) for m in schema.ids if not schema.included(m)},
+                         {(3, "deleted-statement")}, "the nearer removed call h() stays held")
+
+    def test_a_missing_return_is_first_the_while_true_that_may_end(self):
+        source = "func f() -> Int {\n    while true {\n        h()\n        if k() { return 1 }\n    }\n}"
+        schema, _ = schema_of(source)
+        log = f"/x/{FILE}:6:1: error: missing return in global function expected to return 'Int'"
+        self.assertEqual(schema.drop_errors(log), 1)
+        self.assertEqual({(m.line, m.operator) for m in schema.ids if not schema.included(m)}, {(2, "boolean-literal")})
+
+    def test_a_missing_return_without_a_while_true_is_the_nearest_conditional_return_or_throw(self):
+        source = "func f() throws -> Int {\n    h()\n    if k() { return 1 }\n    throw E.x(a + 1)\n}"
+        schema, _ = schema_of(source)
+        schema.drop_errors(f"/x/{FILE}:5:1: error: missing return in global function expected to return 'Int'")
+        self.assertEqual({(m.line, m.operator) for m in schema.ids if not schema.included(m)}, {(4, "removed-throw")},
+                         "the line's arithmetic stays held")
+
+    def test_the_search_above_stops_at_the_declaration_that_holds_the_error(self):
+        source = "func a() {\n    h()\n}\nfunc b() -> Int {\n    let x: Int\n    return x\n}"
+        schema, _ = schema_of(source)
+        schema.drop_errors(f"/x/{FILE}:6:12: error: constant 'x' used before being initialized")
+        self.assertTrue(all(schema.included(m) for m in schema.ids if m.line == 2), "a()'s removed call is not b()'s")
+
 class NewOperatorRewriteTests(unittest.TestCase):
     """The operators of scripts/pyramidkit/mutation/bug_operators.py, held by a schema where the compiler allows."""
 
