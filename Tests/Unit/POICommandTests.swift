@@ -85,6 +85,12 @@ struct POICommandTests {
             ),
             // After --, --help is an argument, not a request for the help.
             (["nearby", "--", "--help"], "unexpected argument '--help' (see 'poi help nearby')"),
+            // Where an option of this command takes a value, --help is that value: each command reads its own options.
+            (["nearby", "--lat", "--help"], "--lat must be a number, not '--help' (see 'poi help nearby')"),
+            (
+                ["featured", "--count", "--help"],
+                "--count must be a whole number of at least 0, not '--help' (see 'poi help featured')"
+            ),
         ]
     )
     func usageErrorBeforeTheTip(arguments: [String], message: String) async throws {
