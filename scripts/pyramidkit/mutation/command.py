@@ -21,7 +21,7 @@ from pyramidkit.mutation.operators import all_mutants
 from pyramidkit.mutation.package import MutatedPackage
 from pyramidkit.mutation.reports import (DOC_TOOL, NOT_DOCUMENTABLE, annotations, documentable, hung_text, make_report,
                                          reclassified, report_markdown, report_text, update_docs)
-from pyramidkit.mutation import selection, stryker
+from pyramidkit.mutation import selection, side_by_side, stryker
 from pyramidkit.mutation.sampling import sample
 from pyramidkit.mutation.selection import fingerprint
 from pyramidkit.run import config as kit_config
@@ -73,6 +73,9 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
                              "from it into a copy of their own")
     parser.add_argument("--build-system", choices=layout.BUILD_SYSTEMS, default=layout.NATIVE,
                         help="SwiftPM's build system for the scratch copies' builds and test binaries (default native)")
+    parser.add_argument("--jobs", type=whole_number, default=1, metavar="N",
+                        help="run the mutants a schema holds N at a time, each in a worker process of its own, with "
+                             "each tier's time limit measured N runs at a time (default 1; a full run here: 2)")
     parser.add_argument("--report", metavar="FILE",
                         help="read a run's JSON report instead of running, and print, write or update from it")
     options = parser.parse_args(arguments)
@@ -132,25 +135,54 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
     # each shard holding the whole selection (the next shard finds it built). From SCHEMATA_FROM, a shard's schema
     # holds its own mutants in a copy of their own, as the sharded full run was proved to equal the whole run.
     shared = options.engine == "auto" and len(held) < SCHEMATA_FROM
-    engine = Engine(package, schemata=options.engine != "rebuild", build_system=options.build_system, shared=shared)
+    jobs = options.jobs if side_by_side.can_run_side_by_side() else 1
+    engine = Engine(package, schemata=options.engine != "rebuild", build_system=options.build_system, shared=shared,
+                    measure_limits=jobs < 2)
     engine.start(to_run, held if shared else None)
     results: dict[int, dict] = {}
     started = time.monotonic()
+
+    def record(index: int, entry: dict) -> None:
+        mutant = mutants[index]
+        results[index] = {"id": numbered[index][0], **entry}
+        elapsed = time.monotonic() - started
+        left = elapsed / len(results) * (len(mutants) - len(results))
+        progress(f"   {len(results)}/{len(mutants)} {entry['status']:<13} {mutant.file}:{mutant.line} "
+                 f"{mutant.operator}{hung_text(entry)} (about {left / 60:.0f} min left)")
+
+    order = run_order(mutants, engine.in_schema)
+    # With --jobs, the held mutants run side by side first, all from the one built binary; then the rebuilt ones one at
+    # a time (each build changes the binary; two builds at once measured no faster here: each already takes both cores).
+    together = [index for index in order if engine.in_schema(mutants[index])] if jobs > 1 else []
     try:
-        for done, index in enumerate(run_order(mutants, engine.in_schema), start=1):
-            mutant = mutants[index]
-            results[index] = {"id": numbered[index][0],
-                              **run_mutant(engine, mutant, ignored, package.tiers, reached, by_test)}
-            elapsed = time.monotonic() - started
-            left = elapsed / done * (len(mutants) - done)
-            progress(f"   {done}/{len(mutants)} {results[index]['status']:<13} {mutant.file}:{mutant.line} "
-                     f"{mutant.operator}{hung_text(results[index])} (about {left / 60:.0f} min left)")
+        if together:
+            workers = side_by_side.SideBySide.sharing(jobs, {
+                "copy": engine.schema_copy, "limits": engine.limits,
+                "run": lambda mutant: run_mutant(engine, mutant, ignored, package.tiers, reached, by_test)})
+            try:
+                engine.set_limits(workers.limits({tier: package.config.tier(tier).filter
+                                                  for tier in package.config.names}), f", {jobs} runs at a time")
+                workers.run_all([(index, mutants[index]) for index in together], record)
+            finally:
+                workers.close()
+            # A time-out that names no test left running is a stall of the machine (a run slowed past its limit before
+            # a test began, or after they all ended), not a hang of the code: run again alone, its verdict is that run's.
+            for index in [index for index in together if side_by_side.stalled(results[index])]:
+                progress(f"   again, alone: {mutants[index].file}:{mutants[index].line} {mutants[index].operator} "
+                         f"timed out with no test running")
+                record(index, {**run_mutant(engine, mutants[index], ignored, package.tiers, reached, by_test),
+                               "ranAgain": "timed out side by side with no test running"})
+        engine.ensure_limits()
+        for index in order:
+            if index not in results:
+                record(index, run_mutant(engine, mutants[index], ignored, package.tiers, reached, by_test))
     except KeyboardInterrupt:
         progress("   interrupted: the scratch copy is restored, the report covers the mutants run so far")
     engine.finish()
     report = make_report([results[index] for index in sorted(results)], package.tiers, engine.setup_seconds)
     report["complete"] = len(results) == len(mutants)  # not when interrupted: `pyramid merge` refuses such a shard
     report["totalSeconds"] = round(time.monotonic() - run_started, 1)
+    report["jobs"] = jobs if together else 1  # how many held mutants ran at a time
     report["selection"] = {"modules": options.module, "limit": options.limit, "inDiff": options.in_diff,
                            "mutants": whole, "fingerprint": selected}
     if options.shard:

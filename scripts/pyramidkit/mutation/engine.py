@@ -41,7 +41,7 @@ class Engine:
     scripts/check-claims shares (.build-mutants/tree); or with --engine rebuild that copy rebuilt for each mutant."""
 
     def __init__(self, package: MutatedPackage, schemata: bool, build_system: str = layout.NATIVE,
-                 shared: bool = False) -> None:
+                 shared: bool = False, measure_limits: bool = True) -> None:
         self.build_system = build_system  # the scratch copies' (run/layout.py)
         self.package = package
         self.use_schemata = schemata
@@ -51,6 +51,9 @@ class Engine:
         self.plain: scratch.Scratch | None = None
         self.schema_copy: scratch.Scratch | None = None
         self.schema: schemata_module.Schema | None = None
+        # Each tier's time limit, measured once the copy is built (one run at a time), unless `measure_limits` is
+        # False: then whoever runs the mutants side by side measures them so (side_by_side.py) and fills this dict in.
+        self.measure_limits = measure_limits
         self.limits: dict[str, float] = {}
         self.setup_seconds: dict[str, float] = {}
         self.dirty: scratch.Scratch | None = None  # a copy whose binary still holds a rebuilt mutant
@@ -87,10 +90,23 @@ class Engine:
         self.setup_seconds["schemata"] = round(time.monotonic() - started, 1)
         held = sum(1 for m in mutants if schema.included(m))
         progress(f"   built in {self.setup_seconds['schemata']:.0f} s; {held} of {len(mutants)} mutants compiled in, "
-                 f"the others rebuilt one at a time")
+                 f"the others rebuilt on their own")
         self.schema_copy, self.schema = copy, schema
-        self.limits = scratch.time_limits(copy, package.config)
-        progress(f"   time limits: {', '.join(f'{t} {s:.1f} s' for t, s in self.limits.items())}")
+        if self.measure_limits:
+            self.set_limits(scratch.time_limits(copy, package.config))
+
+    def set_limits(self, limits: dict[str, float], how: str = "") -> None:
+        """Sets each tier's time limit (in place: a forked worker's engine shares the dict's identity)."""
+        self.limits.clear()
+        self.limits.update(limits)
+        progress(f"   time limits{how}: {', '.join(f'{t} {s:.1f} s' for t, s in self.limits.items())}")
+
+    def ensure_limits(self) -> None:
+        """Measures the limits one run at a time if nothing has yet (the copy the mutants run in, built)."""
+        if not self.limits:
+            copy = self.schema_copy if self.schema_copy is not None else self._plain_copy()
+            if not self.limits:
+                self.set_limits(scratch.time_limits(copy, self.package.config))
 
     def _plain_copy(self) -> scratch.Scratch:
         if self.plain is None:
@@ -101,10 +117,9 @@ class Engine:
             seconds = copy.prepare_built("mutants")
             self.setup_seconds["rebuild"] = round(time.monotonic() - started, 1)
             progress(f"   built in {seconds:.1f} s")
-            if not self.limits:
-                self.limits = scratch.time_limits(copy, self.package.config)
-                progress(f"   time limits: {', '.join(f'{t} {s:.1f} s' for t, s in self.limits.items())}")
             self.plain = copy
+            if not self.limits:
+                self.set_limits(scratch.time_limits(copy, self.package.config))
         return self.plain
 
     def in_schema(self, mutant: Mutant) -> bool:

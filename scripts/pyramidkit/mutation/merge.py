@@ -38,6 +38,7 @@ def merged(reports: dict[str, dict], tiers) -> dict:
     result = make_report(entries, tiers, setup)
     result["complete"] = True
     result["totalSeconds"] = max(report.get("totalSeconds", 0) for report in reports.values())
+    result["jobs"] = max(report.get("jobs", 1) for report in reports.values())
     result["selection"] = dict(first["selection"])
     result["shards"] = [{"index": report["shard"]["index"], "file": name,
                          "totalSeconds": report.get("totalSeconds", 0)}

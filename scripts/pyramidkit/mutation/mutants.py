@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Mutation testing by tier: which tier of the pyramid catches a small mistake first, and at what cost.
 
-  scripts/mutants [--module M ...] [--limit N] [--in-diff REF] [--shard K/N] [--check] [--engine schemata|rebuild]
-                  [--json FILE] [--markdown FILE] [--stryker FILE] [--github-annotations] [--list]
+  scripts/mutants [--module M ...] [--limit N] [--in-diff REF] [--shard K/N] [--jobs N] [--check]
+                  [--engine schemata|rebuild] [--json FILE] [--markdown FILE] [--stryker FILE] [--github-annotations] [--list]
 
 Each mutant is one small mistake in Sources/ (never in the tests' helpers, never inside a comment or a string
 literal, never in code this machine does not compile). The tiers run from the bottom against each one: unit first,

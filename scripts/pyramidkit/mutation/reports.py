@@ -94,7 +94,7 @@ def report_text(report: dict, tiers: Sequence[str], ignore_name: str) -> str:
     engines = report.get("engines", {})
     lines.append(f"  building: {setup or 'nothing'} before the first mutant, then {report['buildSeconds']} s "
                  f"rebuilding {engines.get('rebuild', 0)} mutants one at a time "
-                 f"({engines.get('schemata', 0)} ran from the schemata)")
+                 f"({engines.get('schemata', 0)} ran from the schemata{at_a_time(report)})")
     for tier, cost in report["cost"].items():
         per = f"{cost['secondsPerKill']} s a kill" if cost["secondsPerKill"] is not None else "no kill"
         lines.append(f"  {tier}: {cost['seconds']} s in all, {cost['killed']} killed first, {per}")
@@ -125,6 +125,12 @@ def matrix_markdown(report: dict, tiers: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
+def at_a_time(report: dict) -> str:
+    """How many held mutants ran at once (`--jobs`), said when more than one."""
+    jobs = report.get("jobs", 1)
+    return f", {jobs} at a time" if jobs > 1 else ""
+
+
 def summary_markdown(report: dict) -> str:
     """What the run was and what it cost, in a few lines."""
     engines = report.get("engines", {})
@@ -136,8 +142,8 @@ def summary_markdown(report: dict) -> str:
         f"({sum(1 for e in report['survivors'] if e.get('owed'))} of them owed a test), "
         f"{report.get('untestable', 0)} untestable without a seam.",
         f"- {report.get('totalSeconds', 0) / 60:.1f} min in all: {setup or 'no build'}; "
-        f"{engines.get('schemata', 0)} mutants ran from the schemata, {engines.get('rebuild', 0)} were rebuilt one "
-        f"at a time ({report['buildSeconds']} s of building).",
+        f"{engines.get('schemata', 0)} mutants ran from the schemata{at_a_time(report)}, {engines.get('rebuild', 0)} "
+        f"were rebuilt one at a time ({report['buildSeconds']} s of building).",
     ]
     for tier, cost in report["cost"].items():
         per = f"{cost['secondsPerKill']} s a kill" if cost["secondsPerKill"] is not None else "no kill"

@@ -428,8 +428,8 @@ class EngineChoiceTests(unittest.TestCase):
         test = self
 
         class Engine:
-            def __init__(self, package, schemata, build_system="native", shared=False):
-                seen.update(schemata=schemata, shared=shared)
+            def __init__(self, package, schemata, build_system="native", shared=False, measure_limits=True):
+                seen.update(schemata=schemata, shared=shared, measure_limits=measure_limits)
 
             def start(self, mutants, held=None):
                 seen.update(run=len(mutants), held=len(held if held is not None else mutants))
