@@ -35,6 +35,21 @@ PACKAGE = MutatedPackage.load(REPOSITORY)  # this package: its tiers and its ign
 TIERS = PACKAGE.tiers
 
 
+def small_package(test: unittest.TestCase) -> Path:
+    """A package of one tier and one source file of 15 mutants, in a folder removed after `test` (which goes back to
+    the folder it ran in: the command changes to the package's)."""
+    folder = tempfile.TemporaryDirectory()
+    test.addCleanup(folder.cleanup)
+    root = Path(folder.name).resolve()
+    (root / "pyramid.json").write_text(json.dumps({
+        "testProduct": "DemoPackageTests", "tiers": [{"name": "Fast", "targets": ["FastTests"]}]}))
+    (root / "Sources" / "Core").mkdir(parents=True)
+    (root / "Sources" / "Core" / "a.swift").write_text(
+        "func f(a: Int, b: Int) -> Bool {\n    if a == b && a > 0 { return true }\n    return a < b || b >= 3\n}\n")
+    test.addCleanup(os.chdir, os.getcwd())
+    return root
+
+
 def mutations(source: str, operator: str | None = None) -> list[str]:
     found = operators.mutants_of("Sources/X/X.swift", source)
     return [m.mutated.strip() for m in found if operator is None or m.operator == operator]
@@ -413,15 +428,7 @@ class EngineChoiceTests(unittest.TestCase):
         pass
 
     def setUp(self) -> None:
-        folder = tempfile.TemporaryDirectory()
-        self.addCleanup(folder.cleanup)
-        self.root = Path(folder.name).resolve()
-        (self.root / "pyramid.json").write_text(json.dumps({
-            "testProduct": "DemoPackageTests", "tiers": [{"name": "Fast", "targets": ["FastTests"]}]}))
-        (self.root / "Sources" / "Core").mkdir(parents=True)
-        (self.root / "Sources" / "Core" / "a.swift").write_text(
-            "func f(a: Int, b: Int) -> Bool {\n    if a == b && a > 0 { return true }\n    return a < b || b >= 3\n}\n")
-        self.addCleanup(os.chdir, os.getcwd())
+        self.root = small_package(self)
 
     def started(self, *arguments: str) -> dict:
         seen = {}

@@ -13,7 +13,6 @@ import json
 import multiprocessing
 import os
 import sys
-import tempfile
 import threading
 import unittest
 import unittest.mock
@@ -22,9 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.mutation import command  # noqa: E402
-from pyramidkit.mutation import engine  # noqa: E402
-from pyramidkit.mutation.package import MutatedPackage  # noqa: E402
 from pyramidkit.mutation import reports  # noqa: E402
+from pyramidkit.tests.test_mutants import small_package  # noqa: E402
 from pyramidkit.mutation import side_by_side  # noqa: E402
 from pyramidkit.run.scratch import Outcome  # noqa: E402
 
@@ -118,15 +116,7 @@ class JobsOptionTests(unittest.TestCase):
     """`scripts/mutants --jobs N`: the held mutants in workers, the rebuilt ones after them in this process."""
 
     def setUp(self) -> None:
-        folder = tempfile.TemporaryDirectory()
-        self.addCleanup(folder.cleanup)
-        self.root = Path(folder.name).resolve()
-        (self.root / "pyramid.json").write_text(json.dumps({
-            "testProduct": "DemoPackageTests", "tiers": [{"name": "Fast", "targets": ["FastTests"]}]}))
-        (self.root / "Sources" / "Core").mkdir(parents=True)
-        (self.root / "Sources" / "Core" / "a.swift").write_text(
-            "func f(a: Int, b: Int) -> Bool {\n    if a == b && a > 0 { return true }\n    return a < b || b >= 3\n}\n")
-        self.addCleanup(os.chdir, os.getcwd())
+        self.root = small_package(self)
 
     def run_with(self, *arguments: str, stall: str = "", hung: list[str] | None = None) -> tuple[dict, dict]:
         """The command run with a fake engine; the mutants whose text holds `stall` time out in a worker, naming
