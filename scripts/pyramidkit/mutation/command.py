@@ -156,7 +156,7 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
     together = [index for index in order if engine.in_schema(mutants[index])] if jobs > 1 else []
     try:
         if together:
-            workers = side_by_side.SideBySide.sharing(jobs, {
+            workers = side_by_side.SideBySide(jobs, {
                 "copy": engine.schema_copy, "limits": engine.limits,
                 "run": lambda mutant: run_mutant(engine, mutant, ignored, package.tiers, reached, by_test)})
             try:

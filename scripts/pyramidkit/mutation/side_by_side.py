@@ -27,6 +27,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from typing import Callable, Sequence
 
 from pyramidkit.mutation.swift_source import Mutant
+from pyramidkit.run import scratch
 
 # The state a worker process inherits when it is forked: what every one of its runs needs. Each worker has its own
 # copy; nothing is written back.
@@ -60,33 +61,26 @@ def _run(index: int, mutant: Mutant, limits: dict[str, float]) -> tuple[int, dic
 
 
 class SideBySide:
-    """Forked workers, one for each state in `states` (`copy`: where a tier runs; `run`: one mutant's entry;
-    `limits`: the dict of limits `run` reads): `limits(...)`
-    measures each tier's limit with a run in each worker at once, `run_all(...)` then runs mutants in the workers, one
-    each at a time, with them (`sharing`: workers with one state between them, the held mutants of one built
-    binary)."""
+    """`jobs` forked workers that inherit one `state` (`copy`: where a tier runs; `run`: one mutant's entry;
+    `limits`: the dict of limits `run` reads): `limits(...)` measures each tier's limit with a run in each worker at
+    once, `run_all(...)` then runs mutants in the workers, one each at a time, with them."""
 
-    def __init__(self, states: list[dict]) -> None:
-        if len(states) < 2:
+    def __init__(self, jobs: int, state: dict) -> None:
+        if jobs < 2:
             raise ValueError("side by side needs two jobs or more")
         self.pools: list[ProcessPoolExecutor] = []
+        _INHERITED.clear()
+        _INHERITED.update(state)
         try:
-            for state in states:
-                _INHERITED.clear()
-                _INHERITED.update(state)
-                # One worker each, forked now with its state (the first task forks it); this process keeps none.
+            for _ in range(jobs):
+                # One worker each, forked now with the state (the first task forks it); this process keeps none.
                 pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"))
                 self.pools.append(pool)
                 pool.submit(_ready).result()
         finally:
             _INHERITED.clear()
-        self.jobs = len(states)
+        self.jobs = jobs
         self.measured: dict[str, float] = {}
-
-    @classmethod
-    def sharing(cls, jobs: int, state: dict) -> SideBySide:
-        """`jobs` workers with one state between them."""
-        return cls([state] * jobs)
 
     def limits(self, tiers: dict[str, str], rounds: int = 3) -> dict[str, float]:
         """Each tier's limit (tier name -> its filter): `rounds` rounds of a run in every worker at once, four times
@@ -101,7 +95,7 @@ class SideBySide:
                     if status != "passed" or not tests:
                         raise SystemExit(f"the {tier} tier does not pass as the code is\n{output}")
                     slowest = max(slowest, seconds)
-            limits[tier] = max(2.0, 4 * slowest + 1)
+            limits[tier] = scratch.limit_from(slowest)
         self.measured = limits
         return limits
 

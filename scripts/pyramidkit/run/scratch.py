@@ -353,5 +353,10 @@ def time_limits(copy: BuiltTests, package: kit_config.Config) -> dict[str, float
         failed = [run for run in runs if run.status != "passed" or not run.tests]
         if failed:
             raise SystemExit(f"the {tier} tier does not pass as the code is\n{failed[0].output[-2000:]}")
-        limits[tier] = max(2.0, 4 * max(run.seconds for run in runs) + 1)
+        limits[tier] = limit_from(max(run.seconds for run in runs))
     return limits
+
+
+def limit_from(slowest: float) -> float:
+    """A tier's time limit from its slowest normal run: four times it, plus a second, at least two seconds."""
+    return max(2.0, 4 * slowest + 1)

@@ -53,7 +53,7 @@ class SideBySideTests(unittest.TestCase):
             met.wait()  # both mutants are being run at the same time, or this times out and the entry says so
             return {"status": "killed", "mutant": mutant, "pid": os.getpid()}
 
-        workers = side_by_side.SideBySide.sharing(2, {"run": run, "limits": {}})
+        workers = side_by_side.SideBySide(2, {"run": run, "limits": {}})
         done = {}
         try:
             workers.run_all([(0, "a"), (1, "b")], lambda index, entry: done.setdefault(index, entry))
@@ -69,7 +69,7 @@ class SideBySideTests(unittest.TestCase):
             return {"mutant": mutant, "limits": dict(limits)}
 
         limits: dict = {}
-        workers = side_by_side.SideBySide.sharing(2, {"run": run, "limits": limits, "copy": Copy([0.5, 0.25])})
+        workers = side_by_side.SideBySide(2, {"run": run, "limits": limits, "copy": Copy([0.5, 0.25])})
         done: dict = {}
         try:
             measured = workers.limits({"Fast": "FastTests", "Slow": "SlowTests"})
@@ -85,13 +85,13 @@ class SideBySideTests(unittest.TestCase):
 
     def test_limits_are_four_times_the_slowest_of_the_runs_side_by_side_plus_a_second_at_least_two(self):
         copy = Copy([0.1, 0.1, 0.1, 0.1, 0.1, 1.25])
-        workers = side_by_side.SideBySide.sharing(2, {"copy": copy, "limits": {}})
+        workers = side_by_side.SideBySide(2, {"copy": copy, "limits": {}})
         try:
             self.assertEqual(workers.limits({"Fast": "FastTests"}), {"Fast": 6.0})
             self.assertEqual(copy.calls.value, 6, "three rounds of two runs at once")
         finally:
             workers.close()
-        workers = side_by_side.SideBySide.sharing(2, {"copy": Copy([0.1]), "limits": {}})
+        workers = side_by_side.SideBySide(2, {"copy": Copy([0.1]), "limits": {}})
         try:
             self.assertEqual(workers.limits({"Fast": "FastTests"}, rounds=1), {"Fast": 2.0})
         finally:
@@ -99,7 +99,7 @@ class SideBySideTests(unittest.TestCase):
 
     def test_a_tier_that_fails_or_runs_nothing_as_the_code_is_stops_the_run(self):
         for copy in (Copy([0.1], status="failed"), Copy([0.1], tests=0)):
-            workers = side_by_side.SideBySide.sharing(2, {"copy": copy, "limits": {}})
+            workers = side_by_side.SideBySide(2, {"copy": copy, "limits": {}})
             try:
                 with self.assertRaisesRegex(SystemExit, "the Fast tier does not pass as the code is\nran FastTests"):
                     workers.limits({"Fast": "FastTests"})
@@ -108,7 +108,7 @@ class SideBySideTests(unittest.TestCase):
 
     def test_one_job_is_not_side_by_side(self):
         with self.assertRaises(ValueError):
-            side_by_side.SideBySide.sharing(1, {})
+            side_by_side.SideBySide(1, {})
 
 
 @unittest.skipUnless(side_by_side.can_run_side_by_side(), "this system does not fork")
