@@ -135,8 +135,29 @@ struct SocketTests {
         try Socket.waitUntilReadable(server, until: Self.deadline())
         Socket.closeLingering(server, discardingAtMost: 1000, until: Self.deadline())
         // The end of the stream came first (the sending side was shut), then the reset for the 500 bytes left
-        // unread: the client's next send fails at once. After a clean close, a first send would still be taken.
+        // unread. The reset travels on its own (under load it lands after `closeLingering` returns): wait for it as
+        // an event, then the client's next send fails. After a clean close no reset comes, and a first send is taken.
+        #expect(try Self.hangsUp(client, until: Self.deadline()), "no reset reached the client")
         #expect(throws: SocketError.self) { try Socket.send([0x47], to: client) }
+    }
+
+    /// Whether `socket`'s connection ends on both sides (a reset, or both streams ended) before `deadline`.
+    ///
+    /// Asking `poll` for no event at all wakes it for a hang-up or an error alone: the peer's end of the stream (half a
+    /// close) does not.
+    static func hangsUp(_ socket: SocketDescriptor, until deadline: ContinuousClock.Instant) throws(SocketError)
+        -> Bool
+    {
+        try socket.use { number throws(SocketError) -> Bool in
+            while true {
+                let remaining = max(ContinuousClock.now.duration(to: deadline), .zero)
+                var poller = pollfd(fd: number, events: 0, revents: 0)
+                let ready = poll(&poller, 1, Int32((remaining / .milliseconds(1)).rounded(.up)))
+                if ready > 0 { return poller.revents & Int16(POLLHUP | POLLERR) != 0 }
+                if ready < 0 && errno != EINTR { throw .io("poll failed") }
+                if remaining == .zero { return false }
+            }
+        }
     }
 
     @Test("A lingering close ends its sending side first: the client reads the end of the stream while it lingers")
