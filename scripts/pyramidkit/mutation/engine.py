@@ -141,6 +141,11 @@ class Engine:
             self._run_tiers(self.schema_copy, tiers, entry, {schemata_module.VARIABLE: str(self.schema.ids[mutant])},
                             patterns)
             return
+        if self.schema is not None and mutant in self.schema.valueless:
+            entry["status"] = "not compiled"
+            entry["reason"] = ("its line is the one expression of a body that returns a value: removed, the body "
+                               "returns none")
+            return
         if self.schema is not None and mutant in self.schema.mismatched:
             entry["status"] = "not compiled"
             entry["reason"] = ("the compiler, in the schemata's build, found its value of a type the place does not "

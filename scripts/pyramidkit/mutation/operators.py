@@ -11,7 +11,7 @@ import re
 
 from pyramidkit.mutation import bug_operators
 from pyramidkit.mutation.package import MutatedPackage
-from pyramidkit.mutation.swift_source import Mutant, code_mask, code_only, compiled_lines
+from pyramidkit.mutation.swift_source import Mutant, code_mask, code_only, compiled_lines, one_condition
 
 # Operators that replace one token: name, pattern, replacement for each matched text.
 TOKEN_OPERATORS = [
@@ -83,10 +83,11 @@ def _line_mutants(file: str, number: int, line: str, line_mask: list[bool]) -> l
     # A throw on a line of its own: removed.
     if re.fullmatch(r"\s*throw .+", code) and code.count("(") == code.count(")"):
         found.append(Mutant(file, number, "removed-throw", line, f"{indent}()"))
-    # A guard's condition, negated (single-line guards without bindings).
+    # A guard's condition, negated (single-line guards without bindings; a list of conditions as one, joined by &&).
     guard = re.fullmatch(r"(\s*guard )(.+?)( else \{.*)", line)
     if guard and not re.search(r"\b(let|var|case)\b", guard[2]) and all(line_mask[len(guard[1]):guard.end(2)]):
-        found.append(Mutant(file, number, "negated-condition", line, f"{guard[1]}!({guard[2]}){guard[3]}"))
+        negated = f"!({one_condition(guard[2])})"
+        found.append(Mutant(file, number, "negated-condition", line, f"{guard[1]}{negated}{guard[3]}"))
     # An integer constant compared with: shifted by one.
     for match in re.finditer(r"(?<=[<>=] )(\d+)\b(?!\.)", line):
         if all(line_mask[match.start():match.end()]):

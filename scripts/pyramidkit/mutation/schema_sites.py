@@ -39,15 +39,15 @@ def unholdable(mutants: list[generation.Mutant], sources: dict[str, str]) -> set
             continue  # held at its literal's closing bracket, or not (entry_site)
         if mutant.operator == "collection-selection":
             token = mutant.original[mutant.column:mutant.column + mutant.length]
-            property_form = token in ("first", "last") and not mutant.original[mutant.column + mutant.length:].startswith("(")
-            if not property_form and token.startswith((".", "min", "max", "first", "last")):
-                unheld.add(mutant)
+            if token.startswith((".", "min", "max", "first", "last")) and \
+                    selection_form(mutant.original, mutant.column, mutant.length) is None:
+                unheld.add(mutant)  # a filter, a sort or a dropFirst() dropped: a span the schema does not choose in
                 continue
         if mutant.column < 0:
             continue
         start, stop = mutant.column, mutant.column + mutant.length
-        if mutant.operator == "collection-selection" and mutant.original[start:stop] in ("first", "last"):
-            start -= 1
+        if mutant.operator == "collection-selection":
+            start, stop, _ = selection_form(mutant.original, start, mutant.length) or (start, stop, "")
         others = spans[(mutant.file, mutant.line)]
         wraps = mutant.operator == "deleted-statement"
         if (start, stop) not in [(a, b) for a, b, _ in others] and any(_overlap(start, stop, a, b, wraps, kind) for a, b, kind in others):
@@ -55,6 +55,46 @@ def unholdable(mutants: list[generation.Mutant], sources: dict[str, str]) -> set
         else:
             others.append((start, stop, wraps))
     return unheld
+
+
+def valueless(mutants: list[generation.Mutant], sources: dict[str, str]) -> set[generation.Mutant]:
+    """The whole-line mutants that never compile: a removed call or throw whose line is the one expression of a body
+    that returns a value (a body with a default-body mutant and no `return`). Removed, the body returns `()`, which
+    is no value of a type that has an empty value; and the schema, which would wrap the line in an `if`, could not
+    hold that body's default either."""
+    whole_lines: dict[tuple[str, int], set[generation.Mutant]] = defaultdict(set)
+    for mutant in mutants:
+        if mutant.column < 0 and mutant.operator in ("removed-call", "removed-throw"):
+            whole_lines[(mutant.file, mutant.line)].add(mutant)
+    found: set[generation.Mutant] = set()
+    for mutant in mutants:
+        source = sources.get(mutant.file, "")
+        if mutant.operator != "default-body" or not implicit_return(source, mutant):
+            continue
+        start = expression_start(source, mutant)
+        if start is None or start[0] == mutant.line or (mutant.file, start[0]) not in whole_lines:
+            continue
+        after = [generation.code_only(text).strip() for text in source.split("\n")[start[0]:]]
+        closing = next((text for text in after if text), "")
+        if closing.startswith("}"):  # nothing but that line before the body closes: it is the body's one expression
+            found |= whole_lines[(mutant.file, start[0])]
+    return found
+
+
+def selection_form(line: str, column: int, length: int) -> tuple[int, int, str] | None:
+    """How a schema holds a first/last or min/max swap at `column` of `line`: the span it rewrites (start, end
+    excluded) and its form. `end`: the property `.first` or `.last`, its dot included (a trailing closure may follow:
+    `first { … }` is `first(where:)`); `end-where`: `first(` or `last(`; `extreme-method`: `.min(` or `.max(` of a
+    sequence; `extreme`: the functions `min(` and `max(`. None for any other span (a dropped filter, sort or
+    dropFirst(), a prefix's length, which the schema chooses in another way or not at all)."""
+    token = line[column:column + length]
+    follows = line[column + length:column + length + 1]
+    if token in ("first", "last") and column > 0 and line[column - 1] == ".":
+        return (column, column + length + 1, "end-where") if follows == "(" else (column - 1, column + length, "end")
+    if token in ("min", "max") and follows == "(":
+        dotted = column > 0 and line[column - 1] == "."
+        return column, column + length + 1, "extreme-method" if dotted else "extreme"
+    return None
 
 
 def entry_site(mutant: generation.Mutant, source: str) -> tuple[int, int, str] | None:
@@ -201,10 +241,13 @@ def expression_start(source: str, mutant: generation.Mutant) -> tuple[int, int] 
         offset = mutant.column if number == mutant.line else 0
         mask = generation.code_mask(text)
         for column in range(offset, len(text)):
-            if mask[column] and not text[column].isspace():
-                if text[column] == "}" or re.match(r"(get|set|willSet|didSet)\b", text[column:]):
-                    return None
-                return number, column
+            if text[column].isspace():
+                continue
+            if text.startswith("//", column) or not (mask[column] or text[column] == '"'):
+                break  # a comment: the next line (a string literal starts an expression, as code does)
+            if text[column] == "}" or re.match(r"(get|set|willSet|didSet)\b", text[column:]):
+                return None
+            return number, column
     return None
 
 

@@ -130,6 +130,16 @@ def bracket_spans(text: str, open_index: int, mask: list[bool] | None = None) ->
     return None
 
 
+def one_condition(conditions: str) -> str:
+    """A condition list without bindings (`a, b || c`, a guard's) as one Boolean expression that holds when all of
+    them hold: `(a) && (b || c)`; one condition as it is. Negating the list then negates the whole of it, where
+    `!(a, b)` does not compile."""
+    parts = bracket_spans(f"({conditions})", 0)
+    if parts is None or len(parts) < 2:
+        return conditions
+    return " && ".join(f"({conditions[a - 1:b - 1].strip()})" for a, b in parts)
+
+
 # The Swift these lines are read for (`swift(>=6.2)`, `compiler(>=6)`), and a debug build's DEBUG.
 SWIFT_VERSION = (6, 3)
 

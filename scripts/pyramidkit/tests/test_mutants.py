@@ -26,6 +26,7 @@ from pyramidkit.mutation import ignore  # noqa: E402
 from pyramidkit.mutation import operators  # noqa: E402
 from pyramidkit.mutation import reports  # noqa: E402
 from pyramidkit.mutation import sampling  # noqa: E402
+from pyramidkit.mutation import schemata  # noqa: E402
 from pyramidkit.mutation import swift_source  # noqa: E402
 from pyramidkit.run import scratch  # noqa: E402
 from pyramidkit.mutation.package import MutatedPackage  # noqa: E402
@@ -82,6 +83,9 @@ class OperatorTests(unittest.TestCase):
     def test_negated_guard_and_constant_shift(self):
         self.assertEqual(mutations("guard a > 0 else { return }", "negated-condition"), ["guard !(a > 0) else { return }"])
         self.assertEqual(mutations("guard let a else { return }", "negated-condition"), [])
+        # A list of conditions is negated whole, as one (`!(a, b)` is a tuple, which never compiles).
+        self.assertEqual(mutations("guard a > 0, f(b, c) || d else { return }", "negated-condition"),
+                         ["guard !((a > 0) && (f(b, c) || d)) else { return }"])
         self.assertEqual(mutations("if count <= 0 {}", "constant-shift"), ["if count <= 1 {}"])
 
     def test_at_least_eight_operators(self):
@@ -255,6 +259,18 @@ class SelectionTests(unittest.TestCase):
         # The other tier runs whole: its pattern is the one pyramid.json's targets make.
         self.assertEqual(ran, ["^UnitTests\\.A/b$", PACKAGE.tier_pattern("Integration")])
         self.assertEqual(entry["status"], "survived")
+
+    def test_a_removed_one_expression_of_a_body_that_returns_a_value_is_not_compiled_and_not_built(self):
+        source = "func f() -> Int {\n    g()\n}\n"
+        found = operators.mutants_of("Sources/A/a.swift", source)
+        removed = next(m for m in found if m.operator == "removed-call")
+        runner = engine.Engine(PACKAGE, schemata=True)
+        runner.schema = schemata.Schema(found, {"Sources/A/a.swift": source})
+        entry = {"seconds": {}, "killed_by": None, "status": "survived"}
+        runner.run(removed, ["Unit"], entry)  # no copy to build in: a build would fail the test
+        self.assertEqual(entry["status"], "not compiled")
+        self.assertIn("returns none", entry["reason"])
+        self.assertNotIn("engine", entry)
 
     def test_the_rebuild_engine_copies_the_package_into_the_tree_check_claims_shares(self):
         limits = {"Unit": 1.0, "Integration": 1.0, "EndToEnd": 1.0}

@@ -6,6 +6,7 @@ Run with: python3 -m unittest discover -s scripts/tests
 
 from __future__ import annotations
 
+import re
 import sys
 import unittest
 from pathlib import Path
@@ -55,6 +56,8 @@ class RewriteTests(unittest.TestCase):
             ("    task.resume()", "removed-call", "    if __POIMutant.active != 0 { task.resume() }"),
             ("    throw .usage(x)", "removed-throw", "    if __POIMutant.active != 0 { throw .usage(x) }"),
             ("guard ok else { return }", "negated-condition", "guard __POIMutant.flip(0, ok) else { return }"),
+            ("guard ok, !done else { return }", "negated-condition",
+             "guard __POIMutant.flip(0, (ok) && (!done)) else { return }"),
         ]
         for source, operator, expected in cases:
             with self.subTest(source=source):
@@ -130,6 +133,45 @@ class WhichPlaceTests(unittest.TestCase):
         at = self.byte_column(line, line.index("count"))
         schema.drop_errors(f"/x/{FILE}:1:{at}: error: 'if' must have an unconditional 'else' to be used as expression")
         self.assertEqual({m.operator for m in schema.ids if not schema.included(m)}, {"deleted-statement"})
+
+    def test_each_error_of_a_place_stays_with_it_after_the_first_has_taken_it_out(self):
+        # A swap inside a deleted statement: the compiler names both of the swap's values; the second error is still
+        # the swap's, though the first took it out, and the statement around it stays held.
+        schema, files = schema_of("    send(bytes, deadline)")
+        line = files[FILE]
+        self.assertTrue(line.lstrip().startswith("if __POIMutant.active"))
+        swap = next(m for m in schema.ids if m.operator == "swapped-arguments")
+        picks = [found.end() for found in re.finditer(rf"__POIMutant\.pick\({schema.ids[swap]}, ", line)]
+        self.assertEqual(len(picks), 2)
+        log = "\n".join(f"/x/{FILE}:1:{self.byte_column(line, at)}: error: cannot convert value of type 'Int' to "
+                        f"expected argument type 'Data'" for at in picks)
+        schema.drop_errors(log)
+        self.assertEqual({m.operator for m in schema.ids if not schema.included(m)}, {"swapped-arguments"})
+
+    def test_a_constant_read_in_a_wrapped_statement_before_it_is_set_is_the_setter_s(self):
+        # `use(x)` is wrapped (a removed call), and the compiler names x there: the wrapper did not bring the error,
+        # the conditional statement that sets x did.
+        source = "func f() {\n    let x: Int\n    x = g()\n    use(x)\n}"
+        schema, files = schema_of(source)
+        at = self.byte_column(files[FILE].split("\n")[3], files[FILE].split("\n")[3].index("(x)") + 1)
+        schema.drop_errors(f"/x/{FILE}:4:{at}: error: constant 'x' used before being initialized")
+        self.assertEqual({(m.line, m.operator) for m in schema.ids if not schema.included(m)},
+                         {(3, "deleted-statement")})
+
+    def test_branches_of_different_types_are_a_wrapped_statement_s_in_any_branch(self):
+        # The compiler names the first branch; a wrapped statement in either branch can have made it `()`.
+        source = ("func f() throws -> URL {\n    let url =\n        if let text = a {\n            try g(text)\n"
+                  "        } else {\n            try h.flatMap { text in\n                try g(text)\n            }\n"
+                  "        }\n    before()\n    return url\n}")
+        schema, _ = schema_of(source)
+        log = f"/x/{FILE}:4:13: error: branches have mismatching types 'URL' and '()?'"
+        schema.drop_errors(log)
+        self.assertEqual({m.line for m in schema.ids if not schema.included(m)}, {4}, "the line named, first")
+        schema.files()
+        schema.drop_errors(log)
+        out = {(m.line, m.operator) for m in schema.ids if not schema.included(m)}
+        self.assertEqual({line for line, _ in out}, {4, 7}, "then the nearest in the other branch, not the call below")
+        self.assertTrue(all(operator in schemata.STATEMENTS for _, operator in out))
 
     def test_a_constant_used_before_it_is_set_is_the_conditional_statement_that_sets_it(self):
         source = "func f() -> Int {\n    let x: Int\n    x = g()\n    h()\n    return x\n}"
@@ -232,12 +274,28 @@ class NewOperatorRewriteTests(unittest.TestCase):
         self.assertEqual(schema.unheld, set())  # another try is left in the block: held
         self.assertFalse(schema_sites.only_try_of_a_do("func f() {\n    try g() // do {\n}", 2))
 
-    def test_a_one_expression_body_whose_line_a_whole_line_mutant_rewrites_is_rebuilt(self):
+    def test_the_one_expression_of_a_body_that_returns_a_value_is_never_removed_and_its_default_is_held(self):
         schema, files = schema_of("func f() -> Int {\n  g(a)\n}")
+        removed = {m for m in schema.ids if m.line == 2 and m.column < 0}
+        self.assertEqual({m.operator for m in removed}, {"removed-call"})
+        self.assertEqual(schema.valueless, removed, "`{ () }` is no Int: never compiled, never built")
+        body = next(m for m in schema.ids if m.operator == "default-body")
+        self.assertTrue(schema.included(body))
+        self.assertTrue(files[FILE].split("\n")[1].lstrip().startswith("return "))
+
+    def test_a_body_whose_first_line_a_whole_line_mutant_rewrites_is_rebuilt(self):
+        # Two statements (the last never returns): the call may go, and the body's default is rebuilt instead.
+        schema, files = schema_of("func f() -> Int {\n  g(a)\n  fatalError()\n}")
+        self.assertEqual(schema.valueless, set())
         body = [m for m in schema.ids if m.operator == "default-body"]
         self.assertTrue(any(m.line == 2 and m.column < 0 for m in schema.ids))  # removed-call on g(a)
         self.assertEqual(set(body), schema.unheld & set(body))
         self.assertNotIn("return g", files[FILE])
+
+    def test_a_string_literal_is_the_expression_a_default_s_return_goes_before(self):
+        schema, files = schema_of('var usage: String {\n    "[\\(spelling)]"\n}', "default-body")
+        self.assertFalse(schema.unheld)
+        self.assertEqual(files[FILE].split("\n")[1], '    return "[\\(spelling)]"')
 
     def test_the_return_goes_when_the_compiler_puts_the_default_back(self):
         schema, _ = schema_of("func f() -> Int {\n  a + 1\n}", "default-body")
@@ -251,6 +309,7 @@ class NewOperatorRewriteTests(unittest.TestCase):
         self.assertEqual(schema.drop_errors(log), 1)
         line_two = [m for m in schema.ids if m.line == 2]
         self.assertEqual({m.operator for m in line_two if schema.included(m)}, {"arithmetic"})
+        schema.files()  # the next build, without them: the same error again
         self.assertEqual(schema.drop_errors(log), 1)
         self.assertFalse(any(schema.included(m) for m in line_two))
 
@@ -272,18 +331,30 @@ class NewOperatorRewriteTests(unittest.TestCase):
         self.assertEqual(line, f"  if __POIMutant.active != {ids['deleted-statement']} "
                                f"{{ self.a = __POIMutant.pick({ids['swapped-variable']}, a, b) }}")
 
-    def test_first_becomes_a_chosen_key_path_and_a_prefix_a_chosen_length(self):
-        _, files = schema_of("let p = places.first", "collection-selection")
-        self.assertEqual(files[FILE], "let p = places[keyPath: __POIMutant.pick(0, \\.first, \\.last)]")
+    def test_first_last_min_and_max_become_a_chosen_end_and_a_prefix_a_chosen_length(self):
+        cases = [
+            ("let p = places.first", "let p = places.__poiEnd(0, first: true)"),
+            ("let p = places?.last", "let p = places?.__poiEnd(0, first: false)"),
+            ("let p = places.last { $0.open }", "let p = places.__poiEnd(0, first: false) { $0.open }"),
+            ("let p = places.first(where: open)", "let p = places.__poiEnd(0, first: true, where: open)"),
+            ("let w = xs.min() ?? 0", "let w = xs.__poiExtreme(0, true) ?? 0"),
+            ("let w = xs.max(by: <)", "let w = xs.__poiExtreme(0, false, by: <)"),
+            ("let w = max(1, count)", "let w = __POIMutant.extreme(0, false, 1, count)"),
+        ]
+        for source, expected in cases:
+            with self.subTest(source=source):
+                schema, files = schema_of(source, "collection-selection")
+                self.assertEqual(files[FILE], expected)
+                self.assertFalse(schema.unheld)
         _, files = schema_of("xs.prefix(limit)", "collection-selection")
         self.assertEqual(files[FILE], "xs.prefix(__POIMutant.pick(0, limit, limit - 1))")
 
-    def test_methods_and_overlapping_spans_are_rebuilt_instead(self):
-        schema, files = schema_of("let w = xs.max()\nlet y = Array(args.dropFirst())")
+    def test_a_dropped_call_is_rebuilt_instead(self):
+        schema, files = schema_of("let w = xs.count\nlet y = Array(args.dropFirst())")
         self.assertTrue(schema.unheld)
         self.assertTrue(all(not schema.included(m) for m in schema.unheld))
         self.assertEqual({m.operator for m in schema.unheld}, {"collection-selection"})
-        self.assertEqual(files[FILE], "let w = xs.max()\nlet y = Array(args.dropFirst())")
+        self.assertEqual(files[FILE], "let w = xs.count\nlet y = Array(args.dropFirst())")
 
     def test_an_array_entry_is_removed_by_its_index_after_the_literal_line_numbers_kept(self):
         source = "let x = [a, b]\nlet y = [\n    c,\n    d,\n]\n"
