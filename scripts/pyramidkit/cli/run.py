@@ -318,12 +318,12 @@ def main(arguments: list[str], prog: str = "pyramid run") -> int:
             if report["passed"] and binaries:
                 started = time.monotonic()
                 progress("== each test alone, for the lines it reaches (mutants run only those tests)")
-                per_test, functions = {}, {}
+                per_test, functions, seconds = {}, {}, {}
                 for tests in binary:  # native's one test binary, or each swiftbuild runner in turn
                     found, functions = test_coverage.measure(tests, binaries, profiles / "tier.profdata",
-                                                             package.root, progress)
+                                                             package.root, progress, seconds)
                     per_test.update(found)
-                test_coverage.save(per_test, functions, package.root, coverage_scratch)
+                test_coverage.save(per_test, functions, package.root, coverage_scratch, seconds)
                 progress(f"   {len(per_test)} tests in {time.monotonic() - started:.0f} s")
     docs_problems = []
     if options.update_docs and report["passed"]:

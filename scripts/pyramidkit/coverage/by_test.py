@@ -109,11 +109,13 @@ def reached_lines(functions: set[str], where: dict[str, list[tuple[str, int, int
     return {file: sorted(spans) for file, spans in sorted(ranges.items())}
 
 
-def measure(binary: Path, binaries: list[Path], profile: Path, root: Path, progress=lambda message: None) \
+def measure(binary: Path, binaries: list[Path], profile: Path, root: Path, progress=lambda message: None,
+            seconds: dict[str, float] | None = None) \
         -> tuple[dict[str, dict[str, list[list[int]]]], dict[str, list[list[int]]]]:
     """Runs every test of `binary` alone and returns, by test, the line ranges of Sources/ it reached, and the line
     ranges of every function of Sources/ (reached or not). `profile` is any merged profile of the same build
-    (llvm-cov export needs one to list the functions)."""
+    (llvm-cov export needs one to list the functions). `seconds`, when given, gets each test's run alone: its
+    process from start to end, instrumented (a mutant's narrowed run takes its time limit from them)."""
     export = subprocess.run([tier_coverage.tool("llvm-cov"), "export", "-format=text", "-skip-expansions",
                              f"-instr-profile={profile}", str(binaries[0]),
                              *[argument for other in binaries[1:] for argument in ("-object", str(other))]],
@@ -136,8 +138,10 @@ def measure(binary: Path, binaries: list[Path], profile: Path, root: Path, progr
     per_test = {}
     for number, test in enumerate(tests, start=1):
         with tempfile.TemporaryDirectory() as folder:
-            bounded.run([command_for(binary, test, xctests)], TEST_LIMIT, cwd=root,
-                        environment={"LLVM_PROFILE_FILE": f"{folder}/%p-%m.profraw", "NO_COLOR": "1"})
+            finished = bounded.run([command_for(binary, test, xctests)], TEST_LIMIT, cwd=root,
+                                   environment={"LLVM_PROFILE_FILE": f"{folder}/%p-%m.profraw", "NO_COLOR": "1"})
+            if seconds is not None:
+                seconds[test] = round(finished.seconds, 3)
             ran: set[str] = set()
             for raw in Path(folder).glob("*.profraw"):
                 shown = subprocess.run([show, "show", "--all-functions", "--counts", str(raw)], capture_output=True,
@@ -150,14 +154,26 @@ def measure(binary: Path, binaries: list[Path], profile: Path, root: Path, progr
 
 
 def save(per_test: dict[str, dict[str, list[list[int]]]], functions: dict[str, list[list[int]]], root: Path,
-         folder: Path) -> Path:
-    """Writes what `measure` found; the tests that hold an exit test are marked to run for every mutant."""
+         folder: Path, seconds: dict[str, float] | None = None) -> Path:
+    """Writes what `measure` found (and each test's seconds alone, when known); the tests that hold an exit test are
+    marked to run for every mutant."""
     exits = exit_test_functions(root)
     always = sorted(test for test in per_test if re.sub(r"\(.*$", "", test.split("/")[-1]) in exits)
     path = folder / LINES_FILE
     path.write_text(json.dumps({"sources": tier_coverage.sources_digest(root), "tests": per_test,
-                                "functions": functions, "always": always}))
+                                "functions": functions, "always": always, "seconds": seconds or {}}))
     return path
+
+
+def load_seconds(root: Path, folder: Path) -> dict[str, float]:
+    """Each test's seconds run alone, as `measure` saw them; empty when none were saved or the sources changed."""
+    path = folder / LINES_FILE
+    if not path.exists():
+        return {}
+    saved = json.loads(path.read_text())
+    if saved.get("sources") != tier_coverage.sources_digest(root):
+        return {}
+    return {test: float(value) for test, value in saved.get("seconds", {}).items()}
 
 
 def load(root: Path, folder: Path) -> tuple[dict[str, dict[str, list[list[int]]]], dict[str, list[list[int]]]] | None:

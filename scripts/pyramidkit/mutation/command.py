@@ -138,6 +138,8 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
     jobs = options.jobs if side_by_side.can_run_side_by_side() else 1
     engine = Engine(package, schemata=options.engine != "rebuild", build_system=options.build_system, shared=shared,
                     measure_limits=jobs < 2)
+    engine.jobs = jobs
+    engine.test_seconds = test_coverage.load_seconds(root, root / ".build-coverage") if by_test else {}
     engine.start(to_run, held if shared else None)
     results: dict[int, dict] = {}
     started = time.monotonic()

@@ -57,6 +57,16 @@ class Engine:
         self.limits: dict[str, float] = {}
         self.setup_seconds: dict[str, float] = {}
         self.dirty: scratch.Scratch | None = None  # a copy whose binary still holds a rebuilt mutant
+        # Each test's seconds alone (the coverage run's), and how many runs are made at once: a narrowed tier's limit
+        # comes from its tests' seconds (scratch.selection_limit); without them, the tier's.
+        self.test_seconds: dict[str, float] = {}
+        self.jobs = 1
+
+    def limit_for(self, tier: str, tests: list[str] | None) -> float:
+        """The time limit of a run of `tier`: the tier's, or one from `tests`' seconds when the run is narrowed."""
+        if not tests:
+            return self.limits[tier]
+        return scratch.selection_limit(self.limits[tier], [self.test_seconds.get(test) for test in tests], self.jobs)
 
     def start(self, mutants: list[Mutant], held: list[Mutant] | None = None) -> None:
         """Builds where `mutants` run. The schema holds `held` when given (a shard's whole selection, so that every
@@ -132,14 +142,16 @@ class Engine:
             self.dirty.build()
             self.dirty = None
 
-    def run(self, mutant: Mutant, tiers: list[str], entry: dict, patterns: dict[str, str] | None = None) -> None:
+    def run(self, mutant: Mutant, tiers: list[str], entry: dict, patterns: dict[str, str] | None = None,
+            selected: dict[str, list[str]] | None = None) -> None:
         """Runs the tiers against one mutant, from the bottom, until one fails; fills in `entry`. `patterns` narrows
-        a tier to the tests its `swift test --filter` pattern names (a whole tier where it names none)."""
+        a tier to the tests its `swift test --filter` pattern names (a whole tier where it names none), `selected`
+        says which tests those are (their seconds set the run's time limit)."""
         if self.schema is not None and self.schema.included(mutant):
             entry["engine"] = "schemata"
             self.finish()  # never against a binary that still holds a rebuilt mutant (run_order avoids paying this)
             self._run_tiers(self.schema_copy, tiers, entry, {schemata_module.VARIABLE: str(self.schema.ids[mutant])},
-                            patterns)
+                            patterns, selected)
             return
         if self.schema is not None and mutant in self.schema.valueless:
             entry["status"] = "not compiled"
@@ -163,13 +175,14 @@ class Engine:
             if not built:
                 entry["status"] = "not compiled"
                 return
-            self._run_tiers(copy, tiers, entry, {}, patterns)
+            self._run_tiers(copy, tiers, entry, {}, patterns, selected)
 
     def _run_tiers(self, copy: scratch.Scratch, tiers: list[str], entry: dict, environment: dict,
-                   patterns: dict[str, str] | None = None) -> None:
+                   patterns: dict[str, str] | None = None, selected: dict[str, list[str]] | None = None) -> None:
         for tier in tiers:
             pattern = (patterns or {}).get(tier, self.package.tier_pattern(tier))
-            outcome = copy.run(pattern, self.limits[tier], environment=environment)
+            limit = self.limit_for(tier, (selected or {}).get(tier) if tier in (patterns or {}) else None)
+            outcome = copy.run(pattern, limit, environment=environment)
             entry["seconds"][tier] = round(outcome.seconds, 2)
             if outcome.status != "passed":
                 entry["killed_by"] = tier
@@ -177,6 +190,7 @@ class Engine:
                 entry["status"] = "killed (time-out)" if outcome.status == "timeout" else "killed"
                 if outcome.status == "timeout":
                     entry["hung"] = sorted(outcome.hung)  # in parallel runs their order is not the same each time
+                    entry["limit"] = round(limit, 2)
                 return
 
 
@@ -241,5 +255,7 @@ def run_mutant(engine: Engine | None, mutant: Mutant, ignored: dict, tiers: Sequ
     if patterns:
         entry["tests"] = {tier: pattern.count("|") + 1 for tier, pattern in patterns.items()}
         entry["coveredBy"] = covering_tests(mutant, patterns, by_test)
-    engine.run(mutant, tiers, entry, patterns)
+    selected = {tier: [test for test in entry["coveredBy"] if test.startswith(f"{tier}Tests.")]
+                for tier in patterns} if patterns else None
+    engine.run(mutant, tiers, entry, patterns, selected)
     return entry

@@ -360,3 +360,13 @@ def time_limits(copy: BuiltTests, package: kit_config.Config) -> dict[str, float
 def limit_from(slowest: float) -> float:
     """A tier's time limit from its slowest normal run: four times it, plus a second, at least two seconds."""
     return max(2.0, 4 * slowest + 1)
+
+
+def selection_limit(tier_limit: float, seconds: list[float | None], jobs: int = 1) -> float:
+    """The time limit of a run of some of a tier's tests: the same rule (limit_from) on the sum of their seconds
+    alone, times the runs made at once (`jobs`), never more than the tier's own limit; the tier's limit when one of
+    them has no time measured (None). A narrowed run of a test or two is stopped after about two seconds rather than
+    the whole tier's limit, measured over every test (a run of 160 tests)."""
+    if not seconds or any(value is None for value in seconds):
+        return tier_limit
+    return min(tier_limit, limit_from(jobs * sum(value for value in seconds if value is not None)))

@@ -244,6 +244,49 @@ class SelectionTests(unittest.TestCase):
         self.assertEqual((entry["killed_by"], entry["status"], entry["hung"]),
                          ("Unit", "killed (time-out)", ["UnitTests.A/forever()"]))
 
+    def test_a_narrowed_run_s_limit_comes_from_its_tests_seconds_alone_a_whole_tier_s_from_the_tier(self):
+        limits = []
+
+        class Copy:
+            def run(self, pattern, limit, environment=None):
+                limits.append((pattern, limit))
+                return scratch.Outcome("timeout" if len(limits) == 2 else "passed", limit, 1, "", ["UnitTests.A/b()"])
+
+        runner = engine.Engine(PACKAGE, schemata=False)
+        runner.limits = {"Unit": 9.0, "Integration": 9.0}
+        runner.test_seconds = {"UnitTests.A/b()": 0.1, "UnitTests.A/c()": 0.5, "IntegrationTests.B/d()": 0.3}
+        runner.jobs = 2
+        entry = {"seconds": {}, "killed_by": None, "status": "survived"}
+        runner._run_tiers(Copy(), ["Unit", "Integration"], entry, {}, {"Unit": "^UnitTests\\.A/[bc]"},
+                          {"Unit": ["UnitTests.A/b()", "UnitTests.A/c()"], "Integration": ["IntegrationTests.B/d()"]})
+        # Unit: four times (2 runs at a time x 0.6 s), plus a second; Integration runs whole: the tier's limit.
+        self.assertEqual(limits, [("^UnitTests\\.A/[bc]", 5.8), (PACKAGE.tier_pattern("Integration"), 9.0)])
+        self.assertEqual((entry["status"], entry["limit"]), ("killed (time-out)", 9.0))
+
+    def test_a_selection_s_limit_has_the_tier_s_floor_and_ceiling_and_needs_every_test_s_time(self):
+        self.assertEqual(scratch.selection_limit(9.0, [0.01, 0.02]), 2.0)  # at least two seconds
+        self.assertEqual(scratch.selection_limit(9.0, [0.5, 0.25]), 4.0)
+        self.assertEqual(scratch.selection_limit(9.0, [0.5, 0.25], jobs=2), 7.0)
+        self.assertEqual(scratch.selection_limit(3.0, [0.5, 0.25]), 3.0)  # never past the tier's own
+        self.assertEqual(scratch.selection_limit(9.0, [0.1, None]), 9.0)  # a test with no time: the tier's
+        self.assertEqual(scratch.selection_limit(9.0, []), 9.0)
+
+    def test_run_mutant_narrows_each_tier_to_the_tests_that_reach_it_and_limits_it_by_them(self):
+        seen = {}
+
+        class Runner:
+            def run(self, mutant, tiers, entry, patterns=None, selected=None):
+                seen.update(patterns=patterns, selected=selected)
+
+        per_test = {"UnitTests.A/b()": {"Sources/A/a.swift": [[1, 5]]},
+                    "IntegrationTests.B/c()": {"Sources/A/a.swift": [[1, 5]]},
+                    "UnitTests.A/far()": {"Sources/A/a.swift": [[7, 9]]}}
+        mutant = swift_source.Mutant("Sources/A/a.swift", 3, "equality", "a == b", "a != b")
+        engine.run_mutant(Runner(), mutant, {}, ["Unit", "Integration"], None,
+                          (per_test, {"Sources/A/a.swift": [[1, 9]]}))
+        self.assertEqual(seen["selected"], {"Unit": ["UnitTests.A/b()"], "Integration": ["IntegrationTests.B/c()"]})
+        self.assertEqual(set(seen["patterns"]), {"Unit", "Integration"})
+
     def test_a_pattern_narrows_a_tier_to_the_tests_it_names(self):
         ran = []
 

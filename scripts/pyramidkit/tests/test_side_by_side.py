@@ -151,7 +151,7 @@ class JobsOptionTests(unittest.TestCase):
             def finish(self):
                 pass
 
-            def run(self, mutant, tiers, entry, patterns=None):
+            def run(self, mutant, tiers, entry, patterns=None, selected=None):
                 entry.update(status="killed", killed_by="Fast", pid=os.getpid(), limit=self.limits["Fast"],
                              engine="schemata" if self.in_schema(mutant) else "rebuild")
                 if stall and stall in mutant.mutated and os.getpid() != parent:  # slowed side by side, not alone

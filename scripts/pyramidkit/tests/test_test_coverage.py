@@ -114,6 +114,38 @@ class SelectionTests(unittest.TestCase):
             loaded, _ = test_coverage.load(root, root)
             self.assertEqual(test_coverage.tests_reaching("Sources/A/a.swift", 7, loaded), ["UnitTests.S/crashes()"])
 
+    def test_each_test_s_seconds_alone_are_kept_with_the_lines_for_these_sources_only(self):
+        import json
+        import tempfile
+        import types
+        import unittest.mock
+
+        with tempfile.TemporaryDirectory() as folder:
+            root = Path(folder)
+            (root / "Sources" / "A").mkdir(parents=True)
+            (root / "Sources" / "A" / "a.swift").write_text("func f() {}\n")
+            ran = []
+
+            def run(commands, limit, **_):
+                ran.append(commands[0][-1])  # Swift Testing's filter: ^UnitTests\.S/a\(\)
+                return types.SimpleNamespace(seconds=0.25 if "a" in ran[-1].split("/")[-1] else 1.5)
+
+            export = types.SimpleNamespace(stdout=json.dumps(EXPORT))
+            listed = types.SimpleNamespace(stdout="")
+            with unittest.mock.patch.object(test_coverage, "test_identifiers",
+                                            return_value=["UnitTests.S/a()", "UnitTests.S/b()"]), \
+                    unittest.mock.patch.object(test_coverage.subprocess, "run", side_effect=[export, listed]), \
+                    unittest.mock.patch.object(test_coverage.tier_coverage, "tool", return_value="tool"), \
+                    unittest.mock.patch.object(test_coverage.bounded, "run", side_effect=run):
+                seconds: dict[str, float] = {}
+                per_test, functions = test_coverage.measure(Path("/bin/t"), [Path("/bin/t")], Path("p"), root,
+                                                            seconds=seconds)
+            self.assertEqual(seconds, {"UnitTests.S/a()": 0.25, "UnitTests.S/b()": 1.5})
+            test_coverage.save(per_test, functions, root, root, seconds)
+            self.assertEqual(test_coverage.load_seconds(root, root), seconds)
+            (root / "Sources" / "A" / "a.swift").write_text("func f() { g() }\n")
+            self.assertEqual(test_coverage.load_seconds(root, root), {}, "other sources: not these tests' times")
+
 
 if __name__ == "__main__":
     unittest.main()
