@@ -175,6 +175,7 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
                 record(index, {**run_mutant(engine, mutants[index], ignored, package.tiers, reached, by_test),
                                "ranAgain": "timed out side by side with no test running"})
         engine.ensure_limits()
+        engine.precheck([mutant for mutant in to_run if not engine.in_schema(mutant)])
         for index in order:
             if index not in results:
                 record(index, run_mutant(engine, mutants[index], ignored, package.tiers, reached, by_test))
@@ -185,6 +186,8 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
     report["complete"] = len(results) == len(mutants)  # not when interrupted: `pyramid merge` refuses such a shard
     report["totalSeconds"] = round(time.monotonic() - run_started, 1)
     report["jobs"] = jobs if together else 1  # how many held mutants ran at a time
+    if engine.checked is not None:
+        report["precheck"] = engine.checked
     report["selection"] = {"modules": options.module, "limit": options.limit, "inDiff": options.in_diff,
                            "mutants": whole, "fingerprint": selected}
     if options.shard:

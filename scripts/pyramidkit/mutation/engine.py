@@ -10,6 +10,7 @@ import time
 from typing import Sequence
 
 from pyramidkit.coverage import by_test as test_coverage
+from pyramidkit.mutation import precheck as precheck_module
 from pyramidkit.mutation import schema_sites
 from pyramidkit.mutation import schemata as schemata_module
 from pyramidkit.mutation.package import MutatedPackage
@@ -61,6 +62,10 @@ class Engine:
         # comes from its tests' seconds (scratch.selection_limit); without them, the tier's.
         self.test_seconds: dict[str, float] = {}
         self.jobs = 1
+        # The mutants the schema does not hold that the compiler, checking several at once, found not to compile
+        # (precheck.py), with its error; and what that check was, for the report.
+        self.rejected: dict[Mutant, str] = {}
+        self.checked: dict | None = None
 
     def limit_for(self, tier: str, tests: list[str] | None) -> float:
         """The time limit of a run of `tier`: the tier's, or one from `tests`' seconds when the run is narrowed."""
@@ -135,6 +140,27 @@ class Engine:
     def in_schema(self, mutant: Mutant) -> bool:
         return self.schema is not None and self.schema.included(mutant)
 
+    def precheck(self, mutants: list[Mutant]) -> None:
+        """Finds which of `mutants` the schema does not hold do not compile, without a build of each (precheck.py):
+        those are counted as not compiled when their turn comes. Only with the schema's copy built by the native
+        build system, whose debug.yaml holds each module's compile command."""
+        if self.schema is None or self.schema_copy is None or self.build_system != layout.NATIVE:
+            return
+        candidates = [mutant for mutant in mutants if not self.schema.included(mutant)
+                      and mutant not in self.schema.mismatched and mutant not in self.schema.valueless]
+        arguments = precheck_module.module_arguments(self.schema_copy.tree / ".build" / "debug.yaml")
+        if not candidates or not arguments:
+            return
+        started = time.monotonic()
+        checker = precheck_module.Precheck(self.package.root, arguments)
+        self.rejected = checker.not_compiling(candidates)
+        seconds = round(time.monotonic() - started, 1)
+        self.checked = {"mutants": len(candidates), "notCompiled": len(self.rejected), "checks": checker.checks,
+                        "seconds": seconds, "modulesNotChecked": checker.skipped}
+        progress(f"   {len(candidates)} mutants the schema does not hold checked by the compiler, several at a time "
+                 f"({checker.checks} checks, {seconds:.0f} s): {len(self.rejected)} do not compile, the others are "
+                 f"built one at a time" + (f"; not checked: {', '.join(checker.skipped)}" if checker.skipped else ""))
+
     def finish(self) -> None:
         """Builds the copy as it is again when a rebuilt mutant was the last thing built, so that the next run (or
         a check-claims run in the same copy) starts from a binary without a mistake in it."""
@@ -157,6 +183,11 @@ class Engine:
             entry["status"] = "not compiled"
             entry["reason"] = ("its line is the one expression of a body that returns a value: removed, the body "
                                "returns none")
+            return
+        if mutant in self.rejected:
+            entry["status"] = "not compiled"
+            entry["reason"] = ("the compiler rejected it, checked beside mutants in other declarations of its module: "
+                               + self.rejected[mutant])
             return
         if self.schema is not None and mutant in self.schema.mismatched:
             entry["status"] = "not compiled"

@@ -95,6 +95,8 @@ def report_text(report: dict, tiers: Sequence[str], ignore_name: str) -> str:
     lines.append(f"  building: {setup or 'nothing'} before the first mutant, then {report['buildSeconds']} s "
                  f"rebuilding {engines.get('rebuild', 0)} mutants one at a time "
                  f"({engines.get('schemata', 0)} ran from the schemata{at_a_time(report)})")
+    if report.get("precheck"):
+        lines.append(f"  {checked_text(report['precheck'])}")
     for tier, cost in report["cost"].items():
         per = f"{cost['secondsPerKill']} s a kill" if cost["secondsPerKill"] is not None else "no kill"
         lines.append(f"  {tier}: {cost['seconds']} s in all, {cost['killed']} killed first, {per}")
@@ -131,6 +133,13 @@ def at_a_time(report: dict) -> str:
     return f", {jobs} at a time" if jobs > 1 else ""
 
 
+def checked_text(checked: dict) -> str:
+    """What the compiler's check of the mutants the schema does not hold found (precheck.py)."""
+    return (f"checked by the compiler before building: {checked['mutants']} mutants the schema does not hold, "
+            f"{checked['notCompiled']} of them found not to compile, in {checked['checks']} checks "
+            f"({checked['seconds']} s)")
+
+
 def summary_markdown(report: dict) -> str:
     """What the run was and what it cost, in a few lines."""
     engines = report.get("engines", {})
@@ -145,6 +154,8 @@ def summary_markdown(report: dict) -> str:
         f"{engines.get('schemata', 0)} mutants ran from the schemata{at_a_time(report)}, {engines.get('rebuild', 0)} "
         f"were rebuilt one at a time ({report['buildSeconds']} s of building).",
     ]
+    if report.get("precheck"):
+        lines.append(f"- {checked_text(report['precheck'])[0].upper()}{checked_text(report['precheck'])[1:]}.")
     for tier, cost in report["cost"].items():
         per = f"{cost['secondsPerKill']} s a kill" if cost["secondsPerKill"] is not None else "no kill"
         lines.append(f"- {tier}: ran {cost['seconds']} s in all, killed {cost['killed']} first, {per}.")

@@ -315,6 +315,48 @@ class SelectionTests(unittest.TestCase):
         self.assertIn("returns none", entry["reason"])
         self.assertNotIn("engine", entry)
 
+    def test_a_mutant_the_compiler_s_check_rejected_is_not_compiled_with_its_error_and_not_built(self):
+        source = "func f() -> Int {\n    return g(1)\n}\n"
+        found = operators.mutants_of("Sources/A/a.swift", source)
+        runner = engine.Engine(PACKAGE, schemata=True)
+        runner.schema = schemata.Schema(found, {"Sources/A/a.swift": source})
+        runner.schema.unheld |= set(found)
+        runner.rejected = {found[0]: "cannot convert value of type 'Int' to 'String'"}
+        entry = {"seconds": {}, "killed_by": None, "status": "survived"}
+        runner.run(found[0], ["Unit"], entry)  # no copy to build in: a build would fail the test
+        self.assertEqual(entry["status"], "not compiled")
+        self.assertTrue(entry["reason"].endswith("cannot convert value of type 'Int' to 'String'"))
+
+    def test_the_compiler_checks_only_the_mutants_the_schema_does_not_hold_and_only_on_a_native_build(self):
+        source = "func f() -> Int {\n    return g(1) + 2\n}\n"
+        found = operators.mutants_of("Sources/A/a.swift", source)
+        runner = engine.Engine(PACKAGE, schemata=True)
+        runner.schema = schemata.Schema(found, {"Sources/A/a.swift": source})
+        runner.schema_copy = scratch.Scratch(PACKAGE.root / "copy", PACKAGE.root)
+        runner.schema.unheld.add(found[0])
+        checked = []
+
+        class Checker:
+            checks, skipped = 3, []
+
+            def __init__(self, root, arguments):
+                pass
+
+            def not_compiling(self, mutants):
+                checked.extend(mutants)
+                return {mutants[0]: "error"}
+
+        with unittest.mock.patch.object(engine.precheck_module, "Precheck", Checker), \
+                unittest.mock.patch.object(engine.precheck_module, "module_arguments", return_value={"A": ["swiftc"]}), \
+                contextlib.redirect_stderr(io.StringIO()):
+            runner.precheck(found)
+            self.assertEqual(checked, [found[0]])
+            self.assertEqual((runner.rejected, runner.checked["notCompiled"]), ({found[0]: "error"}, 1))
+            swiftbuild = engine.Engine(PACKAGE, schemata=True, build_system="swiftbuild")
+            swiftbuild.schema, swiftbuild.schema_copy = runner.schema, runner.schema_copy
+            swiftbuild.precheck(found)
+            self.assertEqual((swiftbuild.rejected, len(checked)), ({}, 1), "no debug.yaml with Swift Build")
+
     def test_the_rebuild_engine_copies_the_package_into_the_tree_check_claims_shares(self):
         limits = {"Unit": 1.0, "Integration": 1.0, "EndToEnd": 1.0}
         with unittest.mock.patch.object(scratch.Scratch, "prepare_built", return_value=0.5) as built, \
@@ -325,6 +367,14 @@ class SelectionTests(unittest.TestCase):
         built.assert_called_once_with("mutants")
         self.assertEqual(runner.plain.tree, PACKAGE.root / ".build-mutants" / "tree")
         self.assertEqual((runner.limits, list(runner.setup_seconds)), (limits, ["rebuild"]))
+
+    def test_the_summaries_say_what_the_compiler_s_check_found(self):
+        report = reports.make_report([], TIERS)
+        report["precheck"] = {"mutants": 120, "notCompiled": 100, "checks": 70, "seconds": 21.5}
+        said = "120 mutants the schema does not hold, 100 of them found not to compile, in 70 checks (21.5 s)"
+        self.assertIn(f"- Checked by the compiler before building: {said}.", reports.summary_markdown(report))
+        self.assertIn(f"  checked by the compiler before building: {said}",
+                      reports.report_text(report, TIERS, PACKAGE.ignore_name))
 
     def test_a_time_out_names_the_tests_that_hung(self):
         results = [

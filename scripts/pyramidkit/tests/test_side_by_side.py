@@ -132,10 +132,13 @@ class JobsOptionTests(unittest.TestCase):
                 self.schema_copy = Copy([0.5])
                 self.setup_seconds: dict = {}
                 self.use_schemata = schemata
-
+                self.checked = None
 
             def start(self, mutants, held=None):
                 pass
+
+            def precheck(self, mutants):
+                seen["prechecked"] = sorted({mutant.operator for mutant in mutants})
 
             def in_schema(self, mutant):
                 return mutant.operator != "logical"  # the `&&` and `||` mutants are rebuilt
@@ -176,6 +179,7 @@ class JobsOptionTests(unittest.TestCase):
         self.assertTrue(held and rebuilt)
         self.assertTrue(all(entry["pid"] != os.getpid() for entry in held))
         self.assertTrue(all(entry["pid"] == os.getpid() for entry in rebuilt))
+        self.assertEqual(seen["prechecked"], ["logical"], "the compiler checks the rebuilt ones alone")
         self.assertTrue(all(entry["limit"] == 3.0 for entry in entries))
         self.assertEqual(sorted(entry["id"] for entry in entries), list(range(len(entries))))
         self.assertTrue(report["complete"])
