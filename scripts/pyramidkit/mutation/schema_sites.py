@@ -49,9 +49,7 @@ def unholdable(mutants: list[generation.Mutant], sources: dict[str, str]) -> set
         if mutant.operator == "collection-selection":
             start, stop, _ = selection_form(mutant.original, start, mutant.length) or (start, stop, "")
         others = spans[(mutant.file, mutant.line)]
-        # A deleted statement wraps the text it holds; a swap of two arguments moves each whole, with what a choice
-        # inside it (a variable, an end) made of it.
-        wraps = mutant.operator in ("deleted-statement", "swapped-arguments")
+        wraps = mutant.operator == "deleted-statement"
         if (start, stop) not in [(a, b) for a, b, _ in others] and any(_overlap(start, stop, a, b, wraps, kind) for a, b, kind in others):
             unheld.add(mutant)
         else:

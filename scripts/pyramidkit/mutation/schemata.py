@@ -163,14 +163,9 @@ class Schema:
         if first.operator == "deleted-statement":
             return f"if __POIMutant.active != {number} {{ {token} }}"
         if first.operator == "swapped-arguments":
-            # Two arguments, each a name or a number as written, or a choice a mutant inside it made of one already
-            # (`__POIMutant.pick(24, a, b)`): split at the comma outside every bracket, the second one's label kept.
-            parts = generation.bracket_spans(f"({token})", 0)
-            assert parts is not None and len(parts) == 2, token  # unholdable() keeps the others out
-            a = token[:parts[0][1] - 1]
-            label = re.match(r",\s*(?:\w+\s*:\s*)?", token[parts[0][1] - 1:])
-            assert label is not None, token
-            middle, b = label[0], token[parts[0][1] - 1 + label.end():]
+            swap = re.fullmatch(r"([\w.\-]+)(,\s*(?:\w+\s*:\s*)?)([\w.\-]+)", token)
+            assert swap, token  # unholdable() keeps the others out
+            a, middle, b = swap.groups()
             return f"__POIMutant.pick({number}, {a}, {b}){middle}__POIMutant.pick({number}, {b}, {a})"
         expression = token  # a value chosen in place: a parameter, its default, a prefix's length
         for mutant in here:

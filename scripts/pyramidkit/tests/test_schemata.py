@@ -323,18 +323,6 @@ class NewOperatorRewriteTests(unittest.TestCase):
         _, files = schema_of("f(latitude: a, longitude: b)", "swapped-arguments")
         self.assertEqual(files[FILE], "f(latitude: __POIMutant.pick(0, a, b), longitude: __POIMutant.pick(0, b, a))")
 
-    def test_variables_chosen_in_place_inside_swapped_arguments_are_held_with_them(self):
-        source = "func g(a: Int32, b: Int32) -> Int32 { listen(a, b) }"
-        schema, files = schema_of(source)
-        ids = {(m.operator, m.mutated): schema.ids[m] for m in schema.ids}
-        swap = ids[("swapped-arguments", "func g(a: Int32, b: Int32) -> Int32 { listen(b, a) }")]
-        first = ids[("swapped-variable", "func g(a: Int32, b: Int32) -> Int32 { listen(b, b) }")]
-        second = ids[("swapped-variable", "func g(a: Int32, b: Int32) -> Int32 { listen(a, a) }")]
-        self.assertFalse({m for m in schema.unheld if m.operator in ("swapped-arguments", "swapped-variable")})
-        a, b = f"__POIMutant.pick({first}, a, b)", f"__POIMutant.pick({second}, b, a)"
-        self.assertIn(f"listen(__POIMutant.pick({swap}, {a}, {b}), __POIMutant.pick({swap}, {b}, {a}))",
-                      files[FILE])
-
     def test_a_variable_chosen_in_place_inside_a_deletable_statement(self):
         source = "init(a: Int, b: Int = 3) {\n  self.a = a\n}"
         schema, files = schema_of(source)
