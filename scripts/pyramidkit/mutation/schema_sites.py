@@ -20,7 +20,7 @@ def unholdable(mutants: list[generation.Mutant], sources: dict[str, str]) -> set
     filter), a default body of a function whose body is one expression that cannot be given a `return` (none is
     found, or a whole-line mutant rewrites its line), a statement removed that holds the only `try` of its `do`
     block (alone, the `catch` has nothing left to catch, and a typed one no error to read), and a span that overlaps
-    another mutant's span on the same line (the later one is rebuilt instead)."""
+    another mutant's span on the same line (the later one is rebuilt instead, a swap of arguments after the rest)."""
     unheld = set()
     whole_lines = {(m.file, m.line) for m in mutants if m.column < 0}
     for mutant in mutants:
@@ -32,7 +32,10 @@ def unholdable(mutants: list[generation.Mutant], sources: dict[str, str]) -> set
             if start is None or (mutant.file, start[0]) in whole_lines:
                 unheld.add(mutant)  # no expression, or one a whole-line mutant rewrites: rebuilt
     spans: dict[tuple[str, int], list[tuple[int, int, bool]]] = defaultdict(list)
-    for mutant in mutants:
+    # A swap of two arguments claims its span last: a variable read in one of them is held, and the swap, which
+    # would move that choice inside its own, is rebuilt (a choice inside a choice may turn a String into a C pointer
+    # for the inner call alone: getaddrinfo's host came out of it dangling).
+    for mutant in sorted(mutants, key=lambda found: found.operator == "swapped-arguments"):
         if mutant in unheld:
             continue
         if mutant.operator == "removed-entry":

@@ -323,6 +323,13 @@ class NewOperatorRewriteTests(unittest.TestCase):
         _, files = schema_of("f(latitude: a, longitude: b)", "swapped-arguments")
         self.assertEqual(files[FILE], "f(latitude: __POIMutant.pick(0, a, b), longitude: __POIMutant.pick(0, b, a))")
 
+    def test_a_variable_read_in_a_swapped_argument_is_held_and_the_swap_rebuilt(self):
+        schema, files = schema_of("func g(a: Int32, b: Int32) -> Int32 { listen(a, b) }")
+        unheld = {m.operator for m in schema.unheld}
+        self.assertEqual(unheld, {"swapped-arguments"})
+        self.assertEqual(sum(m.operator == "swapped-variable" and schema.included(m) for m in schema.ids), 2)
+        self.assertEqual(files[FILE].split("listen(")[1].count("__POIMutant.pick("), 2, "one choice each, none nested")
+
     def test_a_variable_chosen_in_place_inside_a_deletable_statement(self):
         source = "init(a: Int, b: Int = 3) {\n  self.a = a\n}"
         schema, files = schema_of(source)
