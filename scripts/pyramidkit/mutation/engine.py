@@ -168,6 +168,20 @@ class Engine:
             self.dirty.build()
             self.dirty = None
 
+    def known_not_to_compile(self, mutant: Mutant) -> str | None:
+        """Why `mutant` is known not to compile without a build of its own, or None: a removed one expression of a
+        body that returns a value, the compiler's check (precheck), or a choice the schema's build found of no
+        common type."""
+        if self.schema is not None and mutant in self.schema.valueless:
+            return "its line is the one expression of a body that returns a value: removed, the body returns none"
+        if mutant in self.rejected:
+            return ("the compiler rejected it, checked beside mutants in other declarations of its module: "
+                    + self.rejected[mutant])
+        if self.schema is not None and mutant in self.schema.mismatched:
+            return ("the compiler, in the schemata's build, found its value of a type the place does not take (two "
+                    "values with no type in common, or an empty value the return type has not)")
+        return None
+
     def run(self, mutant: Mutant, tiers: list[str], entry: dict, patterns: dict[str, str] | None = None,
             selected: dict[str, list[str]] | None = None) -> None:
         """Runs the tiers against one mutant, from the bottom, until one fails; fills in `entry`. `patterns` narrows
@@ -179,20 +193,10 @@ class Engine:
             self._run_tiers(self.schema_copy, tiers, entry, {schemata_module.VARIABLE: str(self.schema.ids[mutant])},
                             patterns, selected)
             return
-        if self.schema is not None and mutant in self.schema.valueless:
+        reason = self.known_not_to_compile(mutant)
+        if reason is not None:
             entry["status"] = "not compiled"
-            entry["reason"] = ("its line is the one expression of a body that returns a value: removed, the body "
-                               "returns none")
-            return
-        if mutant in self.rejected:
-            entry["status"] = "not compiled"
-            entry["reason"] = ("the compiler rejected it, checked beside mutants in other declarations of its module: "
-                               + self.rejected[mutant])
-            return
-        if self.schema is not None and mutant in self.schema.mismatched:
-            entry["status"] = "not compiled"
-            entry["reason"] = ("the compiler, in the schemata's build, found its value of a type the place does not "
-                               "take (two values with no type in common, or an empty value the return type has not)")
+            entry["reason"] = reason
             return
         entry["engine"] = "rebuild"
         # A mutant the schema could not hold is rebuilt in the schemata copy itself (its line is the original
