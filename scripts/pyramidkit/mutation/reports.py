@@ -135,8 +135,9 @@ def at_a_time(report: dict) -> str:
 
 def checked_text(checked: dict) -> str:
     """What the compiler's check of the mutants the schema does not hold found (precheck.py)."""
-    return (f"checked by the compiler before building: {checked['mutants']} mutants the schema does not hold, "
-            f"{checked['notCompiled']} of them found not to compile, in {checked['checks']} checks "
+    mutants, checks = checked["mutants"], checked["checks"]
+    return (f"checked by the compiler before building: {mutants} mutant{'s' * (mutants != 1)} the schema does not "
+            f"hold, {checked['notCompiled']} of them found not to compile, in {checks} check{'s' * (checks != 1)} "
             f"({checked['seconds']} s)")
 
 

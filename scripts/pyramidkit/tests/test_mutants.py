@@ -375,6 +375,8 @@ class SelectionTests(unittest.TestCase):
         self.assertIn(f"- Checked by the compiler before building: {said}.", reports.summary_markdown(report))
         self.assertIn(f"  checked by the compiler before building: {said}",
                       reports.report_text(report, TIERS, PACKAGE.ignore_name))
+        one = reports.checked_text({"mutants": 1, "notCompiled": 1, "checks": 1, "seconds": 0.5})
+        self.assertIn(": 1 mutant the schema does not hold, 1 of them found not to compile, in 1 check (0.5 s)", one)
 
     def test_a_time_out_names_the_tests_that_hung(self):
         results = [
