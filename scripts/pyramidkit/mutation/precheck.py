@@ -64,16 +64,17 @@ def declarations(source: str) -> list[tuple[int, int]]:
             text = code[at - 1]
             if not opened:
                 signature += " " + text.split("{")[0]
+            if not opened and at > number and BODY.match(text):
+                break  # the next declaration, before this one opened a body: a requirement
             for character in text:
                 if character == "{":
                     depth, opened = depth + 1, True
                 elif character == "}":
                     depth -= 1
-                    if opened and depth == 0:
-                        end = at
+                    if not opened or depth == 0:
+                        end = at if opened else None  # closed: the body; or the type around a requirement
                         break
-            if end is not None or (not opened and at > number and re.search(r"^\s*(?:$|[@a-z])", text) and
-                                   BODY.match(text)):
+            if end is not None or (not opened and depth < 0):
                 break
         if end is None:  # a protocol's requirement, or a body that does not close: nothing to check
             number += 1

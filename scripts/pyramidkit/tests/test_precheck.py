@@ -63,6 +63,9 @@ class DeclarationTests(unittest.TestCase):
     def test_a_requirement_without_a_body_is_no_body(self):
         source = "protocol P {\n    func f() -> Int\n    func g()\n}\nfunc h() {\n    f()\n}\n"
         self.assertEqual(precheck.declarations(source), [(5, 7)])
+        # The last requirement, then the protocol's closing brace, then a type that opens a body further on.
+        source = "protocol P {\n    func f() -> Int\n}\nextension Q {\n    func h() {\n        f()\n    }\n}\n"
+        self.assertEqual(precheck.declarations(source), [(5, 7)])
 
 
 class CommandTests(unittest.TestCase):
