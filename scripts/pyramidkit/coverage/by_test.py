@@ -165,25 +165,26 @@ def save(per_test: dict[str, dict[str, list[list[int]]]], functions: dict[str, l
     return path
 
 
-def load_seconds(root: Path, folder: Path) -> dict[str, float]:
-    """Each test's seconds run alone, as `measure` saw them; empty when none were saved or the sources changed."""
+def _saved(root: Path, folder: Path) -> dict | None:
+    """What `save` wrote, or None when nothing was saved or the sources changed since."""
     path = folder / LINES_FILE
     if not path.exists():
-        return {}
+        return None
     saved = json.loads(path.read_text())
-    if saved.get("sources") != tier_coverage.sources_digest(root):
-        return {}
+    return saved if saved.get("sources") == tier_coverage.sources_digest(root) else None
+
+
+def load_seconds(root: Path, folder: Path) -> dict[str, float]:
+    """Each test's seconds run alone, as `measure` saw them; empty when none were saved or the sources changed."""
+    saved = _saved(root, folder) or {}
     return {test: float(value) for test, value in saved.get("seconds", {}).items()}
 
 
 def load(root: Path, folder: Path) -> tuple[dict[str, dict[str, list[list[int]]]], dict[str, list[list[int]]]] | None:
     """The lines each test reached and the lines of every function; None when none were saved or the sources
     changed since."""
-    path = folder / LINES_FILE
-    if not path.exists():
-        return None
-    saved = json.loads(path.read_text())
-    if saved.get("sources") != tier_coverage.sources_digest(root):
+    saved = _saved(root, folder)
+    if saved is None:
         return None
     always = set(saved.get("always", []))
     tests = {test: ({"*": [[0, 1 << 30]]} if test in always else files) for test, files in saved["tests"].items()}
