@@ -106,8 +106,8 @@ let package = Package(
         .testTarget(
             name: "UnitTests",
             dependencies: [
-                "POIApp", "POICommandLine", "POICommands", "POIDomain", "POIHTTP", "POILocation", "POINetworking",
-                "POIServer", "POIServerCommand", "POISockets", "POITestSupport", "PortableTestSupport",
+                "POIApp", "POICommandLine", "POICommands", "POIDomain", "POIHTTP", "POILocation", "POILock",
+                "POINetworking", "POIServer", "POIServerCommand", "POISockets", "POITestSupport", "PortableTestSupport",
             ],
             path: "Tests/Unit",
             swiftSettings: testSwiftSettings
@@ -115,7 +115,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "POICommandLine", "POICommands", "POIDomain", "POILocation", "POINetworking", "POIServer",
+                "POICommandLine", "POICommands", "POIDomain", "POILocation", "POILock", "POINetworking", "POIServer",
                 "POIServerCommand", "POISockets", "POITestSupport", "PortableTestSupport",
             ],
             path: "Tests/Integration",
@@ -123,7 +123,9 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["POIDomain", "POINetworking", "POISockets", "POITestSupport", "PortableTestSupport"],
+            dependencies: [
+                "POIDomain", "POILock", "POINetworking", "POISockets", "POITestSupport", "PortableTestSupport",
+            ],
             path: "Tests/EndToEnd",
             swiftSettings: testSwiftSettings
         ),

@@ -1,7 +1,7 @@
 import Foundation
+import POILock
 import POITestSupport
 import PortableTestSupport
-import Synchronization
 import Testing
 
 /// `poi`'s help, version, bad input and `featured`, as a user sees them; the help and the launch shortcut also in
@@ -112,7 +112,7 @@ struct POIEndToEndTests {
     @Test("Without --count, featured goes on rotating until it is stopped")
     func featuredWithoutCount() async throws {
         final class Lines: Sendable {
-            let count = Mutex(0)
+            let count = Lock(0)
         }
         let lines = Lines()
         // Ready at the sixth place: past any small count a default could stand for; then it is stopped.

@@ -1,8 +1,8 @@
 import Foundation
 import POIDomain
+import POILock
 import POINetworking
 import PortableTestSupport
-import Synchronization
 import XCTest
 
 #if canImport(FoundationNetworking)
@@ -184,7 +184,7 @@ final class APIRequestLoaderXCTests: XCTestCase {
 
 /// What a completion handler was called with, handed back to the test thread.
 private final class Outcome: Sendable {
-    private let storage = Mutex<(places: [PointOfInterest]?, error: (any Error)?)>((nil, nil))
+    private let storage = Lock<(places: [PointOfInterest]?, error: (any Error)?)>((nil, nil))
 
     var value: (places: [PointOfInterest]?, error: (any Error)?) {
         storage.withLock { $0 }

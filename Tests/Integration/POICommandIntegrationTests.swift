@@ -1,10 +1,10 @@
 import Foundation
 import POICommandLine
 import POIDomain
+import POILock
 import POIServer
 import POITestSupport
 import PortableTestSupport
-import Synchronization
 import Testing
 
 @testable import POICommands
@@ -57,7 +57,7 @@ struct POICommandIntegrationTests {
         arguments: [nil, .drop] as [StubServerFault?])
     @MainActor
     func inProcessServerStopped(fault: StubServerFault?) async throws {
-        let started = Mutex<StubServer?>(nil)
+        let started = Lock<StubServer?>(nil)
         let nearby = NearbyCommand(environment: [:]) {
             var configuration = StubServer.Configuration()
             configuration.routes.fault = fault

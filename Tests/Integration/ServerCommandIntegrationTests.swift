@@ -1,7 +1,7 @@
 import POICommandLine
+import POILock
 import POIServerCommand
 import POISockets
-import Synchronization
 import Testing
 
 /// poi-server's program run in process: it serves until its injected stop trigger fires, or says it cannot listen.
@@ -11,8 +11,8 @@ import Testing
 struct ServerCommandIntegrationTests {
     /// What one in-process run wrote: standard output lines, and standard error lines.
     final class Lines: Sendable {
-        let output = Mutex<[String]>([])
-        let errors = Mutex<[String]>([])
+        let output = Lock<[String]>([])
+        let errors = Lock<[String]>([])
     }
 
     @Test("It prints its URL first, answers until the stop trigger fires, then stops with status 0")

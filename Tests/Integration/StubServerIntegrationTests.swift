@@ -1,10 +1,10 @@
 import Dispatch
 import Foundation
 import POIDomain
+import POILock
 import POINetworking
 import POISockets
 import POITestSupport
-import Synchronization
 import Testing
 
 @testable import POIServer
@@ -432,7 +432,7 @@ struct StubServerIntegrationTests {
 
     @Test("The slow fault waits its delay before it answers")
     func slow() async throws {
-        let waited = Mutex<[Duration]>([])
+        let waited = Lock<[Duration]>([])
         try await Self.withStubServer {
             $0.routes = StubServerRoutes(places: PointOfInterest.sanJose, slowDelay: .seconds(3))
             $0.sleep = { delay in waited.withLock { $0.append(delay) } }  // recorded, not slept
@@ -581,7 +581,7 @@ extension StubServerIntegrationTests {
     @Test("With no descriptor left, the server serves the connection it has, waits 10, 20, 40 ms, then accepts again")
     func noDescriptorLeft() throws {
         let injector = FaultInjector(.fail(.accept, with: EMFILE, calls: 2...4))
-        let pauses = Mutex<[Duration]>([])
+        let pauses = Lock<[Duration]>([])
         let firstServed = DispatchSemaphore(value: 0)
         let server = try Self.faultyServer(injector) { configuration in
             configuration.acceptPause = { pause in

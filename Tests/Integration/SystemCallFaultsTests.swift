@@ -1,5 +1,5 @@
+import POILock
 import POITestSupport
-import Synchronization
 import Testing
 
 @testable import POISockets
@@ -213,7 +213,7 @@ struct SystemCallFaultsTests {
         arguments: [(EMFILE, 4), (ENFILE, 9), (ENOBUFS, 1), (ENOMEM, 2)])
     func acceptBacksOff(code: Int32, failures: Int) throws {
         let injector = FaultInjector(.fail(.accept, with: code, calls: 1...failures))
-        let pauses = Mutex<[Duration]>([])
+        let pauses = Lock<[Duration]>([])
         let listener = try SocketListener(
             faults: injector.faults, pause: { pause in pauses.withLock { $0.append(pause) } })
         defer { listener.stop() }
@@ -228,7 +228,7 @@ struct SystemCallFaultsTests {
     @Test("stop() during the wait for descriptors ends accept with nil, and nothing is accepted after")
     func stopDuringBackOff() throws {
         let injector = FaultInjector(.fail(.accept, with: EMFILE))
-        let holder = Mutex<SocketListener?>(nil)
+        let holder = Lock<SocketListener?>(nil)
         let listener = try SocketListener(faults: injector.faults, pause: { _ in holder.withLock { $0?.stop() } })
         holder.withLock { $0 = listener }
         defer { holder.withLock { $0 = nil } }  // the listener holds the holder through its pause: break the cycle
@@ -268,7 +268,7 @@ struct SystemCallFaultsTests {
 
     @Test("stop() between the system's accept and the bookkeeping: accept gives nil and the connection is closed")
     func stopBetweenAcceptAndBookkeeping() throws {
-        let holder = Mutex<SocketListener?>(nil)
+        let holder = Lock<SocketListener?>(nil)
         let listener = try SocketListener(
             host: "127.0.0.1", port: 0, backlog: 128, faults: .none, pause: nil, firstPause: SocketListener.firstPause,
             afterAccept: { holder.withLock { $0?.stop() } })

@@ -1,7 +1,7 @@
 import Foundation
-import PortableTestSupport
-import Synchronization
 import Testing
+
+@testable import PortableTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -60,7 +60,7 @@ struct BuiltProductTests {
     @Test("withRunningProcess stops its process when the body throws, and rethrows what the body threw")
     func bodyThrows() async throws {
         struct Thrown: Error {}
-        let identifier = Mutex<Int32?>(nil)
+        let identifier = Lock<Int32?>(nil)
         await #expect(throws: Thrown.self) {
             _ = try await BuiltProduct.withRunningProcess(
                 Self.shell, ["-c", "echo ready; exec tail -f /dev/null"], readyWhen: Self.ready

@@ -1,7 +1,7 @@
 import Foundation
-import PortableTestSupport
-import Synchronization
 import Testing
+
+@testable import PortableTestSupport
 
 /// The scoping trait behind `.isolatedNotificationCenter` and `.manualClock`: each test case gets a new value in its
 /// task-local, and code outside such a test sees none.
@@ -11,7 +11,7 @@ struct TaskLocalScopeTests {
     @TaskLocal static var current: Int?
 
     /// Numbers handed out by `numbered`, each once.
-    static let next = Mutex(0)
+    static let next = Lock(0)
 
     /// The trait of this suite's own value: a new number for each test case.
     static var numbered: TaskLocalScope<Int> {
@@ -24,7 +24,7 @@ struct TaskLocalScopeTests {
     }
 
     /// The centers `.isolatedNotificationCenter` gave, kept so that none is freed and its address reused.
-    static let centers = Mutex<[NotificationCenter]>([])
+    static let centers = Lock<[NotificationCenter]>([])
 
     @Test(
         "Each case of a test with .isolatedNotificationCenter gets a center of its own", .isolatedNotificationCenter,
@@ -46,7 +46,7 @@ struct TaskLocalScopeTests {
     }
 
     /// The numbers the cases of `ownValue` were given.
-    static let numbersSeen = Mutex<Set<Int>>([])
+    static let numbersSeen = Lock<Set<Int>>([])
 
     @Test(
         "A trait of a package's own value binds a new one for each case", TaskLocalScopeTests.numbered, arguments: 1...3

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import POIDomain
 import POILocation
-import Synchronization
+import POILock
 import Testing
 
 #if canImport(CoreLocation)
@@ -25,7 +25,7 @@ struct CurrentLocationProviderSwiftTests {
             var accuracy: LocationAccuracy = 0
             var requests = 0
         }
-        private let state = Mutex(State())
+        private let state = Lock(State())
         let answer: @Sendable () -> Result<Coordinate, any Error>
         let answersLater: Bool
 
@@ -186,7 +186,7 @@ struct CurrentLocationProviderSwiftTests {
         let fetcher = QuietLocationFetcher()
         let provider = CurrentLocationProvider(locationFetcher: fetcher)
         provider.locationFetcher(fetcher, didUpdateLocations: [Self.paris])
-        let answers = Mutex<[Coordinate]>([])
+        let answers = Lock<[Coordinate]>([])
         provider.locateCurrentPosition { result in
             if case .success(let position) = result { answers.withLock { $0.append(position) } }
         }
@@ -210,7 +210,7 @@ struct CurrentLocationProviderSwiftTests {
     func earlyAnswerUsedOnce() {
         let fetcher = AnswersOnceFetcher()
         let provider = CurrentLocationProvider(locationFetcher: fetcher)
-        let answers = Mutex<[Coordinate]>([])
+        let answers = Lock<[Coordinate]>([])
         let record: @Sendable (Result<Coordinate, any Error>) -> Void = { result in
             if case .success(let position) = result { answers.withLock { $0.append(position) } }
         }
@@ -227,7 +227,7 @@ struct CurrentLocationProviderSwiftTests {
     func sharedRequest() {
         let fetcher = QuietLocationFetcher()
         let provider = CurrentLocationProvider(locationFetcher: fetcher)
-        let answers = Mutex<[Coordinate]>([])
+        let answers = Lock<[Coordinate]>([])
         for _ in 1...3 {
             provider.locateCurrentPosition { result in
                 if case .success(let position) = result { answers.withLock { $0.append(position) } }

@@ -1,6 +1,6 @@
 import Dispatch
 import POIDomain
-import Synchronization
+import POILock
 import Testing
 
 @testable import POIApp
@@ -13,7 +13,7 @@ struct DelayedWorkSchedulerTests {
 
     /// Records each delay and keeps the work until the test runs it.
     final class KeepingScheduler: DelayedWorkScheduler, Sendable {
-        private let scheduled = Mutex<[(seconds: Double, work: @Sendable () -> Void)]>([])
+        private let scheduled = Lock<[(seconds: Double, work: @Sendable () -> Void)]>([])
 
         var delays: [Double] {
             scheduled.withLock { $0.map(\.seconds) }

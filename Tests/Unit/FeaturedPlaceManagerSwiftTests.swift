@@ -1,8 +1,8 @@
 import Foundation
 import POIApp
 import POIDomain
+import POILock
 import PortableTestSupport
-import Synchronization
 import Testing
 
 /// Delayed actions without waiting (WWDC 2018 session 417, "Test execution speed"), in Swift Testing.
@@ -15,7 +15,7 @@ struct FeaturedPlaceManagerSwiftTests {
 
     /// A scheduler that records the timers it is given and fires them at once.
     final class FiringScheduler: TimerScheduler, Sendable {
-        private let delays = Mutex<[TimeInterval]>([])
+        private let delays = Lock<[TimeInterval]>([])
 
         var recordedDelays: [TimeInterval] {
             delays.withLock { $0 }
@@ -116,7 +116,7 @@ struct FeaturedPlaceManagerSwiftTests {
         // When swift-corelibs-foundation fixes #4712 this known issue stops happening, Swift Testing reports the test,
         // and the docs that describe the workaround (chapter 9, docs/linux-and-swift6.md) get looked at again.
         withKnownIssue("Timer(timeInterval:) takes 'now' as its fire date on Linux") {
-            let fired = Mutex(false)
+            let fired = Lock(false)
             let timer = Timer(timeInterval: 10, repeats: false) { _ in fired.withLock { $0 = true } }
             RunLoop.current.add(timer, forMode: .default)
             defer { timer.invalidate() }

@@ -2,9 +2,9 @@ import Foundation
 import POICommandLine
 import POIDomain
 import POILocation
+import POILock
 import POIServer
 import PortableTestSupport
-import Synchronization
 import Testing
 
 @testable import POINetworking
@@ -122,7 +122,7 @@ struct ServerCommandClassesTests {
             InputCase("poi-server --data", .invalid, "a file named --help, which is not there", value: "--help")
         ])
     func dataNamedLikeAnOption(_ input: InputCase<String>) async {
-        let errors = Mutex<[String]>([])
+        let errors = Lock<[String]>([])
         let command = ServerCommand(output: { _ in }, errorOutput: { text in errors.withLock { $0.append(text) } })
         let status = await command.run(["--data", input.value]) {}
         #expect(status == .unreadableInput)
