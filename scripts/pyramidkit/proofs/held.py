@@ -10,11 +10,16 @@ becomes a choice that the environment variable POI_MUTANT makes when the tests r
     port = value            (a line deleted)  if __POIMutant.active != 9 { port = value }
     case "nearby":          (`where false`)   case "nearby" where __POIMutant.active != 10:
     if let text = parsed.value(option) {      if let text = parsed.value(option), (__POIMutant.active != 11 || false) {
+    .json(places)           (an argument added)  (__POIMutant.active == 12 ? .json(places, status: 201) : .json(places))
+    { port = value }        (`_ = value`)     { if __POIMutant.active == 13 { _ = value } else { port = value } }
+    let page = ...          (a line before)   if __POIMutant.active == 14 { return .respond(listing) }; let page = ...
+    case "help", "-h":      (one taken out)   case "help" where __POIMutant.active != 15, "-h":
 
 Only the side the conditional picks runs, as with the mistake alone. The held expression
 is the smallest one around the change that is bounded, on both sides, by what ends an expression (`,` `:` `=` a
-bracket, `{`, `return`, `guard`, `case` ...) and balanced. A change that is not one expression on one line (a
-declaration, a new `case`, lines added) is not held: it is built alone, as before. Nor is one the compiler rejects
+bracket, `{`, `return`, `guard`, `case` ...) and balanced (held_lines.py says how each form is found). A change that
+is none of these (a declaration, a new `case`, a `let` added, lines split) is not held: it is built alone, as before.
+Nor is one the compiler rejects
 when held (a value of another type, an `await`): its line's errors put it back (`drop_errors`), as the schemata do.
 Line numbers never move, so a compiler's error names the line of the mistake it comes from.
 
@@ -23,7 +28,6 @@ Python's standard library only; tested by scripts/pyramidkit/tests/test_held.py.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import re
@@ -32,44 +36,11 @@ from pathlib import Path
 
 from pyramidkit.mutation import schemata
 from pyramidkit.mutation.schema_sites import module_folder
+from pyramidkit.proofs.held_lines import NOT_EXPRESSIONS, Site, balanced, case_item_removed, choice, continues, \
+    depth_at, expression_choice, lines_added, statement_choice, tokens
 from pyramidkit.run.mistake import Mistake
 
 VARIABLE = schemata.VARIABLE
-TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|\d[\d_]*(?:\.\d[\d_]*)?|[A-Za-z_$][A-Za-z0-9_$]*|\.\.\.|\.\.<|\.|'
-                   r"[-+*/%<>=!&|^~?]+|\S")
-# What ends an expression on its left or its right, at its own depth of brackets.
-BOUNDS = {",", ":", "=", ";", "{", "}", "->", "return", "throw", "guard", "if", "while", "case", "where", "else",
-          "let", "var", "in", "try", "await", "switch", "for", "repeat", "defer", "do", "catch"}
-# Words that make the held text not an expression.
-NOT_EXPRESSIONS = BOUNDS - {"try", "{", "}"} | {"func", "init", "struct", "class", "enum", "static", "public",
-                                               "private", "_"}
-OPENING, CLOSING = "([{", ")]}"
-
-
-def tokens(line: str) -> list[tuple[int, int, str]]:
-    """The line's tokens (start, end, text), enough of Swift's to find an expression's ends."""
-    return [(match.start(), match.end(), match[0]) for match in TOKEN.finditer(line)]
-
-
-def _balanced(words: list[str]) -> bool:
-    depth = 0
-    for word in words:
-        depth += (word in OPENING) - (word in CLOSING)
-        if depth < 0:
-            return False
-    return depth == 0
-
-
-def _expression(words: list[str]) -> bool:
-    """Balanced, not empty, and at its own depth neither a bound nor a declaration's word."""
-    if not words or not _balanced(words):
-        return False
-    depth = 0
-    for word in words:
-        if depth == 0 and (word in NOT_EXPRESSIONS or word in (",", ":", "=", ";")):
-            return False
-        depth += (word in OPENING) - (word in CLOSING)
-    return True
 
 
 def _change(source: str, mistake: Mistake) -> tuple[int, int, str]:
@@ -94,29 +65,6 @@ def _change(source: str, mistake: Mistake) -> tuple[int, int, str]:
     return start, end, new
 
 
-def choice(number: int, mutated: str, original: str) -> str:
-    """The held choice: a conditional, which evaluates only the side it picks and lets `try`, `await`, a typed
-    `throws` and an implicit member (`.usage`) through as they were (a generic function of two autoclosures did not:
-    rethrows throws `any Error`, and a typed one infers no error type)."""
-    return f"(__POIMutant.active == {number} ? {mutated} : {original})"
-
-
-@dataclasses.dataclass(frozen=True)
-class Site:
-    """Where a mistake is held: the span [start, end) of its file (never over a line end) and what it becomes, either
-    `text` as it is (a line run unless, a clause) or, when `text` is None, a choice between `original` and
-    `mutated` (two mistakes of one span nest their choices)."""
-
-    start: int
-    end: int
-    original: str = ""
-    mutated: str = ""
-    text: str | None = None
-
-    def written(self, number: int) -> str:
-        return self.text if self.text is not None else choice(number, self.mutated, self.original)
-
-
 def held_site(source: str, mistake: Mistake, number: int) -> Site | None:
     """Where and how `source` holds `mistake` as mutant `number`; None when it cannot (the mistake is then built
     alone)."""
@@ -127,87 +75,34 @@ def held_site(source: str, mistake: Mistake, number: int) -> Site | None:
     line_start = source.rfind("\n", 0, start) + 1
     line_end = source.find("\n", start)
     line = source[line_start:len(source) if line_end < 0 else line_end]
+    if new == "" and gone.endswith("\n") and gone.count("\n") == 1 and not source[line_start:start].strip():
+        start, end = line_start, line_end + 1  # the find began inside the line's indent: the whole line goes
+        gone = source[start:end]
     if new == "" and gone.endswith("\n") and gone.count("\n") == 1 and start == line_start:
         statement = gone[:-1]  # a whole line deleted: it runs unless the mistake is active
         indent = statement[:len(statement) - len(statement.lstrip())]
         words = [text for _, _, text in tokens(statement)]
-        if not words or words[0] in NOT_EXPRESSIONS - {"return", "throw"} or not _balanced(words):
+        if not words or words[0] in NOT_EXPRESSIONS - {"return", "throw"} or not balanced(words):
             return None
         return Site(start, end - 1, text=f"{indent}if __POIMutant.active != {number} {{ {statement.strip()} }}")
     if "\n" in gone or "\n" in new:
-        return None
+        return lines_added(source, start, gone, new, number, line_start, line)
     column, stop = start - line_start, end - line_start
     if new.strip() == "where false" and not gone and line[stop:].lstrip().startswith(":"):
         return Site(start, end, text=f"{new[:len(new) - len(new.lstrip())]}where __POIMutant.active != {number}")
-    clause_list = re.match(r"\s*(?:guard|if|while)\b", line) and _depth_at(line, column) == 0
+    clause_list = re.match(r"\s*(?:guard|if|while)\b", line) and depth_at(line, column) == 0
     if clause_list and new.startswith(", ") and not gone:  # a condition added to the list
         return Site(start, end, text=f", (__POIMutant.active != {number} || {new[2:]})")
     if clause_list and gone.startswith(", ") and not new:  # a condition taken out of it
         return Site(start + 2, end, text=f"(__POIMutant.active == {number} || {gone[2:]})")
-    chosen = _choice(line, column, stop, new)
+    chosen = expression_choice(line, column, stop, new)
     if chosen is None:
-        return None
+        mutated_line = line[:column] + new + line[stop:]
+        site = case_item_removed(line, mutated_line, number) or \
+            (None if continues(source, line_start) else statement_choice(line, column, stop, new, number))
+        return None if site is None else Site(line_start + site.start, line_start + site.end, text=site.text)
     begin, finish, original, mutated = chosen
     return Site(line_start + begin, line_start + finish, original, mutated)
-
-
-def _unmatched(words: list[str]) -> tuple[int, int]:
-    """How many closing brackets `words` has without their opening one, and how many opening ones stay open."""
-    closers = openers = 0
-    for word in words:
-        if word in OPENING:
-            openers += 1
-        elif word in CLOSING:
-            if openers:
-                openers -= 1
-            else:
-                closers += 1
-    return closers, openers
-
-
-def _depth_at(line: str, column: int) -> int:
-    """The depth of brackets at `column` of the line (strings are tokens: their brackets do not count)."""
-    return sum((word in OPENING) - (word in CLOSING) for start, _, word in tokens(line) if start < column)
-
-
-def _reach(texts: list[str], at: int, step: int, depth: int) -> int:
-    """Where an expression that starts (`step` -1: ends, +1) at token `at` reaches, moving by `step`: past every
-    balanced bracket, up to the first bound at its own depth or the bracket that encloses it. `depth`: brackets
-    already open inside it, in the direction of the move."""
-    deeper, shallower = (CLOSING, OPENING) if step < 0 else (OPENING, CLOSING)
-    while 0 <= (at - 1 if step < 0 else at) < len(texts):
-        word = texts[at - 1 if step < 0 else at]
-        if word in deeper:
-            depth += 1
-        elif word in shallower:
-            if depth == 0:
-                break
-            depth -= 1
-        elif depth == 0 and word in BOUNDS:
-            break
-        at += step
-    return at
-
-
-def _choice(line: str, column: int, stop: int, new: str) -> tuple[int, int, str, str] | None:
-    """The smallest expression around [column, stop) of `line`: its span in the line, and its text before and after
-    the change."""
-    words = tokens(line)
-    first = next((i for i, (_, end, _) in enumerate(words) if end > column), len(words))
-    last = next((i for i, (begin, _, _) in enumerate(words) if begin >= stop and i >= first), len(words))
-    texts = [word for _, _, word in words]
-    left = _reach(texts, first, -1, _unmatched(texts[first:last])[0])
-    right = _reach(texts, last, +1, _unmatched(texts[left:last])[1])
-    if right < len(words) and texts[right] == "=":
-        return None  # the left side of an assignment: not a value
-    begin = min(words[left][0] if left < len(words) else column, column)
-    finish = max(words[right - 1][1] if right > left else stop, stop)
-    original = line[begin:finish]
-    mutated = line[begin:column] + new + line[stop:finish]
-    if not (_expression([w for _, _, w in tokens(original)]) and _expression([w for _, _, w in tokens(mutated)])):
-        return None
-    lead = len(original) - len(original.lstrip())
-    return begin + lead, finish - (len(original) - len(original.rstrip())), original.strip(), mutated.strip()
 
 
 def line_mistake(mistake: Mistake, source: str) -> Mistake | None:

@@ -108,15 +108,88 @@ class HeldFormsTests(unittest.TestCase):
     def test_what_is_not_one_expression_is_built_alone(self):
         not_held = [
             Mistake(FILE, "        case latitude\n", '        case latitude = "lat"\n'),  # a declaration
-            Mistake(FILE, "port = value", "_ = value"),  # the left side of an assignment
-            Mistake(FILE, "return 400\n", "return 400\n            return 401\n"),  # lines added
             Mistake(FILE, "guard let radius", "let radius"),  # a statement's keyword
+            Mistake(FILE, "            port = value\n", "            let port = 1\n            port = value\n"),
+            Mistake(FILE, "    enum CodingKeys", "    @frozen\n    enum CodingKeys"),  # an attribute added
+            Mistake(FILE, 'case "/health":', 'case "/healthz":\n'),  # a line split
         ]
         for mistake in not_held:
             with self.subTest(mistake.replace):
                 holding, lines = written(mistake)
                 self.assertFalse(holding.held(0))
                 self.assertEqual(lines, SOURCE.split("\n"))
+
+    def test_a_statement_that_is_no_value_is_chosen_by_an_if(self):
+        holding, lines = written(Mistake(FILE, "port = value", "_ = value"))
+        self.assertTrue(holding.held(0))
+        self.assertEqual(line_of(lines, "port = value"), "if __POIMutant.active == 0 { _ = value } else { port = value }")
+
+    def test_a_statement_inside_braces_on_its_line(self):
+        source = "func f() {\n    if let host = parsed.value(host) { configuration.host = host }\n}\n"
+        holding = held.HeldMistakes([Mistake(FILE, "{ configuration.host = host }", "{ _ = host }")], {FILE: source})
+        self.assertEqual(holding.files()[FILE].split("\n")[1], "    if let host = parsed.value(host) { "
+                         "if __POIMutant.active == 0 { _ = host } else { configuration.host = host } }")
+
+    def test_a_line_that_goes_on_an_expression_above_is_no_statement(self):
+        source = "let x = f(\n    a)\nlet y = [\n    b]\n"
+        holding = held.HeldMistakes([Mistake(FILE, "    a)", "    a = 1)"), Mistake(FILE, "    b]", "    let c\n    b]")],
+                                    {FILE: source})
+        self.assertEqual([holding.held(0), holding.held(1)], [False, False])
+
+    def test_lines_added_before_a_line_run_when_switched_on(self):
+        holding, lines = written(Mistake(FILE, "return send(", "return .respond(listing)\n            return send("),
+                                 Mistake(FILE, "case \"/health\":", "case \"/health\":\n            tick()"))
+        self.assertTrue(holding.held(0))
+        self.assertEqual(line_of(lines, "return send("),
+                         'if __POIMutant.active == 0 { return .respond(listing) }; return send(.error(404, "no such path"))')
+        self.assertFalse(holding.held(1))  # after a case label: the colon does not end with a brace
+        self.assertEqual(line_of(lines, "return 200"), "return 200")
+
+    def test_lines_added_after_an_opening_brace(self):
+        holding, lines = written(Mistake(FILE, "throws -> Int {", "throws -> Int {\n        sleep(1)\n        tick()"))
+        self.assertTrue(holding.held(0))
+        self.assertTrue(line_of(lines, "func answer").endswith("throws -> Int { if __POIMutant.active == 0 { sleep(1); tick() }"))
+
+    def test_an_element_or_an_argument_takes_its_whole_list_and_what_it_is_called_on(self):
+        source = ('guard ["GET", "HEAD"].contains(request.method) else { return no }\n'
+                  'return .respond(.json(Health(status: "ok")))\n')
+        holding = held.HeldMistakes([Mistake(FILE, '["GET", "HEAD"]', '["GET"]'),
+                                     Mistake(FILE, '"ok")))', '"ok"), status: 201))')], {FILE: source})
+        lines = holding.files()[FILE].split("\n")
+        self.assertEqual(lines[0], 'guard (__POIMutant.active == 0 ? ["GET"].contains(request.method) : '
+                         '["GET", "HEAD"].contains(request.method)) else { return no }')
+        self.assertEqual(lines[1], 'return .respond((__POIMutant.active == 1 ? .json(Health(status: "ok"), status: 201) : '
+                         '.json(Health(status: "ok"))))')
+
+    def test_the_base_of_a_member_chain_that_goes_on_over_lines(self):
+        source = "let url = try environment[name].flatMap {\n    URL(string: $0)\n}\n"
+        holding = held.HeldMistakes([Mistake(FILE, "try environment[name].flatMap {", "try (nil as String?).flatMap {")],
+                                    {FILE: source})
+        self.assertEqual(holding.files()[FILE].split("\n")[0],
+                         "let url = try (__POIMutant.active == 0 ? (nil as String?) : environment[name]).flatMap {")
+
+    def test_an_if_condition_ends_at_its_brace(self):
+        source = "func f() {\n    if request.json {\n        g()\n    }\n}\n"
+        holding = held.HeldMistakes([Mistake(FILE, "if request.json {", "if false {")], {FILE: source})
+        self.assertEqual(holding.files()[FILE].split("\n")[1], "    if (__POIMutant.active == 0 ? false : request.json) {")
+
+    def test_a_line_deleted_by_a_find_that_starts_inside_its_indent(self):
+        source = "func f() {\n        output(help)\n}\n"
+        holding = held.HeldMistakes([Mistake(FILE, "    output(help)\n", "")], {FILE: source})
+        self.assertEqual(holding.files()[FILE].split("\n")[1], "        if __POIMutant.active != 0 { output(help) }")
+
+    def test_a_list_after_a_generic_is_built_alone(self):
+        source = "let box = Box<Int>(1, 2)\n"
+        holding = held.HeldMistakes([Mistake(FILE, "(1, 2)", "(1)")], {FILE: source})
+        self.assertFalse(holding.held(0))
+
+    def test_a_pattern_taken_out_of_a_case_list_matches_only_while_switched_off(self):
+        source = 'switch word {\ncase "help", "--help", "-h":\n    help()\ncase .a(let v), .b(let v):\n    break\n}\n'
+        holding = held.HeldMistakes([Mistake(FILE, 'case "help", "--help", "-h":', 'case "--help", "-h":'),
+                                     Mistake(FILE, "case .a(let v), .b(let v):", "case .a(let v):")], {FILE: source})
+        self.assertEqual([holding.held(0), holding.held(1)], [True, False])
+        self.assertEqual(holding.files()[FILE].split("\n")[1],
+                         'case "help" where __POIMutant.active != 0, "--help", "-h":')
 
     def test_a_span_overlapping_another_is_built_alone(self):
         holding, lines = written(Mistake(FILE, "radius > 0 else", "radius >= 0 else"),
