@@ -6,7 +6,8 @@
   scripts/workshop hint NAME      a write-the-test exercise's next hint, from a nudge to the answer
   scripts/workshop verify         for every exercise, in the scratch copy (scripts/pyramidkit/run/scratch.py): the tests fail on
                                   the code as it is, and pass, with every other unit and integration test, once the
-                                  reference solution (docs/workshop/solutions/NAME.patch) is applied; and they fail
+                                  reference solutions (docs/workshop/solutions/NAME.patch) are applied, all five in
+                                  one build (each to files of its own); and they fail
                                   with each known wrong solution (docs/workshop/mistakes/NAME/*.patch); then the
                                   write-the-test exercises: reference tests accepted, known-weak tests and the empty
                                   starter files rejected. CI runs this.
@@ -134,55 +135,98 @@ def stale_patches() -> list[str]:
     return found
 
 
-def verify_exercise(copy: scratch.Scratch, exercise: Exercise, kept: str, kept_limit: float,
-                    holding: held.HeldMistakes) -> int:
-    """One exercise in the scratch copy: its failures, each said. A solution is made on the files as the code is
-    (`holding.original`), the other files keeping the mistakes the build holds, switched off."""
-    failures = 0
+def unsolved(copy: scratch.Scratch, exercise: Exercise) -> int:
+    """The exercise as shipped: every hidden test must fail on the code as it is. Returns 1 when one does not."""
     before = hidden(copy, exercise)
     if not before.tests:
         print("   FAILED: the hidden tests did not run", file=sys.stderr)
-        failures += 1
-    elif passed_tests(before):
+        return 1
+    if passed_tests(before):
         print(f"   FAILED: these hidden tests pass before the exercise is done, and each must fail: "
               f"{', '.join(passed_tests(before))}", file=sys.stderr)
-        failures += 1
-    else:
-        print(f"   unsolved: every hidden test fails, as it should ({before.tests} tests)")
-    def original(name: str) -> str | None:
-        return holding.original(name) or copy.read_if_there(name)
+        return 1
+    print(f"   unsolved: every hidden test fails, as it should ({before.tests} tests)")
+    return 0
 
-    reference = PatchMistake(SOLUTIONS / f"{exercise.name}.patch", name=f"{exercise.name}'s reference")
-    with copy.changed(reference.changes(original)):
-        built, _, log = copy.build()
-        after = hidden(copy, exercise) if built else None
-        tiers = copy.run(kept, kept_limit, stop_at_first_failure=False) if after and after.status == "passed" else None
-    if not built:
-        print(log[-2000:])
-    if after is not None and after.status == "passed" and after.tests and tiers and tiers.status == "passed":
-        print(f"   solved by the reference solution, and the {' and '.join(KEPT_TIERS).lower()} tiers still pass "
-              f"({tiers.tests} tests)")
-    else:
-        for line in (not_passing(after) if after and after.status != "passed" else
-                     not_passing(tiers) if tiers else [])[:10]:
-            print(f"     {line}")
-        print("   FAILED: the reference solution does not pass", file=sys.stderr)
-        failures += 1
-    # A known wrong solution must not pass: each one is a mistake the hidden tests exist to catch.
+
+def solutions(copy: scratch.Scratch, exercises: list[Exercise], kept: str, kept_limit: float, original) -> int:
+    """The reference solutions of `exercises`, made together in one build (their files are apart: none reads another's
+    change, as an attendee does one at a time): each exercise's hidden tests must pass, then every unit and integration
+    test; then each known wrong solution, in place of its exercise's reference, the others kept: the hidden tests must
+    fail it. One build for the references and one for each wrong solution, instead of one each and one to take each
+    out again (a solution in the domain module built every module above it twice). Returns the failures."""
+    references = {exercise: PatchMistake(SOLUTIONS / f"{exercise.name}.patch", name=f"{exercise.name}'s reference")
+                  .changes(original) for exercise in exercises}
+    failures = 0
+    with copy.changed({name: text for changes in references.values() for name, text in changes.items()}):
+        built, seconds, log = copy.build()
+        if not built:
+            print(log[-2000:])
+            print(f"   FAILED: the reference solutions of {', '.join(exercise.name for exercise in exercises)} do not "
+                  f"build", file=sys.stderr)
+            return len(exercises)
+        print(f"== the reference solutions of the {len(exercises)} exercises, made in one build ({seconds:.1f} s)",
+              flush=True)
+        for exercise in exercises:
+            after = hidden(copy, exercise)
+            if after.status == "passed" and after.tests:
+                print(f"   {exercise.name}: solved by its reference solution ({after.tests} tests)")
+            else:
+                for line in not_passing(after)[:10]:
+                    print(f"     {line}")
+                print(f"   FAILED: {exercise.name}: the reference solution does not pass", file=sys.stderr)
+                failures += 1
+        tiers = copy.run(kept, kept_limit, stop_at_first_failure=False)
+        if tiers.status == "passed" and tiers.tests:
+            print(f"   with every reference solution the {' and '.join(KEPT_TIERS).lower()} tiers still pass "
+                  f"({tiers.tests} tests)")
+        else:
+            for line in not_passing(tiers)[:10]:
+                print(f"     {line}")
+            print("   FAILED: the reference solutions break the tiers", file=sys.stderr)
+            failures += 1
+        for exercise in exercises:
+            own = {name: original(name) for name in references[exercise]}  # its reference taken out
+            failures += wrong_solutions(copy, exercise, own, original)
+    return failures
+
+
+def wrong_solutions(copy: scratch.Scratch, exercise: Exercise, own: dict[str, str | None], original) -> int:
+    """Each known wrong solution of `exercise`, made on its files as the code is (`own`: its reference's files put
+    back), the rest of the copy as it stands: the hidden tests must fail it, since each is a mistake they exist to
+    catch. Returns the failures."""
+    failures = 0
     for mistake in sorted((MISTAKES / exercise.name).glob("*.patch")):
-        with copy.changed(PatchMistake(mistake, name=mistake.stem).changes(original)):
+        with copy.changed({**own, **PatchMistake(mistake, name=mistake.stem).changes(original)}):
             built, _, log = copy.build()
             wrong = hidden(copy, exercise) if built else None
         if wrong is None:
             print(log[-1000:])
-            print(f"   FAILED: the wrong solution '{mistake.stem}' does not build, so it shows nothing", file=sys.stderr)
+            print(f"   FAILED: {exercise.name}: the wrong solution '{mistake.stem}' does not build, so it shows "
+                  f"nothing", file=sys.stderr)
             failures += 1
         elif wrong.status == "passed":
-            print(f"   FAILED: the hidden tests pass the wrong solution '{mistake.stem}'", file=sys.stderr)
+            print(f"   FAILED: {exercise.name}: the hidden tests pass the wrong solution '{mistake.stem}'",
+                  file=sys.stderr)
             failures += 1
         else:
-            print(f"   the wrong solution '{mistake.stem}' fails the hidden tests, as it should")
+            print(f"   {exercise.name}: the wrong solution '{mistake.stem}' fails the hidden tests, as it should")
     return failures
+
+
+def apart(exercises: list[Exercise]) -> list[str]:
+    """The files two reference solutions both change (none may: they are made together)."""
+    seen: dict[str, str] = {}
+    shared = []
+    for exercise in exercises:
+        text = (SOLUTIONS / f"{exercise.name}.patch").read_text()
+        for line in text.splitlines():
+            if line.startswith("+++ b/"):
+                name = line[len("+++ b/"):]
+                if name in seen:
+                    shared.append(f"{name} ({seen[name]}, {exercise.name})")
+                seen[name] = exercise.name
+    return shared
 
 
 def verify() -> int:
@@ -207,11 +251,19 @@ def verify() -> int:
         print(log[-3000:])
         print("workshop: the package does not build as it is", file=sys.stderr)
         return 1
+    def original(name: str) -> str | None:  # a solution is made on a file as the code is, not as the build holds it
+        return holding.original(name) or copy.read_if_there(name)
+
     failures = 0
     for exercise in EXERCISES:
         print(f"== {exercise.name}", flush=True)
-        failures += verify_exercise(copy, exercise, kept, kept_limit, holding)
-    copy.build()  # the copy is left built as it was, for the next run
+        failures += unsolved(copy, exercise)
+    shared = apart(EXERCISES)
+    for line in shared:
+        print(f"   FAILED: two reference solutions change {line}; each must keep to files of its own",
+              file=sys.stderr)
+    failures += len(shared) or solutions(copy, EXERCISES, kept, kept_limit, original)
+    # No build back to the code as it is here: the write-the-test exercises' build, next, is that build.
     print(f"exercises: {len(EXERCISES)} checked, {failures} failed")
     print("== the write-the-test exercises", flush=True)
     if write_the_test.verify(copy) != 0:

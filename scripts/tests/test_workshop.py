@@ -3,12 +3,13 @@ what a run that did not pass says."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 import sys
 import tempfile
 import unittest
-from contextlib import redirect_stderr
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from unittest import mock
 
@@ -51,6 +52,107 @@ class PatchTests(unittest.TestCase):
                 found = workshop.stale_patches()
         self.assertEqual(found, ["mistakes/retry/old.patch no longer applies to the code as it is",
                                  "mistakes/no-such-exercise is named after no exercise"])
+
+
+class FakeCopy:
+    """A scratch copy in memory: `changed` as the real one (nested blocks put back what was there), a build that
+    records the files it saw, and runs answered by `passes(files, filter)`."""
+
+    def __init__(self, files: dict[str, str], passes, builds: bool = True) -> None:
+        self.files, self.passes, self.builds, self.built = dict(files), passes, builds, []
+
+    @contextlib.contextmanager
+    def changed(self, files):
+        before = {name: self.files.get(name) for name in files}
+        self.files.update(files)
+        try:
+            yield
+        finally:
+            self.files.update(before)
+
+    def build(self):
+        self.built.append(dict(self.files))
+        return self.builds, 1.0, "" if self.builds else "error: it does not build"
+
+    def run(self, pattern, limit, stop_at_first_failure=True, environment=None):
+        passed = self.passes(self.files, pattern)
+        return scratch.Outcome("passed" if passed else "failed", 0.1, 1, "", [], [
+            TestResult(pattern, 0.1, "passed" if passed else "failed", "",
+                       [] if passed else [Failure("Expectation failed", "Tests/Workshop/X.swift:1")])])
+
+
+class OneBuildTests(unittest.TestCase):
+    """`verify` makes every reference solution in one build, then each wrong one in place of its own reference."""
+
+    EXERCISES = [workshop.Exercise("one", "1", "^One", "task"), workshop.Exercise("two", "2", "^Two", "task")]
+
+    def verify(self, passes, builds=True, wrong="B-wrong"):
+        with tempfile.TemporaryDirectory() as folder:
+            solutions, mistakes = Path(folder) / "solutions", Path(folder) / "mistakes"
+            solutions.mkdir()
+            (mistakes / "two").mkdir(parents=True)
+            for name, file, text in (("one", "A.swift", "A-solved"), ("two", "B.swift", "B-solved")):
+                (solutions / f"{name}.patch").write_text(f"+++ b/{file}\n")
+            (mistakes / "two" / "wrong.patch").write_text("+++ b/B.swift\n")
+            texts = {"one.patch": {"A.swift": "A-solved"}, "two.patch": {"B.swift": "B-solved"},
+                     "wrong.patch": {"B.swift": wrong}}
+            copy = FakeCopy({"A.swift": "A", "B.swift": "B"}, passes, builds)
+
+            class Patch:
+                def __init__(self, path, name):
+                    self.path = path
+
+                def changes(self, original):
+                    return texts[self.path.name]
+
+            err = io.StringIO()
+            with mock.patch.object(workshop, "SOLUTIONS", solutions), mock.patch.object(workshop, "MISTAKES", mistakes), \
+                    mock.patch.object(workshop, "PatchMistake", Patch), redirect_stderr(err), \
+                    redirect_stdout(io.StringIO()) as out:
+                failures = workshop.solutions(copy, self.EXERCISES, "^Kept", 1.0, {"A.swift": "A", "B.swift": "B"}.get)
+                shared = workshop.apart(self.EXERCISES)
+        return failures, copy, out.getvalue() + err.getvalue(), shared
+
+    @staticmethod
+    def solved(files, pattern):
+        """The hidden tests pass with their exercise's reference; the kept tiers with anything but the wrong one."""
+        if pattern == "^One":
+            return files["A.swift"] == "A-solved"
+        if pattern == "^Two":
+            return files["B.swift"] == "B-solved"
+        return files["B.swift"] != "B-wrong"
+
+    def test_references_in_one_build_then_the_wrong_one_in_place_of_its_own_and_the_copy_as_it_was(self):
+        failures, copy, said, shared = self.verify(self.solved)
+        self.assertEqual((failures, shared), (0, []), said)
+        self.assertEqual(copy.built, [{"A.swift": "A-solved", "B.swift": "B-solved"},
+                                      {"A.swift": "A-solved", "B.swift": "B-wrong"}])
+        self.assertEqual(copy.files, {"A.swift": "A", "B.swift": "B"})
+        self.assertIn("the wrong solution 'wrong' fails the hidden tests", said)
+
+    def test_a_reference_that_does_not_pass_a_wrong_one_that_does_and_a_build_that_fails_each_count(self):
+        failures, _, said, _ = self.verify(lambda files, pattern: pattern != "^One" and self.solved(files, pattern))
+        self.assertEqual(failures, 1)
+        self.assertIn("FAILED: one: the reference solution does not pass", said)
+        failures, _, said, _ = self.verify(lambda files, pattern: True)
+        self.assertEqual(failures, 1)
+        self.assertIn("FAILED: two: the hidden tests pass the wrong solution 'wrong'", said)
+        failures, copy, said, _ = self.verify(self.solved, builds=False)
+        self.assertEqual((failures, len(copy.built)), (2, 1))
+        self.assertIn("the reference solutions of one, two do not build", said)
+
+    def test_the_kept_tiers_must_pass_with_every_reference(self):
+        failures, _, said, _ = self.verify(lambda files, pattern: pattern != "^Kept" and self.solved(files, pattern))
+        self.assertEqual(failures, 1)
+        self.assertIn("FAILED: the reference solutions break the tiers", said)
+
+    def test_two_solutions_of_one_file_are_named_and_the_real_ones_are_apart(self):
+        with tempfile.TemporaryDirectory() as folder:
+            for name in ("one", "two"):
+                (Path(folder) / f"{name}.patch").write_text("--- a/Same.swift\n+++ b/Same.swift\n")
+            with mock.patch.object(workshop, "SOLUTIONS", Path(folder)):
+                self.assertEqual(workshop.apart(self.EXERCISES), ["Same.swift (one, two)"])
+        self.assertEqual(workshop.apart(workshop.EXERCISES), [])
 
 
 class OutcomeWordsTests(unittest.TestCase):
