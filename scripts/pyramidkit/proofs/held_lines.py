@@ -168,6 +168,17 @@ def _top_level_items(text: str) -> list[str] | None:
     return parts if depth == 0 else None
 
 
+def _statement_end(texts: list[str], at: int, step: int) -> int | None:
+    """Where the statement around token `at` ends, moving by `step` (-1: its start): at a `;` or at the brace of the
+    block around it (`{` before it, `}` after it); None when a `(` or `[` encloses it instead (it is an expression's
+    part, not a statement)."""
+    end = _reach(texts, at, step, 0, bounds={";"})
+    stopper = end - 1 if step < 0 else end
+    if 0 <= stopper < len(texts) and texts[stopper] in OPENING + CLOSING and texts[stopper] != "{}"[step > 0]:
+        return None
+    return end
+
+
 def statement_choice(line: str, column: int, stop: int, new: str, number: int) -> Site | None:
     """The one statement around [column, stop) (from the line's code, or a `{` or `;`, to its end, or a `}` or `;`),
     when the change is no expression of its own (`port = value` made `_ = value`): either statement, chosen by an
@@ -175,34 +186,10 @@ def statement_choice(line: str, column: int, stop: int, new: str, number: int) -
     words = tokens(line)
     first = next((i for i, (_, end, _) in enumerate(words) if end > column), len(words))
     last = next((i for i, (begin, _, _) in enumerate(words) if begin >= stop and i >= first), len(words))
-    left, depth = first, 0
-    while left > 0:
-        word = words[left - 1][2]
-        if word in CLOSING:
-            depth += 1
-        elif word in OPENING:
-            if depth == 0:
-                if word != "{":
-                    return None
-                break
-            depth -= 1
-        elif word == ";" and depth == 0:
-            break
-        left -= 1
-    right, depth = last, 0
-    while right < len(words):
-        word = words[right][2]
-        if word in OPENING:
-            depth += 1
-        elif word in CLOSING:
-            if depth == 0:
-                if word != "}":
-                    return None
-                break
-            depth -= 1
-        elif word == ";" and depth == 0:
-            break
-        right += 1
+    texts = [word for _, _, word in words]
+    left, right = _statement_end(texts, first, -1), _statement_end(texts, last, +1)
+    if left is None or right is None:
+        return None
     if left >= right or any(word in (",", ":", ".") for word in (words[left][2], words[right - 1][2])):
         return None
     begin, finish = min(words[left][0], column), max(words[right - 1][1], stop)
@@ -234,9 +221,9 @@ def depth_at(line: str, column: int) -> int:
     return sum((word in OPENING) - (word in CLOSING) for start, _, word in tokens(line) if start < column)
 
 
-def _reach(texts: list[str], at: int, step: int, depth: int) -> int:
+def _reach(texts: list[str], at: int, step: int, depth: int, bounds: set[str] = BOUNDS) -> int:
     """Where an expression that starts (`step` -1: ends, +1) at token `at` reaches, moving by `step`: past every
-    balanced bracket, up to the first bound at its own depth or the bracket that encloses it. `depth`: brackets
+    balanced bracket, up to the first of `bounds` at its own depth or the bracket that encloses it. `depth`: brackets
     already open inside it, in the direction of the move."""
     deeper, shallower = (CLOSING, OPENING) if step < 0 else (OPENING, CLOSING)
     while 0 <= (at - 1 if step < 0 else at) < len(texts):
@@ -247,7 +234,7 @@ def _reach(texts: list[str], at: int, step: int, depth: int) -> int:
             if depth == 0:
                 break
             depth -= 1
-        elif depth == 0 and word in BOUNDS:
+        elif depth == 0 and word in bounds:
             break
         at += step
     return at
