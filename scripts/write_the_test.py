@@ -301,8 +301,7 @@ def judge(copy: scratch.Scratch, exercise: Exercise, candidates: dict[str, str],
                 if not built:
                     raise SystemExit(f"workshop: mistake {mistake.name} does not build:\n{log[-2000:]}")
                 switched = environment
-            outcomes[mistake.name] = {label: copy.run(exercise.pattern(suite_name(exercise, label)), limit,
-                                                      environment=switched).status for label in alive}
+            outcomes[mistake.name] = statuses(copy, exercise, alive, limit, switched)
     for mistake in exercise.mistakes:
         for label, status in outcomes.get(mistake.name, {}).items():
             verdict = verdicts[label]
@@ -320,6 +319,35 @@ def judge(copy: scratch.Scratch, exercise: Exercise, candidates: dict[str, str],
     if built_alone:
         copy.build()  # the copy is left built with the mistakes held and switched off, for the next check
     return verdicts
+
+
+def statuses(copy: scratch.Scratch, exercise: Exercise, labels: list[str], limit: float,
+             environment: dict[str, str]) -> dict[str, str]:
+    """Each candidate's status under one mistake ('passed', 'failed', 'timeout'). Several (CI's reference and weak
+    tests) share one run, each suite's results read apart: Swift Testing runs their suites at once, so the candidates
+    that hang under the mistake cost one time limit, not one each. A candidate that run leaves unsettled (no result
+    and nothing running at the time-out: an XCTest suite queued behind another's hang), or every one after a crash
+    (a crash fails the tests running beside it), is run alone, as a single candidate (an attendee's) always is."""
+    alone = list(labels)
+    found: dict[str, str] = {}
+    if len(labels) > 1:
+        suites = {label: suite_name(exercise, label) for label in labels}
+        outcome = copy.run(rf"^WorkshopTests\.({'|'.join(suites.values())})\b", limit, stop_at_first_failure=False,
+                           environment=environment)
+        crashed = any("(a crash?)" in failure for failure in outcome.failures())
+        alone = []
+        for label, suite in suites.items():
+            mine = [result for result in outcome.results if result.identifier.startswith(f"WorkshopTests.{suite}/")]
+            hung = [test for test in outcome.hung if test.startswith(f"WorkshopTests.{suite}/")]
+            if crashed or not (mine or hung):
+                alone.append(label)
+            elif any(result.outcome == "failed" for result in mine):
+                found[label] = "failed"
+            else:
+                found[label] = "timeout" if hung else "passed"
+    for label in alone:
+        found[label] = copy.run(exercise.pattern(suite_name(exercise, label)), limit, environment=environment).status
+    return {label: found[label] for label in labels}
 
 
 def hung_line(says: str, limit: float) -> str:

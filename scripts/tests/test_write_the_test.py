@@ -13,7 +13,9 @@ from unittest import mock
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import write_the_test  # noqa: E402
+from pyramidkit.run import scratch  # noqa: E402
 from pyramidkit.run.mistake import MistakeError  # noqa: E402
+from pyramidkit.run.results import Failure, TestResult  # noqa: E402
 from write_the_test import EXERCISES, Hidden  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -177,6 +179,8 @@ class JudgeOrderTests(unittest.TestCase):
     def test_held_first_alone_last_verdict_lines_in_the_exercises_order(self):
         exercise = next(e for e in EXERCISES if e.name == "write-observer-test")
         holding = write_the_test.universe.holding(write_the_test.kit_config.load(ROOT))
+        # Every mistake of the exercise is held today: one is built alone as if the compiler would not hold it.
+        del holding.sites[holding.held_as(exercise.mistakes[1])]
         events = []
 
         def run(pattern, limit, environment=None, stop_at_first_failure=True):
@@ -368,3 +372,56 @@ class BuildErrorTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SharedRunTests(unittest.TestCase):
+    """CI's candidates share one run a mistake, each suite's results read apart, so that two that hang cost one time
+    limit; one the run leaves unsettled, or all after a crash, are run alone; an attendee's one runs alone."""
+
+    EXERCISE = next(e for e in EXERCISES if e.name == "write-loader-test")
+
+    def statuses(self, shared, labels=("reference", "weak-a", "weak-b")):
+        runs = []
+
+        def run(pattern, limit, environment=None, stop_at_first_failure=True):
+            runs.append(pattern)
+            if "|" in pattern:
+                return shared
+            return FakeOutcome("failed" if "weak_a" in pattern else "passed")
+
+        found = write_the_test.statuses(fake_copy(run, [])(), self.EXERCISE, list(labels), 10.0, {"POI_MUTANT": "1"})
+        return found, runs
+
+    def suite(self, label):
+        return f"WorkshopTests.{write_the_test.suite_name(self.EXERCISE, label)}"
+
+    def test_one_run_each_suites_results_read_apart(self):
+        shared = scratch.Outcome("timeout", 10.0, 3, "", [f"{self.suite('weak-b')}/loads()"], [
+            TestResult(f"{self.suite('reference')}/loads()", 0.1, "failed", "", [Failure("caught", "W.swift:3")]),
+            TestResult(f"{self.suite('weak-a')}/loads()", 0.1, "passed"),
+            TestResult(f"{self.suite('weak-a')}/later()", 0.0, "skipped", "later")])
+        found, runs = self.statuses(shared)
+        self.assertEqual(found, {"reference": "failed", "weak-a": "passed", "weak-b": "timeout"})
+        self.assertEqual(len(runs), 1)
+        for label in ("reference", "weak-a", "weak-b"):
+            self.assertIn(write_the_test.suite_name(self.EXERCISE, label), runs[0])
+
+    def test_a_suite_with_no_result_and_nothing_running_is_run_alone(self):
+        shared = scratch.Outcome("timeout", 10.0, 1, "", [f"{self.suite('reference')}/loads()"], [])
+        found, runs = self.statuses(shared)
+        self.assertEqual(found, {"reference": "timeout", "weak-a": "failed", "weak-b": "passed"})
+        self.assertEqual(len(runs), 3)
+
+    def test_after_a_crash_every_candidate_is_run_alone(self):
+        shared = scratch.Outcome("failed", 0.2, 3, "", [], [
+            TestResult(f"{self.suite(label)}/loads()", 0.1, "failed", "",
+                       [Failure("the test process ended with signal 4 while this test ran (a crash?)", "")])
+            for label in ("reference", "weak-a", "weak-b")])
+        found, runs = self.statuses(shared)
+        self.assertEqual(found, {"reference": "passed", "weak-a": "failed", "weak-b": "passed"})
+        self.assertEqual(len(runs), 4)
+
+    def test_an_attendees_one_candidate_runs_alone(self):
+        found, runs = self.statuses(None, labels=("yours",))
+        self.assertEqual((found, len(runs)), ({"yours": "passed"}, 1))
+        self.assertNotIn("|", runs[0])

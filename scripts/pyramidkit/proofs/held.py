@@ -82,7 +82,9 @@ def held_site(source: str, mistake: Mistake, number: int) -> Site | None:
         statement = gone[:-1]  # a whole line deleted: it runs unless the mistake is active
         indent = statement[:len(statement) - len(statement.lstrip())]
         words = [text for _, _, text in tokens(statement)]
-        if not words or words[0] in NOT_EXPRESSIONS - {"return", "throw"} or not balanced(words):
+        # A guard that binds nothing, whole on its line, is a statement too: its `else` leaves the function as before.
+        whole_guard = words[:1] == ["guard"] and words[-1:] == ["}"] and not {"let", "var", "case"} & set(words)
+        if not words or (words[0] in NOT_EXPRESSIONS - {"return", "throw"} and not whole_guard) or not balanced(words):
             return None
         return Site(start, end - 1, text=f"{indent}if __POIMutant.active != {number} {{ {statement.strip()} }}")
     if "\n" in gone or "\n" in new:

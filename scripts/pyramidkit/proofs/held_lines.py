@@ -111,29 +111,39 @@ def continues(source: str, line_start: int) -> bool:
 
 def lines_added(source: str, start: int, gone: str, new: str, number: int, line_start: int, line: str) -> Site | None:
     """Whole lines added before a line's first word, or after a line that ends with `{`: written on that line, run
-    only when the mistake is switched on (`if __POIMutant.active == N { ... }`), so that no line moves."""
+    only when the mistake is switched on (`if __POIMutant.active == N { ... }`), so that no line moves. The diff's
+    own place first; then the same insertion read where it starts a line above (a line added after its twin)."""
     if gone:
         return None
-    for shift in range(1, len(new) + 1):  # the same insertion, read where it starts a line (the diff may start it later)
+    if start == line_start or not source[line_start:start].strip():
+        site = _before_line(source, line_start, source[line_start:start] + new[:len(new) - (start - line_start)]
+                            if new.endswith(source[line_start:start]) else None, number)
+        if site is not None:
+            return site
+    for shift in range(1, len(new) + 1):
         if new.endswith(source[start - shift:start]) and source[start - shift - 1:start - shift] in ("\n", ""):
-            start, new = start - shift, source[start - shift:start] + new[:len(new) - shift]
-            line_start = start
-            margin = re.match(r"[ \t]*", source[start:])[0]
-            if new.startswith(margin):  # and past the line's indent, which the added lines share
-                start, new = start + len(margin), new[len(margin):] + margin
-            break
-    indent = source[line_start:start]
-    if not indent.strip() and new.endswith("\n" + indent) and not continues(source, line_start):  # before its code
-        statements = _statements(new[:len(new) - len(indent) - 1])
-        if statements is None:
-            return None
-        return Site(start, start, text=f"if __POIMutant.active == {number} {{ {'; '.join(statements)} }}; ")
+            return _before_line(source, start - shift, source[start - shift:start] + new[:len(new) - shift], number)
     if (start == len(source) or source[start] == "\n") and new.startswith("\n") and line.rstrip().endswith("{"):
         statements = _statements(new)
         if statements is None:
             return None
         return Site(start, start, text=f" if __POIMutant.active == {number} {{ {'; '.join(statements)} }}")
     return None
+
+
+def _before_line(source: str, line_start: int, new: str | None, number: int) -> Site | None:
+    """`new`, inserted at `line_start` (whole lines, each ending with a line end), written before that line's first
+    word, past the indent the added lines share with it."""
+    if new is None or not new.endswith("\n") or continues(source, line_start):
+        return None
+    margin = re.match(r"[ \t]*", source[line_start:])[0]
+    if not new.startswith(margin):
+        return None
+    statements = _statements(new[len(margin):])
+    if statements is None:
+        return None
+    return Site(line_start + len(margin), line_start + len(margin),
+                text=f"if __POIMutant.active == {number} {{ {'; '.join(statements)} }}; ")
 
 
 def case_item_removed(line: str, mutated: str, number: int) -> Site | None:

@@ -90,6 +90,14 @@ class HeldFormsTests(unittest.TestCase):
         self.assertTrue(holding.held(0))
         self.assertEqual(line_of(lines, "port = value"), "if __POIMutant.active != 0 { port = value }")
 
+    def test_a_guard_line_that_binds_nothing_deleted(self):
+        source = "func f() -> Bool {\n    guard !testing else { return false }\n    guard let x else { return true }\n}\n"
+        holding = held.HeldMistakes([Mistake(FILE, "    guard !testing else { return false }\n", ""),
+                                     Mistake(FILE, "    guard let x else { return true }\n", "")], {FILE: source})
+        self.assertEqual([holding.held(0), holding.held(1)], [True, False])
+        self.assertEqual(holding.files()[FILE].split("\n")[1],
+                         "    if __POIMutant.active != 0 { guard !testing else { return false } }")
+
     def test_a_case_that_never_matches(self):
         _, lines = written(Mistake(FILE, 'case "/health":', 'case "/health" where false:'))
         self.assertEqual(line_of(lines, "/health"), 'case "/health" where __POIMutant.active != 0:')
@@ -144,6 +152,15 @@ class HeldFormsTests(unittest.TestCase):
                          'if __POIMutant.active == 0 { return .respond(listing) }; return send(.error(404, "no such path"))')
         self.assertFalse(holding.held(1))  # after a case label: the colon does not end with a brace
         self.assertEqual(line_of(lines, "return 200"), "return 200")
+
+    def test_a_line_added_after_its_twin_is_held_beside_that_line_deleted(self):
+        source = "func f() {\n    if seen {\n        note()\n        reload()\n    }\n}\n"
+        holding = held.HeldMistakes([Mistake(FILE, "        reload()\n", ""),
+                                     Mistake(FILE, "note()\n        reload()\n", "note()\n        reload()\n        reload()\n")],
+                                    {FILE: source})
+        self.assertEqual([holding.held(0), holding.held(1)], [True, True])
+        self.assertEqual(holding.files()[FILE].split("\n")[3:5], ["        if __POIMutant.active != 0 { reload() }",
+                                                                  "    if __POIMutant.active == 1 { reload() }; }"])
 
     def test_lines_added_after_an_opening_brace(self):
         holding, lines = written(Mistake(FILE, "throws -> Int {", "throws -> Int {\n        sleep(1)\n        tick()"))
