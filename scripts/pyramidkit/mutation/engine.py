@@ -90,6 +90,7 @@ class Engine:
         schema = schemata_module.Schema(mutants, sources)
         progress(f"== mutant schemata in {copy.tree.relative_to(package.root)}: {len(mutants)} mutants in one build")
         started = time.monotonic()
+        self._settle_schema(schema, copy)
         for attempt in range(1, 60):
             copy.prepare(schema.files())
             built, seconds, log = copy.build()
@@ -109,6 +110,23 @@ class Engine:
         self.schema_copy, self.schema = copy, schema
         if self.measure_limits:
             self.set_limits(scratch.time_limits(copy, package.config))
+
+    def _settle_schema(self, schema: schemata_module.Schema, copy: scratch.Scratch) -> None:
+        """The schema checked module by module before its first build (precheck.settle), with the module commands
+        and dependencies of a native build of the package as it is: the coverage build, the package's own, or the
+        schema copy's last."""
+        if self.build_system != "native":
+            return
+        root = self.package.root
+        manifest = next((path for path in (root / ".build-coverage" / "debug.yaml", root / ".build" / "debug.yaml",
+                                           copy.tree / ".build" / "debug.yaml") if path.is_file()), None)
+        arguments = precheck_module.module_arguments(manifest) if manifest is not None else {}
+        if not arguments:
+            return
+        started = time.monotonic()
+        checks, put_back = precheck_module.settle(schema, root, arguments, jobs=max(self.jobs, 2))
+        progress(f"   checked by the compiler module by module first ({manifest.parent.name}'s commands): {checks} "
+                 f"checks, {put_back} lines the schema cannot hold put back, {time.monotonic() - started:.1f} s")
 
     def set_limits(self, limits: dict[str, float], how: str = "") -> None:
         """Sets each tier's time limit (in place: a forked worker's engine shares the dict's identity)."""

@@ -169,3 +169,58 @@ class PrecheckTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class FakeSchema:
+    """A schema for settle: its files, and drop_errors as the schema's own (a line named by an error is put back)."""
+
+    def __init__(self, files: dict[str, str]) -> None:
+        self.written = dict(files)
+        self.dropped: list[tuple[str, int]] = []
+
+    def files(self) -> dict[str, str]:
+        return dict(self.written)
+
+    def drop_errors(self, log: str) -> int:
+        found = re.findall(r"^(?:.*?/)?(Sources/[^:\s]+\.swift):(\d+):\d+: error: ", log, re.MULTILINE)
+        for file, number in found:
+            lines = self.written[file].split("\n")
+            lines[int(number) - 1] = lines[int(number) - 1].replace("TYPE", "").replace("FLOW", "")
+            self.written[file] = "\n".join(lines)
+            self.dropped.append((file, int(number)))
+        return len(found)
+
+
+class SettleTests(unittest.TestCase):
+    """The schema checked module by module before its build: each round's errors put back, until it checks clean."""
+
+    def setUp(self) -> None:
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        self.root = Path(folder.name)
+        for module in ("M", "N", "O"):
+            (self.root / "Sources" / module).mkdir(parents=True)
+            (self.root / "Sources" / module / "A.swift").write_text("let a = 1\nlet b = 2\n")
+        self.commands = {name: ["/usr/bin/swiftc", "-module-name", name] for name in ("M", "N")}
+
+    def test_each_rounds_errors_are_put_back_type_errors_first_then_control_flow(self):
+        schema = FakeSchema({"Sources/M/A.swift": "let a = TYPE\nlet b = FLOW\n", "Sources/M/__POIMutants.swift": "",
+                             "Sources/N/A.swift": "let a = 1\nlet b = 3\n"})
+        compiler = Compiler()
+        checks, put_back = precheck.settle(schema, self.root, self.commands, compiler, jobs=1)
+        self.assertEqual(schema.dropped, [("Sources/M/A.swift", 1), ("Sources/M/A.swift", 2)])
+        self.assertEqual((checks, put_back), (6, 2))  # M: as it is, TYPE, FLOW, clean; N: as it is, clean
+        self.assertEqual(len(compiler.checks), 6)
+
+    def test_a_module_not_clean_as_it_is_one_without_a_command_and_an_error_elsewhere_are_left_to_the_builds(self):
+        (self.root / "Sources" / "M" / "B.swift").write_text("let c = TYPE\n")  # M as it is does not check clean
+        schema = FakeSchema({"Sources/M/A.swift": "let a = TYPE\n", "Sources/O/A.swift": "let a = TYPE\n",
+                             "Sources/N/A.swift": "let a = TYPE\n"})
+
+        def compiler(command: list[str]) -> tuple[bool, str]:
+            if "N" in command and any("TYPE" in Path(f).read_text() for f in command if f.endswith(".swift")):
+                return False, "/elsewhere/Sources/N/Other.swift:3:1: error: cannot find 'x'"
+            return Compiler()(command)
+
+        precheck.settle(schema, self.root, self.commands, compiler, jobs=2)
+        self.assertEqual(schema.dropped, [])
