@@ -7,7 +7,8 @@
   scripts/workshop verify         for every exercise, in the scratch copy (scripts/pyramidkit/run/scratch.py): the tests fail on
                                   the code as it is, and pass, with every other unit and integration test, once the
                                   reference solutions (docs/workshop/solutions/NAME.patch) are applied, all five in
-                                  one build (each to files of its own); and they fail
+                                  one build (each to files of its own, and each checked by the compiler alone
+                                  first); and they fail
                                   with each known wrong solution (docs/workshop/mistakes/NAME/*.patch); then the
                                   write-the-test exercises: reference tests accepted, known-weak tests and the empty
                                   starter files rejected. CI runs this.
@@ -32,6 +33,7 @@ from pathlib import Path
 
 import rehearse
 from pyramidkit.run import scratch
+from pyramidkit.mutation import precheck
 from pyramidkit.proofs import held, universe
 from pyramidkit.run.mistake import PatchMistake
 import workshop_plan
@@ -214,6 +216,37 @@ def wrong_solutions(copy: scratch.Scratch, exercise: Exercise, own: dict[str, st
     return failures
 
 
+def alone(copy: scratch.Scratch, exercises: list[Exercise], original) -> int:
+    """Each reference solution checked by the compiler alone, on the code as it is (precheck.module_errors: its
+    module's sources with the solution in, the copy's own build's command and dependencies, no build): the one build
+    of all five could not show a solution that needs another's change, which an attendee, doing one, would not have.
+    A solution over several modules, or a module without a command, is said and not checked. Returns the failures."""
+    arguments = precheck.module_arguments(copy.tree / ".build" / "debug.yaml")
+    failures = checked = 0
+    for exercise in exercises:
+        changes = PatchMistake(SOLUTIONS / f"{exercise.name}.patch", name=f"{exercise.name}'s reference").changes(
+            original)
+        folders = {"/".join(name.split("/")[:2]) for name in changes}
+        command = arguments.get(next(iter(folders)).split("/")[-1]) if len(folders) == 1 else None
+        if command is None:
+            print(f"   {exercise.name}: its reference solution not checked alone ({', '.join(sorted(folders))}: "
+                  f"{'more than one module' if len(folders) > 1 else 'no command of the build for it'})")
+            continue
+        folder = next(iter(folders))
+        sources = {str(path.relative_to(ROOT)): original(str(path.relative_to(ROOT))) or ""
+                   for path in sorted((ROOT / folder).rglob("*.swift"))}
+        errors = precheck.module_errors(command, {**sources, **changes})
+        checked += 1
+        if errors is None or errors:
+            print(f"   FAILED: {exercise.name}: its reference solution alone does not compile: "
+                  f"{'; '.join((errors or ['the compiler failed naming no line of the module'])[:3])}",
+                  file=sys.stderr)
+            failures += 1
+    print(f"   each reference solution alone, checked by the compiler: {checked} of {len(exercises)}, "
+          f"{failures} not compiling")
+    return failures
+
+
 def apart(exercises: list[Exercise]) -> list[str]:
     """The files two reference solutions both change (none may: they are made together)."""
     seen: dict[str, str] = {}
@@ -262,6 +295,7 @@ def verify() -> int:
     for line in shared:
         print(f"   FAILED: two reference solutions change {line}; each must keep to files of its own",
               file=sys.stderr)
+    failures += alone(copy, EXERCISES, original)
     failures += len(shared) or solutions(copy, EXERCISES, kept, kept_limit, original)
     # No build back to the code as it is here: the write-the-test exercises' build, next, is that build.
     print(f"exercises: {len(EXERCISES)} checked, {failures} failed")

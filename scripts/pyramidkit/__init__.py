@@ -31,6 +31,7 @@ PUBLIC = (
     "pyramidkit.run.scratch",  # a scratch copy of the package: a mistake made, built and tested
     "pyramidkit.proofs.held",  # find-and-replace mistakes held in one build, switched on at run time
     "pyramidkit.proofs.universe",  # every mistake of the package's proofs, held in the scratch copy's one build
+    "pyramidkit.mutation.precheck",  # a module's sources checked by the compiler alone, without a build
     "pyramidkit.coverage.by_test",  # which tests reach which lines
     "pyramidkit.docs.markers",  # the docs' marked blocks, found, rewritten, checked
 )

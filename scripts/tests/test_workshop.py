@@ -155,6 +155,58 @@ class OneBuildTests(unittest.TestCase):
         self.assertEqual(workshop.apart(workshop.EXERCISES), [])
 
 
+class AloneTests(unittest.TestCase):
+    """Each reference solution is also checked by the compiler alone, since the one build holds all five."""
+
+    def alone(self, changes_by_name, errors, commands=("M", "N")):
+        with tempfile.TemporaryDirectory() as folder:
+            root = Path(folder)
+            for module in ("M", "N"):
+                (root / "Sources" / module).mkdir(parents=True)
+                (root / "Sources" / module / "A.swift").write_text("let a = 1\n")
+            copy = type("Copy", (), {"tree": root})()
+
+            class Patch:
+                def __init__(self, path, name):
+                    self.name = path.stem
+
+                def changes(self, original):
+                    return changes_by_name[self.name]
+
+            checked = []
+
+            def module_errors(command, sources):
+                checked.append((command, sorted(sources)))
+                return errors(sources)
+
+            exercises = [workshop.Exercise(name, "1", "^X", "task") for name in changes_by_name]
+            with mock.patch.object(workshop, "ROOT", root), mock.patch.object(workshop, "PatchMistake", Patch), \
+                    mock.patch.object(workshop.precheck, "module_arguments",
+                                      return_value={name: [name] for name in commands}), \
+                    mock.patch.object(workshop.precheck, "module_errors", module_errors), \
+                    redirect_stderr(io.StringIO()) as err, redirect_stdout(io.StringIO()) as out:
+                failures = workshop.alone(copy, exercises, lambda name: (root / name).read_text())
+        return failures, checked, out.getvalue() + err.getvalue()
+
+    def test_each_solution_with_its_modules_sources_and_what_is_not_checked_is_said(self):
+        failures, checked, said = self.alone(
+            {"one": {"Sources/M/A.swift": "let a = 2\n"}, "two": {"Sources/M/B.swift": "x", "Sources/N/A.swift": "y"},
+             "three": {"Sources/O/A.swift": "z"}}, lambda sources: [])
+        self.assertEqual(failures, 0)
+        self.assertEqual(checked, [(["M"], ["Sources/M/A.swift"])])
+        self.assertIn("two: its reference solution not checked alone (Sources/M, Sources/N: more than one module)", said)
+        self.assertIn("three: its reference solution not checked alone (Sources/O: no command of the build for it)", said)
+
+    def test_a_solution_that_does_not_compile_alone_or_cannot_be_said_fails(self):
+        failures, _, said = self.alone({"one": {"Sources/M/A.swift": "let a = b\n"}},
+                                       lambda sources: ["Sources/M/A.swift:1: cannot find 'b' in scope"])
+        self.assertEqual(failures, 1)
+        self.assertIn("FAILED: one: its reference solution alone does not compile: Sources/M/A.swift:1: cannot find", said)
+        failures, _, said = self.alone({"one": {"Sources/M/A.swift": "let a = b\n"}}, lambda sources: None)
+        self.assertEqual(failures, 1)
+        self.assertIn("the compiler failed naming no line of the module", said)
+
+
 class OutcomeWordsTests(unittest.TestCase):
     def test_a_run_that_did_not_pass_says_each_failure_each_hang_or_that_none_ran(self):
         failed = TestResult("WorkshopTests.RetryExerciseTests/testRetry", 0.1, "failed", "x",

@@ -265,6 +265,26 @@ def settle(schema, root: Path, arguments: dict[str, list[str]],
     return counts[0], counts[1]
 
 
+def module_errors(arguments: list[str], sources: dict[str, str],
+                  compile: Callable[[list[str]], tuple[bool, str]] | None = None) -> list[str] | None:
+    """The compiler's errors in a module's `sources` (each path as in the package, and its text), checked alone with
+    the module's command (`arguments`, from module_arguments: `swiftc -emit-sil`, no build); each `File.swift:line:
+    message`. None when the check could not say: an error outside these files, or a failure that names no line."""
+    with tempfile.TemporaryDirectory() as folder_path:
+        scratch = Path(folder_path)
+        for file, text in sources.items():
+            (scratch / file).parent.mkdir(parents=True, exist_ok=True)
+            (scratch / file).write_text(text)
+        passed, output = (compile or _compile)(command_of(arguments, [str(scratch / file) for file in sources]))
+        errors = []
+        for found in ERROR.finditer(output):
+            path = Path(found[1])
+            if not path.is_relative_to(scratch):
+                return None
+            errors.append(f"{path.relative_to(scratch)}:{found[2]}: {found[3]}")
+    return None if not passed and not errors else errors
+
+
 def _compile(command: list[str]) -> tuple[bool, str]:
     completed = subprocess.run(command, capture_output=True, text=True)
     return completed.returncode == 0, completed.stdout + completed.stderr

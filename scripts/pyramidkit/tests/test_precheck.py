@@ -224,3 +224,17 @@ class SettleTests(unittest.TestCase):
 
         precheck.settle(schema, self.root, self.commands, compiler, jobs=2)
         self.assertEqual(schema.dropped, [])
+
+
+class ModuleErrorsTests(unittest.TestCase):
+    """A module's sources checked alone: each error named by its path in the package; None when the check cannot say."""
+
+    def test_errors_by_package_path_none_for_an_error_elsewhere_or_a_failure_naming_no_line(self):
+        sources = {"Sources/M/A.swift": "let a = TYPE\n", "Sources/M/B.swift": "let b = 1\n"}
+        self.assertEqual(precheck.module_errors(["/usr/bin/swiftc"], sources, Compiler()),
+                         ["Sources/M/A.swift:1: cannot convert"])
+        self.assertEqual(precheck.module_errors(["/usr/bin/swiftc"], {"Sources/M/B.swift": "let b = 1\n"}, Compiler()),
+                         [])
+        self.assertIsNone(precheck.module_errors(
+            ["/usr/bin/swiftc"], sources, lambda command: (False, "/elsewhere/X.swift:1:1: error: no such module")))
+        self.assertIsNone(precheck.module_errors(["/usr/bin/swiftc"], sources, lambda command: (False, "crashed")))
