@@ -197,22 +197,8 @@ class Precheck:
         written = dict(sources)
         for mutant in batch:
             written[mutant.file] = standalone(mutant, written[mutant.file])
-        for file, text in written.items():
-            (scratch / file).parent.mkdir(parents=True, exist_ok=True)
-            (scratch / file).write_text(text)
         self.checks += 1
-        passed, output = self.compile(command_of(arguments, [str(scratch / file) for file in written]))
-        errors = []
-        for found in ERROR.finditer(output):
-            path = Path(found[1])
-            try:
-                file = str(path.relative_to(scratch))
-            except ValueError:
-                return None  # an error in a file not among these: a dependency, the command
-            errors.append((file, int(found[2]), found[3]))
-        if not passed and not errors:
-            return None
-        return errors
+        return _checked(arguments, scratch, written, self.compile)
 
 
 def settle(schema, root: Path, arguments: dict[str, list[str]],
@@ -232,12 +218,9 @@ def settle(schema, root: Path, arguments: dict[str, list[str]],
         folders = sorted({module_folder(file) for file in schema.files() if file.startswith("Sources/")})
 
     def check(arguments: list[str], scratch: Path, written: dict[str, str]) -> tuple[bool, str]:
-        for file, text in written.items():
-            (scratch / file).parent.mkdir(parents=True, exist_ok=True)
-            (scratch / file).write_text(text)
         with lock:
             counts[0] += 1
-        return compile(command_of(arguments, [str(scratch / file) for file in written]))
+        return _compiled(arguments, scratch, written, compile)
 
     def module(folder: str) -> None:
         arguments_of_module = arguments.get(folder.split("/")[-1])
@@ -271,17 +254,31 @@ def module_errors(arguments: list[str], sources: dict[str, str],
     the module's command (`arguments`, from module_arguments: `swiftc -emit-sil`, no build); each `File.swift:line:
     message`. None when the check could not say: an error outside these files, or a failure that names no line."""
     with tempfile.TemporaryDirectory() as folder_path:
-        scratch = Path(folder_path)
-        for file, text in sources.items():
-            (scratch / file).parent.mkdir(parents=True, exist_ok=True)
-            (scratch / file).write_text(text)
-        passed, output = (compile or _compile)(command_of(arguments, [str(scratch / file) for file in sources]))
-        errors = []
-        for found in ERROR.finditer(output):
-            path = Path(found[1])
-            if not path.is_relative_to(scratch):
-                return None
-            errors.append(f"{path.relative_to(scratch)}:{found[2]}: {found[3]}")
+        errors = _checked(arguments, Path(folder_path), sources, compile or _compile)
+    return None if errors is None else [f"{file}:{line}: {message}" for file, line, message in errors]
+
+
+def _compiled(arguments: list[str], scratch: Path, written: dict[str, str],
+              compile: Callable[[list[str]], tuple[bool, str]]) -> tuple[bool, str]:
+    """`written` (package paths and texts) put under `scratch` and checked by the module's command: whether it passed,
+    and what the compiler printed."""
+    for file, text in written.items():
+        (scratch / file).parent.mkdir(parents=True, exist_ok=True)
+        (scratch / file).write_text(text)
+    return compile(command_of(arguments, [str(scratch / file) for file in written]))
+
+
+def _checked(arguments: list[str], scratch: Path, written: dict[str, str],
+             compile: Callable[[list[str]], tuple[bool, str]]) -> list[tuple[str, int, str]] | None:
+    """The errors (package path, line, message) of `written` checked under `scratch`; None when the compiler failed
+    without naming a line of them, or named a file not among them (a dependency, the command)."""
+    passed, output = _compiled(arguments, scratch, written, compile)
+    errors = []
+    for found in ERROR.finditer(output):
+        path = Path(found[1])
+        if not path.is_relative_to(scratch):
+            return None
+        errors.append((str(path.relative_to(scratch)), int(found[2]), found[3]))
     return None if not passed and not errors else errors
 
 
