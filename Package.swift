@@ -139,7 +139,7 @@ let package = Package(
         // Not a tier: the workshop's hidden tests, switched on by scripts/workshop (docs/workshop.md).
         .testTarget(
             name: "WorkshopTests",
-            dependencies: ["POIApp", "POIDomain", "POILocation", "POINetworking", "PortableTestSupport"],
+            dependencies: ["POIApp", "POIDomain", "POILocation", "POILock", "POINetworking", "PortableTestSupport"],
             path: "Tests/Workshop",
             swiftSettings: testSwiftSettings
         ),

@@ -1,6 +1,7 @@
 import Foundation
 import POIDomain
 import POILocation
+import PortableTestSupport
 import Testing
 
 /// Exercise `write-fetcher-test` (protocols, chapters 7 and 8): write your test here.
@@ -25,8 +26,13 @@ import Testing
 ///     Coordinate(latitude: 37.3293, longitude: -121.8893)
 ///
 /// Swift 6: the completion is `@Sendable`, so it cannot write to a `var` of your test. Check the value inside it
-/// (`#expect(isPointOfInterest)`, with `confirmation` to know it ran), or take it out with a continuation:
-/// `let answer = await withCheckedContinuation { done in provider.checkCurrentLocation { done.resume(returning: $0) } }`.
+/// (`#expect(isPointOfInterest)`, with `confirmation` to know it ran), or take it out with a continuation, its wait
+/// bounded (a mistake that never calls the completion must fail your test, not hang it: the checker turns a hang down):
+///
+///     let answer = try await withBoundedWait(.seconds(2)) {   // PortableTestSupport, imported here
+///         await withCheckedContinuation { done in provider.checkCurrentLocation { done.resume(returning: $0) } }
+///     }
+///
 /// In XCTest, replace the suite with:
 ///
 ///     final class WriteFetcherTests: XCTestCase {    // import XCTest

@@ -1,6 +1,7 @@
 import Foundation
 import POIApp
 import POIDomain
+import POILock
 import Synchronization
 import Testing
 
@@ -19,8 +20,9 @@ import Testing
 ///     timer.fire()                         // runs the timer's block now, without waiting
 ///     manager.currentPlace                 // the place shown
 ///
-/// Your test must not wait. Chapter 9's `FiringScheduler` keeps its delays behind a `Mutex`: copied here, it needs
-/// `import Synchronization`, which this file has. In XCTest, replace the suite with:
+/// Your test must not wait. Chapter 9's `FiringScheduler` keeps its delays behind a `Lock` (POILock, imported here, as
+/// it is in the chapter's test file): it compiles copied as it is. A `Mutex` (Synchronization, imported too) works as
+/// well. In XCTest, replace the suite with:
 ///
 ///     final class WriteSchedulerTests: XCTestCase {   // import XCTest
 ///         func testSchedules() throws {
