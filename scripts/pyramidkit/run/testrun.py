@@ -403,10 +403,11 @@ def run_tier(package: kit_config.Config, tier: str, extra: list[str], bounds: Ha
 
 
 def test_alone(package: kit_config.Config, tier: str, identifier: str, extra: list[str],
-               bounds: HangBounds) -> float | None:
+               bounds: HangBounds, say: Callable[[str], None] | None = None) -> float | None:
     """One test's seconds when it runs by itself (None when it did not pass): how a test over its budget in the
-    tier's parallel run is told from a test that waited for a core."""
-    progress(f"   over its budget in the {tier} tier's run: running {identifier} alone")
+    tier's parallel run is told from a test that waited for a core. `say` (the progress line by default; the
+    caller's, to count them) is told which test runs alone."""
+    (say or progress)(f"   over its budget in the {tier} tier's run: running {identifier} alone")
     # A prefix, not an exact match: Swift Testing matches --filter against more than the name. Only the
     # identifier's own result is read.
     ran = swift_test(package, tier, "^" + re.escape(identifier), extra, bounds,

@@ -689,5 +689,65 @@ class FilterShapeTests(unittest.TestCase):
         self.assertEqual(code, 1)
 
 
+
+class ManyClearedTests(unittest.TestCase):
+    """On a loaded machine nearly every test of a tier can be over its budget in the tier's run: the console names the
+    first few run alone and counts the rest (a workshop attendee's first run printed 248 such lines); the JSON report
+    keeps every one (nothing is built or run: the tiers' runs and the runs alone are faked)."""
+
+    def setUp(self):
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        self.root = Path(folder.name)
+        (self.root / "budgets.json").write_text(json.dumps({
+            "tiers": {"Unit": {"maxSecondsPerTest": 0.25, "maxTierSeconds": 10.0}}}))
+        (self.root / "pyramid.json").write_text(json.dumps({
+            "testProduct": "FakePackageTests", "budgets": "budgets.json",
+            "tiers": [{"name": "Unit", "targets": ["UnitTests"]}]}))
+
+    def main(self, slow: int) -> tuple[int, str, dict]:
+        """pyramid.main on a Unit tier of `slow` tests each 0.4 s in the tier's run and 0.01 s alone, and one fast."""
+
+        def run_tier(package, tier, extra, bounds, binary=None, only=None):
+            return run(tier, [passed(f"UnitTests.T/slow{index}()", 0.4) for index in range(slow)] +
+                       [passed("UnitTests.T/fast()")], 0.5)
+
+        def alone(package, tier, identifier, extra, bounds, say=None):
+            (say or pyramid.progress)(f"   over its budget in the {tier} tier's run: running {identifier} alone")
+            return 0.01
+
+        printed, said = io.StringIO(), io.StringIO()
+        report = self.root / "report.json"
+        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(said), \
+                unittest.mock.patch.object(pyramid, "build", lambda *_a, **_o: self.fail("nothing is built")), \
+                unittest.mock.patch.object(pyramid, "test_alone", alone), \
+                unittest.mock.patch.object(pyramid, "run_tier", run_tier), \
+                unittest.mock.patch.object(pyramid.layout, "built_tests", lambda *_: []), \
+                unittest.mock.patch.object(pyramid, "test_binaries", lambda *_: ()):
+            code = pyramid.main(["--package-path", str(self.root), "--skip-build", "--json", str(report)])
+        return code, printed.getvalue() + said.getvalue(), json.loads(report.read_text())
+
+    def test_the_first_few_are_named_and_the_rest_counted(self):
+        code, output, report = self.main(slow=10)
+        self.assertEqual(code, 0, output)
+        named = [line for line in output.splitlines() if "running UnitTests.T/slow" in line]
+        self.assertEqual(len(named), pyramid.NAMED_ALONE, output)
+        self.assertIn(f"over their budgets in the Unit tier's run: {10 - pyramid.NAMED_ALONE} more tests, each run "
+                      "alone", output)
+        cleared = [line for line in output.splitlines() if line.startswith("  budget: ")]
+        self.assertEqual(len(cleared), kit_report.NAMED_CLEARED + 1, output)
+        self.assertIn(f"budget: {10 - kit_report.NAMED_CLEARED} more tests over their budgets", cleared[-1])
+        self.assertEqual(len(report["budgetCleared"]), 10, "the JSON report lists every test")
+
+    def test_as_many_as_are_named_get_no_count(self):
+        code, output, report = self.main(slow=kit_report.NAMED_CLEARED)
+        self.assertEqual(code, 0, output)
+        self.assertNotIn("more tests", output)
+        self.assertEqual(len([line for line in output.splitlines() if line.startswith("  budget: ")]),
+                         kit_report.NAMED_CLEARED, output)
+        self.assertEqual(len([line for line in output.splitlines() if "running UnitTests.T/slow" in line]),
+                         kit_report.NAMED_CLEARED, output)
+
+
 if __name__ == "__main__":
     unittest.main()
