@@ -175,5 +175,17 @@ class RealPlanTests(unittest.TestCase):
         self.assertEqual(sum(slot.minutes for slot in workshop_plan.PLAN), workshop_plan.LENGTH)
 
 
+    def test_a_reserve_holds_nothing_and_the_video_it_took_is_for_after_the_day(self):
+        reserve = [slot for slot in workshop_plan.PLAN if slot.name == workshop_plan.RESERVE]
+        self.assertEqual(len(reserve), 1)
+        self.assertGreaterEqual(reserve[0].minutes, 5, "questions and a slot that runs over")
+        self.assertEqual((reserve[0].video, reserve[0].reading, reserve[0].commands, reserve[0].exercise),
+                         ([], [], [], None))
+        watched = {number for slot in workshop_plan.PLAN for number in slot.video}
+        self.assertFalse({4, 10, 11} & watched)
+        self.assertTrue(any("video of chapters 4, 10 and 11" in moved for moved in workshop_plan.AFTER_THE_DAY))
+        self.assertEqual(workshop_plan.minutes(reserve[0], {}).total, 0)
+
+
 if __name__ == "__main__":
     unittest.main()
