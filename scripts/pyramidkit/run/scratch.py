@@ -36,8 +36,11 @@ from pyramidkit.run.results import Failure, TestResult
 from pyramidkit.run import layout
 
 # A mistake can make an expression the type checker gives up on only after minutes (an array joined with `-`); five
-# seconds for one expression is far more than any of the package's own needs.
-BUILD_FLAGS = ["-Xswiftc", "-Xfrontend", "-Xswiftc", "-solver-expression-time-threshold=5"]
+# seconds for one expression is far more than any of the package's own needs. No debug information (`-gnone`): no one
+# debugs the scratch copy's binaries, a test's failure names its file and line from the source, not from DWARF, and
+# a build without it took 9.5% less processor time here (this package's clean `swift build --build-tests`, two runs
+# each: 81.1 against 73.4 s of user and system time).
+BUILD_FLAGS = ["-Xswiftc", "-Xfrontend", "-Xswiftc", "-solver-expression-time-threshold=5", "-Xswiftc", "-gnone"]
 SECOND = 1_000_000_000  # nanoseconds
 
 

@@ -225,6 +225,34 @@ class SymbolicLinkTests(unittest.TestCase):
 
 
 @unittest.skipUnless(shutil.which("swift"), "needs a Swift toolchain")
+class BuildCommandTests(unittest.TestCase):
+    """The scratch copy's build: the tests' build with the type checker bounded and no debug information (its binaries
+    are run, never debugged: a build without it takes a tenth less processor time), on the copy's build system."""
+
+    def command(self, build_system: str) -> list[str]:
+        ran = []
+
+        def run_to_the_end(command, folder, *_arguments, **_options):
+            ran.append(command)
+            return subprocess.CompletedProcess(command, 0, "", "")
+
+        copy = scratch.Scratch(Path("/nonexistent/tree"), Path("/nonexistent"), build_system=build_system)
+        with unittest.mock.patch.object(bounded, "run_to_the_end", run_to_the_end), \
+                unittest.mock.patch.object(bounded, "reap_orphans", lambda: None):
+            built, _, _ = copy.build()
+        self.assertTrue(built)
+        self.assertEqual(len(ran), 1)
+        return ran[0]
+
+    def test_no_debug_information_and_a_bounded_type_checker_on_either_build_system(self):
+        for build_system in ("native", "swiftbuild"):
+            command = self.command(build_system)
+            self.assertEqual(command[:5], ["swift", "build", "--build-tests", "--build-system", build_system])
+            pairs = [command[index + 1] for index in range(len(command) - 1) if command[index] == "-Xswiftc"]
+            self.assertIn("-gnone", pairs, command)
+            self.assertIn("-solver-expression-time-threshold=5", pairs, command)
+
+
 class StaleBuildTests(unittest.TestCase):
     """The copy's build sees every write, however soon one follows another (issue 16: a restore stamped one second
     in the future hid the next mistake written within that second, and the tests ran the code without it)."""
