@@ -14,10 +14,23 @@ import Foundation
 /// is a socket is asked its own address and its peer's (`getsockname`, `getpeername`), so nothing is parsed from the
 /// system's tables of every socket of the machine.
 public enum OpenSockets {
+    /// One open socket of this process: which socket it is (its device and inode, so that a socket closed and another
+    /// opened on the same port since are two), its local port, and its peer's (`nil` when it is not connected).
+    public struct Entry: Hashable, Sendable {
+        public let device: UInt64
+        public let inode: UInt64
+        public let local: UInt16
+        public let peer: UInt16?
+    }
+
     /// How many of this process's descriptors are sockets with `port` as their local port (a listener on it, the
     /// connections it accepted) or their peer's (clients of it); `nil` where the system does not list descriptors.
+    ///
+    /// Count while the port is held: once its server has stopped, a test running beside may bind the freed port, or
+    /// be given it as a client's own, and its sockets count too. After a stop, take `sockets(port:)` before it and
+    /// ask `stillOpen(_:)` after.
     public static func count(port: UInt16) -> Int? {
-        sockets().map { sockets in sockets.filter { $0.local == port || $0.peer == port }.count }
+        sockets(port: port)?.count
     }
 
     /// How many of this process's descriptors are connections to `port` made from this process: the client ends, whose
@@ -26,29 +39,45 @@ public enum OpenSockets {
     /// A client that leaked its connection is counted even while the server's side is still closing (a server's
     /// `stop()` may close its descriptors once its threads let go of them), which `count(port:)` would count too.
     public static func count(connectedTo port: UInt16) -> Int? {
-        sockets().map { sockets in sockets.filter { $0.peer == port && $0.local != port }.count }
+        all().map { sockets in sockets.filter { $0.peer == port && $0.local != port }.count }
     }
 
-    /// The local and peer ports of each of this process's IP sockets, or `nil` where the system does not list
-    /// descriptors.
-    private static func sockets() -> [(local: UInt16?, peer: UInt16?)]? {
+    /// This process's sockets with `port` as their local port or their peer's, as `count(port:)` counts them; `nil`
+    /// where the system does not list descriptors.
+    public static func sockets(port: UInt16) -> [Entry]? {
+        all().map { sockets in sockets.filter { $0.local == port || $0.peer == port } }
+    }
+
+    /// Which of `sockets` this process still has open: the same sockets, by device and inode, whatever opened on their
+    /// ports since (a port a stopped server freed can be bound at once by a test running beside); `nil` where the
+    /// system does not list descriptors.
+    public static func stillOpen(_ sockets: [Entry]) -> [Entry]? {
+        all().map { open in
+            let identities = Set(open.map { [$0.device, $0.inode] })
+            return sockets.filter { identities.contains([$0.device, $0.inode]) }
+        }
+    }
+
+    /// Each of this process's IP sockets, or `nil` where the system does not list descriptors.
+    private static func all() -> [Entry]? {
         #if os(Linux)
             let folder = "/proc/self/fd"
         #else
             let folder = "/dev/fd"
         #endif
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
-        return names.compactMap(Int32.init).compactMap(ports(of:))
+        return names.compactMap(Int32.init).compactMap(entry(of:))
     }
 
-    /// The local and peer ports of `descriptor` when it is an IP socket (`nil` when it is not, or is closed
-    /// meanwhile; a peer port of `nil` when it is not connected).
-    static func ports(of descriptor: Int32) -> (local: UInt16?, peer: UInt16?)? {
+    /// `descriptor` as an entry when it is an IP socket; `nil` when it is not, or is closed meanwhile.
+    private static func entry(of descriptor: Int32) -> Entry? {
         var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFSOCK else { return nil }
-        let local = port(of: descriptor, getsockname)
-        guard local != nil else { return nil }
-        return (local, port(of: descriptor, getpeername))
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFSOCK,
+            let local = port(of: descriptor, getsockname)
+        else { return nil }
+        return Entry(
+            device: UInt64(status.st_dev), inode: UInt64(status.st_ino), local: local,
+            peer: port(of: descriptor, getpeername))
     }
 
     private static func port(

@@ -20,6 +20,33 @@ struct OpenSocketsTests {
         #expect(OpenSockets.count(port: listener.port) == 1)
     }
 
+    @Test("A socket is still open by its identity: one closed is not, and a new one on the same port is not it")
+    func stillOpenByIdentity() throws {
+        guard OpenSockets.count(port: 1) != nil else { return }  // Linux's /proc only
+        let listener = try SocketListener()
+        defer { listener.stop() }
+        let client = try Socket.connect(
+            host: "127.0.0.1", port: listener.port, deadline: .now.advanced(by: .seconds(10)))
+        defer { client.close() }
+        let server = try #require(listener.accept())
+        let before = try #require(OpenSockets.sockets(port: listener.port))
+        #expect(before.count == 3)
+        #expect(Set(before.map(\.local)) == [listener.port, before.first { $0.peer == listener.port }?.local ?? 0])
+        #expect(OpenSockets.stillOpen(before) == before)
+        server.close()
+        let open = try #require(OpenSockets.stillOpen(before))
+        #expect(open.count == 2)
+        #expect(!open.contains { $0.local == listener.port && $0.peer != nil }, "the closed end is not open")
+        // A new connection's end on the same port, accepted after the snapshot, is another socket.
+        let second = try Socket.connect(
+            host: "127.0.0.1", port: listener.port, deadline: .now.advanced(by: .seconds(10)))
+        defer { second.close() }
+        let accepted = try #require(listener.accept())
+        defer { accepted.close() }
+        #expect(OpenSockets.count(port: listener.port) == 4)
+        #expect(OpenSockets.stillOpen(before)?.count == 2)
+    }
+
     @Test("Connections to a port count the client ends only: not the listener, not the ends it accepted")
     func countsClientEnds() throws {
         guard OpenSockets.count(port: 1) != nil else { return }  // Linux's /proc only

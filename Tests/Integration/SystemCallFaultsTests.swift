@@ -232,9 +232,12 @@ struct SystemCallFaultsTests {
         let listener = try SocketListener(faults: injector.faults, pause: { _ in holder.withLock { $0?.stop() } })
         holder.withLock { $0 = listener }
         defer { holder.withLock { $0 = nil } }  // the listener holds the holder through its pause: break the cycle
+        let listening = OpenSockets.sockets(port: listener.port)  // its own socket, while it holds its port
+        #expect(listening == nil || listening?.count == 1)
         #expect(listener.accept() == nil)
         #expect(injector.count(of: .accept) == 1)
-        #expect(OpenSockets.count(port: listener.port) ?? 0 == 0)
+        // Asked of that socket, not of the port: once stopped, its port is free for a test running beside to bind.
+        #expect(listening.flatMap(OpenSockets.stillOpen)?.count ?? 0 == 0)
     }
 
     @Test("The real wait for descriptors lasts its length: accept tries again only after it")
@@ -276,12 +279,21 @@ struct SystemCallFaultsTests {
         defer { holder.withLock { $0 = nil } }  // the listener holds the holder through afterAccept: break the cycle
         let client = try Socket.connect(host: "127.0.0.1", port: listener.port, deadline: Self.deadline())
         defer { client.close() }
+        let before = OpenSockets.sockets(port: listener.port)  // the listener and the client's end, the port held
+        let clientPort = before?.first { $0.peer == listener.port }?.local
         #expect(listener.accept() == nil)
         // The end the system accepted was closed, not kept: the client reads the end of the stream at once.
         #expect(throws: SocketError.closed) {
             try Socket.receive(from: client, deadline: .now.advanced(by: .seconds(2)))
         }
-        #expect(OpenSockets.count(port: listener.port) == 1)  // the client's own end, nothing of the listener's
+        // The client's own end, nothing of the listener's: asked of the sockets, not of the freed port, which a test
+        // running beside may bind. The accepted end is the one from the listener's port to the client's.
+        if let before, let after = OpenSockets.sockets(port: listener.port) {
+            #expect(before.count == 2)
+            #expect(clientPort != nil)
+            #expect(OpenSockets.stillOpen(before)?.map(\.local) == clientPort.map { [$0] })
+            #expect(!after.contains { $0.local == listener.port && $0.peer == clientPort })
+        }
     }
 
     // MARK: connect, resolve, bind
