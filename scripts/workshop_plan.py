@@ -277,14 +277,52 @@ def table(rows: list[Minutes]) -> str:
                      f"{row.slot.minutes} |")
         start += row.slot.minutes
     allowances = ", ".join(f"{minutes} for {name}" for name, minutes in WRITING_MINUTES.items())
-    lines += ["", f"Minutes. Reading: prose at {PROSE_PACE} words a minute, code at {CODE_PACE} (an assumption: a "
+    lines += ["", f"Minutes. Video: {video_moments([row.slot for row in rows])}. Reading: prose at {PROSE_PACE} "
+              f"words a minute, code at {CODE_PACE} (an assumption: a "
               "word of code is a name or a symbol to place against the prose); writing the test: allowances "
-              f"({allowances}), from an attendee's try and three dry runs, not timings of a group; commands: the "
+              f"({allowances}), the checker's runs and what they print included, from an attendee's try and three "
+              "dry runs, not timings of a group; commands: the "
               f"machine time of the last rehearsal (facilitator's notes) and {OUTPUT_MINUTES} minute a command to read "
               "what it prints; the talk's last section ends with the video, at "
               f"{TALK_END // 60}:{TALK_END % 60:02d}. After the day, not in the two hours: "
               f"{'; '.join(AFTER_THE_DAY)}."]
     return "\n".join(lines) + "\n"
+
+
+def _moment(seconds: int) -> str:
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def video_moments(slots: list[Slot]) -> str:
+    """Where in the video each slot watches (its chapters' parts, joined where they follow each other), and what of
+    the video no slot watches: an attendee skips those parts."""
+    watched: list[tuple[int, int]] = []
+    said = []
+    for slot in slots:
+        parts: list[tuple[int, int]] = []
+        for number in slot.video:
+            start, end = video_start(number), video_start(number) + video_seconds(number)
+            if parts and parts[-1][1] == start:
+                parts[-1] = (parts[-1][0], end)
+            else:
+                parts.append((start, end))
+        watched += parts
+        if parts:
+            said.append(f"{slot.name} {', '.join(f'{_moment(start)}-{_moment(end)}' for start, end in parts)}")
+    gaps, at = [], 0
+    for start, end in sorted(watched):
+        if start > at:
+            gaps.append((at, start))
+        at = max(at, end)
+    if at < TALK_END:
+        gaps.append((at, TALK_END))
+    skipped = []
+    for start, end in gaps:
+        chapters = [number for number, moment in sorted(linked_moments().items()) if start <= moment < end]
+        what = f"chapter{'s' if len(chapters) > 1 else ''} {' and '.join(map(str, chapters))}" if chapters else \
+            "the introduction"
+        skipped.append(f"{_moment(start)}-{_moment(end)} ({what})")
+    return "; ".join(said) + (f"; not in the day: {', '.join(skipped)}" if skipped else "")
 
 
 def talk_end(transcript: Path) -> tuple[int, list[str]]:

@@ -187,5 +187,23 @@ class RealPlanTests(unittest.TestCase):
         self.assertEqual(workshop_plan.minutes(reserve[0], {}).total, 0)
 
 
+    def test_the_video_moments_say_what_each_slot_watches_and_what_no_slot_does(self):
+        said = workshop_plan.video_moments(workshop_plan.PLAN)
+        for slot in workshop_plan.PLAN:
+            if slot.video:
+                start = workshop_plan.video_start(slot.video[0])
+                self.assertIn(f"{slot.name} {start // 60}:{start % 60:02d}-", said)
+        self.assertIn("0:00-2:06 (the introduction)", said)
+        self.assertIn("(chapter 4)", said)
+        self.assertIn("(chapters 10 and 11)", said)
+        end = workshop_plan.TALK_END
+        self.assertTrue(said.endswith(f"-{end // 60}:{end % 60:02d} (chapters 10 and 11)"), said)
+        every = [dataclasses.replace(slot, video=list(range(1, 12))) if slot.name == "network" else
+                 dataclasses.replace(slot, video=[]) for slot in workshop_plan.PLAN]
+        whole = workshop_plan.video_moments(every)
+        self.assertIn("network 2:06-", whole)
+        self.assertNotIn("(chapter", whole, "the talk from chapter 1 to its end, in one part")
+
+
 if __name__ == "__main__":
     unittest.main()
