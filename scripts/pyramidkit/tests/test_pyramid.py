@@ -739,6 +739,16 @@ class ManyClearedTests(unittest.TestCase):
         self.assertIn(f"budget: {10 - kit_report.NAMED_CLEARED} more tests over their budgets", cleared[-1])
         self.assertEqual(len(report["budgetCleared"]), 10, "the JSON report lists every test")
 
+    def test_the_count_is_of_tests_not_of_the_rounds_notes(self):
+        # --repeat 2: a note for each test in each round; the tests named are not counted again.
+        notes = sorted(f"UnitTests.T/slow{index}() took 0.{round_ + 3}00 s in the Unit tier's run, 0.010 s alone: "
+                       f"within its budget of 0.25 s" for index in range(5) for round_ in range(2))
+        report = kit_report.report_json([run("Unit", [passed("UnitTests.T/fast()")])], 1.0, [], {}, notes)
+        cleared = [line for line in kit_report.report_text(report).splitlines() if line.startswith("  budget: ")]
+        named = {line.split(" took ")[0].removeprefix("  budget: ") for line in cleared[:-1]}
+        self.assertEqual(len(cleared), kit_report.NAMED_CLEARED + 1, cleared)
+        self.assertIn(f"budget: {5 - len(named)} more tests over their budgets", cleared[-1])
+
     def test_as_many_as_are_named_get_no_count(self):
         code, output, report = self.main(slow=kit_report.NAMED_CLEARED)
         self.assertEqual(code, 0, output)
