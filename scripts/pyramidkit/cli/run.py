@@ -62,14 +62,14 @@ from pyramidkit.run.shards import Shard, shard_argument
 # MARK: Figures in the docs
 
 
-# MARK: Running
-
-
-
 # How many tests over their budget in a tier's run are named as each runs alone (and in the report's `budget:`
 # lines): on a loaded machine nearly every test of a tier can be, and a line each buried the report (a workshop
 # attendee's first run printed 248 such lines); the rest are counted, and the JSON report lists them all.
 NAMED_ALONE = NAMED_CLEARED
+
+
+# MARK: Running
+
 
 def sharded(package: kit_config.Config, tiers: list[str], binaries, only: str | None,
             shard: Shard) -> tuple[dict[str, str | None], dict]:
