@@ -48,8 +48,9 @@ CODE_PACE = 60
 # an attendee's try took 15 to 20 for the loader (its stub and async load) and 10 to 12 for the fetcher (its mock
 # delegate and Sendable closures); a dry run's estimate of a careful person was 15 to 20, 12 to 15, 6 to 8 for the
 # observer and 8 to 10 for the scheduler; a third dry run's 12 to 22, 10 to 18, 4 to 8 and 6 to 12 (its high ends
-# from a copied mock that did not compile and a suggested wait that hung, both since fixed). Each allowance is near
-# the top of the first two; what the third's high ends add is what RESERVE is for.
+# from a copied mock that did not compile and a suggested wait that hung, both since fixed); a fourth's 10 to 20, 8 to
+# 16, 4 to 8 and 5 to 10. Each allowance is near the top of the first two; what the later high ends add is what
+# RESERVE is for.
 WRITING_MINUTES = {"write-loader-test": 18, "write-fetcher-test": 15, "write-observer-test": 8,
                    "write-scheduler-test": 9}
 # What moved out of the two hours, for after the day: the plan says so under its table.
@@ -120,7 +121,7 @@ PLAN = [
     # The video of chapters 10 and 11 is for after the day, as is the eleven-second replay (scripts/steps 9).
     Slot("speed", 20, [9], [(9, CORE)],
          ["scripts/chapter-tests 9", "write write-scheduler-test"], "write-scheduler-test"),
-    # Nothing planned: questions, and the slot that runs over (three dry runs put a careful person's high end over
+    # Nothing planned: questions, and the slot that runs over (four dry runs put a careful person's high end over
     # the network slot by up to 6 minutes, the protocols and speed slots by up to 5 and 4).
     Slot(RESERVE, 5, [], [], []),
     Slot("wrap-up", 4, [], [], []),
@@ -280,7 +281,7 @@ def table(rows: list[Minutes]) -> str:
     lines += ["", f"Minutes. Video: {video_moments([row.slot for row in rows])}. Reading: prose at {PROSE_PACE} "
               f"words a minute, code at {CODE_PACE} (an assumption: a "
               "word of code is a name or a symbol to place against the prose); writing the test: allowances "
-              f"({allowances}), the checker's runs and what they print included, from an attendee's try and three "
+              f"({allowances}), the checker's runs and what they print included, from an attendee's try and four "
               "dry runs, not timings of a group; commands: the "
               f"machine time of the last rehearsal (facilitator's notes) and {OUTPUT_MINUTES} minute a command to read "
               "what it prints; the talk's last section ends with the video, at "
