@@ -43,11 +43,11 @@ from pyramidkit.run import junit
 from pyramidkit.docs import markers
 from pyramidkit.run import starter
 from pyramidkit.run.bounds import HANG_FACTOR, HANG_MARGIN, UNBUDGETED_SECONDS, HangBounds
-from pyramidkit.run.budgets import check_budgets, flaky_tests
+from pyramidkit.run.budgets import check_budgets, flaky_tests, over_budget, test_limit
 from pyramidkit.docs.figures import TIME_FACTOR, check_docs, doc_files, figures, update_docs
 from pyramidkit.run.report import NAMED_CLEARED, PROBLEM, closing_line, report_json, report_markdown, report_text
 from pyramidkit.run.testrun import (COVERAGE_FOLDER, build, coverage_binaries, coverage_build, progress, run_tier,
-                                    test_alone, test_binaries)
+                                    test_alone, test_binaries, tests_one_at_a_time)
 from pyramidkit.run import layout
 from pyramidkit.run.shards import Shard, shard_argument
 
@@ -64,7 +64,8 @@ from pyramidkit.run.shards import Shard, shard_argument
 
 # How many tests over their budget in a tier's run are named as each runs alone (and in the report's `budget:`
 # lines): on a loaded machine nearly every test of a tier can be, and a line each buried the report (a workshop
-# attendee's first run printed 248 such lines); the rest are counted, and the JSON report lists them all.
+# attendee's first run printed 248 such lines); the rest are counted, and the JSON report lists them all. They first
+# run again one after another in one run (tests_one_at_a_time); only those still over run each by itself.
 NAMED_ALONE = NAMED_CLEARED
 
 
@@ -299,6 +300,14 @@ def main(arguments: list[str], prog: str = "pyramid run") -> int:
     alone_seconds: dict[str, float | None] = {}
     alone_in: dict[str, int] = {}  # tests run alone, by tier: the first few said by name, the rest counted
 
+    for tier, identifiers in (over_budget(rounds, budgets) if budgets else {}).items():
+        progress(f"   over their budgets in the {tier} tier's run: {len(identifiers)} tests, run again one after "
+                 f"another (a busy machine: a test's time in a parallel run counts its waits for a core)")
+        budget = budgets["tiers"][tier]
+        for identifier, seconds in tests_one_at_a_time(package, tier, identifiers, extra, bounds[tier]).items():
+            if seconds <= test_limit(budget, identifier):
+                alone_seconds[identifier] = seconds
+
     def alone(tier: str, identifier: str) -> float | None:
         if identifier not in alone_seconds:
             alone_in[tier] = alone_in.get(tier, 0) + 1
@@ -309,8 +318,8 @@ def main(arguments: list[str], prog: str = "pyramid run") -> int:
     checks = [check_budgets(round_runs, budgets, alone) for round_runs in rounds]
     for tier, count in alone_in.items():
         if count > NAMED_ALONE:
-            progress(f"   over their budgets in the {tier} tier's run: {count - NAMED_ALONE} more tests, each run alone "
-                     f"(a busy machine: a test's time in a parallel run counts its waits for a core)")
+            progress(f"   over their budgets one after another too: {count - NAMED_ALONE} more tests of the {tier} "
+                     f"tier, each run alone")
     breaches = sorted({breach for check in checks for breach in check.breaches})
     cleared = sorted({note for check in checks for note in check.cleared})
     if options.tier or options.filter or options.shard:  # part of the tests says nothing of the pyramid's shape

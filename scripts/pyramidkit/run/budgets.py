@@ -18,6 +18,28 @@ class BudgetCheck:
     cleared: list[str]
 
 
+def test_limit(budget: dict, identifier: str) -> float:
+    """A test's budget in its tier: its exception, or the tier's budget a test."""
+    return budget.get("exceptions", {}).get(identifier, budget["maxSecondsPerTest"])
+
+
+def over_budget(rounds: list[list[TierRun]], budgets: dict) -> dict[str, list[str]]:
+    """The tests over their budget in a tier's run of any round, by tier, in the order they ran: the ones
+    check_budgets asks `alone` about (a hung test has its own line, and no end)."""
+    found: dict[str, list[str]] = {}
+    for runs in rounds:
+        for run in runs:
+            budget = budgets.get("tiers", {}).get(run.tier)
+            if not budget:
+                continue
+            hung = {entry["test"] for entry in run.hung}
+            for result in run.results:
+                if result.seconds > test_limit(budget, result.identifier) and result.identifier not in hung and \
+                        result.identifier not in found.get(run.tier, []):
+                    found.setdefault(run.tier, []).append(result.identifier)
+    return found
+
+
 def check_budgets(
     runs: list[TierRun], budgets: dict, alone: Callable[[str, str], float | None] | None = None
 ) -> BudgetCheck:
@@ -34,10 +56,9 @@ def check_budgets(
             breaches.append(
                 f"{run.tier} tier took {run.wall_seconds:.2f} s, over its budget of {budget['maxTierSeconds']} s"
             )
-        exceptions = budget.get("exceptions", {})
         hung = {entry["test"] for entry in run.hung}
         for result in run.results:
-            limit = exceptions.get(result.identifier, budget["maxSecondsPerTest"])
+            limit = test_limit(budget, result.identifier)
             if result.seconds <= limit or result.identifier in hung:  # a hung test has its own line, and no end
                 continue
             said = f"{result.identifier} took {result.seconds:.3f} s"

@@ -402,6 +402,25 @@ def run_tier(package: kit_config.Config, tier: str, extra: list[str], bounds: Ha
     return run
 
 
+def tests_one_at_a_time(package: kit_config.Config, tier: str, identifiers: list[str], extra: list[str],
+                        bounds: HangBounds) -> dict[str, float]:
+    """The seconds of each of `identifiers` that passed when they ran one after another, no test beside another
+    (`--no-parallel`), in one `swift test`: what a test over its budget in the tier's parallel run takes without waiting
+    for a core, for all of them at the cost of one run (by itself, each cost a `swift test` of its own: 162 of the
+    unit tier on a busy machine took 17.9 s). A test still over its budget then runs by itself (test_alone)."""
+    if not identifiers:
+        return {}
+    # Prefixes, as test_alone's: Swift Testing matches --filter against more than the name. Only the identifiers'
+    # own results are read.
+    pattern = "^(?:" + "|".join(re.escape(identifier) for identifier in identifiers) + ")"
+    ran = swift_test(package, tier, pattern, [*extra, "--no-parallel"], bounds, binary=test_binaries(package, extra))
+    for entry in ran.hung:
+        progress(f"   {hung_line(entry, tier)}")
+    wanted = set(identifiers)
+    return {result.identifier: result.seconds for result in ran.results
+            if result.identifier in wanted and result.outcome == "passed"}
+
+
 def test_alone(package: kit_config.Config, tier: str, identifier: str, extra: list[str],
                bounds: HangBounds, say: Callable[[str], None] | None = None) -> float | None:
     """One test's seconds when it runs by itself (None when it did not pass): how a test over its budget in the

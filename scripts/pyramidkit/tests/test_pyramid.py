@@ -564,6 +564,37 @@ class CrashTests(unittest.TestCase):
 
 
 @unittest.skipUnless(sys.platform.startswith("linux"), "adopting orphans (PR_SET_CHILD_SUBREAPER) is Linux's")
+class OneAfterAnotherTests(unittest.TestCase):
+    """The tests over their budgets in a tier's run run again in one `swift test`, one after another (nothing is run:
+    swift_test is faked)."""
+
+    def test_over_budget_lists_each_test_once_by_tier_without_the_hung(self):
+        slow = [passed("UnitTests/a()", 0.4), passed("UnitTests/b()", 0.1), passed("UnitTests/c()", 0.3)]
+        first = run("Unit", slow)
+        first.hung = [{"test": "UnitTests/c()"}]
+        again = run("Unit", [passed("UnitTests/a()", 0.5), passed("UnitTests/b()", 0.3)])
+        end_to_end = run("EndToEnd", [passed("E2E/d()", 0.5), passed("E2E/e()", 1.6)])
+        self.assertEqual(kit_budgets.over_budget([[first, end_to_end], [again]], BUDGETS),
+                         {"Unit": ["UnitTests/a()", "UnitTests/b()"], "EndToEnd": ["E2E/e()"]})
+
+    def test_one_run_without_parallel_tests_reads_the_passed_ones_asked_for(self):
+        calls = []
+
+        def swift_test(package, tier, pattern, extra, bounds, command=None, binary=None):
+            calls.append((tier, pattern, extra))
+            return kit_testrun.Ran(0.2, 1, "", [passed("UnitTests.T/a()", 0.01), passed("UnitTests.T/ab()", 0.02),
+                                                TestResult("UnitTests.T/b()", 0.03, "failed")], [])
+
+        with unittest.mock.patch.object(kit_testrun, "swift_test", swift_test), \
+                unittest.mock.patch.object(kit_testrun, "test_binaries", lambda *_: ()):
+            seconds = kit_testrun.tests_one_at_a_time(PACKAGE, "Unit", ["UnitTests.T/a()", "UnitTests.T/b()"],
+                                                      ["--build-system", "native"], kit_bounds.HangBounds("Unit", {}))
+            self.assertEqual(kit_testrun.tests_one_at_a_time(PACKAGE, "Unit", [], [], None), {}, "none: no run")
+        self.assertEqual(seconds, {"UnitTests.T/a()": 0.01}, "a failed one and one not asked for are not read")
+        self.assertEqual(calls, [("Unit", r"^(?:UnitTests\.T/a\(\)|UnitTests\.T/b\(\))",
+                                  ["--build-system", "native", "--no-parallel"])])
+
+
 class HungTierTests(unittest.TestCase):
     """A tier whose test hangs, run by the same code as a real tier with a fake `swift test` and test binary: it
     ends at its bound with a HUNG line that names the test, and leaves nothing running."""
@@ -705,12 +736,18 @@ class ManyClearedTests(unittest.TestCase):
             "testProduct": "FakePackageTests", "budgets": "budgets.json",
             "tiers": [{"name": "Unit", "targets": ["UnitTests"]}]}))
 
-    def main(self, slow: int) -> tuple[int, str, dict]:
-        """pyramid.main on a Unit tier of `slow` tests each 0.4 s in the tier's run and 0.01 s alone, and one fast."""
+    def main(self, slow: int, one_after_another: float = 0.3) -> tuple[int, str, dict]:
+        """pyramid.main on a Unit tier of `slow` tests each 0.4 s in the tier's run, `one_after_another` s when they
+        run again one after another, and 0.01 s each by itself; and one fast test."""
+        self.serial_runs: list[list[str]] = []
 
         def run_tier(package, tier, extra, bounds, binary=None, only=None):
             return run(tier, [passed(f"UnitTests.T/slow{index}()", 0.4) for index in range(slow)] +
                        [passed("UnitTests.T/fast()")], 0.5)
+
+        def serially(package, tier, identifiers, extra, bounds):
+            self.serial_runs.append(list(identifiers))
+            return {identifier: one_after_another for identifier in identifiers}
 
         def alone(package, tier, identifier, extra, bounds, say=None):
             (say or pyramid.progress)(f"   over its budget in the {tier} tier's run: running {identifier} alone")
@@ -721,6 +758,7 @@ class ManyClearedTests(unittest.TestCase):
         with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(said), \
                 unittest.mock.patch.object(pyramid, "build", lambda *_a, **_o: self.fail("nothing is built")), \
                 unittest.mock.patch.object(pyramid, "test_alone", alone), \
+                unittest.mock.patch.object(pyramid, "tests_one_at_a_time", serially), \
                 unittest.mock.patch.object(pyramid, "run_tier", run_tier), \
                 unittest.mock.patch.object(pyramid.layout, "built_tests", lambda *_: []), \
                 unittest.mock.patch.object(pyramid, "test_binaries", lambda *_: ()):
@@ -732,12 +770,29 @@ class ManyClearedTests(unittest.TestCase):
         self.assertEqual(code, 0, output)
         named = [line for line in output.splitlines() if "running UnitTests.T/slow" in line]
         self.assertEqual(len(named), pyramid.NAMED_ALONE, output)
-        self.assertIn(f"over their budgets in the Unit tier's run: {10 - pyramid.NAMED_ALONE} more tests, each run "
-                      "alone", output)
+        self.assertIn("over their budgets in the Unit tier's run: 10 tests, run again one after another", output)
+        self.assertEqual(self.serial_runs, [[f"UnitTests.T/slow{index}()" for index in range(10)]],
+                         "one run for them all, the fast test not in it")
+        self.assertIn(f"over their budgets one after another too: {10 - pyramid.NAMED_ALONE} more tests of the Unit "
+                      "tier, each run alone", output)
         cleared = [line for line in output.splitlines() if line.startswith("  budget: ")]
         self.assertEqual(len(cleared), kit_report.NAMED_CLEARED + 1, output)
         self.assertIn(f"budget: {10 - kit_report.NAMED_CLEARED} more tests over their budgets", cleared[-1])
         self.assertEqual(len(report["budgetCleared"]), 10, "the JSON report lists every test")
+
+    def test_within_their_budgets_one_after_another_none_runs_by_itself(self):
+        # 0.1 s each one after another: within the 0.25 s budget, so no test needs a run of its own.
+        code, output, report = self.main(slow=10, one_after_another=0.1)
+        self.assertEqual(code, 0, output)
+        self.assertEqual(len(self.serial_runs), 1, output)
+        self.assertNotIn("alone", "\n".join(line for line in output.splitlines() if line.startswith("   over ")))
+        self.assertEqual(len(report["budgetCleared"]), 10, "each is cleared, with its time one after another")
+        self.assertIn("0.100 s alone", report["budgetCleared"][0])
+
+    def test_over_their_budgets_one_after_another_too_is_a_breach_only_alone(self):
+        code, output, report = self.main(slow=2, one_after_another=0.3)
+        self.assertEqual(code, 0, output)  # 0.01 s by itself: cleared
+        self.assertEqual(len([line for line in output.splitlines() if "running UnitTests.T/slow" in line]), 2)
 
     def test_the_count_is_of_tests_not_of_the_rounds_notes(self):
         # --repeat 2: a note for each test in each round; the tests named are not counted again.
