@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from pyramidkit.run import bounded
@@ -346,10 +347,26 @@ def stamp(path: Path, seen: int) -> None:
     os.utime(path, ns=(now, now))
 
 
-def time_limits(copy: BuiltTests, package: kit_config.Config) -> dict[str, float]:
+# Limits measured on the same build this recently are used again (the sample's second shard after its first, in
+# CI's lane: 11 s of nine tier runs saved); older ones are measured again, the machine's load may have changed.
+LIMITS_KEPT_SECONDS = 600.0
+LIMITS_FILE = "pyramid-time-limits.json"  # in the tree's .build
+
+
+def time_limits(copy: BuiltTests, package: kit_config.Config, now: Callable[[], float] = time.time) -> dict[str, float]:
     """Each tier's time limit in `copy`: four times its slowest of three normal runs, plus a second, and at least two
     seconds. A tier that has not ended by then is taken to hang: a mistake that makes it hang is caught (mutants,
-    promises)."""
+    promises). Kept beside the copy's tree with what identifies its build (each test binary's size and modification
+    time), in the tree's .build, and used again for that same build within LIMITS_KEPT_SECONDS."""
+    built = [[str(binary), binary.stat().st_size, binary.stat().st_mtime_ns] for binary in copy.binaries()]
+    kept = copy.tree / ".build" / LIMITS_FILE
+    try:
+        saved = json.loads(kept.read_text())
+        if saved["binaries"] == built and saved["tiers"] == package.names and \
+                0 <= now() - saved["measured"] <= LIMITS_KEPT_SECONDS:
+            return {tier: float(saved["limits"][tier]) for tier in package.names}
+    except (OSError, ValueError, KeyError, TypeError):
+        pass  # none kept, or not for this build: measured
     limits = {}
     for tier in package.names:
         runs = [copy.run(package.tier(tier).filter, 600) for _ in range(3)]
@@ -357,6 +374,10 @@ def time_limits(copy: BuiltTests, package: kit_config.Config) -> dict[str, float
         if failed:
             raise SystemExit(f"the {tier} tier does not pass as the code is\n{failed[0].output[-2000:]}")
         limits[tier] = limit_from(max(run.seconds for run in runs))
+    try:
+        kept.write_text(json.dumps({"binaries": built, "tiers": package.names, "measured": now(), "limits": limits}))
+    except OSError:
+        pass  # not kept: measured again next time
     return limits
 
 

@@ -137,6 +137,54 @@ class TimeOutTests(unittest.TestCase):
         self.assertEqual((outcome.status, outcome.tests, outcome.failed()), ("passed", 1, []))
 
 
+class KeptLimitsTests(unittest.TestCase):
+    """The tiers' time limits, measured by three runs of each tier, are used again for the same build for ten minutes
+    (a fake copy: its binary a file, its runs counted)."""
+
+    class Copy(scratch.BuiltTests):
+        def __init__(self, tree: Path) -> None:
+            super().__init__(tree, "FakePackageTests")
+            self.runs = 0
+
+        def binaries(self) -> list[Path]:
+            return [self.tree / ".build" / "debug" / "FakePackageTests.xctest"]
+
+        def run(self, pattern, limit, stop_at_first_failure=True, environment=None):
+            self.runs += 1
+            return scratch.Outcome("passed", 0.5, 3, "")
+
+    def setUp(self):
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        self.copy = self.Copy(Path(folder.name))
+        self.binary = self.copy.binaries()[0]
+        self.binary.parent.mkdir(parents=True)
+        self.binary.write_text("built")
+        from pyramidkit.run import config as kit_config
+        self.package = kit_config.parse({"testProduct": "FakePackageTests", "tiers": [
+            {"name": "Unit", "targets": ["UnitTests"]}, {"name": "EndToEnd", "targets": ["E2ETests"]}]}, self.copy.tree)
+
+    def limits(self, now: float) -> dict[str, float]:
+        return scratch.time_limits(self.copy, self.package, now=lambda: now)
+
+    def test_the_same_build_within_ten_minutes_is_not_measured_again(self):
+        self.assertEqual(self.limits(1000.0), {"Unit": 3.0, "EndToEnd": 3.0})
+        self.assertEqual(self.copy.runs, 6, "three runs a tier")
+        self.assertEqual(self.limits(1000.0 + scratch.LIMITS_KEPT_SECONDS), {"Unit": 3.0, "EndToEnd": 3.0})
+        self.assertEqual(self.copy.runs, 6, "kept")
+
+    def test_later_or_another_build_is_measured_again(self):
+        self.limits(1000.0)
+        self.limits(1000.0 + scratch.LIMITS_KEPT_SECONDS + 1)
+        self.assertEqual(self.copy.runs, 12, "too old")
+        self.binary.write_text("built again")  # another size
+        self.limits(1000.0 + scratch.LIMITS_KEPT_SECONDS + 2)
+        self.assertEqual(self.copy.runs, 18, "another build")
+        (self.copy.tree / ".build" / scratch.LIMITS_FILE).write_text("{not json")
+        self.limits(1000.0 + scratch.LIMITS_KEPT_SECONDS + 3)
+        self.assertEqual(self.copy.runs, 24, "unreadable")
+
+
 class ChangedFilesTests(unittest.TestCase):
     """A patch's files, changed for a block and put back after it: what scripts/workshop verify does with each
     reference and wrong solution."""
