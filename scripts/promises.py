@@ -37,6 +37,7 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from pyramidkit.run import config as kit_config
@@ -44,6 +45,7 @@ from pyramidkit.run.mistake import Mistake
 from pyramidkit.proofs import held, universe
 import promise_sources
 from pyramidkit.run import scratch
+from pyramidkit.run.bounds import HangBounds
 from pyramidkit.docs import markers
 from pyramidkit.coverage import by_test as test_coverage
 
@@ -159,6 +161,21 @@ def limit_for(tests: list[str], limits: dict[str, float]) -> float:
     return sum(limits[tier] for tier in {tier_of(test) for test in tests})
 
 
+class RowLimits:
+    """How long a proof's run of some tests may take before it counts as hung, from one run of every row's tests as
+    the code is (`outcome`): the rule of the mutants' narrowed runs (scratch.selection_limit: four times the tests'
+    seconds, plus a second, at least two) on their seconds in it, never more than that from the whole run's time. A
+    mistake that hangs a row (the stall fault's answer, a rotation every 10 s) is stopped after seconds, not after
+    the time limits of its tiers, 12 to 17 s here; and no tier is run three times to measure those limits first."""
+
+    def __init__(self, outcome: scratch.Outcome) -> None:
+        self.seconds = {result.identifier: result.seconds for result in outcome.results}
+        self.whole = scratch.limit_from(outcome.seconds)
+
+    def __call__(self, tests: list[str]) -> float:
+        return scratch.selection_limit(self.whole, [self.seconds.get(test) for test in tests])
+
+
 def failing(copy: scratch.Scratch, tests: str, limit: float,
             environment: dict[str, str] | None = None) -> tuple[set[str], str]:
     """Runs the tests `tests` (a pattern) names; returns the ones that failed, hung, or were running when the test
@@ -168,10 +185,10 @@ def failing(copy: scratch.Scratch, tests: str, limit: float,
     return set(outcome.failed()) | set(outcome.hung), outcome.status
 
 
-def fails_alone(copy: scratch.Scratch, test: str, limits: dict[str, float],
+def fails_alone(copy: scratch.Scratch, test: str, limit: Callable[[list[str]], float],
                 environment: dict[str, str] | None = None) -> bool:
-    """Whether `test`, run on its own, fails (or hangs, or crashes the binary)."""
-    found, status = failing(copy, pattern([test]), limits[tier_of(test)], environment)
+    """Whether `test`, run on its own, fails (or hangs, or crashes the binary); `limit` gives its run's time limit."""
+    found, status = failing(copy, pattern([test]), limit([test]), environment)
     return status != "passed" and (test in found or not found)
 
 
@@ -190,17 +207,18 @@ def held_build(copy: scratch.Scratch, package: kit_config.Config) -> held.HeldMi
     return holding
 
 
-def check_row(copy: scratch.Scratch, row: Row, limits: dict[str, float],
+def check_row(copy: scratch.Scratch, row: Row, limit: Callable[[list[str]], float],
               environment: dict[str, str] | None = None) -> list[str]:
     """Runs the row's tests with its mistake in place (built, or switched on by `environment`): the ones that
-    still pass."""
-    found, _ = failing(copy, pattern(row.tests), limit_for(row.tests, limits), environment)
-    return [test for test in row.tests if test not in found and not fails_alone(copy, test, limits, environment)]
+    still pass. `limit` gives a run's time limit from the tests it runs (RowLimits)."""
+    found, _ = failing(copy, pattern(row.tests), limit(row.tests), environment)
+    return [test for test in row.tests if test not in found and not fails_alone(copy, test, limit, environment)]
 
 
 def prove(copy: scratch.Scratch, rows: list[Row], limits: dict[str, float], holding: held.HeldMistakes | None) -> int:
     """Makes each row's mistake and runs its tests: every one must fail (hang, or crash the binary: a run is stopped
-    at its tiers' time limits). The mistakes the copy's build holds (`holding`) are switched on one at a time; the
+    at its time limit, RowLimits from a first run of every row's tests as the code is, itself stopped after the
+    tiers' `limits`, added). The mistakes the copy's build holds (`holding`) are switched on one at a time; the
     others are built one at a time, after them. Returns the number of rows that failed."""
     everything = sorted({test for row in rows for test in row.tests})
     outcome = copy.run(pattern(everything), sum(limits.values()), stop_at_first_failure=False)
@@ -208,7 +226,10 @@ def prove(copy: scratch.Scratch, rows: list[Row], limits: dict[str, float], hold
         print(outcome.output[-3000:])
         _progress(f"promises: without any mistake the rows' tests do not pass ({outcome.status})")
         return len(rows)
-    _progress(f"   without a mistake: the {len(everything)} tests of the rows pass ({outcome.seconds:.1f} s)")
+    limit = RowLimits(outcome)
+    _progress(f"   without a mistake: the {len(everything)} tests of the rows pass ({outcome.seconds:.1f} s); a row's "
+              f"run is stopped after four times its tests' seconds in it, plus a second (at least 2 s, at most "
+              f"{limit.whole:.1f} s)")
     failures = 0
     alone = list(range(len(rows)))
     if holding is not None:
@@ -219,7 +240,7 @@ def prove(copy: scratch.Scratch, rows: list[Row], limits: dict[str, float], hold
             number = holding.held_as(row.mistake)
             if number is None:
                 continue
-            passed = check_row(copy, row, limits, {held.VARIABLE: str(number)})
+            passed = check_row(copy, row, limit, {held.VARIABLE: str(number)})
             failures += report(index, rows, row, passed, f"held, tests {time.monotonic() - started:.1f} s")
             started = time.monotonic()
         alone = [index for index in alone if holding.held_as(rows[index].mistake) is None]
@@ -248,7 +269,7 @@ def prove(copy: scratch.Scratch, rows: list[Row], limits: dict[str, float], hold
                 failures += len(groups[key])
                 continue
             for index in groups[key]:
-                passed = check_row(copy, rows[index], limits)
+                passed = check_row(copy, rows[index], limit)
                 failures += report(index, rows, rows[index], passed,
                                    f"build {build_seconds:.1f} s, tests {time.monotonic() - started - build_seconds:.1f} s")
                 started, build_seconds = time.monotonic(), 0.0
@@ -282,7 +303,8 @@ def measure(copy: scratch.Scratch, rows: list[Row], limits: dict[str, float], sa
             candidates: set[str] = set()
             for tier in TIERS:
                 candidates |= failing(copy, f"^{tier}Tests\\.", limits[tier])[0]
-            row.tests = sorted(test for test in candidates if "/" in test and fails_alone(copy, test, limits))
+            row.tests = sorted(test for test in candidates if "/" in test and
+                               fails_alone(copy, test, lambda tests: limit_for(tests, limits)))
         save_each()
         _progress(f"   {number}/{len(rows)} {len(row.tests)} tests fail: {row.promise}")
 
@@ -404,8 +426,8 @@ def main(arguments: list[str]) -> int:
     _progress(f"   {len(rows)} promises, each with a row and at least one test")
     if not options.prove:
         return 0
-    limits = scratch.time_limits(copy, kit_config.load(ROOT))
-    _progress(f"   time limits: {', '.join(f'{tier} {seconds:.1f} s' for tier, seconds in limits.items())}")
+    package = kit_config.load(ROOT)
+    limits = {tier: HangBounds(tier, package.tier_budget(tier)).run for tier in package.names}
     failures = prove(copy, selected, limits, holding)
     if holding is None:
         copy.build()  # the copy is left built as the code is, for the next run

@@ -217,6 +217,7 @@ if __name__ == "__main__":
 class FakeOutcome:
     def __init__(self, failed: list[str], tests: int):
         self._failed, self.tests, self.hung, self.seconds, self.output = failed, tests, [], 0.1, ""
+        self.results = []
         self.status = "failed" if failed else "passed"
 
     def failed(self) -> list[str]:
@@ -327,6 +328,30 @@ class ProveTests(unittest.TestCase):
         self.assertEqual(failures, 0, said)
         self.assertEqual(copy.builds, 3)  # 404, 7, and the twins once
         self.assertNotIn("held", said)
+
+
+class RowLimitsTests(unittest.TestCase):
+    """A row's run is stopped after four times its tests' seconds in the run of every row's tests, plus a second (at
+    least two seconds), never after more than that rule gives the whole run."""
+
+    def limits(self) -> promises.RowLimits:
+        from pyramidkit.run.results import TestResult
+        results = [TestResult("UnitTests.A/quick()", 0.01, "passed"), TestResult("EndToEndTests.B/slow()", 1.5, "passed"),
+                   TestResult("IntegrationTests.C/mid()", 0.5, "passed")]
+        outcome = promises.scratch.Outcome("passed", 3.0, 3, "", results=results)
+        return promises.RowLimits(outcome)
+
+    def test_from_the_tests_seconds(self):
+        limit = self.limits()
+        self.assertEqual(limit.whole, 13.0)
+        self.assertEqual(limit(["UnitTests.A/quick()"]), 2.0, "at least two seconds")
+        self.assertEqual(limit(["EndToEndTests.B/slow()"]), 7.0)
+        self.assertEqual(limit(["EndToEndTests.B/slow()", "IntegrationTests.C/mid()"]), 9.0, "their seconds added")
+        self.assertEqual(limit(["EndToEndTests.B/slow()", "EndToEndTests.B/slow()", "IntegrationTests.C/mid()",
+                                "EndToEndTests.B/slow()"]), 13.0, "never more than the whole run's")
+
+    def test_a_test_not_in_the_first_run_gets_the_whole_run_s(self):
+        self.assertEqual(self.limits()(["UnitTests.A/quick()", "UnitTests.D/new()"]), 13.0)
 
 
 class OneAtATimeOptionTests(unittest.TestCase):

@@ -14,6 +14,8 @@ becomes a choice that the environment variable POI_MUTANT makes when the tests r
     { port = value }        (`_ = value`)     { if __POIMutant.active == 13 { _ = value } else { port = value } }
     let page = ...          (a line before)   if __POIMutant.active == 14 { return .respond(listing) }; let page = ...
     case "help", "-h":      (one taken out)   case "help" where __POIMutant.active != 15, "-h":
+    guard let x = e else { return ... }   (made `let x = e ?? d`: a required value given a default)
+                                      guard let x = (__POIMutant.active == 16 ? (e ?? d) : e) else { return ... }
 
 Only the side the conditional picks runs, as with the mistake alone. The held expression
 is the smallest one around the change that is bounded, on both sides, by what ends an expression (`,` `:` `=` a
@@ -37,7 +39,7 @@ from pathlib import Path
 from pyramidkit.mutation import schemata
 from pyramidkit.mutation.schema_sites import module_folder
 from pyramidkit.proofs.held_lines import NOT_EXPRESSIONS, Site, balanced, case_item_removed, choice, continues, \
-    depth_at, expression_choice, lines_added, statement_choice, tokens
+    defaulted_guard, depth_at, expression_choice, lines_added, statement_choice, tokens
 from pyramidkit.run.mistake import Mistake
 
 VARIABLE = schemata.VARIABLE
@@ -70,6 +72,10 @@ def held_site(source: str, mistake: Mistake, number: int) -> Site | None:
     alone)."""
     if mistake.each_line or mistake.replace is None or source.count(mistake.find) != 1:
         return None
+    guarded = defaulted_guard(mistake.find, mistake.replace, number)
+    if guarded is not None:
+        at = source.index(mistake.find)
+        return Site(at, at + len(mistake.find), text=guarded)
     start, end, new = _change(source, mistake)
     gone = source[start:end]
     line_start = source.rfind("\n", 0, start) + 1

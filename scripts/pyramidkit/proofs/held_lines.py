@@ -63,6 +63,22 @@ def _expression(words: list[str]) -> bool:
     return True
 
 
+GUARD_LET = re.compile(r"guard let (\w+) = (.+?) else (\{.*\})")
+DEFAULTED = re.compile(r"let (\w+) = (.+) \?\? (.+)")
+
+
+def defaulted_guard(find: str, replace: str, number: int) -> str | None:
+    """A required value given a default: `guard let x = E else { ... }` on one line made `let x = E ?? D`. Held as
+    the same guard over a choice, `guard let x = (__POIMutant.active == N ? (E ?? D) : E) else { ... }`: switched on,
+    it binds E ?? D and never leaves; off, it is the guard as it was. None for any other change."""
+    guard, defaulted = GUARD_LET.fullmatch(find.strip()), DEFAULTED.fullmatch(replace.strip())
+    if guard is None or defaulted is None or "\n" in find or guard[1] != defaulted[1] or guard[2] != defaulted[2]:
+        return None
+    held = f"guard let {guard[1]} = (__POIMutant.active == {number} ? ({guard[2]} ?? {defaulted[3]}) : {guard[2]}) " \
+           f"else {guard[3]}"
+    return find.replace(find.strip(), held, 1)
+
+
 def choice(number: int, mutated: str, original: str) -> str:
     """The held choice: a conditional, which evaluates only the side it picks and lets `try`, `await`, a typed
     `throws` and an implicit member (`.usage`) through as they were (a generic function of two autoclosures did not:

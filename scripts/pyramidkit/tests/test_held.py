@@ -127,6 +127,22 @@ class HeldFormsTests(unittest.TestCase):
                 self.assertFalse(holding.held(0))
                 self.assertEqual(lines, SOURCE.split("\n"))
 
+    def test_a_required_value_given_a_default_is_held_in_its_guard(self):
+        source = ('func f(request: Request) -> Answer {\n'
+                  '    guard let text = request.queryValue("lat") else { return .failure("lat is missing") }\n'
+                  '    return .success(text)\n}\n')
+        find = 'guard let text = request.queryValue("lat") else { return .failure("lat is missing") }'
+        holding = held.HeldMistakes([Mistake(FILE, find, 'let text = request.queryValue("lat") ?? "0"')], {FILE: source})
+        self.assertTrue(holding.held(0))
+        lines = holding.files()[FILE].split("\n")
+        self.assertEqual(lines[1], '    guard let text = (__POIMutant.active == 0 ? (request.queryValue("lat") ?? "0") : '
+                                   'request.queryValue("lat")) else { return .failure("lat is missing") }')
+        self.assertEqual(len(lines), len(source.split("\n")), "no line moves")
+        for other in ('let text = request.queryValue("long") ?? "0"', 'let other = request.queryValue("lat") ?? "0"',
+                      'let text = request.queryValue("lat")'):
+            with self.subTest(other):  # another value, another name, no default: not this form
+                self.assertFalse(held.HeldMistakes([Mistake(FILE, find, other)], {FILE: source}).held(0))
+
     def test_a_statement_that_is_no_value_is_chosen_by_an_if(self):
         holding, lines = written(Mistake(FILE, "port = value", "_ = value"))
         self.assertTrue(holding.held(0))
