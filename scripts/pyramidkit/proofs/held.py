@@ -20,7 +20,8 @@ becomes a choice that the environment variable POI_MUTANT makes when the tests r
 Only the side the conditional picks runs, as with the mistake alone. The held expression
 is the smallest one around the change that is bounded, on both sides, by what ends an expression (`,` `:` `=` a
 bracket, `{`, `return`, `guard`, `case` ...) and balanced (held_lines.py says how each form is found). A change that
-is none of these (a declaration, a new `case`, a `let` added, lines split) is not held: it is built alone, as before.
+is none of these (a declaration, a new `case`, a `let` added, lines split) is not held: it is built alone, as before;
+but a coding key renamed is (held_keys.py).
 Nor is one the compiler rejects
 when held (a value of another type, an `await`): its line's errors put it back (`drop_errors`), as the schemata do.
 Line numbers never move, so a compiler's error names the line of the mistake it comes from.
@@ -38,6 +39,7 @@ from pathlib import Path
 
 from pyramidkit.mutation import schemata
 from pyramidkit.mutation.schema_sites import module_folder
+from pyramidkit.proofs import held_keys
 from pyramidkit.proofs.held_lines import NOT_EXPRESSIONS, Site, balanced, case_item_removed, choice, continues, \
     defaulted_guard, depth_at, expression_choice, lines_added, statement_choice, tokens
 from pyramidkit.run.mistake import Mistake
@@ -139,6 +141,9 @@ class HeldMistakes:
         self.sources = sources
         self.first: dict[tuple[str, str, str | None], int] = {}
         self.sites: dict[int, Site] = {}
+        # The mistakes held by one declaration (renamed coding keys of one enum): put back together.
+        self.together: dict[int, list[int]] = {}
+        keys: dict[str, list[tuple[int, held_keys.Renamed]]] = defaultdict(list)
         for number, mistake in enumerate(mistakes):
             source = sources.get(mistake.file)
             single = line_mistake(mistake, source) if source is not None else None
@@ -147,6 +152,11 @@ class HeldMistakes:
             if key in self.first:
                 continue
             self.first[key] = number
+            renamed = held_keys.renamed(source, single.find, single.replace) \
+                if single is not None and source is not None and single.replace is not None else None
+            if renamed is not None:
+                keys[mistake.file].append((number, renamed))
+                continue
             site = held_site(source, single, number) if single is not None else None
             if site is None:
                 continue
@@ -156,6 +166,18 @@ class HeldMistakes:
                     not (same and site.text is None and all(other.text is None for other in same)):
                 continue
             self.sites[number] = site
+        for file, renamed_keys in keys.items():  # one declaration at the anchor; the others hold nothing of their own
+            for members in held_keys.groups(sources[file], renamed_keys):
+                anchor = members[0][1].anchor
+                sites = {number: Site(anchor, anchor, text=held_keys.declaration(members)) if number == members[0][0]
+                         else Site(key.at, key.at, text="") for number, key in members}
+                others = [self.sites[other] for other in self.sites if self.mistakes[other].file == file]
+                if any(other.start < site.end and site.start < other.end or other.start < site.start < other.end
+                       for site in sites.values() for other in others):
+                    continue
+                self.sites.update(sites)
+                for number in sites:
+                    self.together[number] = sorted(sites)
         self.written: dict[str, str] = {}
 
     def number_for(self, mistake: Mistake) -> int | None:
@@ -224,6 +246,8 @@ class HeldMistakes:
             below = [held for held in here if held > line]
             for nearest in ([max(above)] if above else []) + ([min(below)] if below else []):
                 dropped.update(here[nearest])
+        for number in list(dropped):
+            dropped.update(self.together.get(number, []))
         for number in dropped:
             del self.sites[number]
         return sorted(dropped)

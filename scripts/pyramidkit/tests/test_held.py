@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.proofs import held  # noqa: E402
+from pyramidkit.proofs import held, held_keys  # noqa: E402
 from pyramidkit.run.mistake import Mistake  # noqa: E402
 
 FILE = "Sources/Server/Routes.swift"
@@ -115,7 +115,7 @@ class HeldFormsTests(unittest.TestCase):
 
     def test_what_is_not_one_expression_is_built_alone(self):
         not_held = [
-            Mistake(FILE, "        case latitude\n", '        case latitude = "lat"\n'),  # a declaration
+            Mistake(FILE, "        case latitude\n", '        case latitude: Int\n'),  # a declaration
             Mistake(FILE, "guard let radius", "let radius"),  # a statement's keyword
             Mistake(FILE, "            port = value\n", "            let port = 1\n            port = value\n"),
             Mistake(FILE, "    enum CodingKeys", "    @frozen\n    enum CodingKeys"),  # an attribute added
@@ -142,6 +142,63 @@ class HeldFormsTests(unittest.TestCase):
                       'let text = request.queryValue("lat")'):
             with self.subTest(other):  # another value, another name, no default: not this form
                 self.assertFalse(held.HeldMistakes([Mistake(FILE, find, other)], {FILE: source}).held(0))
+
+    def test_a_coding_key_given_a_raw_value_is_held_by_the_enum_s_keys(self):
+        source = ("struct Point: Codable {\n    var latitude: Double\n    var longitude: Double\n"
+                  "    private enum CodingKeys: String, CodingKey {\n        case latitude\n        // the second\n"
+                  "        case longitude\n    }\n}\n")
+        mistakes = [Mistake(FILE, "        case latitude\n", '        case latitude = "lat"\n'),
+                    Mistake(FILE, "        case longitude\n", '        case longitude = "lng"\n')]
+        holding = held.HeldMistakes(mistakes, {FILE: source})
+        self.assertEqual([holding.held(0), holding.held(1)], [True, True])
+        lines = holding.files()[FILE].split("\n")
+        self.assertEqual(len(lines), len(source.split("\n")), "no line moves")
+        self.assertEqual(lines[3], '    private enum CodingKeys: String, CodingKey { var stringValue: String { switch '
+                         '(__POIMutant.active, self) { case (0, .latitude): return "lat"; case (1, .longitude): return '
+                         '"lng"; default: return rawValue } }; init?(stringValue: String) { switch (__POIMutant.active, '
+                         'stringValue) { case (0, "lat"): self = .latitude; case (0, "latitude"): return nil; case (1, '
+                         '"lng"): self = .longitude; case (1, "longitude"): return nil; default: self.init(rawValue: '
+                         'stringValue) } }')
+        self.assertEqual(lines[4:7], source.split("\n")[4:7], "the cases as they are")
+        # The compiler's error on the enum's line puts both back.
+        self.assertEqual(holding.drop_errors(f"/copy/{FILE}:4:30: error: no\n"), [0, 1])
+        self.assertEqual([holding.held(0), holding.held(1)], [False, False])
+
+    def test_a_coding_keys_enum_added_is_held_once_for_its_type(self):
+        source = ("struct Report: Codable {\n    public var position: Int\n    public var places: [Int]\n}\n"
+                  "struct Other: Codable {\n    var origin: Int\n}\n")
+        added = "    private enum CodingKeys: String, CodingKey {{ case {} }}\n"
+        mistakes = [Mistake(FILE, "    public var position: Int\n",
+                            "    public var position: Int\n" + added.format('position = "origin", places')),
+                    Mistake(FILE, "    public var places: [Int]\n",
+                            "    public var places: [Int]\n" + added.format('position, places = "results"'))]
+        holding = held.HeldMistakes(mistakes, {FILE: source})
+        self.assertEqual([holding.held(0), holding.held(1)], [True, True])
+        lines = holding.files()[FILE].split("\n")
+        self.assertEqual(len(lines), len(source.split("\n")), "no line moves")
+        self.assertTrue(lines[1].startswith("    public var position: Int; private enum CodingKeys: String, CodingKey { "
+                                            "case position, places; var stringValue: String { switch "
+                                            "(__POIMutant.active, self) { case (0, .position): return \"origin\"; "
+                                            "case (1, .places): return \"results\"; default: return rawValue } }"),
+                        lines[1])
+        self.assertEqual(lines[2], "    public var places: [Int]", "one enum, on the first property's line")
+        self.assertEqual(holding.drop_errors(f"/copy/{FILE}:2:40: error: no\n"), [0, 1])
+
+    def test_what_no_renamed_key_holds(self):
+        source = "struct A: Codable {\n    var position: Int\n}\nstruct B: Codable {\n    var places: Int\n}\n"
+        added = "    private enum CodingKeys: String, CodingKey {{ case {} }}\n"
+        for find, replace in [
+                ("    var position: Int\n", "    var position: Int\n" + added.format("position")),  # nothing renamed
+                ("    var position: Int\n", "    var position: Int\n" + added.format('position = "a", x = "b"')),
+                ("var position: Int\n", "var position: Int\n" + added.format('position = "a"')),  # inside a line
+                ("    var position: Int\n}\n", "    var position: Int\n}\n" + added.format('position = "a"'))]:
+            with self.subTest(replace):
+                self.assertIsNone(held_keys.renamed(source, find, replace))
+        # Two types with the same cases are not one enum's.
+        self.assertFalse(held_keys.same_scope(source, source.index("    var position"), source.index("    var places")))
+        self.assertTrue(held_keys.same_scope(source, 0, len(source)))
+        self.assertIsNone(held_keys.renamed("enum K: Int, CodingKey {\n    case a\n}\n", "    case a\n",
+                                            '    case a = "b"\n'), "not a String enum")
 
     def test_a_statement_that_is_no_value_is_chosen_by_an_if(self):
         holding, lines = written(Mistake(FILE, "port = value", "_ = value"))
