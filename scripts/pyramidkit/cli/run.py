@@ -43,7 +43,7 @@ from pyramidkit.run import junit
 from pyramidkit.docs import markers
 from pyramidkit.run import starter
 from pyramidkit.run.bounds import HANG_FACTOR, HANG_MARGIN, UNBUDGETED_SECONDS, HangBounds
-from pyramidkit.run.budgets import check_budgets, flaky_tests, over_budget, test_limit
+from pyramidkit.run.budgets import check_budgets, flaky_tests, over_budget
 from pyramidkit.docs.figures import TIME_FACTOR, check_docs, doc_files, figures, update_docs
 from pyramidkit.run.report import NAMED_CLEARED, PROBLEM, closing_line, report_json, report_markdown, report_text
 from pyramidkit.run.testrun import (COVERAGE_FOLDER, build, coverage_binaries, coverage_build, progress, run_tier,
@@ -303,9 +303,9 @@ def main(arguments: list[str], prog: str = "pyramid run") -> int:
     for tier, identifiers in (over_budget(rounds, budgets) if budgets else {}).items():
         progress(f"   over their budgets in the {tier} tier's run: {len(identifiers)} tests, run again one after "
                  f"another (a busy machine: a test's time in a parallel run counts its waits for a core)")
-        budget = budgets["tiers"][tier]
+        budget = HangBounds(tier, budgets["tiers"][tier])
         for identifier, seconds in tests_one_at_a_time(package, tier, identifiers, extra, bounds[tier]).items():
-            if seconds <= test_limit(budget, identifier):
+            if seconds <= budget.test_budget(identifier):
                 alone_seconds[identifier] = seconds
 
     def alone(tier: str, identifier: str) -> float | None:

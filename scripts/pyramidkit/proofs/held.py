@@ -172,8 +172,7 @@ class HeldMistakes:
                 sites = {number: Site(anchor, anchor, text=held_keys.declaration(members)) if number == members[0][0]
                          else Site(key.at, key.at, text="") for number, key in members}
                 others = [self.sites[other] for other in self.sites if self.mistakes[other].file == file]
-                if any(other.start < site.end and site.start < other.end or other.start < site.start < other.end
-                       for site in sites.values() for other in others):
+                if any(other.start < site.end and site.start < other.end for site in sites.values() for other in others):
                     continue
                 self.sites.update(sites)
                 for number in sites:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
+from pyramidkit.run.bounds import HangBounds
 from pyramidkit.run.testrun import TierRun
 
 
@@ -16,11 +17,6 @@ class BudgetCheck:
 
     breaches: list[str]
     cleared: list[str]
-
-
-def test_limit(budget: dict, identifier: str) -> float:
-    """A test's budget in its tier: its exception, or the tier's budget a test."""
-    return budget.get("exceptions", {}).get(identifier, budget["maxSecondsPerTest"])
 
 
 def over_budget(rounds: list[list[TierRun]], budgets: dict) -> dict[str, list[str]]:
@@ -34,7 +30,7 @@ def over_budget(rounds: list[list[TierRun]], budgets: dict) -> dict[str, list[st
                 continue
             hung = {entry["test"] for entry in run.hung}
             for result in run.results:
-                if result.seconds > test_limit(budget, result.identifier) and result.identifier not in hung and \
+                if result.seconds > HangBounds(run.tier, budget).test_budget(result.identifier) and result.identifier not in hung and \
                         result.identifier not in found.get(run.tier, []):
                     found.setdefault(run.tier, []).append(result.identifier)
     return found
@@ -58,7 +54,7 @@ def check_budgets(
             )
         hung = {entry["test"] for entry in run.hung}
         for result in run.results:
-            limit = test_limit(budget, result.identifier)
+            limit = HangBounds(run.tier, budget).test_budget(result.identifier)
             if result.seconds <= limit or result.identifier in hung:  # a hung test has its own line, and no end
                 continue
             said = f"{result.identifier} took {result.seconds:.3f} s"
