@@ -10,6 +10,7 @@ import time
 from typing import Sequence
 
 from pyramidkit.coverage import by_test as test_coverage
+from pyramidkit.mutation import merged_files
 from pyramidkit.mutation import precheck as precheck_module
 from pyramidkit.mutation import schema_sites
 from pyramidkit.mutation import schemata as schemata_module
@@ -87,16 +88,30 @@ class Engine:
         package = self.package
         copy = scratch.Scratch(self.schema_tree, package.root, package.config.test_product, self.build_system)
         sources = {file: (package.root / file).read_text() for file in sorted({m.file for m in mutants})}
-        schema = schemata_module.Schema(mutants, sources)
-        progress(f"== mutant schemata in {copy.tree.relative_to(package.root)}: {len(mutants)} mutants in one build")
+        # In the copy the proofs share, beside the mistakes they last held there (merged_files.py): numbered after
+        # theirs, with their lines kept, so that a sample the proofs' build already holds (pyramid.json's
+        # mutantSample) is found built.
+        shared = self.schema_tree is None
+        schema = schemata_module.Schema(mutants, sources, first=merged_files.FIRST if shared else 0)
+        held = merged_files.recall(copy.tree, package.root) if shared else {}
+        if held:
+            merged_files.recall_schema(copy.tree, schema)
+        progress(f"== mutant schemata in {copy.tree.relative_to(package.root)}: {len(mutants)} mutants in one build"
+                 + (f", beside the proofs' mistakes held in {len(held)} files" if held else ""))
         started = time.monotonic()
         self._settle_schema(schema, copy)
         for attempt in range(1, 60):
-            copy.prepare(schema.files())
+            files, owners = merged_files.merged(held, schema) if held else (schema.files(), {})
+            copy.prepare(files)
             built, seconds, log = copy.build()
             if built:
                 break
-            put_back = schema.drop_errors(log)
+            held_log, schema_log, others = merged_files.split(log, held, schema.written, owners) if held else \
+                ("", log, "")
+            put_back = schema.drop_errors(schema_log + "\n" + others)
+            for name in merged_files.files_with_errors(held_log) & set(held):
+                del held[name]  # the proofs' lines there are left out: their next build writes them again
+                put_back += 1
             progress(f"   build {attempt}: {seconds:.0f} s, {put_back} lines the schema cannot hold put back")
             if not put_back:
                 raise SystemExit(f"mutants: the schemata do not build, for a reason not on a mutated line\n"
@@ -104,6 +119,9 @@ class Engine:
         else:
             raise SystemExit("mutants: the schemata still do not build after 59 attempts")
         self.setup_seconds["schemata"] = round(time.monotonic() - started, 1)
+        if held:  # what the copy now holds, for the proofs' next build and the next run's
+            merged_files.remember(copy.tree, held, {name: (package.root / name).read_text() for name in held
+                                                    if (package.root / name).is_file()}, schema)
         held = sum(1 for m in mutants if schema.included(m))
         progress(f"   built in {self.setup_seconds['schemata']:.0f} s; {held} of {len(mutants)} mutants compiled in, "
                  f"the others rebuilt on their own")

@@ -37,8 +37,10 @@ VARIABLE = "POI_MUTANT"
 class Schema:
     """The rewritten files of a set of mutants, and the declarations each module needs."""
 
-    def __init__(self, mutants: list[generation.Mutant], sources: dict[str, str]) -> None:
-        self.ids = {mutant: number for number, mutant in enumerate(mutants)}
+    def __init__(self, mutants: list[generation.Mutant], sources: dict[str, str], first: int = 0) -> None:
+        # Each mutant's number in POI_MUTANT, from `first`: a schema compiled in beside other held mistakes
+        # (merged_files.py) numbers its mutants after theirs.
+        self.ids = {mutant: number for number, mutant in enumerate(mutants, start=first)}
         self.sources = sources
         self.dropped: set[tuple[str, int]] = set()  # (file, line) left as they were
         # Whole-line mutants that leave a body that returns a value with none: never compiled, never built.
@@ -67,6 +69,17 @@ class Schema:
         # The mutants the written files hold: the compiler's errors are read against them, so that the second error of
         # a place taken out by the first is still that place's, not the one of a place around it.
         self.as_written: set[generation.Mutant] = set()
+
+    def release(self, file: str, number: int) -> int:
+        """Leaves line `number` of `file` as it is (another rewriting of the file holds it): the mutants that write it,
+        a removed entry's call at its closing bracket and a held default's `return` among them, are rebuilt on their
+        own. Returns how many it released."""
+        writing = {mutant for mutant in self.ids if self.included(mutant) and mutant.file == file and (
+            (mutant.line == number and mutant.operator != "removed-entry") or
+            self.returns.get(mutant, (0, 0))[0] == number)}
+        writing |= {mutant for _, mutant, _ in self.entries.get((file, number), []) if self.included(mutant)}
+        self.unheld |= writing
+        return len(writing)
 
     def included(self, mutant: generation.Mutant) -> bool:
         return mutant in self.ids and mutant not in self.unheld and (mutant.file, mutant.line) not in self.dropped

@@ -37,7 +37,7 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
-from pyramidkit.mutation import schemata
+from pyramidkit.mutation import merged_files, schemata
 from pyramidkit.mutation.schema_sites import module_folder
 from pyramidkit.proofs import held_keys
 from pyramidkit.proofs.held_lines import NOT_EXPRESSIONS, Site, balanced, case_item_removed, choice, continues, \
@@ -136,9 +136,15 @@ class HeldMistakes:
     twin's number (`number_of`); two choices over one span nest; a mistake whose span overlaps another's otherwise is
     built alone."""
 
-    def __init__(self, mistakes: list[Mistake], sources: dict[str, str]) -> None:
+    def __init__(self, mistakes: list[Mistake], sources: dict[str, str], schema: schemata.Schema | None = None) -> None:
         self.mistakes = mistakes
         self.sources = sources
+        # A mutant sample's schema held in the same build (numbered from merged_files.FIRST), when the package's
+        # pyramid.json names one (mutantSample); each line that both change stays this side's.
+        self.schema = schema
+        self.held_written: dict[str, str] = {}  # what this side alone writes
+        self.owners: dict[tuple[str, int], str] = {}  # which side wrote each changed line of a file both write
+        self.schema_put_back = 0  # the schema's lines the last drop_errors put back
         self.first: dict[tuple[str, str, str | None], int] = {}
         self.sites: dict[int, Site] = {}
         # The mistakes held by one declaration (renamed coding keys of one enum): put back together.
@@ -223,13 +229,24 @@ class HeldMistakes:
             written[file] = text
         for folder in sorted({module_folder(file) for file in by_file}):
             written[f"{folder}/__POIMutants.swift"] = schemata.SUPPORT
+        self.held_written = written
+        if self.schema is not None:
+            written, self.owners = merged_files.merged(written, self.schema)
         self.written = written
         return written
 
     def drop_errors(self, log: str) -> list[int]:
         """Builds each mistake alone whose held line the compiler rejected; an error on a line without one (an
         expression over several lines: `if` and `switch` expressions are named at their first line) puts back the
-        nearest held lines above and below it in the file. Returns the numbers put back."""
+        nearest held lines above and below it in the file. Returns the numbers put back. With a schema held beside
+        them, an error on a line it wrote, or on a line of its files neither wrote, is the schema's (it puts lines back:
+        `schema_put_back` counts them); the latter is this side's only when the schema put nothing back."""
+        self.schema_put_back = 0
+        if self.schema is not None:  # an error on a line neither wrote is the schema's first, as its rules guess more
+            log, schema_log, others = merged_files.split(log, self.held_written, self.schema.written, self.owners)
+            self.schema_put_back = self.schema.drop_errors(schema_log + "\n" + others)
+            if not self.schema_put_back:
+                log += "\n" + others
         lines: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
         for number in self.sites:
             file, line = self.line_of(number)
@@ -270,18 +287,24 @@ def build(copy, holding: HeldMistakes, say, extra: dict[str, str] | None = None)
     rejected = set(json.loads(memory.read_text())) if memory is not None and memory.is_file() else set()
     for number in [number for number in holding.sites if _key(holding, number) in rejected]:
         del holding.sites[number]
+    if memory is not None and holding.schema is not None:  # the sample's lines the last build left out, again
+        merged_files.recall_schema(Path(copy.tree), holding.schema)
     for attempt in range(1, 6):
         copy.prepare({**(extra or {}), **holding.files()})
         built, seconds, log = copy.build()
         if built:
+            if memory is not None:  # a mutants run in this copy writes the same held lines (merged_files.recall)
+                merged_files.remember(Path(copy.tree), holding.held_written, holding.sources, holding.schema)
             return True, seconds, log
         keys = {number: _key(holding, number) for number in holding.sites}
         dropped = holding.drop_errors(log)
         say(f"   held build {attempt}: {seconds:.1f} s; the compiler would not hold {len(dropped)}, built alone: "
-            f"{'; '.join(holding.mistakes[number].name or holding.mistakes[number].find.strip() for number in dropped)}")
+            f"{'; '.join(holding.mistakes[number].name or holding.mistakes[number].find.strip() for number in dropped)}"
+            + (f"; {holding.schema_put_back} lines of the mutant sample's schema put back" if holding.schema_put_back
+               else ""))
         if memory is not None and dropped:
             rejected |= {keys[number] for number in dropped}
             memory.write_text(json.dumps(sorted(rejected), indent=1) + "\n")
-        if not dropped:
+        if not dropped and not holding.schema_put_back:
             break
     return False, seconds, log

@@ -8,6 +8,9 @@ theirs. A mistakes file is a JSON list of objects with "file", "find" and "repla
 The mutants' rebuild engine alone builds the copy as the code is: its mutants, rebuilt one at a time, built slower in
 a held copy (126.9 s against 100.5 s for a CI run's 39).
 
+When pyramid.json names a mutantSample N, the same build also holds the schema of the N mutants `mutants --limit N`
+takes (mutation/merged_files.py merges the two line by line), so that such a run, after the proofs, finds them built.
+
 Python's standard library only; tested by pyramidkit/tests/test_held.py.
 """
 
@@ -15,6 +18,11 @@ from __future__ import annotations
 
 import json
 
+from pyramidkit.mutation import merged_files, precheck, schemata
+from pyramidkit.mutation.ignore import load_ignored
+from pyramidkit.mutation.operators import all_mutants
+from pyramidkit.mutation.package import MutatedPackage
+from pyramidkit.mutation.sampling import sample
 from pyramidkit.proofs import claim_file, held
 from pyramidkit.run import config as kit_config
 from pyramidkit.run.mistake import Mistake, MistakeError
@@ -63,4 +71,23 @@ def holding(package: kit_config.Config) -> held.HeldMistakes:
         path = package.root / name
         if path.is_file():
             sources[name] = path.read_text()
-    return held.HeldMistakes(every, sources)
+    return held.HeldMistakes(every, sources, sample_schema(package) if len(every) < merged_files.FIRST else None)
+
+
+def sample_schema(package: kit_config.Config) -> schemata.Schema | None:
+    """The schema of the mutants `mutants --limit N` takes, N the package's mutantSample (those the ignore file
+    excuses left out, as that run leaves them out), numbered from merged_files.FIRST and checked module by module by
+    the compiler first, with the package's own build's commands (precheck.settle); None without a mutantSample."""
+    if not package.mutant_sample:
+        return None
+    mutated = MutatedPackage.of(package)
+    ignored = load_ignored(mutated)
+    chosen = [mutant for mutant in sample(all_mutants(mutated, None), package.mutant_sample)
+              if ignored.get(mutant.key, ("owed",))[0] == "owed"]
+    sources = {name: (package.root / name).read_text() for name in sorted({mutant.file for mutant in chosen})}
+    schema = schemata.Schema(chosen, sources, first=merged_files.FIRST)
+    manifest = package.root / ".build" / "debug.yaml"
+    arguments = precheck.module_arguments(manifest) if manifest.is_file() else {}
+    if arguments:
+        precheck.settle(schema, package.root, arguments)
+    return schema

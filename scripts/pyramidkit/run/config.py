@@ -16,7 +16,10 @@ budgets and programs.
       "excludedModules": ["MyTestSupport"],             optional: modules coverage and mutants leave out
       "docs": ["README.md", "docs/*.md"],               optional: files whose pyramid markers quote the run
       "allowWarnings": false,                           optional: true runs the tiers of a build that warns
-      "mutantsIgnore": "mutants-ignore.txt"             optional: the surviving mutants excused, and why (mutants)
+      "mutantsIgnore": "mutants-ignore.txt",            optional: the surviving mutants excused, and why (mutants)
+      "mutantSample": 40                                optional: the mutants `mutants --limit 40` takes, compiled
+                                                        into the held build too (proofs/universe.py), so that such a
+                                                        run after the claims builds nothing of its own
     }
 
 Every mistake in the file is refused with a sentence that names the file and the key: an unknown key (a typo would
@@ -32,7 +35,8 @@ import re
 from pathlib import Path
 
 FILE = "pyramid.json"
-KEYS = {"testProduct", "tiers", "budgets", "claims", "mistakes", "programs", "excludedModules", "docs", "allowWarnings", "mutantsIgnore", "about"}
+KEYS = {"testProduct", "tiers", "budgets", "claims", "mistakes", "programs", "excludedModules", "docs", "allowWarnings", "mutantsIgnore", "mutantSample",
+        "about"}
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # SwiftPM names the test binary after the package, whose name may hold `-` and `.` (swift-argument-parserPackageTests).
 PRODUCT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
@@ -72,6 +76,7 @@ class Config:
     docs: tuple[str, ...] = ()
     allow_warnings: bool = False
     mutants_ignore: Path | None = None
+    mutant_sample: int | None = None
 
     @property
     def names(self) -> list[str]:
@@ -183,7 +188,18 @@ def parse(data, root: Path) -> Config:
         docs=_strings(data.get("docs", []), f"{where}: docs"),
         allow_warnings=_boolean(data.get("allowWarnings", False), f"{where}: allowWarnings"),
         mutants_ignore=_path(data, "mutantsIgnore", root, where),
+        mutant_sample=_sample(data, where),
     )
+
+
+def _sample(data: dict, where: str) -> int | None:
+    """mutantSample: a whole number of at least 1, or absent."""
+    if "mutantSample" not in data:
+        return None
+    value = data["mutantSample"]
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"{where}: mutantSample must be a whole number of at least 1 (the N of mutants --limit N)")
+    return value
 
 
 def find_root(start: Path) -> Path:

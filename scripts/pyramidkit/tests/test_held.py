@@ -375,6 +375,22 @@ class UniverseTests(unittest.TestCase):
         holding = universe.holding(package)
         self.assertEqual([holding.held_as(mistake) for mistake in found], [0, 1])
 
+    def test_the_mutant_sample_is_held_beside_the_mistakes_when_pyramid_json_names_one(self):
+        import dataclasses
+        from pyramidkit.mutation import merged_files
+        from pyramidkit.mutation.operators import all_mutants
+        from pyramidkit.mutation.package import MutatedPackage
+        from pyramidkit.mutation.sampling import sample
+        from pyramidkit.proofs import universe
+        package = self.package()
+        self.assertIsNone(universe.holding(package).schema)
+        sampled = dataclasses.replace(package, mutant_sample=3)
+        schema = universe.holding(sampled).schema
+        taken = sample(all_mutants(MutatedPackage.of(sampled), None), 3)
+        self.assertEqual(len(taken), 3)
+        self.assertEqual(list(schema.ids), taken)  # what `mutants --limit 3` takes, in its order
+        self.assertEqual(min(schema.ids.values()), merged_files.FIRST)
+
     def test_a_mistakes_file_that_is_not_rows_is_refused_with_where(self):
         from pyramidkit.proofs import universe
         for data, words in (({"rows": []}, "is a JSON list"), ([{"file": FILE, "find": ""}], "row 0 needs")):
@@ -414,6 +430,44 @@ class HeldBuildTests(unittest.TestCase):
         second = held.HeldMistakes(mistakes, {FILE: SOURCE})
         self.assertEqual(held.build(Copy(), second, said.append)[0], True)
         self.assertEqual((len(builds), [second.held(index) for index in range(2)]), (3, [True, False]))
+
+
+    def test_a_schema_line_rejected_is_put_back_and_the_next_build_of_the_same_sample_starts_without_it(self):
+        import tempfile
+        from pyramidkit.mutation import merged_files, operators, schemata
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        builds, said = [], []
+        line = next(number for number, text in enumerate(SOURCE.split("\n"), start=1) if "radius > 0" in text)
+
+        class Copy:
+            tree = Path(folder.name) / "tree"
+
+            def prepare(self, files):
+                self.files = files
+
+            def build(self):
+                text = self.files.get(FILE, SOURCE)
+                builds.append(text)
+                if text.split("\n")[line - 1] != SOURCE.split("\n")[line - 1]:  # the schema's line
+                    return False, 1.0, f"/x/{FILE}:{line}:9: error: cannot hold it\n"
+                return True, 1.0, ""
+
+        def sampled():
+            found = [m for m in operators.mutants_of(FILE, SOURCE) if m.line == line]
+            return schemata.Schema(found, {FILE: SOURCE}, first=merged_files.FIRST)
+
+        mistakes = [Mistake(FILE, "send(.error(404, ", "send(.error(400, ")]
+        first = held.HeldMistakes(mistakes, {FILE: SOURCE}, sampled())
+        self.assertTrue(held.build(Copy(), first, said.append)[0])
+        self.assertEqual(len(builds), 2)
+        self.assertIn("lines of the mutant sample's schema put back", said[0])
+        self.assertTrue(first.held(0))
+        self.assertEqual(merged_files.recall(Copy.tree, Path(folder.name)), {})  # no package files here to match
+        second = held.HeldMistakes(mistakes, {FILE: SOURCE}, sampled())
+        self.assertTrue(held.build(Copy(), second, said.append)[0])
+        self.assertEqual(len(builds), 3)  # the rejected line was not tried again
+        self.assertEqual(builds[2], builds[1])
 
 
 class ExtraFilesTests(unittest.TestCase):

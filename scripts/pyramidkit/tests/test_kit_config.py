@@ -80,6 +80,13 @@ class ConfigTests(unittest.TestCase):
         self.refused({**GOOD, "mistakes": "m.json"}, "mistakes must be a list of non-empty strings")
         self.refused({**GOOD, "mistakes": ["gone.json"]}, "mistakes names gone.json, which is not there")
 
+    def test_a_mutant_sample_is_a_whole_number_of_at_least_one(self):
+        self.assertIsNone(config.parse(GOOD, self.root).mutant_sample)
+        self.assertEqual(config.parse({**GOOD, "mutantSample": 1}, self.root).mutant_sample, 1)
+        self.assertEqual(config.parse({**GOOD, "mutantSample": 40}, self.root).mutant_sample, 40)
+        for wrong in (0, -3, 2.5, "40", True, None, [40]):
+            self.refused({**GOOD, "mutantSample": wrong}, "mutantSample must be a whole number of at least 1")
+
     def test_a_claims_file_that_is_a_folder_is_not_there(self):
         (self.root / "claims").mkdir()
         self.refused({**GOOD, "claims": "claims"}, "claims names claims, which is not there")
