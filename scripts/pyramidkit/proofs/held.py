@@ -37,7 +37,7 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
-from pyramidkit.mutation import merged_files, schemata
+from pyramidkit.mutation import merged_files, precheck, schemata
 from pyramidkit.mutation.schema_sites import module_folder
 from pyramidkit.proofs import held_keys
 from pyramidkit.proofs.held_lines import NOT_EXPRESSIONS, Site, balanced, case_item_removed, choice, continues, \
@@ -287,9 +287,18 @@ def build(copy, holding: HeldMistakes, say, extra: dict[str, str] | None = None)
     rejected = set(json.loads(memory.read_text())) if memory is not None and memory.is_file() else set()
     for number in [number for number in holding.sites if _key(holding, number) in rejected]:
         del holding.sites[number]
-    if memory is not None and holding.schema is not None:  # the sample's lines the last build left out, again
-        merged_files.recall_schema(Path(copy.tree), holding.schema)
-    for attempt in range(1, 6):
+    if memory is not None and holding.schema is not None:
+        # The sample's lines the last build of the same sample left out, left out again; else the schema checked
+        # module by module first, with the package's own build's commands (precheck.settle: seconds, where a build
+        # that fails costs one for each round of errors).
+        root = getattr(copy, "root", None)
+        manifest = root / ".build" / "debug.yaml" if root is not None else None
+        if not merged_files.recall_schema(Path(copy.tree), holding.schema) and manifest is not None \
+                and manifest.is_file():
+            arguments = precheck.module_arguments(manifest)
+            if arguments:
+                precheck.settle(holding.schema, root, arguments)
+    for attempt in range(1, 60):  # each round puts something back, or ends
         copy.prepare({**(extra or {}), **holding.files()})
         built, seconds, log = copy.build()
         if built:

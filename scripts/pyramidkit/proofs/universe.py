@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 
-from pyramidkit.mutation import merged_files, precheck, schemata
+from pyramidkit.mutation import merged_files, schemata
 from pyramidkit.mutation.ignore import load_ignored
 from pyramidkit.mutation.operators import all_mutants
 from pyramidkit.mutation.package import MutatedPackage
@@ -76,8 +76,8 @@ def holding(package: kit_config.Config) -> held.HeldMistakes:
 
 def sample_schema(package: kit_config.Config) -> schemata.Schema | None:
     """The schema of the mutants `mutants --limit N` takes, N the package's mutantSample (those the ignore file
-    excuses left out, as that run leaves them out), numbered from merged_files.FIRST and checked module by module by
-    the compiler first, with the package's own build's commands (precheck.settle); None without a mutantSample."""
+    excuses left out, as that run leaves them out), numbered from merged_files.FIRST; None without a mutantSample.
+    held.build checks it by the compiler before its first build."""
     if not package.mutant_sample:
         return None
     mutated = MutatedPackage.of(package)
@@ -85,9 +85,4 @@ def sample_schema(package: kit_config.Config) -> schemata.Schema | None:
     chosen = [mutant for mutant in sample(all_mutants(mutated, None), package.mutant_sample)
               if ignored.get(mutant.key, ("owed",))[0] == "owed"]
     sources = {name: (package.root / name).read_text() for name in sorted({mutant.file for mutant in chosen})}
-    schema = schemata.Schema(chosen, sources, first=merged_files.FIRST)
-    manifest = package.root / ".build" / "debug.yaml"
-    arguments = precheck.module_arguments(manifest) if manifest.is_file() else {}
-    if arguments:
-        precheck.settle(schema, package.root, arguments)
-    return schema
+    return schemata.Schema(chosen, sources, first=merged_files.FIRST)
