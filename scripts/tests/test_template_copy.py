@@ -1,6 +1,7 @@
 """Chapter 12's copy table: what a row tells you to copy is enough to run it (every module it imports is named)."""
 
 import ast
+import functools
 import re
 import unittest
 from pathlib import Path
@@ -10,7 +11,8 @@ SCRIPTS = ROOT / "scripts"
 CHAPTER = ROOT / "docs" / "12-using-this-layout-as-a-template.md"
 
 
-def local_imports(module: str) -> set[str]:
+@functools.lru_cache(maxsize=None)  # read once a run: the cycle test walked every package again for each import
+def local_imports(module: str) -> frozenset[str]:
     """The scripts' own modules and packages that `module` (a module, or a package: all its modules) imports."""
     local = {path.stem for path in SCRIPTS.glob("*.py")} | {path.parent.name for path in SCRIPTS.glob("*/__init__.py")}
     found = set()
@@ -20,7 +22,7 @@ def local_imports(module: str) -> set[str]:
             found |= {alias.name.split(".")[0] for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found.add(node.module.split(".")[0])
-    return found & local
+    return frozenset(found & local)
 
 
 def needed(modules: set[str]) -> set[str]:

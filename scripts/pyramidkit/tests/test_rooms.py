@@ -50,9 +50,10 @@ def room(module: str) -> int:
 
 
 class RoomTests(unittest.TestCase):
-    def setUp(self):
-        self.modules = modules()
-        self.graph = {name: imports(path, self.modules) - {name} for name, path in self.modules.items()}
+    @classmethod
+    def setUpClass(cls):  # read once for the class: each test's own read took 1.3 s here, 8 s for the six
+        cls.modules = modules()
+        cls.graph = {name: imports(path, cls.modules) - {name} for name, path in cls.modules.items()}
 
     def test_the_walk_reads_the_kit(self):
         self.assertIn("pyramidkit.run.config", self.modules)
