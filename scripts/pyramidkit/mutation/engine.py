@@ -94,12 +94,14 @@ class Engine:
         shared = self.schema_tree is None
         schema = schemata_module.Schema(mutants, sources, first=merged_files.FIRST if shared else 0)
         held = merged_files.recall(copy.tree, package.root) if shared else {}
-        if held:
-            merged_files.recall_schema(copy.tree, schema)
+        # The same sample as the copy's last build (the proofs' mutantSample): what that build left out is left out
+        # again, and the module checks that found it are not made again.
+        recalled = bool(held) and merged_files.recall_schema(copy.tree, schema)
         progress(f"== mutant schemata in {copy.tree.relative_to(package.root)}: {len(mutants)} mutants in one build"
                  + (f", beside the proofs' mistakes held in {len(held)} files" if held else ""))
         started = time.monotonic()
-        self._settle_schema(schema, copy)
+        if not recalled:
+            self._settle_schema(schema, copy)
         for attempt in range(1, 60):
             files, owners = merged_files.merged(held, schema) if held else (schema.files(), {})
             copy.prepare(files)

@@ -196,8 +196,11 @@ class HeldMistakes:
         return number if number is not None and number in self.sites else None
 
     def original(self, name: str) -> str | None:
-        """A file as the code is (a held file's text before the mistakes were written in), for a mistake made alone."""
-        return self.sources.get(name)
+        """A file as the code is (a held file's text before the mistakes, or the sample's mutants, were written in), for
+        a mistake made alone."""
+        if name in self.sources:
+            return self.sources[name]
+        return self.schema.sources.get(name) if self.schema is not None else None
 
     def number_of(self, index: int) -> int:
         number = self.number_for(self.mistakes[index])

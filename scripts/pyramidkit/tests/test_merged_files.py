@@ -79,6 +79,16 @@ class MergeTests(unittest.TestCase):
         self.assertIn(schemata.operator_name(">", min(schema.ids[m] for m in schema.ids if m.line == 10)),
                       files[FILE].split("\n")[9])
 
+    def test_a_file_as_the_code_is_comes_from_either_side(self):
+        other = "Sources/Server/Other.swift"
+        schema = schemata.Schema([m for m in operators.mutants_of(other, "let ok = a < b\n")],
+                                 {other: "let ok = a < b\n"}, first=merged_files.FIRST)
+        holding_ = held.HeldMistakes([Mistake(FILE, "return 200", "return 500")], {FILE: SOURCE}, schema)
+        self.assertEqual(holding_.original(FILE), SOURCE)
+        self.assertEqual(holding_.original(other), "let ok = a < b\n")  # only the schema rewrites it
+        self.assertIsNone(holding_.original("Sources/Server/Neither.swift"))
+        self.assertIsNone(holding(Mistake(FILE, "return 200", "return 500")).original(other))
+
     def test_without_a_schema_the_held_files_are_written_alone(self):
         alone = holding(Mistake(FILE, "return 200", "return 500"))
         self.assertEqual(alone.files(), alone.held_written)
@@ -215,9 +225,14 @@ class SharedEngineTests(unittest.TestCase):
         package = MutatedPackage.of(config.parse({"testProduct": "P", "tiers": [{"name": "Unit", "targets": ["U"]}]},
                                                  root))
         mutants = [m for m in operators.mutants_of(FILE, SOURCE) if m.line == 10]
-        with mock.patch.object(engine.scratch, "Scratch", Scratch), contextlib.redirect_stderr(io.StringIO()):
+        settled = []
+        with mock.patch.object(engine.scratch, "Scratch", Scratch), contextlib.redirect_stderr(io.StringIO()), \
+                mock.patch.object(engine.Engine, "_settle_schema", lambda self, schema, copy: settled.append(schema)):
             runner = engine.Engine(package, schemata=True, shared=True, measure_limits=False)
             runner.start(mutants)
+            self.assertEqual(len(settled), 1)  # checked by the compiler first: nothing remembered of this sample
+            engine.Engine(package, schemata=True, shared=True, measure_limits=False).start(mutants)
+            self.assertEqual(len(settled), 1)  # the same sample again: its last build remembered, no checks
         lines = prepared[-1][FILE].split("\n")
         self.assertEqual(lines[3], held_files[FILE].split("\n")[3])  # the proofs' held mistake, kept
         self.assertIn(schemata.operator_name(">", merged_files.FIRST), lines[9])  # the run's own, numbered after
