@@ -398,6 +398,25 @@ class UniverseTests(unittest.TestCase):
                 universe.mistakes(self.package(**{"a.json": data}))
 
 
+def fake_copy(tree: Path, builds: list, rejects) -> type:
+    """A scratch copy whose build records each text of FILE and fails with `rejects(text)` when that says an error."""
+
+    class Copy:
+        def __init__(self):
+            self.tree = tree
+
+        def prepare(self, files):
+            self.files = files
+
+        def build(self):
+            text = self.files.get(FILE, SOURCE)
+            builds.append(text)
+            error = rejects(text)
+            return (False, 1.0, error) if error else (True, 1.0, "")
+
+    return Copy
+
+
 class HeldBuildTests(unittest.TestCase):
     """held.build: a line the compiler rejects is put back, and remembered for the next tool's build."""
 
@@ -406,19 +425,8 @@ class HeldBuildTests(unittest.TestCase):
         folder = tempfile.TemporaryDirectory()
         self.addCleanup(folder.cleanup)
         builds = []
-
-        class Copy:
-            tree = Path(folder.name) / "tree"
-
-            def prepare(self, files):
-                self.files = files
-
-            def build(self):
-                text = self.files.get(FILE, SOURCE)
-                builds.append(text)
-                if "active == 1 ?" in text:
-                    return False, 1.0, f"/x/{FILE}:5:9: error: cannot convert\n"
-                return True, 1.0, ""
+        Copy = fake_copy(Path(folder.name) / "tree", builds,
+                         lambda text: f"/x/{FILE}:5:9: error: cannot convert\n" if "active == 1 ?" in text else None)
 
         mistakes = [Mistake(FILE, "send(.error(404, ", "send(.error(400, "),
                     Mistake(FILE, 'public var host = "127.0.0.1"', 'public var host = "0.0.0.0"')]
@@ -440,18 +448,9 @@ class HeldBuildTests(unittest.TestCase):
         builds, said = [], []
         line = next(number for number, text in enumerate(SOURCE.split("\n"), start=1) if "radius > 0" in text)
 
-        class Copy:
-            tree = Path(folder.name) / "tree"
-
-            def prepare(self, files):
-                self.files = files
-
-            def build(self):
-                text = self.files.get(FILE, SOURCE)
-                builds.append(text)
-                if text.split("\n")[line - 1] != SOURCE.split("\n")[line - 1]:  # the schema's line
-                    return False, 1.0, f"/x/{FILE}:{line}:9: error: cannot hold it\n"
-                return True, 1.0, ""
+        Copy = fake_copy(Path(folder.name) / "tree", builds,  # the schema's line rejected
+                         lambda text: f"/x/{FILE}:{line}:9: error: cannot hold it\n"
+                         if text.split("\n")[line - 1] != SOURCE.split("\n")[line - 1] else None)
 
         def sampled():
             found = [m for m in operators.mutants_of(FILE, SOURCE) if m.line == line]
@@ -463,7 +462,7 @@ class HeldBuildTests(unittest.TestCase):
         self.assertEqual(len(builds), 2)
         self.assertIn("lines of the mutant sample's schema put back", said[0])
         self.assertTrue(first.held(0))
-        self.assertEqual(merged_files.recall(Copy.tree, Path(folder.name)), {})  # no package files here to match
+        self.assertEqual(merged_files.recall(Path(folder.name) / "tree", Path(folder.name)), {})  # no package files here to match
         second = held.HeldMistakes(mistakes, {FILE: SOURCE}, sampled())
         self.assertTrue(held.build(Copy(), second, said.append)[0])
         self.assertEqual(len(builds), 3)  # the rejected line was not tried again

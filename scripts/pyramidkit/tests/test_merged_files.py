@@ -100,6 +100,14 @@ class MergeTests(unittest.TestCase):
 
 
 class ErrorTests(unittest.TestCase):
+    @staticmethod
+    def held_beside_schema() -> tuple[schemata.Schema, held.HeldMistakes]:
+        """A held mistake on line 4 and the schema's mutants on line 10, written."""
+        schema = schema_of(lines={10})
+        holding_ = holding(Mistake(FILE, "return 200", "return 500"), schema=schema)
+        holding_.files()
+        return schema, holding_
+
     def test_each_error_goes_to_the_side_that_wrote_its_line(self):
         owners = {(FILE, 4): "held", (FILE, 10): "schema"}
         both = {FILE: SOURCE}
@@ -117,26 +125,20 @@ class ErrorTests(unittest.TestCase):
             self.assertIn("Compiling Server Routes.swift", part)
 
     def test_a_held_line_rejected_is_built_alone_and_the_schema_keeps_its_own(self):
-        schema = schema_of(lines={10})
-        holding_ = holding(Mistake(FILE, "return 200", "return 500"), schema=schema)
-        holding_.files()
+        schema, holding_ = self.held_beside_schema()
         self.assertEqual(holding_.drop_errors(f"/tree/{FILE}:4:20: error: no"), [0])
         self.assertEqual(holding_.schema_put_back, 0)
         self.assertFalse(schema.unheld or schema.dropped)
 
     def test_an_error_on_the_schemas_line_puts_it_back_and_holds_every_held_mistake(self):
-        schema = schema_of(lines={10})
-        holding_ = holding(Mistake(FILE, "return 200", "return 500"), schema=schema)
-        holding_.files()
+        schema, holding_ = self.held_beside_schema()
         self.assertEqual(holding_.drop_errors(f"/tree/{FILE}:10:22: error: no"), [])
         self.assertEqual(holding_.schema_put_back, 1)
         self.assertIn(0, holding_.sites)
         self.assertNotIn(str(merged_files.FIRST), holding_.files()[FILE].split("\n")[9])
 
     def test_an_error_on_a_line_neither_wrote_is_the_schemas_first(self):
-        schema = schema_of(lines={10})
-        holding_ = holding(Mistake(FILE, "return 200", "return 500"), schema=schema)
-        holding_.files()
+        schema, holding_ = self.held_beside_schema()
         self.assertEqual(holding_.drop_errors(f"/tree/{FILE}:11:5: error: missing return"), [])
         self.assertEqual(holding_.schema_put_back, 1)
         self.assertIn(0, holding_.sites)
