@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 
 from pyramidkit.mutation import merged_files, schemata
+from pyramidkit.mutation.engine import SCHEMATA_FROM
 from pyramidkit.mutation.ignore import load_ignored
 from pyramidkit.mutation.operators import all_mutants
 from pyramidkit.mutation.package import MutatedPackage
@@ -76,7 +77,8 @@ def holding(package: kit_config.Config) -> held.HeldMistakes:
 
 def sample_schema(package: kit_config.Config) -> schemata.Schema | None:
     """The schema of the mutants `mutants --limit N` takes, N the package's mutantSample (those the ignore file
-    excuses left out, as that run leaves them out), numbered from merged_files.FIRST; None without a mutantSample.
+    excuses left out, as that run leaves them out), numbered from merged_files.FIRST; None without a mutantSample,
+    or for one from SCHEMATA_FROM, which such a run compiles in a copy of its own.
     held.build checks it by the compiler before its first build."""
     if not package.mutant_sample:
         return None
@@ -84,5 +86,7 @@ def sample_schema(package: kit_config.Config) -> schemata.Schema | None:
     ignored = load_ignored(mutated)
     chosen = [mutant for mutant in sample(all_mutants(mutated, None), package.mutant_sample)
               if ignored.get(mutant.key, ("owed",))[0] == "owed"]
+    if len(chosen) >= SCHEMATA_FROM:  # such a run compiles its schema in a copy of its own: none held here
+        return None
     sources = {name: (package.root / name).read_text() for name in sorted({mutant.file for mutant in chosen})}
     return schemata.Schema(chosen, sources, first=merged_files.FIRST)

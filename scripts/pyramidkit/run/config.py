@@ -19,7 +19,8 @@ budgets and programs.
       "mutantsIgnore": "mutants-ignore.txt",            optional: the surviving mutants excused, and why (mutants)
       "mutantSample": 40                                optional: the mutants `mutants --limit 40` takes, compiled
                                                         into the held build too (proofs/universe.py), so that such a
-                                                        run after the claims builds nothing of its own
+                                                        run after the claims builds nothing of its own (below
+                                                        100: from there such a run has a copy of its own)
     }
 
 Every mistake in the file is refused with a sentence that names the file and the key: an unknown key (a typo would

@@ -390,6 +390,11 @@ class UniverseTests(unittest.TestCase):
         self.assertEqual(len(taken), 3)
         self.assertEqual(list(schema.ids), taken)  # what `mutants --limit 3` takes, in its order
         self.assertEqual(min(schema.ids.values()), merged_files.FIRST)
+        from unittest import mock
+        with mock.patch.object(universe, "SCHEMATA_FROM", 3):  # a sample that large runs in a copy of its own
+            self.assertIsNone(universe.holding(sampled).schema)
+        with mock.patch.object(universe, "SCHEMATA_FROM", 4):
+            self.assertIsNotNone(universe.holding(sampled).schema)
 
     def test_a_mistakes_file_that_is_not_rows_is_refused_with_where(self):
         from pyramidkit.proofs import universe
