@@ -93,26 +93,26 @@ class Engine:
         # mutantSample) is found built.
         shared = self.schema_tree is None
         schema = schemata_module.Schema(mutants, sources, first=merged_files.FIRST if shared else 0)
-        held = merged_files.recall(copy.tree, package.root) if shared else {}
+        proofs = merged_files.recall(copy.tree, package.root) if shared else {}
         # The same sample as the copy's last build (the proofs' mutantSample): what that build left out is left out
         # again, and the module checks that found it are not made again.
-        recalled = bool(held) and merged_files.recall_schema(copy.tree, schema)
+        recalled = bool(proofs) and merged_files.recall_schema(copy.tree, schema)
         progress(f"== mutant schemata in {copy.tree.relative_to(package.root)}: {len(mutants)} mutants in one build"
-                 + (f", beside the proofs' mistakes held in {len(held)} files" if held else ""))
+                 + (f", beside the proofs' mistakes held in {len(proofs)} files" if proofs else ""))
         started = time.monotonic()
         if not recalled:
             self._settle_schema(schema, copy)
         for attempt in range(1, 60):
-            files, owners = merged_files.merged(held, schema) if held else (schema.files(), {})
+            files, owners = merged_files.merged(proofs, schema) if proofs else (schema.files(), {})
             copy.prepare(files)
             built, seconds, log = copy.build()
             if built:
                 break
-            held_log, schema_log, others = merged_files.split(log, held, schema.written, owners) if held else \
+            held_log, schema_log, others = merged_files.split(log, proofs, schema.written, owners) if proofs else \
                 ("", log, "")
             put_back = schema.drop_errors(schema_log + "\n" + others)
-            for name in merged_files.files_with_errors(held_log) & set(held):
-                del held[name]  # the proofs' lines there are left out: their next build writes them again
+            for name in merged_files.files_with_errors(held_log) & set(proofs):
+                del proofs[name]  # the proofs' lines there are left out: their next build writes them again
                 put_back += 1
             progress(f"   build {attempt}: {seconds:.0f} s, {put_back} lines the schema cannot hold put back")
             if not put_back:
@@ -121,9 +121,9 @@ class Engine:
         else:
             raise SystemExit("mutants: the schemata still do not build after 59 attempts")
         self.setup_seconds["schemata"] = round(time.monotonic() - started, 1)
-        if held:  # what the copy now holds, for the proofs' next build and the next run's
-            merged_files.remember(copy.tree, held, {name: (package.root / name).read_text() for name in held
-                                                    if (package.root / name).is_file()}, schema)
+        if proofs:  # what the copy now holds, for the proofs' next build and the next run's
+            merged_files.remember(copy.tree, proofs, {name: (package.root / name).read_text() for name in proofs
+                                                      if (package.root / name).is_file()}, schema)
         held = sum(1 for m in mutants if schema.included(m))
         progress(f"   built in {self.setup_seconds['schemata']:.0f} s; {held} of {len(mutants)} mutants compiled in, "
                  f"the others rebuilt on their own")

@@ -310,10 +310,11 @@ def build(copy, holding: HeldMistakes, say, extra: dict[str, str] | None = None)
             return True, seconds, log
         keys = {number: _key(holding, number) for number in holding.sites}
         dropped = holding.drop_errors(log)
-        say(f"   held build {attempt}: {seconds:.1f} s; the compiler would not hold {len(dropped)}, built alone: "
-            f"{'; '.join(holding.mistakes[number].name or holding.mistakes[number].find.strip() for number in dropped)}"
-            + (f"; {holding.schema_put_back} lines of the mutant sample's schema put back" if holding.schema_put_back
-               else ""))
+        names = '; '.join(holding.mistakes[number].name or holding.mistakes[number].find.strip() for number in dropped)
+        said = ([f"the compiler would not hold {len(dropped)}, built alone: {names}"] if dropped or
+                not holding.schema_put_back else []) + \
+            ([f"{holding.schema_put_back} lines of the mutant sample's schema put back"] if holding.schema_put_back else [])
+        say(f"   held build {attempt}: {seconds:.1f} s; {'; '.join(said)}")
         if memory is not None and dropped:
             rejected |= {keys[number] for number in dropped}
             memory.write_text(json.dumps(sorted(rejected), indent=1) + "\n")
