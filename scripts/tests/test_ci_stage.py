@@ -13,6 +13,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 STAGE = ROOT / "scripts" / "ci-stage"
+# .ci/run's stages that share one build between two stages the workflow runs as jobs of their own.
+SHARED_BUILDS = {"coverage-asan": ("coverage", "asan"), "swiftbuild-tsan": ("swiftbuild", "tsan")}
 
 
 @unittest.skipUnless((ROOT / ".build" / "debug" / "poi-server").exists(), "poi-server is not built")
@@ -59,10 +61,27 @@ class DefinedOnceTests(unittest.TestCase):
     def test_the_workflow_runs_every_stage_of_ci_run_but_the_ones_apart(self):
         run = set(stages_called(ROOT / ".ci" / "run"))
         workflow = set(stages_called(ROOT / ".github" / "workflows" / "ci.yml"))
-        # .ci/run's one-machine extra: the report of every tier at once; the workflow runs each tier as a job of its
-        # own instead (the workflow had no promises step until this test).
-        self.assertEqual(run - workflow, {"report"})
-        self.assertEqual(workflow - run, {"tier"})
+        # .ci/run's one-machine extras: the report of every tier at once, and two stages that each share one build
+        # between two of the workflow's jobs; the workflow runs each tier as a job of its own instead (the workflow
+        # had no promises step until this test).
+        self.assertEqual(run - workflow, {"report", *SHARED_BUILDS})
+        self.assertEqual(workflow - run, {"tier", *(stage for both in SHARED_BUILDS.values() for stage in both)})
+
+    def test_a_stage_of_one_build_for_two_does_what_both_do(self):
+        # Each runs the reproducer of the sanitizer stage it stands for, builds with its sanitizer, and runs what the
+        # other stage runs (the kit's coverage, or both build systems' tiers) on that build.
+        body = STAGE.read_text()
+        for combined, (first, second) in SHARED_BUILDS.items():
+            definition = re.search(rf"^    {combined}\)\n(.*?)^        ;;$", body, re.M | re.S)
+            self.assertIsNotNone(definition, combined)
+            text = definition.group(1)
+            sanitizer = "address" if "asan" in (first, second) else "thread"
+            repro = "lsan-swift-repro" if sanitizer == "address" else "mutex-tsan-repro"
+            self.assertIn(f"scripts/sanitizers/{repro}", text, combined)
+            self.assertIn(f"sanitized_build {sanitizer}", text, combined)
+            self.assertIn(f"sanitized_tests {sanitizer}", text, combined)
+            self.assertIn("scripts/pyramid --coverage" if "coverage" in (first, second) else "both_build_systems",
+                          text, combined)
 
     def test_neither_spells_out_a_stages_commands(self):
         spelled = ["scripts/check-claims", "scripts/chapter-tests", "scripts/mutants ", "scripts/pyramid ",
