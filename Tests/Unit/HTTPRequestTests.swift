@@ -75,9 +75,9 @@ struct HTTPRequestTests {
             // Whole, with a body behind it: the head alone is over the limit.
             head(ofSize: 101) + Array("body".utf8),
             // No end yet, and more bytes than the limit: in the request line, in the headers, in the blank line.
-            Array(("GET /" + String(repeating: "a", count: 96)).utf8), head(ofSize: 200).prefix(101).map { $0 },
-            head(ofSize: 102).dropLast(1),
-        ]
+            Array(("GET /" + String(repeating: "a", count: 96)).utf8), Array(head(ofSize: 200).prefix(101)),
+            Array(head(ofSize: 102).dropLast(1)),
+        ] as [[UInt8]]
     )
     func tooLarge(bytes: [UInt8]) {
         #expect(HTTPRequest.parse(bytes, maximumSize: 100) == .tooLarge)
