@@ -52,15 +52,24 @@ class OutcomeTests(unittest.TestCase):
 
 
 class RunEnvironmentTests(unittest.TestCase):
-    """What a run's processes are given: NO_COLOR, and the caller's environment with it (nothing is run here)."""
+    """What a run's processes are given: NO_COLOR, no backtracer, and the caller's environment with them, which wins
+    (nothing is run here)."""
 
-    def test_the_callers_environment_goes_along_with_no_color(self):
+    def environment(self, given):
         tests = scratch.BuiltTests(Path("/nowhere"), product="P")
         tests._names = {}  # no binary to list
         finished = bounded.Finished([0], [""], "", 0.1)
         with unittest.mock.patch.object(testrun, "run_matching", return_value=(finished, [])) as run_matching:
-            tests.run(r"^UnitTests\.", 5.0, environment={"POI_WORKSHOP": "retry"})
-        self.assertEqual(run_matching.call_args.kwargs["environment"], {"NO_COLOR": "1", "POI_WORKSHOP": "retry"})
+            tests.run(r"^UnitTests\.", 5.0, environment=given)
+        return run_matching.call_args.kwargs["environment"]
+
+    def test_the_callers_environment_goes_along_with_no_color_and_no_backtracer(self):
+        self.assertEqual(self.environment({"POI_WORKSHOP": "retry"}),
+                         {"NO_COLOR": "1", "SWIFT_BACKTRACE": "enable=no", "POI_WORKSHOP": "retry"})
+        self.assertEqual(self.environment(None), {"NO_COLOR": "1", "SWIFT_BACKTRACE": "enable=no"})
+
+    def test_the_callers_setting_wins(self):
+        self.assertEqual(self.environment({"SWIFT_BACKTRACE": "enable=yes"})["SWIFT_BACKTRACE"], "enable=yes")
 
 
 FAKE = Path(__file__).resolve().parent / "fake_test_binary.py"
