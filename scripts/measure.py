@@ -124,14 +124,26 @@ def test_seconds(pattern: str, environment: dict | None = None) -> float:
     saved = dict(os.environ)
     try:
         os.environ.update(environment or {})
-        results = run_tests("EndToEnd", pattern).results
+        ran = run_tests("EndToEnd", pattern)
     finally:
         os.environ.clear()
         os.environ.update(saved)
-    passed = [result.seconds for result in results if result.outcome == "passed"]
+    passed = [result.seconds for result in ran.results if result.outcome == "passed"]
     if not passed:
-        raise SystemExit(f"measure: no test passed for {pattern} (is gpsd installed?)")
+        raise SystemExit(f"measure: no test passed for {pattern} (is gpsd installed?): {not_passed(ran)}")
     return max(passed)
+
+
+def not_passed(ran: testrun.Ran) -> str:
+    """Why a run passed no test, in a line or a few: each test's outcome and first message, the tests it left running
+    when it hung, its exit status; its output's last lines when it reported no test."""
+    said = [f"{result.identifier} {result.outcome}" + (f": {result.message}" if result.message else "")
+            for result in ran.results]
+    said += [f"hung: {', '.join(str(test) for test in ran.hung)}"] if ran.hung else []
+    said.append(f"exit status {ran.exit_code}")
+    if not ran.results:
+        said.append("output ends: " + " | ".join(ran.output.strip().splitlines()[-5:]))
+    return "; ".join(said)
 
 
 def xctest_pauses(rounds: int = 5) -> tuple[int, int]:

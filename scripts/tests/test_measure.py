@@ -42,6 +42,25 @@ class MeasureTests(unittest.TestCase):
         self.assertIsInstance(bounds, measure.HangBounds)
         self.assertIsNotNone(bounds.test)  # the end-to-end tier's per-test bound, from budgets.json
 
+    def test_a_test_that_did_not_pass_is_said_with_why(self):
+        failed = measure.kit_results.TestResult("EndToEndTests.G/nearby()", 1.5, "failed", "gpsfake did not start")
+        ran = measure.testrun.Ran(2.0, 1, "", [failed], [])
+        with mock.patch.object(measure, "run_tests", return_value=ran), self.assertRaises(SystemExit) as raised:
+            measure.test_seconds("^EndToEndTests\\.G")
+        self.assertIn("EndToEndTests.G/nearby() failed: gpsfake did not start", str(raised.exception))
+        self.assertIn("exit status 1", str(raised.exception))
+
+    def test_a_run_that_reported_no_test_says_how_its_output_ends(self):
+        ran = measure.testrun.Ran(2.0, 134, "building\n*** Program crashed: trap\n", [], [])
+        with mock.patch.object(measure, "run_tests", return_value=ran), self.assertRaises(SystemExit) as raised:
+            measure.test_seconds("^EndToEndTests\\.G")
+        self.assertIn("exit status 134; output ends: building | *** Program crashed: trap", str(raised.exception))
+
+    def test_a_passed_test_gives_its_seconds(self):
+        passed = measure.kit_results.TestResult("EndToEndTests.G/nearby()", 1.5, "passed")
+        with mock.patch.object(measure, "run_tests", return_value=measure.testrun.Ran(2.0, 0, "", [passed], [])):
+            self.assertEqual(measure.test_seconds("^EndToEndTests\\.G"), 1.5)
+
 
 class UnmeasuredKeyTests(unittest.TestCase):
     def setUp(self) -> None:
