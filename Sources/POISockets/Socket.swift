@@ -91,9 +91,11 @@ public enum Socket {
     /// Binds `host`:`port` (port 0 lets the system choose) and, unless `listening` is false, listens; returns the
     /// socket and its port.
     ///
-    /// A socket bound without listening holds its port and refuses every connection: a port that is taken and
-    /// closed at once, for tests of what happens when nothing answers. Its system calls, and those of the connections
-    /// it accepts, go through `faults` (a test's; `.none` otherwise).
+    /// A listening socket is non-blocking and has a wake pipe (`SocketDescriptor`): `accept` waits for a connection or
+    /// for `close()`, on Linux and Darwin alike. A socket bound without listening holds its port and refuses every
+    /// connection: a port that is taken and closed at once, for tests of what happens when nothing answers. Its system
+    /// calls, and those of the connections it accepts, go through `faults` (a test's; `.none` otherwise). When a step
+    /// fails, what the earlier ones took is given back (the address list, the socket) before the error is thrown.
     public static func bind(
         host: String, port: UInt16, listening: Bool = true, backlog: Int32 = 128, faults: SystemCallFaults = .none
     ) throws(SocketError) -> (descriptor: SocketDescriptor, port: UInt16) {
@@ -109,34 +111,47 @@ public enum Socket {
         defer { faults.freeAddresses(addresses) }
         let number = faults.socket(address.pointee.ai_family)
         guard number >= 0 else { throw .io("cannot listen on \(host):\(port): \(systemError())") }
-        let descriptor = SocketDescriptor(number, faults: faults)
         systemSetOption(number, SO_REUSEADDR)
         guard faults.bind(number, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0,
             !listening || faults.listen(number, backlog) == 0
         else {
             let reason = systemError()
-            descriptor.close()
+            faults.close(number)
             throw .io("cannot listen on \(host):\(port): \(reason)")
         }
+        guard listening else { return (SocketDescriptor(number, faults: faults), boundPort(of: number)) }
+        guard let wake = faults.pipe() else {
+            let reason = systemError()
+            faults.close(number)
+            throw .io("cannot listen on \(host):\(port): \(reason)")
+        }
+        systemSetNonBlocking(number, true)
+        let descriptor = SocketDescriptor(number, faults: faults, wake: .init(read: wake.read, write: wake.write))
         return (descriptor, boundPort(of: number))
     }
 
-    /// Accepts a connection, which carries the listener's faults.
+    /// Waits for a connection on a listening socket (`bind`) and accepts it; the connection carries the listener's
+    /// faults.
     ///
-    /// Throws `.closed` once the listening socket is closed, and `.io` when the system cannot take a connection now
-    /// (`EMFILE`, `ENFILE`: no descriptor left; `ENOBUFS`, `ENOMEM`): the connections stay in the listen queue, to be
-    /// accepted once there are descriptors again (`SocketListener.accept()` waits and tries again). A connection that
-    /// was reset while it waited (`ECONNABORTED`) and a call a signal interrupted (`EINTR`) are passed over.
+    /// Throws `.closed` once the listening socket is closed (its wake pipe ends the wait, on Linux and Darwin alike),
+    /// and `.io` when the system cannot take a connection now (`EMFILE`, `ENFILE`: no descriptor left; `ENOBUFS`,
+    /// `ENOMEM`) or the wait itself failed: the connections stay in the listen queue, to be accepted once there are
+    /// descriptors again (`SocketListener.accept()` waits and tries again). A connection that was reset while it
+    /// waited (`ECONNABORTED`), or that another thread took first (`EAGAIN`), and a call a signal interrupted
+    /// (`EINTR`) are passed over. The connection is in blocking mode, whatever the listener's: Darwin's accepted
+    /// sockets inherit the listener's `O_NONBLOCK`, Linux's do not.
     public static func accept(_ listener: SocketDescriptor) throws(SocketError) -> SocketDescriptor {
         try listener.use { number throws(SocketError) -> SocketDescriptor in
             while true {
+                try wait(for: Int16(POLLIN), on: number, wake: listener.wake, until: nil, faults: listener.faults)
                 let client = listener.faults.accept(number)
                 if client >= 0 {
+                    systemSetNonBlocking(client, false)
                     systemPreventSIGPIPE(client)
                     return SocketDescriptor(client, faults: listener.faults)
                 }
                 let code = errno
-                if code == EINTR || code == ECONNABORTED { continue }
+                if code == EAGAIN || code == EWOULDBLOCK || code == EINTR || code == ECONNABORTED { continue }
                 guard !listener.isClosed, code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM else {
                     throw .closed
                 }
@@ -170,7 +185,7 @@ public enum Socket {
     {
         try socket.use { number throws(SocketError) in
             while true {
-                try wait(for: Int16(POLLIN), on: number, until: deadline, faults: socket.faults)
+                try wait(for: Int16(POLLIN), on: number, wake: socket.wake, until: deadline, faults: socket.faults)
                 var chunk = [UInt8](repeating: 0, count: maximum)
                 let count = chunk.withUnsafeMutableBytes { socket.faults.read(number, $0.baseAddress!, $0.count) }
                 if count > 0 { return Array(chunk[..<count]) }
@@ -207,27 +222,35 @@ public enum Socket {
         }
     }
 
-    /// Waits until `socket` has a connection to accept or bytes to read, or throws `.timedOut` at `deadline`.
+    /// Waits until `socket` has a connection to accept or bytes to read, or throws `.timedOut` at `deadline` (`.closed`
+    /// once it is closed).
     public static func waitUntilReadable(_ socket: SocketDescriptor, until deadline: ContinuousClock.Instant)
         throws(SocketError)
     {
         try socket.use { number throws(SocketError) in
-            try wait(for: Int16(POLLIN), on: number, until: deadline, faults: socket.faults)
+            try wait(for: Int16(POLLIN), on: number, wake: socket.wake, until: deadline, faults: socket.faults)
         }
     }
 
     // MARK: Details
 
+    /// Waits until `number` is ready for `events`, or throws `.timedOut` at `deadline` (`nil`: no deadline), or
+    /// `.closed` once a listener's `wake` pipe is readable (its socket is being closed).
     private static func wait(
-        for events: Int16, on number: Int32, until deadline: ContinuousClock.Instant, faults: SystemCallFaults
+        for events: Int16, on number: Int32, wake: SocketDescriptor.Wake?, until deadline: ContinuousClock.Instant?,
+        faults: SystemCallFaults
     ) throws(SocketError) {
         while true {
             // A deadline already passed still looks once, without waiting: what has arrived is taken.
-            let remaining = max(ContinuousClock.now.duration(to: deadline), .zero)
-            let milliseconds = Int32(clamping: Int64((remaining / .milliseconds(1)).rounded(.up)))
-            var poller = pollfd(fd: number, events: events, revents: 0)
-            let ready = faults.poll(&poller, milliseconds)
-            if ready > 0 { return }
+            let remaining = deadline.map { max(ContinuousClock.now.duration(to: $0), .zero) }
+            let milliseconds = remaining.map { Int32(clamping: Int64(($0 / .milliseconds(1)).rounded(.up))) } ?? -1
+            var pollers = [pollfd(fd: number, events: events, revents: 0)]
+            if let wake { pollers.append(pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)) }
+            let ready = faults.poll(&pollers, milliseconds, as: wake == nil ? .poll : .pollListener)
+            if ready > 0 {
+                if pollers.count > 1 && pollers[1].revents != 0 { throw .closed }
+                return
+            }
             if ready < 0 && errno != EINTR { throw .io(systemError()) }
             if remaining == .zero { throw .timedOut }
         }
@@ -244,7 +267,7 @@ public enum Socket {
         }
         if started == 0 { return }
         guard errno == EINPROGRESS else { throw .unreachable(systemError()) }
-        try wait(for: Int16(POLLOUT), on: number, until: deadline, faults: faults)
+        try wait(for: Int16(POLLOUT), on: number, wake: nil, until: deadline, faults: faults)
         var pending: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         getsockopt(number, SOL_SOCKET, SO_ERROR, &pending, &length)

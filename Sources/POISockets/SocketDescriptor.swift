@@ -2,11 +2,25 @@ import POILock
 
 /// A socket descriptor with one owner: closed exactly once, and never used, shut down or closed after that.
 ///
-/// Threads use the descriptor through `use(_:)`; `close()` may come from any thread at any time. It shuts the
-/// socket down at once, which wakes every thread blocked on it, and the descriptor is closed when the last of them
-/// has returned. So a descriptor number is never closed under a thread still using it, and a number the system has
-/// since given to someone else (another test's socket, say) is never touched.
+/// Threads use the descriptor through `use(_:)`; `close()` may come from any thread at any time. It wakes every thread
+/// blocked on the socket at once, and the descriptor is closed when the last of them has returned. So a descriptor
+/// number is never closed under a thread still using it, and a number the system has since given to someone else
+/// (another test's socket, say) is never touched.
+///
+/// How a blocked thread is woken is the same on Linux and Darwin: a connection is shut down (`shutdown` wakes a thread
+/// waiting on a connected socket on both); a listening socket, which Darwin refuses to shut down (`ENOTCONN`, no
+/// thread woken), has a wake pipe of its own, which every wait on the listener watches beside the socket and which
+/// `close()` writes to. Its two ends are closed with the socket.
 public final class SocketDescriptor: Sendable {
+    /// A listening socket's wake pipe: readable once `close()` has written to it, which is never read, so every wait
+    /// that watches it returns at once from then on.
+    struct Wake {
+        /// The end the waits watch.
+        let read: Int32
+        /// The end `close()` writes to.
+        let write: Int32
+    }
+
     private struct State {
         var users = 0
         var closing = false
@@ -17,15 +31,18 @@ public final class SocketDescriptor: Sendable {
     private let state = Lock(State())
     /// What a test makes this socket's system calls do (`SystemCallFaults`); `.none` in the programs.
     let faults: SystemCallFaults
+    /// The wake pipe of a listening socket; `nil` for any other.
+    let wake: Wake?
 
-    /// Takes ownership of `descriptor`, whose calls go through `faults`.
-    init(_ descriptor: Int32, faults: SystemCallFaults = .none) {
+    /// Takes ownership of `descriptor`, whose calls go through `faults`, and of a listening socket's `wake` pipe.
+    init(_ descriptor: Int32, faults: SystemCallFaults = .none, wake: Wake? = nil) {
         self.descriptor = descriptor
         self.faults = faults
+        self.wake = wake
     }
 
     deinit {
-        if !state.withLock({ $0.closed }) { _ = systemClose(descriptor) }
+        if !state.withLock({ $0.closed }) { closeNow() }
     }
 
     /// Whether `close()` was called.
@@ -48,12 +65,12 @@ public final class SocketDescriptor: Sendable {
                 state.closed = true
                 return true
             }
-            if last { _ = systemClose(descriptor) }
+            if last { closeNow() }
         }
         return try body(descriptor)
     }
 
-    /// Ends the socket: shuts it down, waking any thread blocked on it, and closes it once none is.
+    /// Ends the socket: wakes any thread blocked on it, and closes it once none is.
     ///
     /// Safe to call more than once, from any thread.
     public func close() {
@@ -61,12 +78,31 @@ public final class SocketDescriptor: Sendable {
             guard !state.closing else { return false }
             state.closing = true
             guard state.users == 0 else {
+                // Under the lock, before any user can leave and close the pipe: the wake cannot reach a closed end.
+                // The wake first: on Linux the shutdown wakes a listener's waiters too, and each must find the pipe
+                // readable when it looks, or it would take the listener's own readiness for a connection.
+                if let wake { Self.signal(wake) }
                 _ = systemShutdown(descriptor)
                 return false
             }
             state.closed = true
             return true
         }
-        if now { _ = systemClose(descriptor) }
+        if now { closeNow() }
+    }
+
+    /// Closes the descriptor and a listener's wake pipe, through the faults, which count each close.
+    private func closeNow() {
+        faults.close(descriptor)
+        if let wake {
+            faults.close(wake.read)
+            faults.close(wake.write)
+        }
+    }
+
+    /// Makes `wake` readable: one byte, never read.
+    private static func signal(_ wake: Wake) {
+        var byte: UInt8 = 1
+        _ = systemWrite(wake.write, &byte, 1)
     }
 }

@@ -22,19 +22,27 @@ public struct SystemCallFaults: Sendable {
         case bind
         /// `listen`.
         case listen
+        /// `pipe`, which makes a listening socket's wake pipe (`SocketDescriptor.close()` writes to it to wake every
+        /// thread waiting on the listener, on either system). Its failure fails the listen, and frees the socket.
+        case pipe
         /// `accept`, which takes a connection from the listen queue.
         case accept
         /// `send`, which writes bytes.
         case send
         /// `read`, which reads bytes.
         case receive
-        /// `poll`, which waits for a socket to be ready.
+        /// `poll`, which waits for a connection's socket to be ready.
         case poll
+        /// `poll` of a listening socket and its wake pipe: the wait before each `accept`, and `waitForConnection`'s.
+        case pollListener
         /// `shutdown` of the sending side, the first step of a lingering close (`Socket.closeLingering`).
         case shutdown
         /// `freeaddrinfo`, which gives back what `resolve` returned. It cannot fail, so no action changes it: a test
         /// counts it, to see that every address list `resolve` gave is given back.
         case freeAddresses
+        /// `close` of a descriptor the package made (a socket, a wake pipe's end). Counted only, as `freeAddresses`:
+        /// a test compares it with what `socket`, `accept` and `pipe` gave, to see that a path frees what it took.
+        case close
     }
 
     /// What a call does instead of its usual.

@@ -1,5 +1,6 @@
 // The C library's socket calls under names of their own, in one place: `Socket`'s methods share the C names, and
-// this file is the only one that chooses a C library.
+// this file is the only one that chooses a C library. Where Darwin and Linux differ, the call behaves as the running
+// system does, or, under `POI_SYSTEM=darwin` on Linux, as Darwin documents it (`SystemProfile`, `DarwinEmulation`).
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -10,12 +11,9 @@
 
 #if canImport(Darwin)
     let systemStreamSocketType = SOCK_STREAM
-    /// Darwin has no MSG_NOSIGNAL: every socket gets SO_NOSIGPIPE instead (`systemPreventSIGPIPE`).
-    let systemSendFlags: Int32 = 0
 #else
+    /// Glibc imports `SOCK_STREAM` as a case of an enumeration, Darwin as a number.
     let systemStreamSocketType = Int32(SOCK_STREAM.rawValue)
-    /// Linux: a write to a peer that hung up fails with EPIPE instead of raising SIGPIPE.
-    let systemSendFlags = Int32(MSG_NOSIGNAL)
 #endif
 
 func systemSocket(_ family: Int32) -> Int32 { socket(family, systemStreamSocketType, 0) }
@@ -26,30 +24,95 @@ func systemBind(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>!, _ leng
     bind(descriptor, address, length)
 }
 func systemListen(_ descriptor: Int32, _ backlog: Int32) -> Int32 { listen(descriptor, backlog) }
-func systemAccept(_ descriptor: Int32) -> Int32 { accept(descriptor, nil, nil) }
+func systemAccept(_ descriptor: Int32) -> Int32 {
+    let client = accept(descriptor, nil, nil)
+    if client >= 0, SystemProfile.current.emulatesDarwin { DarwinEmulation.accepted(client, from: descriptor) }
+    return client
+}
 func systemSend(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    send(descriptor, bytes, count, systemSendFlags)
+    send(descriptor, bytes, count, systemSendFlags(descriptor))
 }
 func systemRead(_ descriptor: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int {
     read(descriptor, bytes, count)
 }
-func systemShutdown(_ descriptor: Int32) -> Int32 { shutdown(descriptor, Int32(SHUT_RDWR)) }
+func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
+}
+/// Ends both directions of a socket, which wakes every thread blocked on a connected one, on either system.
+///
+/// Of a listening socket, Linux disconnects it and wakes `accept`; Darwin refuses (`ENOTCONN`) and wakes nothing, so a
+/// listener is woken by its wake pipe instead (`SocketDescriptor.close()`).
+func systemShutdown(_ descriptor: Int32) -> Int32 {
+    if SystemProfile.current.emulatesDarwin, let refused = DarwinEmulation.shutdown(descriptor) { return refused }
+    return shutdown(descriptor, Int32(SHUT_RDWR))
+}
 /// Ends the sending side only: the first step of a lingering close (`Socket.closeLingering`).
 ///
 /// The peer reads what was sent and then the end of the stream, while this side can still read what the peer sends.
 func systemShutdownSending(_ descriptor: Int32) -> Int32 { shutdown(descriptor, Int32(SHUT_WR)) }
-func systemClose(_ descriptor: Int32) -> Int32 { close(descriptor) }
+func systemClose(_ descriptor: Int32) -> Int32 {
+    if SystemProfile.current.emulatesDarwin { DarwinEmulation.closing(descriptor) }
+    return close(descriptor)
+}
 func systemSetOption(_ descriptor: Int32, _ name: Int32) {
     var on: Int32 = 1
     _ = setsockopt(descriptor, SOL_SOCKET, name, &on, socklen_t(MemoryLayout<Int32>.size))
 }
-func systemPreventSIGPIPE(_ descriptor: Int32) {
-    #if canImport(Darwin)
-        systemSetOption(descriptor, SO_NOSIGPIPE)
-    #endif
+/// Puts `descriptor` in blocking (`false`) or non-blocking mode, by `fcntl` as POSIX has it on both systems (Darwin's
+/// `FIONBIO` is a macro Swift does not import).
+func systemSetNonBlocking(_ descriptor: Int32, _ nonBlocking: Bool) {
+    let flags = fcntl(descriptor, F_GETFL, 0)
+    guard flags >= 0 else { return }
+    _ = fcntl(descriptor, F_SETFL, nonBlocking ? flags | O_NONBLOCK : flags & ~O_NONBLOCK)
+}
+/// Whether `descriptor` is in non-blocking mode.
+func systemIsNonBlocking(_ descriptor: Int32) -> Bool {
+    fcntl(descriptor, F_GETFL, 0) & O_NONBLOCK != 0
+}
+/// Keeps `descriptor` from the programs this process starts (`FD_CLOEXEC`).
+func systemCloseOnExec(_ descriptor: Int32) {
+    let flags = fcntl(descriptor, F_GETFD, 0)
+    if flags >= 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
+}
+/// A pipe, both ends non-blocking and kept from started programs: a listener's wake (`SocketDescriptor.Wake`).
+func systemPipe() -> (read: Int32, write: Int32)? {
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { return nil }
+    for end in ends {
+        systemSetNonBlocking(end, true)
+        systemCloseOnExec(end)
+    }
+    return (ends[0], ends[1])
+}
+/// Waits until one of `pollers` is ready, or `milliseconds` pass (-1: no limit).
+func systemPoll(_ pollers: inout [pollfd], _ milliseconds: Int32) -> Int32 {
+    poll(&pollers, nfds_t(pollers.count), milliseconds)
 }
 /// The last system error as lower-case words, for example "connection refused".
 func systemError() -> String { String(cString: strerror(errno)).lowercased() }
+
+// MARK: SIGPIPE
+
+#if canImport(Darwin)
+    /// Darwin has no `MSG_NOSIGNAL` for `send`: every socket gets `SO_NOSIGPIPE` instead (`systemPreventSIGPIPE`).
+    func systemSendFlags(_ descriptor: Int32) -> Int32 { 0 }
+    /// Makes a write to a peer that hung up fail with `EPIPE` instead of raising SIGPIPE.
+    func systemPreventSIGPIPE(_ descriptor: Int32) {
+        systemSetOption(descriptor, SO_NOSIGPIPE)
+    }
+#else
+    /// Linux: a write with `MSG_NOSIGNAL` to a peer that hung up fails with `EPIPE` instead of raising SIGPIPE; under
+    /// Darwin's profile, only a socket that was given Darwin's `SO_NOSIGPIPE` is written so.
+    func systemSendFlags(_ descriptor: Int32) -> Int32 {
+        guard SystemProfile.current.emulatesDarwin else { return Int32(MSG_NOSIGNAL) }
+        return DarwinEmulation.hasNoSIGPIPE(descriptor) ? Int32(MSG_NOSIGNAL) : 0
+    }
+    /// Makes a write to a peer that hung up fail with `EPIPE` instead of raising SIGPIPE: every send has
+    /// `MSG_NOSIGNAL` on Linux; under Darwin's profile the socket is given the emulated `SO_NOSIGPIPE`.
+    func systemPreventSIGPIPE(_ descriptor: Int32) {
+        if SystemProfile.current.emulatesDarwin { DarwinEmulation.setNoSIGPIPE(descriptor) }
+    }
+#endif
 
 // MARK: The calls through a socket's faults (`SystemCallFaults`): the C library's, unless a test's fault says otherwise
 
@@ -89,8 +152,7 @@ extension SystemCallFaults {
             // What a connect on loopback may do: complete before it returns. The real call is still made, so that the
             // socket is connected, but on a blocking socket, which returns once the handshake is over: "in progress"
             // is what the fault takes away. `Socket.connect` puts the socket's own mode back after the call.
-            var nonBlocking: Int32 = 0
-            _ = ioctl(descriptor, UInt(FIONBIO), &nonBlocking)
+            systemSetNonBlocking(descriptor, false)
             return systemConnect(descriptor, address, length)
         default:
             return systemConnect(descriptor, address, length)
@@ -105,6 +167,11 @@ extension SystemCallFaults {
     func listen(_ descriptor: Int32, _ backlog: Int32) -> Int32 {
         if let action = action(for: .listen), let failed = failing(action) { return failed }
         return systemListen(descriptor, backlog)
+    }
+
+    func pipe() -> (read: Int32, write: Int32)? {
+        if let action = action(for: .pipe), failing(action) != nil { return nil }
+        return systemPipe()
     }
 
     func accept(_ descriptor: Int32) -> Int32 {
@@ -135,10 +202,17 @@ extension SystemCallFaults {
         freeaddrinfo(addresses)
     }
 
-    func poll(_ poller: inout pollfd, _ milliseconds: Int32) -> Int32 {
-        if let action = action(for: .poll), let failed = failing(action) { return failed }
-        return systemPoll(&poller, milliseconds)
+    /// Closes a descriptor of the package's (a socket, a wake pipe's end); the call is only counted
+    /// (`SystemCallFaults.Call.close`).
+    func close(_ descriptor: Int32) {
+        _ = action(for: .close)
+        _ = systemClose(descriptor)
+    }
+
+    /// Waits on `pollers`: a connection's socket (`call` `.poll`), or a listening socket and its wake pipe
+    /// (`.pollListener`).
+    func poll(_ pollers: inout [pollfd], _ milliseconds: Int32, as call: Call) -> Int32 {
+        if let action = action(for: call), let failed = failing(action) { return failed }
+        return systemPoll(&pollers, milliseconds)
     }
 }
-
-func systemPoll(_ poller: inout pollfd, _ milliseconds: Int32) -> Int32 { poll(&poller, 1, milliseconds) }

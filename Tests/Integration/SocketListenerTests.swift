@@ -1,16 +1,77 @@
-import POISockets
+import POILock
+import POITestSupport
 import Testing
+
+@testable import POISockets
 
 /// The owned socket and the listener every server stops with, over loopback.
 @Suite("SocketListener and SocketDescriptor over loopback", .timeLimit(.minutes(1)))
 struct SocketListenerTests {
     @Test("stop() wakes a thread blocked in accept, and the listener accepts nothing after")
     func stopWakesAccept() async throws {
-        let listener = try SocketListener()
-        async let accepted = BlockingCall.run { listener.accept() == nil }
+        let injector = FaultInjector()
+        let listener = try SocketListener(faults: injector.faults)
+        let thread = Lock<KernelThread?>(nil)
+        async let accepted = BlockingCall.run {
+            thread.withLock { $0 = .current() }
+            return listener.accept() == nil
+        }
+        // Blocked in the listener's wait: stopped on its way in, the thread would prove nothing of the wake.
+        try await KernelThread.waitUntilAsleep(
+            { thread.withLock { $0 } }, after: { injector.count(of: .pollListener) > 0 })
         listener.stop()
         #expect(await accepted)
         #expect(listener.accept() == nil)
+        // The socket and both ends of its wake pipe, once the woken thread has let go of them.
+        #expect(injector.count(of: .close) == 3)
+    }
+
+    @Test("stop() wakes a thread blocked in waitForConnection, which throws .closed")
+    func stopWakesWaitForConnection() async throws {
+        let injector = FaultInjector()
+        let listener = try SocketListener(faults: injector.faults)
+        let thread = Lock<KernelThread?>(nil)
+        async let waited: SocketError? = BlockingCall.run {
+            thread.withLock { $0 = .current() }
+            do throws(SocketError) {
+                try listener.waitForConnection(until: .now.advanced(by: .seconds(60)))
+                return nil
+            } catch {
+                return error
+            }
+        }
+        try await KernelThread.waitUntilAsleep(
+            { thread.withLock { $0 } }, after: { injector.count(of: .pollListener) > 0 })
+        listener.stop()
+        #expect(await waited == .closed)
+    }
+
+    @Test("A listener no thread waits on is closed at once by stop(), wake pipe and all")
+    func stopWithNoThreadWaiting() throws {
+        let injector = FaultInjector()
+        let listener = try SocketListener(faults: injector.faults)
+        listener.stop()
+        #expect(injector.count(of: .pipe) == 1)
+        #expect(injector.count(of: .close) == 3)
+        #expect(injector.count(of: .pollListener) == 0)
+        #expect(listener.accept() == nil)
+    }
+
+    @Test(
+        "The listening socket is non-blocking; a connection it accepts is blocking, whatever the system's accept gives")
+    func acceptedConnectionsBlock() throws {
+        let listener = try SocketListener()
+        defer { listener.stop() }
+        let client = try Socket.connect(
+            host: "127.0.0.1", port: listener.port, deadline: .now.advanced(by: .seconds(10)))
+        defer { client.close() }
+        let server = try #require(listener.accept())
+        defer { server.close() }
+        let listening = try Socket.bind(host: "127.0.0.1", port: 0)
+        defer { listening.descriptor.close() }
+        #expect(try listening.descriptor.use(systemIsNonBlocking))
+        // Darwin's accept gives the listener's O_NONBLOCK (as POI_SYSTEM=darwin does on Linux), Linux's does not.
+        #expect(try !server.use(systemIsNonBlocking))
     }
 
     @Test("stop() ends the connections it accepted: a thread blocked reading one gets .closed")
@@ -43,6 +104,37 @@ struct SocketListenerTests {
         defer { client.close() }
         try listener.waitForConnection(until: .now.advanced(by: .seconds(10)))
         #expect(listener.accept() != nil)
+    }
+
+    @Test("A connection it accepted writes more than the sockets' buffers hold, waiting for its peer to read")
+    func acceptedConnectionWaitsToWrite() async throws {
+        let listener = try SocketListener()
+        defer { listener.stop() }
+        let client = try Socket.connect(
+            host: "127.0.0.1", port: listener.port, deadline: .now.advanced(by: .seconds(10)))
+        defer { client.close() }
+        let server = try #require(listener.accept())
+        defer { server.close() }
+        let size = 32 << 20  // past what loopback's buffers hold on either side: the writer must wait for the reader
+        let writer = Lock<KernelThread?>(nil)
+        async let wrote: SocketError? = BlockingCall.run {
+            writer.withLock { $0 = .current() }
+            do throws(SocketError) {
+                try Socket.send([UInt8](repeating: 7, count: size), to: server)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        // Nothing is read until the writer has filled the buffers and waits (or, non-blocking, has failed).
+        try await KernelThread.waitUntilAsleep { writer.withLock { $0 } }
+        var received = 0
+        while received < size {
+            received += try Socket.receive(from: client, maximum: 1 << 20, deadline: .now.advanced(by: .seconds(10)))
+                .count
+        }
+        #expect(await wrote == nil)
+        #expect(received == size)
     }
 
     @Test("A port another listener holds cannot be listened on, and the error says why in the system's words")

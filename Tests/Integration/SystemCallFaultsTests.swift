@@ -208,6 +208,33 @@ struct SystemCallFaultsTests {
         #expect(injector.count(of: .accept) == 3)
     }
 
+    @Test("A listener's wait a signal interrupted waits again; one that fails otherwise is a pause, then another wait")
+    func failedListenerWait() throws {
+        let injector = FaultInjector(
+            .fail(.pollListener, with: EINTR, calls: 1...1), .fail(.pollListener, with: ENOMEM, calls: 2...2))
+        let pauses = Lock<[Duration]>([])
+        let listener = try SocketListener(
+            faults: injector.faults, pause: { pause in pauses.withLock { $0.append(pause) } })
+        defer { listener.stop() }
+        let client = try Socket.connect(host: "127.0.0.1", port: listener.port, deadline: Self.deadline())
+        defer { client.close() }
+        #expect(listener.accept() != nil)
+        #expect(pauses.withLock { $0 } == [SocketListener.firstPause])
+        #expect(injector.count(of: .pollListener) == 3)
+        #expect(injector.count(of: .accept) == 1)
+    }
+
+    @Test("A listen whose wake pipe cannot be made fails, and gives back its socket and its address list")
+    func failedWakePipe() throws {
+        let injector = FaultInjector(.fail(.pipe, with: EMFILE))
+        #expect(throws: SocketError.io("cannot listen on 127.0.0.1:0: too many open files")) {
+            try SocketListener(faults: injector.faults)
+        }
+        #expect(injector.count(of: .socket) == 1)
+        #expect(injector.count(of: .close) == 1)
+        #expect(injector.count(of: .freeAddresses) == injector.count(of: .resolve))
+    }
+
     @Test(
         "With no descriptor left, accept waits 10 ms, then twice as long each time up to 1 s, and accepts once they are back",
         arguments: [(EMFILE, 4), (ENFILE, 9), (ENOBUFS, 1), (ENOMEM, 2)])
@@ -234,6 +261,9 @@ struct SystemCallFaultsTests {
         defer { holder.withLock { $0 = nil } }  // the listener holds the holder through its pause: break the cycle
         let listening = OpenSockets.sockets(port: listener.port)  // its own socket, while it holds its port
         #expect(listening == nil || listening?.count == 1)
+        // A connection waits in the queue: accept fails for want of a descriptor only when there is one to take.
+        let client = try Socket.connect(host: "127.0.0.1", port: listener.port, deadline: Self.deadline())
+        defer { client.close() }
         #expect(listener.accept() == nil)
         #expect(injector.count(of: .accept) == 1)
         // Asked of that socket, not of the port: once stopped, its port is free for a test running beside to bind.
@@ -262,6 +292,8 @@ struct SystemCallFaultsTests {
         let listener = try SocketListener(
             host: "127.0.0.1", port: 0, backlog: 128, faults: injector.faults, pause: nil, firstPause: .seconds(60),
             afterAccept: nil)
+        let client = try Socket.connect(host: "127.0.0.1", port: listener.port, deadline: Self.deadline())
+        defer { client.close() }
         async let accepted = BlockingCall.run { listener.accept() == nil }
         while injector.count(of: .accept) < 1 { await Task.yield() }
         listener.stop()
