@@ -1,4 +1,5 @@
 import Foundation
+import POISockets
 
 #if canImport(Glibc)
     import Glibc
@@ -10,16 +11,28 @@ import Foundation
 /// descriptor fails the test.
 ///
 /// The process's every descriptor would count the other tests' too, which run at the same time; a port is one test's
-/// own (its server bound port 0). Each open descriptor (listed in `/proc/self/fd` on Linux, `/dev/fd` on macOS) that
-/// is a socket is asked its own address and its peer's (`getsockname`, `getpeername`), so nothing is parsed from the
-/// system's tables of every socket of the machine.
+/// own (its server bound port 0). Each open descriptor, as `/dev/fd` lists them (on Linux a link to `/proc/self/fd`),
+/// that is a socket is asked its own address and its peer's (`getsockname`, `getpeername`), so nothing is parsed from
+/// the system's tables of every socket of the machine. The same on Linux and Darwin.
 public enum OpenSockets {
-    /// One open socket of this process: which socket it is (its device and inode, so that a socket closed and another
-    /// opened on the same port since are two), its local port, and its peer's (`nil` when it is not connected).
+    /// One open socket of this process: which socket it is, and its local port and its peer's (`nil` when it is not
+    /// connected).
+    ///
+    /// A socket is known by its descriptor and its two addresses (host and port), not by `fstat`'s device and inode,
+    /// which Darwin does not give a socket. At any moment no two open sockets share all three; a socket closed and
+    /// another opened since are told apart unless the new one has the old one's number and both its addresses (a
+    /// listener that another test bound on the freed port and was given the same number, say), which a test
+    /// avoids by asking of its own sockets while it holds its port.
     public struct Entry: Hashable, Sendable {
-        public let device: UInt64
-        public let inode: UInt64
+        /// Its descriptor.
+        public let descriptor: Int32
+        /// Its local address, host and port (`127.0.0.1:49152`, `[::1]:49152`).
+        public let localAddress: String
+        /// Its peer's address, host and port; `nil` when it is not connected.
+        public let peerAddress: String?
+        /// Its local port.
         public let local: UInt16
+        /// Its peer's port; `nil` when it is not connected.
         public let peer: UInt16?
     }
 
@@ -48,59 +61,65 @@ public enum OpenSockets {
         all().map { sockets in sockets.filter { $0.local == port || $0.peer == port } }
     }
 
-    /// Which of `sockets` this process still has open: the same sockets, by device and inode, whatever opened on their
-    /// ports since (a port a stopped server freed can be bound at once by a test running beside); `nil` where the
-    /// system does not list descriptors.
+    /// Which of `sockets` this process still has open: the same sockets (`Entry`), whatever opened on their ports
+    /// since (a port a stopped server freed can be bound at once by a test running beside); `nil` where the system
+    /// does not list descriptors.
     public static func stillOpen(_ sockets: [Entry]) -> [Entry]? {
         all().map { open in
-            let identities = Set(open.map { [$0.device, $0.inode] })
-            return sockets.filter { identities.contains([$0.device, $0.inode]) }
+            let identities = Set(open)
+            return sockets.filter { identities.contains($0) }
         }
     }
 
     /// Each of this process's IP sockets, or `nil` where the system does not list descriptors.
     private static func all() -> [Entry]? {
-        #if os(Linux)
-            let folder = "/proc/self/fd"
-        #else
-            let folder = "/dev/fd"
-        #endif
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/dev/fd") else { return nil }
         return names.compactMap(Int32.init).compactMap(entry(of:))
     }
 
     /// `descriptor` as an entry when it is an IP socket; `nil` when it is not, or is closed meanwhile.
     private static func entry(of descriptor: Int32) -> Entry? {
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFSOCK,
-            let local = port(of: descriptor, getsockname)
+        // Through the system profile, so that under Darwin's (POI_SYSTEM=darwin) the socket has no device or inode.
+        guard let status = SystemProfile.current.fileStatus(of: descriptor), status.isSocket,
+            let local = address(of: descriptor, getsockname)
         else { return nil }
+        let peer = address(of: descriptor, getpeername)
         return Entry(
-            device: UInt64(status.st_dev), inode: UInt64(status.st_ino), local: local,
-            peer: port(of: descriptor, getpeername))
+            descriptor: descriptor, localAddress: local.text, peerAddress: peer?.text, local: local.port,
+            peer: peer?.port)
     }
 
-    private static func port(
+    /// The IP address `query` gives of `descriptor` (its own or its peer's), as text and port.
+    private static func address(
         of descriptor: Int32, _ query: (Int32, UnsafeMutablePointer<sockaddr>, UnsafeMutablePointer<socklen_t>) -> Int32
-    ) -> UInt16? {
+    ) -> (text: String, port: UInt16)? {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         return withUnsafeMutablePointer(to: &storage) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address -> UInt16? in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address -> (String, UInt16)? in
                 guard query(descriptor, address, &length) == 0 else { return nil }
                 switch Int32(address.pointee.sa_family) {
                 case AF_INET:
-                    return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
-                        UInt16(bigEndian: $0.pointee.sin_port)
+                    return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { inet in
+                        let port = UInt16(bigEndian: inet.pointee.sin_port)
+                        return ("\(host(AF_INET, &inet.pointee.sin_addr)):\(port)", port)
                     }
                 case AF_INET6:
-                    return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
-                        UInt16(bigEndian: $0.pointee.sin6_port)
+                    return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { inet6 in
+                        let port = UInt16(bigEndian: inet6.pointee.sin6_port)
+                        return ("[\(host(AF_INET6, &inet6.pointee.sin6_addr))]:\(port)", port)
                     }
                 default:
                     return nil
                 }
             }
         }
+    }
+
+    /// The numeric host of an address of `family`, as `inet_ntop` writes it.
+    private static func host(_ family: Int32, _ address: UnsafeRawPointer) -> String {
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        guard inet_ntop(family, address, &text, socklen_t(text.count)) != nil else { return "?" }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

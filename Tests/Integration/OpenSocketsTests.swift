@@ -7,7 +7,7 @@ import Testing
 struct OpenSocketsTests {
     @Test("A listener, a connection's two ends, and nothing once they are closed")
     func countsOnePort() throws {
-        guard OpenSockets.count(port: 1) != nil else { return }  // Linux's /proc only
+        guard OpenSockets.count(port: 1) != nil else { return }  // where the system lists descriptors (/dev/fd)
         let listener = try SocketListener()
         defer { listener.stop() }
         #expect(OpenSockets.count(port: listener.port) == 1)
@@ -22,7 +22,7 @@ struct OpenSocketsTests {
 
     @Test("A socket is still open by its identity: one closed is not, and a new one on the same port is not it")
     func stillOpenByIdentity() throws {
-        guard OpenSockets.count(port: 1) != nil else { return }  // Linux's /proc only
+        guard OpenSockets.count(port: 1) != nil else { return }  // where the system lists descriptors (/dev/fd)
         let listener = try SocketListener()
         defer { listener.stop() }
         let client = try Socket.connect(
@@ -50,7 +50,7 @@ struct OpenSocketsTests {
 
     @Test("Connections to a port count the client ends only: not the listener, not the ends it accepted")
     func countsClientEnds() throws {
-        guard OpenSockets.count(port: 1) != nil else { return }  // Linux's /proc only
+        guard OpenSockets.count(port: 1) != nil else { return }  // where the system lists descriptors (/dev/fd)
         let listener = try SocketListener()
         defer { listener.stop() }
         #expect(OpenSockets.count(connectedTo: listener.port) == 0)
