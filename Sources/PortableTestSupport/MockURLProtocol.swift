@@ -37,7 +37,7 @@ public final class MockURLProtocol: URLProtocol {
         get { registry.withLock { $0.sharedHandler } }
         set {
             warnIfInsideSwiftTesting(#function)
-            SlotReset.install()
+            SlotReset.shared.install()
             registry.withLock { $0.sharedHandler = newValue }
         }
     }
@@ -50,7 +50,7 @@ public final class MockURLProtocol: URLProtocol {
         get { registry.withLock { $0.sharedCancellationHandler } }
         set {
             warnIfInsideSwiftTesting(#function)
-            SlotReset.install()
+            SlotReset.shared.install()
             registry.withLock { $0.sharedCancellationHandler = newValue }
         }
     }
@@ -187,7 +187,7 @@ extension MockURLProtocol {
 
     /// Fails the running XCTest test, as the talk's `XCTFail("Received unexpected request with no handler set")`.
     private static func reportUnexpected(_ error: UnexpectedRequest) {
-        if SlotReset.isXCTestRunning {
+        if SlotReset.shared.isXCTestRunning {
             XCTFail(error.description)
         }
     }
