@@ -114,8 +114,9 @@ public enum BuiltProduct {
     }
 
     /// Starts `executable`, waits until it is ready, runs `body`, then stops the process with `stopSignal`
-    /// (SIGKILL after five seconds) and waits for it, whether `body` returned or threw; returns `body`'s result and
-    /// the process's exit status.
+    /// (SIGKILL once `killAfter` has passed, five seconds unless said otherwise) and waits for it, whether `body`
+    /// returned or threw; returns `body`'s result and the process's exit status (137 when it had to be killed, so a
+    /// test that expects 0 fails on a program that stops too slowly, or not at all).
     ///
     /// The process is ready when `isReady` accepts a line of its standard output, or at once when `isReady` is
     /// `nil` (the body then waits for a sign of its own). A process that ends its output before it is ready fails
@@ -130,6 +131,7 @@ public enum BuiltProduct {
         environment: [String: String?] = [:],
         readyWhen isReady: (@Sendable (String) -> Bool)? = nil,
         stopSignal: Int32 = SIGTERM,
+        killAfter: Duration = .seconds(5),
         attachingOutput: Bool = false,
         _ body: (RunningProcess) async throws -> T
     ) async throws -> (result: T, exitStatus: Int32) {
@@ -137,9 +139,9 @@ public enum BuiltProduct {
         let identifier = started.process.process.processIdentifier
         func stop() async -> Int32 {
             kill(identifier, stopSignal)
-            // A process that ignores the signal is killed after five seconds rather than hanging the suite.
+            // A process that ignores the signal is killed rather than hanging the suite.
             let killer = Task {
-                try await Task.sleep(for: .seconds(5))
+                try await Task.sleep(for: killAfter)
                 kill(identifier, SIGKILL)
             }
             defer { killer.cancel() }

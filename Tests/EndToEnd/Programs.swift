@@ -13,14 +13,16 @@ enum Programs {
     }
 
     /// Starts `poi-server` with `arguments`, waits for the URL it prints first, runs `body`, then stops the server
-    /// with `stopSignal` (SIGKILL five seconds later if that did not stop it) and waits for it, whether `body`
-    /// returned or threw; returns `body`'s result and the server's exit status.
+    /// with `stopSignal` (SIGKILL `killAfter` later, five seconds unless said otherwise, if that did not stop it) and
+    /// waits for it, whether `body` returned or threw; returns `body`'s result and the server's exit status.
     static func withPOIServer<T: Sendable>(
-        _ arguments: [String] = [], stopSignal: Int32 = SIGTERM, _ body: (Server) async throws -> T
+        _ arguments: [String] = [], stopSignal: Int32 = SIGTERM, killAfter: Duration = .seconds(5),
+        _ body: (Server) async throws -> T
     ) async throws -> (result: T, exitStatus: Int32) {
         let printsItsURL: @Sendable (String) -> Bool = { $0.hasPrefix("http://") }
         return try await BuiltProduct.withRunningProcess(
             BuiltProduct.product("poi-server"), arguments, readyWhen: printsItsURL, stopSignal: stopSignal,
+            killAfter: killAfter,
             attachingOutput: true
         ) { process in
             guard let line = process.readyLine, let url = URL(string: line) else {

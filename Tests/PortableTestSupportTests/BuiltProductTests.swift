@@ -57,6 +57,19 @@ struct BuiltProductTests {
         #expect(kill(identifier, 0) == -1, "the process was stopped")
     }
 
+    @Test("withRunningProcess kills a process that outlives its stop signal by killAfter: 137, as a shell says it")
+    func killedAfter() async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        // The shell ignores SIGTERM, and so does tail, which it becomes (an ignored signal stays ignored across exec).
+        let (_, status) = try await BuiltProduct.withRunningProcess(
+            Self.shell, ["-c", "trap '' TERM; echo ready; exec tail -f /dev/null"], readyWhen: Self.ready,
+            killAfter: .milliseconds(100)
+        ) { _ in }
+        #expect(status == 128 + SIGKILL)
+        #expect(clock.now - start < .seconds(4), "killed after the default five seconds, not after killAfter")
+    }
+
     @Test("withRunningProcess stops its process when the body throws, and rethrows what the body threw")
     func bodyThrows() async throws {
         struct Thrown: Error {}
