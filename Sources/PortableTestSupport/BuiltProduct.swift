@@ -54,21 +54,43 @@ public enum BuiltProduct {
         }
     }
 
-    /// The folder of the built products: where the test bundle itself was built.
+    /// The folder of the built products: where the test binary that holds this code was built.
+    ///
+    /// Found the same way on Linux and macOS, from the bundle of the image this code is in (`Bundle(for:)`): the test
+    /// binary's folder on Linux (a Swift Build runner's library's), and on macOS the `.xctest` bundle that `xctest` or
+    /// Swift Testing's helper loads (`Bundle.main` is then theirs, not the tests').
     public static var productsDirectory: URL {
-        #if os(macOS)
-            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-                return bundle.bundleURL.deletingLastPathComponent()
-            }
-            return Bundle.main.bundleURL.deletingLastPathComponent()
-        #else
-            return Bundle.main.bundleURL
-        #endif
+        productsDirectory(ofBundle: Bundle(for: ImageMarker.self).bundleURL)
+    }
+
+    /// A class of this module's own, whose image `Bundle(for:)` finds.
+    private final class ImageMarker {}
+
+    /// The products folder of the bundle at `bundle`: the folder that holds it when it is an `.xctest` bundle (macOS),
+    /// else the bundle itself, an executable's or a library's folder (Linux).
+    static func productsDirectory(ofBundle bundle: URL) -> URL {
+        let bundle = bundle.standardizedFileURL
+        return bundle.pathExtension == "xctest" ? bundle.deletingLastPathComponent() : bundle
     }
 
     /// The built product `name`.
     public static func product(_ name: String) -> URL {
         productsDirectory.appendingPathComponent(name)
+    }
+
+    /// Where the system keeps the programs a package installs, searched after `PATH` by `installedProgram(_:)`: Debian's
+    /// (`/usr/sbin` is on no user's `PATH` there), then Homebrew's on Apple silicon and on Intel Macs.
+    public static let programFolders = [
+        "/usr/sbin", "/usr/bin", "/opt/homebrew/sbin", "/opt/homebrew/bin", "/usr/local/sbin", "/usr/local/bin",
+    ]
+
+    /// The installed program `name` (gpsd, say): the first executable of that name in `folders`, by default `PATH`'s
+    /// folders and then `programFolders`, the same search on Linux and macOS; `nil` when none is installed.
+    public static func installedProgram(_ name: String, in folders: [String]? = nil) -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map(String.init) ?? []
+        return (folders ?? path + programFolders).lazy
+            .map { URL(fileURLWithPath: $0).appendingPathComponent(name) }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
     /// Runs the built product `name`; see `run(_:_:environment:timeLimit:)` for an executable by path.

@@ -10,20 +10,21 @@ import Testing
     import Darwin
 #endif
 
-/// Where Debian installs gpsd.
-private let gpsdExecutable = URL(fileURLWithPath: "/usr/sbin/gpsd")
+/// gpsd, where Debian (`/usr/sbin`) or Homebrew installs it, or on `PATH`.
+private let gpsdExecutable = BuiltProduct.installedProgram("gpsd")
 
 /// `poi nearby` without coordinates, against a real gpsd that reads a recorded NMEA track from a networked receiver.
 ///
-/// Runs when gpsd is installed (Debian: `apt-get install gpsd`, which CI does); otherwise it is skipped and says so.
+/// Runs when gpsd is installed (Debian: `apt-get install gpsd`, which CI does; macOS: `brew install gpsd`); otherwise it
+/// is skipped and says so.
 /// gpsd runs in the foreground (`-N`) on a free port, reading the test's `NetworkGPSReceiver` as its one device
 /// (`-n` opens it at once). Every step waits for an event, none for time: gpsd connecting to the receiver, gpsd
 /// reporting the fix of the track to a watcher, `poi` exiting.
 @Suite(
     "poi nearby with gpsd, end to end",
     .enabled(
-        if: FileManager.default.isExecutableFile(atPath: gpsdExecutable.path),
-        "gpsd is not installed: apt-get install gpsd to run this test"
+        if: gpsdExecutable != nil,
+        "gpsd is not installed: apt-get install gpsd (Debian) or brew install gpsd (macOS) to run this test"
     ),
     .timeLimit(.minutes(1))
 )
@@ -76,7 +77,7 @@ struct GPSDEndToEndTests {
             probe.close()
             // -N foreground, -n open the device now, -b read-only (send the receiver nothing), -S the client port.
             let (attempt, status) = try await BuiltProduct.withRunningProcess(
-                gpsdExecutable, ["-N", "-n", "-b", "-S", "\(port)", receiver.source]
+                gpsdExecutable!, ["-N", "-n", "-b", "-S", "\(port)", receiver.source]
             ) { _ -> Result<T, PortNotProven> in
                 do {
                     try await receiver.waitForGPSD()

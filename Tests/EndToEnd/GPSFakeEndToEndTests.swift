@@ -24,8 +24,8 @@ import Testing
         "set POI_GPSFAKE=1 to replay the track through gpsfake too (slow: gpsfake waits before it feeds the track; GPSDEndToEndTests checks the same without it)"
     ),
     .enabled(
-        if: FileManager.default.isExecutableFile(atPath: "/usr/bin/gpsfake"),
-        "gpsfake is not installed: apt-get install gpsd gpsd-clients to run this test"
+        if: BuiltProduct.installedProgram("gpsfake") != nil,
+        "gpsfake is not installed: apt-get install gpsd gpsd-clients (Debian) or brew install gpsd (macOS) to run this test"
     ),
     .timeLimit(.minutes(1))
 )
@@ -63,7 +63,7 @@ struct GPSFakeEndToEndTests {
     {
         let greets: @Sendable (String) -> Bool = { $0.contains(#""class":"VERSION""#) }
         return try await BuiltProduct.withRunningProcess(
-            URL(fileURLWithPath: "/usr/bin/gpsfake"),
+            BuiltProduct.installedProgram("gpsfake")!,
             ["-P", "\(port)", "-p", "-q", "-c", "0.1", log.path],
             readyWhen: greets,
             stopSignal: SIGINT

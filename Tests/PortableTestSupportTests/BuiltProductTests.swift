@@ -18,6 +18,45 @@ struct BuiltProductTests {
     /// The line the shell scripts print when they are ready.
     static let ready: @Sendable (String) -> Bool = { $0 == "ready" }
 
+    @Test("The products folder holds the test binary this code runs in: a .xctest, or a Swift Build runner")
+    func productsDirectory() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: BuiltProduct.productsDirectory.path)
+        #expect(names.contains { $0.hasSuffix(".xctest") || $0.hasSuffix("-test-runner") })
+    }
+
+    @Test(
+        "The products folder of a bundle: the folder of an .xctest bundle (macOS), else the bundle's own (Linux)",
+        arguments: [
+            ("/p/.build/x86_64-unknown-linux-gnu/debug", "/p/.build/x86_64-unknown-linux-gnu/debug"),
+            ("/p/.build/arm64-apple-macosx/debug/PackageTests.xctest", "/p/.build/arm64-apple-macosx/debug"),
+            ("/p/.build/out/Products/Debug-linux/./", "/p/.build/out/Products/Debug-linux"),
+        ])
+    func productsDirectoryOfBundle(bundle: String, products: String) {
+        #expect(BuiltProduct.productsDirectory(ofBundle: URL(fileURLWithPath: bundle)).path == products)
+    }
+
+    @Test("An installed program is the first executable of its name in the folders searched, else none")
+    func installedProgram() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("installed-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (first, second, plain) = ("first", "second", "plain")
+        for folder in [first, second, plain] {
+            try FileManager.default.createDirectory(
+                at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        for (folder, mode) in [(second, 0o755), (plain, 0o644)] {
+            let file = root.appendingPathComponent(folder).appendingPathComponent("daemon")
+            #expect(
+                FileManager.default.createFile(
+                    atPath: file.path, contents: Data(), attributes: [.posixPermissions: mode]))
+        }
+        let folders = [plain, first, second].map { root.appendingPathComponent($0).path }
+        // Not the file that cannot be run, not a folder without it: the executable, wherever it is in the list.
+        #expect(BuiltProduct.installedProgram("daemon", in: folders)?.path == "\(folders[2])/daemon")
+        #expect(BuiltProduct.installedProgram("daemon", in: Array(folders.prefix(2))) == nil)
+        #expect(BuiltProduct.installedProgram("sh")?.lastPathComponent == "sh")  // PATH's folders by default
+    }
+
     @Test("A run gives the exit status and both outputs, in the environment it changed")
     func run() async throws {
         // A variable of the test process's own, which the run removes; its name is one the shell can read.
