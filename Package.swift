@@ -73,7 +73,9 @@ let package = Package(
         // 5. poi's commands: nearby (with the in-process server when none is given) and featured.
         .target(
             name: "POICommands",
-            dependencies: ["POICommandLine", "POIApp", "POIDomain", "POILocation", "POINetworking", "POIServer"],
+            dependencies: [
+                "POICommandLine", "POIApp", "POIDomain", "POILocation", "POINetworking", "POIServer", "POISockets",
+            ],
             swiftSettings: swiftSettings
         ),
         // 5. poi-server's command, beside the server: it links neither URLSession nor the gpsd client.

@@ -57,7 +57,7 @@ NEEDED = ["valid", "invalid", "boundary", "separator", "empty", "huge"]
 LABELLED = re.compile(r"⟨(?P<input>[^⟩]+)⟩ (?P<kind>[a-z]+): (?P<label>.*?)(?: \((?:\w+\.)*InputCase<.*>\))?$")
 # The inputs of the help and the contract, from their promises' keys.
 OPTION = re.compile(r"^(poi nearby|poi featured|poi-server) --[a-z-]+$")
-VARIABLE = re.compile(r"^poi( nearby)? [A-Z_]+$")
+VARIABLE = re.compile(r"^(poi( nearby)?|poi-server) [A-Z_]+$")
 PARAMETER = re.compile(r"^(/locations\?\w+) (required|optional)$")
 
 

@@ -5,6 +5,7 @@ import POIDomain
 import POILocation
 import POINetworking
 import POIServer
+import POISockets
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -28,6 +29,7 @@ struct NearbyCommand {
     static let gpsdHostVariable = EnvironmentVariable("POI_GPSD_HOST", "gpsd's host (default 127.0.0.1)")
     static let gpsdPortVariable = EnvironmentVariable(
         "POI_GPSD_PORT", "gpsd's port (default \(GPSDLocationFetcher.defaultPort))")
+    static let systemVariable = EnvironmentVariable(SystemProfile.variable, SystemProfile.summary)
 
     /// How long `poi nearby` waits for the server unless `--timeout` says otherwise.
     static let defaultTimeout: TimeInterval = 10
@@ -37,7 +39,7 @@ struct NearbyCommand {
         helpCommand: "poi help nearby",
         abstract: "lists the places near a position, nearest first, each with its distance.",
         options: [latitude, longitude, limit, json, server, timeout],
-        environment: [serverVariable, gpsdHostVariable, gpsdPortVariable],
+        environment: [serverVariable, gpsdHostVariable, gpsdPortVariable, systemVariable],
         examples: ["poi nearby --lat 37.3293 --long -121.8893 --limit 5"],
         exitCodes: [
             .success, .usage, .invalidInput, .serverUnreachable, .cannotListen, .timeout, .malformedResponse,
@@ -89,6 +91,11 @@ struct NearbyCommand {
     func parse(_ arguments: [String]) throws(CommandLineError) -> Request {
         let parsed = try Self.description.parse(arguments)
         try parsed.expectNoPositional()
+        do throws(SystemProfile.UnknownProfile) {
+            _ = try SystemProfile(environmentValue: environment[Self.systemVariable])
+        } catch {
+            throw Self.description.usageError(error.description)
+        }
         let serverURL =
             if let text = parsed.value(Self.server) {
                 try Self.serverURL(text, from: "--server")

@@ -6,8 +6,9 @@ import POISockets
 
 /// The `poi-server` program: starts the stub server, prints its URL as the first line, and stops when told.
 ///
-/// Its outputs and its stop trigger are injected, so the unit tier runs it in process and stops it without a
-/// signal; the executable passes the process's streams and `StopSignals`. It reads no environment variable.
+/// Its environment, its outputs and its stop trigger are injected, so the unit tier runs it in process and stops it
+/// without a signal; the executable passes the process's own and `StopSignals`. It reads one environment variable,
+/// `POI_SYSTEM` (`SystemProfile`), which it only checks: the sockets read it themselves.
 public struct ServerCommand: Sendable {
     static let defaults = StubServer.Configuration()
 
@@ -22,12 +23,14 @@ public struct ServerCommand: Sendable {
         default: "\(Int(defaults.routes.slowDelay / .milliseconds(1)))")
     static let idleTimeout = Option.seconds(
         "idle-timeout", "time a client has to send its request", default: defaults.idleTimeout / .seconds(1))
+    static let systemVariable = EnvironmentVariable(SystemProfile.variable, SystemProfile.summary)
 
     static let description = CommandDescription(
         name: "poi-server",
         helpCommand: "poi-server --help",
         abstract: "serves places over HTTP for poi and its tests, until SIGINT or SIGTERM.",
         options: [host, port, data, fault, slowDelay, idleTimeout],
+        environment: [systemVariable],
         discussion: [
             "Also: poi-server --version, poi-server --help",
             "Endpoints: GET /locations?lat=..&long=..[&radius=METRES][&limit=N][&fault=NAME], GET /health",
@@ -36,15 +39,31 @@ public struct ServerCommand: Sendable {
         exitCodes: [.success, .usage, .invalidInput, .unreadableInput, .cannotListen]
     )
 
+    /// The process environment; `description` lists what poi-server reads of it.
+    public var environment: [String: String]
     /// Where the URL, the help and the version go (standard output in the executable).
     public var output: @Sendable (String) -> Void
     /// Where messages go (standard error in the executable).
     public var errorOutput: @Sendable (String) -> Void
 
-    /// Creates the program with its two outputs.
-    public init(output: @escaping @Sendable (String) -> Void, errorOutput: @escaping @Sendable (String) -> Void) {
+    /// Creates the program with its environment (none by default) and its two outputs.
+    public init(
+        environment: [String: String] = [:], output: @escaping @Sendable (String) -> Void,
+        errorOutput: @escaping @Sendable (String) -> Void
+    ) {
+        self.environment = environment
         self.output = output
         self.errorOutput = errorOutput
+    }
+
+    /// Checks what poi-server reads of `environment`: a `POI_SYSTEM` the sockets cannot follow is a usage error, said
+    /// before anything listens (the sockets themselves would stop the process).
+    static func checkEnvironment(_ environment: [String: String]) throws(CommandLineError) {
+        do throws(SystemProfile.UnknownProfile) {
+            _ = try SystemProfile(environmentValue: environment[systemVariable])
+        } catch {
+            throw description.usageError(error.description)
+        }
     }
 
     /// The help `poi-server --help` prints.
@@ -68,6 +87,7 @@ public struct ServerCommand: Sendable {
                 return .success
             }
             let configuration = try Self.configuration(arguments)
+            try Self.checkEnvironment(environment)
             let server: StubServer
             do {
                 server = try StubServer(configuration: configuration)

@@ -30,11 +30,18 @@ public enum SystemProfile: String, Sendable, CaseIterable {
 
     /// The environment variable that chooses the profile.
     public static let variable = "POI_SYSTEM"
+    /// What the variable does, as the programs' help says it.
+    public static let summary = "darwin: the sockets behave as Darwin documents, on any system (to try the macOS path)"
 
     /// Why a value of `POI_SYSTEM` chooses no profile.
     public struct UnknownProfile: Error, Equatable, CustomStringConvertible {
         /// The value as it was given.
         public let value: String
+
+        /// The refusal of `value`.
+        public init(value: String) {
+            self.value = value
+        }
 
         /// Says what the variable takes.
         public var description: String {

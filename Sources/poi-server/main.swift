@@ -11,7 +11,9 @@ import POIServerCommand
 
 // First, before any other thread starts: see StopSignals.
 let stopSignals = StopSignals.block()
-let command = ServerCommand(output: StandardStreams.output, errorOutput: StandardStreams.errorOutput)
+let command = ServerCommand(
+    environment: ProcessInfo.processInfo.environment, output: StandardStreams.output,
+    errorOutput: StandardStreams.errorOutput)
 Task {
     let code = await command.run(Array(CommandLine.arguments.dropFirst()), until: stopSignals.wait)
     exit(code.rawValue)

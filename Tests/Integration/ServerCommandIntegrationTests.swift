@@ -37,6 +37,26 @@ struct ServerCommandIntegrationTests {
         #expect(await status == .success)
     }
 
+    @Test("A POI_SYSTEM the sockets cannot follow is a usage error, said before anything listens; darwin is taken")
+    func systemProfile() async {
+        let lines = Lines()
+        let refused = ServerCommand(
+            environment: ["POI_SYSTEM": "windows"], output: { _ in Issue.record("nothing is printed") },
+            errorOutput: { line in lines.errors.withLock { $0.append(line) } })
+        #expect(await refused.run([], until: {}) == .usage)
+        #expect(
+            lines.errors.withLock { $0 } == [
+                "poi-server: POI_SYSTEM: 'windows' is not a system whose sockets can be followed (use darwin, or "
+                    + "leave it unset) (see 'poi-server --help')"
+            ])
+        let urls = Lock<[String]>([])
+        let darwin = ServerCommand(
+            environment: ["POI_SYSTEM": "darwin"], output: { line in urls.withLock { $0.append(line) } },
+            errorOutput: { line in Issue.record("no error expected: \(line)") })
+        #expect(await darwin.run(["--port", "0"], until: {}) == .success)
+        #expect(urls.withLock { $0 }.first?.hasPrefix("http://127.0.0.1:") == true)
+    }
+
     @Test("A port that is taken is status 71, with the system's reason")
     func cannotListen() async throws {
         let (held, port) = try Socket.bind(host: "127.0.0.1", port: 0)

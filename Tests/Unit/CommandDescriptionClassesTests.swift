@@ -2,6 +2,7 @@ import Foundation
 import POICommandLine
 import POIDomain
 import POIServer
+import POISockets
 import PortableTestSupport
 import Testing
 
@@ -322,6 +323,29 @@ struct CommandDescriptionClassesTests {
         nearby(
             "poi nearby POI_GPSD_PORT", .separator, "host:port", [], environment: ["POI_GPSD_PORT": "127.0.0.1:2947"],
             .usage("POI_GPSD_PORT must be a port number, not '127.0.0.1:2947'")),
+        nearby(
+            "poi nearby POI_SYSTEM", .valid, "darwin", position, environment: ["POI_SYSTEM": "darwin"],
+            .position(latitude: 1, longitude: 2, valid: true)),
+        nearby(
+            "poi nearby POI_SYSTEM", .valid, "unset: the system's own", position,
+            .position(latitude: 1, longitude: 2, valid: true)),
+        nearby(
+            "poi nearby POI_SYSTEM", .empty, "set to nothing: the system's own", position,
+            environment: ["POI_SYSTEM": ""], .position(latitude: 1, longitude: 2, valid: true)),
+        nearby(
+            "poi nearby POI_SYSTEM", .invalid, "another system, linux", position, environment: ["POI_SYSTEM": "linux"],
+            .usage(SystemProfile.UnknownProfile(value: "linux").description)),
+        nearby(
+            "poi nearby POI_SYSTEM", .boundary, "Darwin, capitalised", position, environment: ["POI_SYSTEM": "Darwin"],
+            .usage(SystemProfile.UnknownProfile(value: "Darwin").description)),
+        nearby(
+            "poi nearby POI_SYSTEM", .separator, "a list, darwin,linux", position,
+            environment: ["POI_SYSTEM": "darwin,linux"],
+            .usage(SystemProfile.UnknownProfile(value: "darwin,linux").description)),
+        nearby(
+            "poi nearby POI_SYSTEM", .huge, "10,000 characters", position,
+            environment: ["POI_SYSTEM": String(repeating: "d", count: 10_000)],
+            .usage(SystemProfile.UnknownProfile(value: String(repeating: "d", count: 10_000)).description)),
     ]
 
     @Test(
@@ -562,6 +586,44 @@ struct CommandDescriptionClassesTests {
             "poi-server --idle-timeout", .separator, "--idle-timeout=1=2", ["--idle-timeout=1=2"],
             usage: "--idle-timeout \(secondsMessage) '1=2'"),
     ]
+
+    /// poi-server's environment, and the usage error it must give (`nil`: none).
+    struct ServerEnvironment: Sendable {
+        var environment: [String: String]
+        var refused: String?
+    }
+
+    static func serverEnvironment(
+        _ kind: InputCase<ServerEnvironment>.Kind, _ label: String, _ value: String?, refused: Bool = true
+    ) -> InputCase<ServerEnvironment> {
+        InputCase(
+            "poi-server POI_SYSTEM", kind, label,
+            value: ServerEnvironment(
+                environment: value.map { ["POI_SYSTEM": $0] } ?? [:],
+                refused: refused ? SystemProfile.UnknownProfile(value: value ?? "").description : nil))
+    }
+
+    static let serverEnvironmentCases = [
+        serverEnvironment(.valid, "darwin", "darwin", refused: false),
+        serverEnvironment(.valid, "unset: the system's own", nil, refused: false),
+        serverEnvironment(.empty, "set to nothing: the system's own", "", refused: false),
+        serverEnvironment(.invalid, "another system, bsd", "bsd"),
+        serverEnvironment(.boundary, "DARWIN, in capitals", "DARWIN"),
+        serverEnvironment(.separator, "with a space, 'darwin '", "darwin "),
+        serverEnvironment(.huge, "10,000 characters", String(repeating: "x", count: 10_000)),
+    ]
+
+    @Test("poi-server: its variable, by class and boundary", arguments: serverEnvironmentCases)
+    func serverEnvironmentInputs(_ input: InputCase<ServerEnvironment>) {
+        let checked = Result { () throws(CommandLineError) in
+            try ServerCommand.checkEnvironment(input.value.environment)
+        }
+        if let refused = input.value.refused {
+            #expect(throws: ServerCommand.description.usageError(refused)) { try checked.get() }
+        } else {
+            #expect(throws: Never.self) { try checked.get() }
+        }
+    }
 
     @Test("poi-server: each option, by class and boundary", arguments: serverOptionCases)
     func serverInputs(_ input: InputCase<ServerArguments>) {

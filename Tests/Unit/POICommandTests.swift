@@ -105,6 +105,7 @@ struct POICommandTests {
             ("POI_GPSD_HOST", "", "POI_GPSD_HOST must name a host"),
             ("POI_GPSD_PORT", "http", "POI_GPSD_PORT must be a port number, not 'http'"),
             ("POI_GPSD_PORT", "0", "POI_GPSD_PORT must be a port number, not '0'"),
+            ("POI_SYSTEM", "linux", "POI_SYSTEM: 'linux' is not a system whose sockets can be followed"),
         ]
     )
     func environment(variable: String, value: String, message: String) async throws {
@@ -121,7 +122,7 @@ struct POICommandTests {
         let text = helps.joined(separator: "\n")
         let named = Set(text.matches(of: /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/).map { String($0.output) })
         #expect(named == Set(POICommand.environmentVariables.map(\.name)))
-        #expect(named == ["IS_UNIT_TESTING", "POI_SERVER_URL", "POI_GPSD_HOST", "POI_GPSD_PORT"])
+        #expect(named == ["IS_UNIT_TESTING", "POI_SERVER_URL", "POI_GPSD_HOST", "POI_GPSD_PORT", "POI_SYSTEM"])
 
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
         for match in text.matches(of: /\b(?:docs|scripts|Sources)\/[\w\/.-]+/) {

@@ -30,9 +30,10 @@ class WrittenInputsTests(unittest.TestCase):
         keys = ["poi nearby", "poi nearby --lat", "poi nearby --lat -90...90", "poi nearby POI_SERVER_URL",
                 "poi IS_UNIT_TESTING", "exit 64 (poi)", "/locations?lat required", "/locations?lat >= -90 and <= 90",
                 "/locations?radius optional", "poi-server --fault slow", "poi-server --help", "poi-server --version",
-                "GET /locations 200", "Place.name"]
+                "poi-server POI_SYSTEM", "GET /locations 200", "Place.name"]
         self.assertEqual(inputs.written_inputs(keys), ["poi nearby --lat", "poi nearby POI_SERVER_URL",
-                                                       "poi IS_UNIT_TESTING", "/locations?lat", "/locations?radius"])
+                                                       "poi IS_UNIT_TESTING", "/locations?lat", "/locations?radius",
+                                                       "poi-server POI_SYSTEM"])
 
 
 class CoveredTests(unittest.TestCase):
