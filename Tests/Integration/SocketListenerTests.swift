@@ -117,24 +117,29 @@ struct SocketListenerTests {
         defer { server.close() }
         let size = 32 << 20  // past what loopback's buffers hold on either side: the writer must wait for the reader
         let writer = Lock<KernelThread?>(nil)
-        async let wrote: SocketError? = BlockingCall.run {
+        let wrote = Lock<Result<Void, SocketError>?>(nil)
+        BlockingCall.start {
             writer.withLock { $0 = .current() }
-            do throws(SocketError) {
+            let result = Result { () throws(SocketError) in
                 try Socket.send([UInt8](repeating: 7, count: size), to: server)
-                return nil
-            } catch {
-                return error
             }
+            wrote.withLock { $0 = result }
         }
-        // Nothing is read until the writer has filled the buffers and waits (or, non-blocking, has failed).
+        // Nothing is read until the writer has filled the buffers and waits, or has ended (a non-blocking socket's
+        // write fails as soon as they are full).
         try await KernelThread.waitUntilAsleep { writer.withLock { $0 } }
+        if case .failure(let error)? = wrote.withLock({ $0 }) {
+            Issue.record("the write failed instead of waiting for its reader: \(error)")
+            return
+        }
         var received = 0
         while received < size {
             received += try Socket.receive(from: client, maximum: 1 << 20, deadline: .now.advanced(by: .seconds(10)))
                 .count
         }
-        #expect(await wrote == nil)
         #expect(received == size)
+        while wrote.withLock({ $0 }) == nil { await Task.yield() }
+        #expect(throws: Never.self) { try wrote.withLock { $0 }?.get() }
     }
 
     @Test("A port another listener holds cannot be listened on, and the error says why in the system's words")

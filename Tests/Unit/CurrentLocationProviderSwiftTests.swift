@@ -263,6 +263,16 @@ struct CurrentLocationProviderSwiftTests {
         #expect(throws: LocationError.invalidCoordinate(.latitudeOutOfRange(95))) { try result.get() }
     }
 
+    @Test("A provider given no fetcher asks the system's: CoreLocation's manager on Apple's systems, gpsd elsewhere")
+    func defaultFetcher() {
+        let fetcher = CurrentLocationProvider.makeDefaultFetcher()
+        #if canImport(CoreLocation)
+            #expect(fetcher is CLLocationManager)
+        #else
+            #expect(fetcher is GPSDLocationFetcher)
+        #endif
+    }
+
     #if canImport(CoreLocation)
         /// A fetcher delegate that is not a `CLLocationManagerDelegate`.
         final class OnlyFetcherDelegate: LocationFetcherDelegate {
