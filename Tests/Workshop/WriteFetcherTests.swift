@@ -23,7 +23,6 @@ import Testing
 /// The initializer takes the fetcher as `sending`: make the mock in the call, as above. To keep a reference to it
 /// (to count its calls), declare it `final class YourMock: LocationFetcher, @unchecked Sendable` (a test's mock, used
 /// from one task at a time); without that, using it after the call does not compile.
-///     Coordinate(latitude: 37.3293, longitude: -121.8893)
 ///
 /// Swift 6: the completion is `@Sendable`, so it cannot write to a `var` of your test. Check the value inside it
 /// (`#expect(isPointOfInterest)`, with `confirmation` to know it ran), or take it out with a continuation, its wait

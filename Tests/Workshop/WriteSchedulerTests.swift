@@ -22,7 +22,8 @@ import Testing
 ///
 /// Your test must not wait. Chapter 9's `FiringScheduler` keeps its delays behind a `Lock` (POILock, imported here, as
 /// it is in the chapter's test file): it compiles copied as it is. A `Mutex` (Synchronization, imported too) works as
-/// well. In XCTest, replace the suite with:
+/// well. The test below is synchronous, as chapter 9's are: the talk's test, which runs the run loop, compiles in it
+/// (a run loop cannot be run from an `async` function). In XCTest, replace the suite with:
 ///
 ///     final class WriteSchedulerTests: XCTestCase {   // import XCTest
 ///         func testSchedules() throws {
@@ -32,7 +33,7 @@ import Testing
 ///     }
 @Suite(.enabled(if: WorkshopSwitch.isOn("write-scheduler-test"), WorkshopSwitch.reason("write-scheduler-test")))
 struct WriteSchedulerTests {
-    @Test func yourTest() async throws {
+    @Test func yourTest() throws {
         // Your test.
     }
 }
