@@ -15,7 +15,9 @@ ignored, as the schema asks of a reader, and so is an event of a kind the reader
 
 XCTest (corelibs on Linux, Darwin's alike): one line per test, `Test Case 'Class.test' passed|failed|skipped (N
 seconds)`, each failure a line `FILE:LINE: error: Class.test : MESSAGE` before it, a skip `FILE:LINE: Class.test :
-Test skipped - REASON`. Its xUnit file (only under --parallel on Linux) calls a skipped test passed, so it is not read.
+Test skipped - REASON`. Darwin's names the test `-[Module.Class test]` in each of them (and ends its closing line with
+a full stop): a failure belongs to the test of the same name, module and all, so that two modules' classes of one name
+keep their own. Its xUnit file (only under --parallel on Linux) calls a skipped test passed, so it is not read.
 """
 
 from __future__ import annotations
@@ -204,14 +206,15 @@ XCTEST_SKIP = re.compile(r"^(?:(.*?):(\d+): )?(?:-\[)?([\w.]+)[ .](\w+)\]? : Tes
 
 def parse_xctest_console(text: str, identify: Callable[[str], str], root: Path | None = None) -> list[TestResult]:
     """The XCTest results in a console output. `identify("Class/test")` names a test as the reports do
-    (`Module.Class/test`): the console names no module on Linux."""
+    (`Module.Class/test`): the console names no module on Linux, Darwin's names it. Each line is keyed by the name it
+    gives the test, as the console gives it."""
     failures: dict[str, list[Failure]] = {}
     reasons: dict[str, str] = {}
     results = []
     for line in text.splitlines():
         match = XCTEST_ERROR.match(line)
         if match:
-            key = f"{match[3].split('.')[-1]}/{match[4]}"
+            key = f"{match[3]}/{match[4]}"
             # An assertion without a message of its own ends with " -" (`XCTAssertEqual failed: ("1") is not equal
             # to ("2") -`): the dash is no part of what it says.
             message = match[5].strip().removesuffix(" -")
@@ -219,12 +222,12 @@ def parse_xctest_console(text: str, identify: Callable[[str], str], root: Path |
             continue
         match = XCTEST_SKIP.match(line)
         if match:
-            reasons.setdefault(f"{match[3].split('.')[-1]}/{match[4]}", match[5].strip())
+            reasons.setdefault(f"{match[3]}/{match[4]}", match[5].strip())
             continue
         match = XCTEST_CASE.match(line)
         if match:
-            key = f"{match[1].split('.')[-1]}/{match[2]}"
-            identifier = identify(f"{match[1]}/{match[2]}")
+            key = f"{match[1]}/{match[2]}"
+            identifier = identify(key)
             found = failures.get(key, []) if match[3] == "failed" else []
             message = found[0].message if found else reasons.get(key, "") if match[3] == "skipped" else ""
             results.append(TestResult(identifier, float(match[4]), match[3], message, found))

@@ -5,14 +5,17 @@ ones that hung (or waited on one that did). Both libraries print a line when a t
 
     XCTest          Test Case 'CoordinateXCTests.testValid' started at 2026-11-21 10:00:00.001
                     Test Case 'CoordinateXCTests.testValid' passed (0.002 seconds)        (or failed, skipped)
+    XCTest, Darwin  Test Case '-[AppTests.CoordinateXCTests testValid]' started.
+                    Test Case '-[AppTests.CoordinateXCTests testValid]' passed (0.002 seconds).
     Swift Testing   ◇ Test "A coordinate encodes and decodes back to itself" started.
                     ✔ Test "A coordinate encodes ..." passed after 0.001 seconds.          (✘ failed, ━ known issue)
 
-XCTest's console names a test `Class.method` on Linux (`-[Module.Class method]` on Darwin); Swift Testing's names
-it by its display name, in quotes, or by its function (`roundTrip()`) when it has none, and never by its suite.
-`identifiers(binary)` turns those console names into the identifiers the reports use (`Module.Suite/test()`), from
-the test binary's own list of its tests: Swift Testing's with their display names come from its event stream
-(`--list-tests --event-stream-output-path`), which lists and runs nothing. A parameterized test's cases print a
+XCTest's console names a test `Class.method` on Linux (`-[Module.Class method]` on Darwin, read as
+`Module.Class/method`: `qualified`, its own identifier); Swift Testing's names it by its display name, in quotes, or by
+its function (`roundTrip()`) when it has none, and never by its suite. `identifiers(binary)` turns those console
+names into the identifiers the reports use (`Module.Suite/test()`), from the build's own list of its tests: Swift
+Testing's with their display names come from its event stream (`--list-tests --event-stream-output-path`), which
+lists and runs nothing. A parameterized test's cases print a
 "Test case passing ... started." line and no line when they end: they are not tests here, their test is.
 
 Used by scripts/pyramidkit/run/bounded.py (which stops a run whose tests run past their bound), scripts/pyramidkit/cli/run.py and
@@ -33,7 +36,8 @@ from pathlib import Path
 
 # Colours and the other control sequences a terminal takes (`\x1b[2K` clears a line).
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-XCTEST_STARTED = re.compile(r"^Test Case '(?:-\[)?([\w.]+)[ .](\w+)\]?' started at ")
+# Linux's XCTest says when a test started (`started at 2026-11-21 10:00:00.001`), Darwin's does not (`started.`).
+XCTEST_STARTED = re.compile(r"^Test Case '(?:-\[)?([\w.]+)[ .](\w+)\]?' started(?: at |\.$)")
 XCTEST_ENDED = re.compile(r"^Test Case '(?:-\[)?([\w.]+)[ .](\w+)\]?' (?:passed|failed|skipped) \(")
 # A Swift Testing test's name on the console: its display name in quotes, or its function's name with its labels.
 SWIFT_TESTING_NAME = r'(".*"|[^\s"]+\(.*\))'
@@ -166,16 +170,26 @@ def identifiers(binary: Path, cwd: Path | None = None) -> dict[str, list[str]]:
     return table
 
 
+# An XCTest console name that holds its module (`Module.Class/method`, from Darwin's `-[Module.Class method]`): Linux's
+# names the class alone (`Class/method`).
+QUALIFIED = re.compile(r"^\w+\.[\w.]+/\w+$")
+
+
+def qualified(name: str) -> bool:
+    """Whether a console name is an XCTest test's with its module (Darwin's): its own identifier, no listing needed."""
+    return QUALIFIED.match(name) is not None
+
+
 def identify(name: str, table: dict[str, list[str]], module: str | None = None,
              keep: Callable[[str], bool] | None = None) -> str:
     """A console name as the reports name the test: its identifier when `table` (from `identifiers`) gives one, of
     `module` and kept by `keep` (several when a name is ambiguous, joined by " or "); otherwise the console name,
-    after `module`."""
+    after `module` (an XCTest name that holds its module, Darwin's, as it is: `qualified`)."""
     found = sorted({identifier for identifier in table.get(name, [])
                     if (module is None or identifier.startswith(f"{module}.")) and (keep is None or keep(identifier))})
     if found:
         return " or ".join(found)
-    if module is None:
+    if module is None or qualified(name):
         return name
     if name.startswith('"') or "(" in name:  # Swift Testing's: a display name or a function, no suite
         return f"{module} {name}"

@@ -349,12 +349,18 @@ def swift_test(package: kit_config.Config, tier: str, pattern: str, extra: list[
     stopped at the tier's hang bounds: the wall time, exit status, every test's result (XCTest's from the console,
     Swift Testing's from its event stream; a test that hung is a failure) and the tests it left running. `command`
     makes the one command (the script tests give a fake test binary); `binary` (swiftbuild: the runners) lists the
-    tests, to name them (None: as the console names them, after the tier's first target)."""
+    tests, to name them (None: as the console names them, after the tier's first target), when a console name needs
+    it: Darwin's XCTest names hold their module (running.qualified), and a run of them lists nothing."""
     targets = package.tier(tier).targets
     binaries = (binary,) if isinstance(binary, Path) else tuple(binary or ())
-    table = merged_names(binaries, package.root)
+    tables: list[dict[str, list[str]]] = []  # the listing, once it is needed
 
     def name(console_name: str) -> str:
+        if running.qualified(console_name):
+            return console_name
+        if not tables:
+            tables.append(merged_names(binaries, package.root))
+        table = tables[0]
         found = [running.identify(console_name, table, target) for target in targets]
         known = [identifier for identifier in found if identifier in table.get(console_name, [])
                  or " or " in identifier]

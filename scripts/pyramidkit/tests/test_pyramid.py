@@ -48,7 +48,22 @@ Test Case 'ExpectationSpeedComparison.testCompare' skipped (0.001 seconds)
 	 Executed 3 tests, with 1 test skipped and 1 failure (0 unexpected) in 1.008 (1.008) seconds
 """
 
-DARWIN_XCTEST = "Test Case '-[UnitTests.CoordinateXCTests testValid]' passed (0.002 seconds).\n"
+# Darwin's xctest, as the issue's part 4 quotes it: each line names `-[Module.Class method]`, a test's start has no date,
+# its end a full stop. Written by hand: no Mac ran it here.
+DARWIN_XCTEST = """\
+Test Suite 'All tests' started at 2026-11-27 10:00:00.000.
+Test Case '-[UnitTests.CoordinateXCTests testValid]' started.
+/p/Tests/UnitTests/CoordinateXCTests.swift:12: error: -[UnitTests.CoordinateXCTests testValid] : XCTAssertEqual failed: ("1") is not equal to ("2")
+Test Case '-[UnitTests.CoordinateXCTests testValid]' failed (0.002 seconds).
+Test Case '-[UnitTests.CoordinateXCTests testOther]' started.
+Test Case '-[UnitTests.CoordinateXCTests testOther]' passed (0.001 seconds).
+Test Case '-[IntegrationTests.CoordinateXCTests testValid]' started.
+/p/Tests/IntegrationTests/CoordinateXCTests.swift:30: error: -[IntegrationTests.CoordinateXCTests testValid] : failed - its own
+Test Case '-[IntegrationTests.CoordinateXCTests testValid]' failed (0.003 seconds).
+Test Case '-[UnitTests.X testY]' started.
+/p/Tests/UnitTests/X.swift:20: -[UnitTests.X testY] : Test skipped - reason
+Test Case '-[UnitTests.X testY]' skipped (0.000 seconds).
+"""
 
 BUDGETS = {
     "tiers": {
@@ -90,6 +105,23 @@ class ParsingTests(unittest.TestCase):
     def test_darwin_xctest_console_keeps_one_module_prefix(self):
         results = parse_xctest_console(DARWIN_XCTEST, "UnitTests")
         self.assertEqual(results[0].identifier, "UnitTests.CoordinateXCTests/testValid")
+
+    def test_darwin_xctest_console_each_test_with_its_module_outcome_and_failure(self):
+        results = kit_results.parse_xctest_console(DARWIN_XCTEST, lambda name: running.identify(name, {}, "UnitTests"),
+                                                   Path("/p"))
+        self.assertEqual([(r.identifier, r.seconds, r.outcome) for r in results], [
+            ("UnitTests.CoordinateXCTests/testValid", 0.002, "failed"),
+            ("UnitTests.CoordinateXCTests/testOther", 0.001, "passed"),
+            ("IntegrationTests.CoordinateXCTests/testValid", 0.003, "failed"),
+            ("UnitTests.X/testY", 0.0, "skipped")])
+        self.assertEqual(results[0].message, 'XCTAssertEqual failed: ("1") is not equal to ("2")')
+        self.assertEqual([f.location for f in results[0].failures], ["Tests/UnitTests/CoordinateXCTests.swift:12"])
+        self.assertEqual([(f.location, f.message) for f in results[2].failures],
+                         [("Tests/IntegrationTests/CoordinateXCTests.swift:30", "failed - its own")],
+                         "another module's class of the same name keeps its own failures")
+        self.assertEqual(results[3].message, "reason")
+        self.assertTrue(kit_testrun.first_failure(DARWIN_XCTEST.splitlines()[2]))
+        self.assertEqual(running.first_failing(DARWIN_XCTEST), "UnitTests.CoordinateXCTests/testValid")
 
     def test_a_crash_without_a_failing_test_still_fails_the_tier(self):
         self.assertEqual(run("Unit", [passed("a")], exit_code=1).failed, 1)

@@ -72,11 +72,19 @@ class StillRunningTests(unittest.TestCase):
         self.assertEqual(running.still_running(finished), [])
 
     def test_darwin_xctest_names_carry_their_module(self):
-        output = ("Test Case '-[UnitTests.CoordinateXCTests testValid]' started.\n"
+        # Darwin's xctest says a test started with no date (`started.`), and names it `-[Module.Class method]`.
+        output = ("Test Suite 'All tests' started at 2026-11-27 10:00:00.000.\n"
+                  "Test Case '-[UnitTests.CoordinateXCTests testValid]' started.\n"
                   "Test Case '-[UnitTests.CoordinateXCTests testValid]' passed (0.002 seconds).\n"
                   "Test Case '-[UnitTests.HangXCTests testForever]' started.\n")
-        self.assertEqual(running.still_running(output.replace("started.", "started at 10:00")),
-                         ["UnitTests.HangXCTests/testForever"])
+        self.assertEqual(running.still_running(output), ["UnitTests.HangXCTests/testForever"])
+        tests = running.RunningTests()
+        tests.feed("Test Case '-[UnitTests.HangXCTests testForever]' started.\r\n", 1.0)
+        self.assertEqual(tests.running(), [("UnitTests.HangXCTests/testForever", 1.0)], "a terminal's line end")
+
+    def test_a_started_line_is_only_a_started_line(self):
+        self.assertEqual(running.still_running("Test Case '-[UnitTests.A testB]' started.and more\n"
+                                               "Test Case 'A.testC' started\n"), [])
 
     def test_the_longest_running_come_first_with_when_they_started(self):
         tests = running.RunningTests()
@@ -129,6 +137,15 @@ class IdentifyTests(unittest.TestCase):
                          "UnitTests.A/same() or UnitTests.B/same()")
         self.assertEqual(running.identify('"Same name"', self.TABLE, keep=lambda name: "C/" in name),
                          "IntegrationTests.C/same()")
+
+    def test_a_darwin_xctest_name_is_its_own_identifier_in_any_of_a_tiers_modules(self):
+        # A tier of two targets names each test after each target in turn: Darwin's name says its own.
+        for module in ("UnitTests", "IntegrationTests", None):
+            self.assertEqual(running.identify("IntegrationTests.LoaderXCTests/testLoads", {}, module),
+                             "IntegrationTests.LoaderXCTests/testLoads", module)
+        self.assertTrue(running.qualified("IntegrationTests.LoaderXCTests/testLoads"))
+        for name in ("LoaderXCTests/testLoads", '"Loads"', "loads()", "IntegrationTests.Suite/loads()"):
+            self.assertFalse(running.qualified(name), name)
 
     def test_an_unlisted_name_is_kept_after_its_module(self):
         self.assertEqual(running.identify("HangXCTests/testForever", {}, "UnitTests"),
