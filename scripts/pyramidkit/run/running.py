@@ -36,6 +36,11 @@ from pathlib import Path
 
 # Colours and the other control sequences a terminal takes (`\x1b[2K` clears a line).
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+# What every test run the kit reads is given, so that it prints the lines read here: on macOS Swift Testing draws its
+# symbols from SF Symbols (private-use characters, and two spaces after each) when /Library/Fonts/SF-Pro.ttf is there,
+# unless SWT_SF_SYMBOLS_ENABLED is false (swift-testing's Documentation/EnvironmentVariables.md and
+# Event.ConsoleOutputRecorder); elsewhere the variable is not read.
+CONSOLE_ENVIRONMENT = {"SWT_SF_SYMBOLS_ENABLED": "0"}
 # Linux's XCTest says when a test started (`started at 2026-11-21 10:00:00.001`), Darwin's does not (`started.`).
 XCTEST_STARTED = re.compile(r"^Test Case '(?:-\[)?([\w.]+)[ .](\w+)\]?' started(?: at |\.$)")
 XCTEST_ENDED = re.compile(r"^Test Case '(?:-\[)?([\w.]+)[ .](\w+)\]?' (?:passed|failed|skipped) \(")

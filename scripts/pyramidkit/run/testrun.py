@@ -324,15 +324,17 @@ def run_matching(cwd: Path, limit: float, name: Callable[[str], str],
     """Runs the processes `make(event stream path)` gives (with their environment) in `cwd`, under the bounds
     (`limit` the run, `test_limit` a test, `longer` a test's own; `stop` ends it at a line), and reads every test's
     result: XCTest's from the console (its names turned into identifiers by `name`), Swift Testing's from the event
-    stream. A process that ended badly adds a failure for each test it was running and each XCTest method it never
-    reached (`crashed`, `never_ran`), unless the run was stopped: a hang, or `stop`."""
+    stream; every process is given running.CONSOLE_ENVIRONMENT, the console lines the kit reads. A process that ended
+    badly adds a failure for each test it was running and each XCTest method it never reached (`crashed`,
+    `never_ran`), unless the run was stopped: a hang, or `stop`."""
     with tempfile.TemporaryDirectory() as folder:
         stream = Path(folder) / "events.jsonl"
         processes, own_environment = make(stream)
         # In a terminal: through a pipe, `swift test` holds back every line of its test binary until it ends, and
         # the binary's own C stdio buffers its lines.
         with layout.shared_stream(stream, processes):
-            finished = bounded.run(processes, limit, cwd=cwd, environment={**own_environment, **(environment or {})},
+            finished = bounded.run(processes, limit, cwd=cwd,
+                                   environment={**running.CONSOLE_ENVIRONMENT, **own_environment, **(environment or {})},
                                    test_limit=test_limit, longer=longer, stop=stop, terminal=True)
         results = kit_results.parse_xctest_console(finished.output, name, cwd)
         results += kit_results.parse_event_stream(layout.stream_text(Path(folder), stream.name), cwd, finished.output)

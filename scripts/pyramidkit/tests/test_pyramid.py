@@ -591,6 +591,8 @@ class CrashTests(unittest.TestCase):
             finished, found = kit_testrun.run_matching(Path(folder), 5.0, self.name, lambda stream: ([command], {}),
                                                        stop=kit_testrun.first_failure)
         self.assertEqual(ran.call_args.args[0], [command])
+        self.assertEqual(ran.call_args.kwargs["environment"]["SWT_SF_SYMBOLS_ENABLED"], "0",
+                         "macOS's Swift Testing prints the symbols the kit reads, not SF Symbols'")
         self.assertIs(finished, stopped)
         self.assertEqual([(r.identifier, r.outcome) for r in found], [("UnitTests.AXCTests/testOne", "failed")])
 
