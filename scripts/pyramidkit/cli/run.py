@@ -73,13 +73,13 @@ NAMED_ALONE = NAMED_CLEARED
 
 
 def sharded(package: kit_config.Config, tiers: list[str], binaries, only: str | None,
-            shard: Shard) -> tuple[dict[str, str | None], dict]:
+            shard: Shard, build: layout.Build | None = None) -> tuple[dict[str, str | None], dict]:
     """For each tier, the --filter pattern of this shard's slice of its tests (None: the slice is empty, and the
-    tier is not run), and the run's selection: each tier's tests in all, and a fingerprint of the whole list that the
-    shards of one run share."""
+    tier is not run), and the run's selection: each tier's tests in all (of the build `build`, listed), and a
+    fingerprint of the whole list that the shards of one run share."""
     found: set[str] = set()
     for binary in (binaries if isinstance(binaries, (tuple, list)) else [binaries]):
-        found |= set(test_coverage.test_identifiers(binary, package.root))
+        found |= set(test_coverage.test_identifiers(binary, package.root, build))
     patterns: dict[str, str | None] = {}
     counts: dict[str, int] = {}
     digest = hashlib.sha256()
@@ -153,6 +153,16 @@ def write_output(destination: str | None, content: str, append: bool = False) ->
 
 
 def main(arguments: list[str], prog: str = "pyramid run") -> int:
+    """The verb: `run` (and `coverage`, `init`); a build whose products or tests cannot be found or listed
+    (layout.LayoutError, listing.ListingError among them) is said and exits 2."""
+    try:
+        return _main(arguments, prog)
+    except layout.LayoutError as error:
+        print(f"pyramid: {error}", file=sys.stderr)
+        return 2
+
+
+def _main(arguments: list[str], prog: str) -> int:
     asks_help = any(argument in ("-h", "--help") for argument in arguments)
     try:
         root = package_path(arguments)
@@ -275,7 +285,7 @@ def main(arguments: list[str], prog: str = "pyramid run") -> int:
     only = {tier: options.filter for tier in tiers}
     selection = {}
     if options.shard:
-        only, selection = sharded(package, tiers, binary, options.filter, options.shard)
+        only, selection = sharded(package, tiers, binary, options.filter, options.shard, layout.Build.of(extra))
         tiers = [tier for tier in tiers if only[tier] is not None]
     rounds = []
     per_tier_lines = {}
@@ -343,7 +353,8 @@ def main(arguments: list[str], prog: str = "pyramid run") -> int:
                 per_test, functions, seconds = {}, {}, {}
                 for tests in binary:  # native's one test binary, or each swiftbuild runner in turn
                     found, functions = test_coverage.measure(tests, binaries, profiles / "tier.profdata",
-                                                             package.root, progress, seconds)
+                                                             package.root, progress, seconds,
+                                                             coverage_build(package, extra))
                     per_test.update(found)
                 test_coverage.save(per_test, functions, package.root, coverage_scratch, seconds)
                 progress(f"   {len(per_test)} tests in {time.monotonic() - started:.0f} s")

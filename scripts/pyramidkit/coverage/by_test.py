@@ -17,14 +17,14 @@ other sources is not used. Python's standard library only; tested by scripts/pyr
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import tempfile
 from pathlib import Path
 
 from pyramidkit.run import bounded
-from pyramidkit.run import running
+from pyramidkit.run import layout
+from pyramidkit.run import listing
 from pyramidkit.coverage import by_tier as tier_coverage
 
 LINES_FILE = "lines-by-test.json"
@@ -32,14 +32,10 @@ LINES_FILE = "lines-by-test.json"
 TEST_LIMIT = 60.0
 
 
-def test_identifiers(binary: Path, cwd: Path) -> list[str]:
-    """Every test of the binary: XCTest's `Module.Class/method`, Swift Testing's `Module.Suite/test()`."""
-    listed = subprocess.run([str(binary), "--list-tests"], cwd=cwd, capture_output=True, text=True, timeout=60,
-                            env=running.listing_environment())
-    found = {line.strip() for line in listed.stdout.splitlines() if "/" in line and " " not in line.strip()}
-    for identifiers in running.identifiers(binary, cwd).values():
-        found |= {identifier for identifier in identifiers if "/" in identifier}
-    return sorted(found)
+def test_identifiers(binary: Path, cwd: Path, build: layout.Build | None = None) -> list[str]:
+    """Every test of the build whose test binary is `binary` (listing.py): XCTest's `Module.Class/method`, Swift
+    Testing's `Module.Suite/test()` and `Module.test()`, a test outside any suite."""
+    return listing.listed(binary, cwd, build or layout.Build()).identifiers()
 
 
 def exit_test_functions(root: Path) -> set[str]:
@@ -57,7 +53,7 @@ def exit_test_functions(root: Path) -> set[str]:
 
 
 def command_for(binary: Path, test: str, xctests: set[str]) -> list[str]:
-    """The command that runs `test` alone."""
+    """The command that runs `test` alone, the test binary itself (Linux)."""
     if test in xctests:
         return [str(binary), test]
     return [str(binary), "--testing-library", "swift-testing", "--filter", "^" + re.escape(test)]
@@ -110,30 +106,21 @@ def reached_lines(functions: set[str], where: dict[str, list[tuple[str, int, int
 
 
 def measure(binary: Path, binaries: list[Path], profile: Path, root: Path, progress=lambda message: None,
-            seconds: dict[str, float] | None = None) \
+            seconds: dict[str, float] | None = None, build: layout.Build | None = None) \
         -> tuple[dict[str, dict[str, list[list[int]]]], dict[str, list[list[int]]]]:
-    """Runs every test of `binary` alone and returns, by test, the line ranges of Sources/ it reached, and the line
-    ranges of every function of Sources/ (reached or not). `profile` is any merged profile of the same build
-    (llvm-cov export needs one to list the functions). `seconds`, when given, gets each test's run alone: its
-    process from start to end, instrumented (a mutant's narrowed run takes its time limit from them)."""
+    """Runs every test of `binary` (of the coverage build `build`) alone and returns, by test, the line ranges of
+    Sources/ it reached, and the line ranges of every function of Sources/ (reached or not). `profile` is any merged
+    profile of the same build (llvm-cov export needs one to list the functions). `seconds`, when given, gets each
+    test's run alone: its process from start to end, instrumented (a mutant's narrowed run takes its time limit from
+    them)."""
+    build = build or layout.Build()
     export = subprocess.run([tier_coverage.tool("llvm-cov"), "export", "-format=text", "-skip-expansions",
                              f"-instr-profile={profile}", str(binaries[0]),
                              *[argument for other in binaries[1:] for argument in ("-object", str(other))]],
                             capture_output=True, text=True, check=True)
     where = parse_functions(json.loads(export.stdout), root)
-    with tempfile.TemporaryDirectory() as folder:  # listing runs the instrumented binary: its profile goes there
-        saved = os.environ.get("LLVM_PROFILE_FILE")
-        os.environ["LLVM_PROFILE_FILE"] = f"{folder}/%p.profraw"
-        try:
-            tests = test_identifiers(binary, root)
-            listed = subprocess.run([str(binary), "--list-tests"], cwd=root, capture_output=True, text=True,
-                                    timeout=60)
-        finally:
-            if saved is None:
-                del os.environ["LLVM_PROFILE_FILE"]
-            else:
-                os.environ["LLVM_PROFILE_FILE"] = saved
-    xctests = {line.strip() for line in listed.stdout.splitlines()}
+    listed = listing.listed(binary, root, build)  # the instrumented binary's own profile goes to nowhere
+    tests, xctests = listed.identifiers(), set(listed.xctests)
     show = tier_coverage.tool("llvm-profdata")
     per_test = {}
     for number, test in enumerate(tests, start=1):

@@ -35,6 +35,13 @@ What each build system does, measured with Swift 6.3.1 on Linux (x86_64):
 - swiftbuild prints a warning of the toolchain's own for each library target, `/…/Package.swift: SomeLibrary:
   clang: warning: argument unused during compilation: '-rdynamic'`, with no file of the package at fault: the kit's
   zero-warnings rule leaves those out (`TOOLCHAIN_WARNING`), and only those.
+- macOS (read in SwiftPM's source, not run: there is no Mac here): either build system makes one bundle,
+  `<bin>/<testProduct>.xctest`, whose executable is `Contents/MacOS/<testProduct>` (BuildParameters'
+  testBinaryRelativePath, `triple.isDarwin()`), and swiftbuild makes no runners there. That executable is a Mach-O
+  bundle, which xctest (or swiftpm-testing-helper) loads: run as a program it fails, `[Errno 8] Exec format error`. So
+  the kit never runs it (`tests_are_programs`): on macOS it lists and runs the tests through `swift test` only
+  (listing.py, testrun.commands), and reads the executable only for coverage (llvm-cov, as `swift test
+  --enable-code-coverage` does) and to see that it is built.
 - Swift Build in 6.3.1 sometimes crashes before it builds anything ("Pre-planning 1 / 212", then `*** Program crashed:
   Bad pointer dereference` in `LazyCache.getValue` of swift-package): seen once in the kit stage of a CI run here,
   not once in 22 clean builds of a fresh package since. It says nothing of the package: `BUILD_SYSTEM_CRASH` knows it
@@ -52,6 +59,7 @@ import functools
 import os
 import re
 import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -138,15 +146,27 @@ def bin_path(root: Path, build: Build) -> Path:
 
 
 def test_binaries(root: Path, build: Build, product: str) -> list[Path]:
-    """The test binaries `build` made: native's one `<product>.xctest` (on macOS its bundle's executable), listed
-    whether it is built or not; swiftbuild's `<Target>-test-runner` of each test target, those that are built."""
+    """The test binaries `build` made: swiftbuild's `<Target>-test-runner` of each test target, those that are built;
+    otherwise (native, or swiftbuild on macOS, which makes no runners) the one `<product>.xctest` (a bundle's
+    executable, when it is a bundle), listed whether it is built or not."""
     folder = bin_path(root, build)
     if build.system == SWIFTBUILD:
-        return sorted(path for path in folder.glob(f"*{RUNNER_SUFFIX}") if path.is_file())
+        runners = sorted(path for path in folder.glob(f"*{RUNNER_SUFFIX}") if path.is_file())
+        if runners or not (folder / f"{product}.xctest").is_dir():
+            return runners
     bundle = folder / f"{product}.xctest"
     if bundle.is_dir():
         return [bundle / "Contents" / "MacOS" / product]
     return [bundle]
+
+
+def tests_are_programs() -> bool:
+    """Whether the test binaries are programs the kit may run itself, as `swift test` does: on Linux, native's
+    PRODUCT.xctest and swiftbuild's runners are executables that take XCTest's and Swift Testing's options (measured,
+    above). Elsewhere, no: on macOS the test product is a bundle that only xctest loads (above), so every listing and
+    every run of tests goes through `swift test`; a platform whose products were never measured here goes the same
+    way, which asks nothing of what SwiftPM built."""
+    return sys.platform.startswith("linux")
 
 
 def target_of(binary: Path) -> str | None:
@@ -159,7 +179,7 @@ def built_tests(root: Path, build: Build, product: str) -> list[Path]:
     them."""
     found = [path for path in test_binaries(root, build, product) if path.is_file()]
     if not found:
-        wanted = f"{product}.xctest" if build.system == NATIVE else f"a <Target>{RUNNER_SUFFIX}"
+        wanted = f"{product}.xctest" if build.system == NATIVE else f"a <Target>{RUNNER_SUFFIX} or {product}.xctest"
         raise LayoutError(f"no test binary ({wanted}) in {bin_path(root, build)}: the tests are not built for "
                           f"--build-system {build.system}; build them with `{build.build_command()}`")
     return found

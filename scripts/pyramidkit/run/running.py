@@ -12,10 +12,9 @@ ones that hung (or waited on one that did). Both libraries print a line when a t
 
 XCTest's console names a test `Class.method` on Linux (`-[Module.Class method]` on Darwin, read as
 `Module.Class/method`: `qualified`, its own identifier); Swift Testing's names it by its display name, in quotes, or by
-its function (`roundTrip()`) when it has none, and never by its suite. `identifiers(binary)` turns those console
-names into the identifiers the reports use (`Module.Suite/test()`), from the build's own list of its tests: Swift
-Testing's with their display names come from its event stream (`--list-tests --event-stream-output-path`), which
-lists and runs nothing. A parameterized test's cases print a
+its function (`roundTrip()`) when it has none, and never by its suite. `identify` turns those console names into the
+identifiers the reports use (`Module.Suite/test()`), from the build's own list of its tests (listing.py: Swift
+Testing's display names come from its event stream's `test` records, which a listing writes and runs nothing). A parameterized test's cases print a
 "Test case passing ... started." line and no line when they end: they are not tests here, their test is.
 
 Used by scripts/pyramidkit/run/bounded.py (which stops a run whose tests run past their bound), scripts/pyramidkit/cli/run.py and
@@ -25,14 +24,8 @@ scripts/pyramidkit/tests/test_running.py.
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import subprocess
-import sys
-import tempfile
 from collections.abc import Callable
-from pathlib import Path
 
 # Colours and the other control sequences a terminal takes (`\x1b[2K` clears a line).
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -51,8 +44,6 @@ SWIFT_TESTING_ENDED = re.compile(
     rf"^\S+ Test {SWIFT_TESTING_NAME.replace('.*', '.*?')}(?: with \d+ test cases?)? (?:passed|failed) after "
     r"[\d.]+ seconds"
 )
-# Where a Swift Testing test's id ends with the place it is declared: `/DistanceTests.swift:48:6`.
-SOURCE_LOCATION = re.compile(r"/[^/]+\.swift:\d+:\d+$")
 
 
 class RunningTests:
@@ -133,48 +124,6 @@ def still_running(output: str) -> list[str]:
 # MARK: Identifiers
 
 
-def listing_environment() -> dict[str, str]:
-    """The environment of a run that only lists a test binary's tests: a binary built for coverage writes its profile
-    to nowhere, where it would otherwise leave a default.profraw in the folder it runs in (the package's root)."""
-    return {**os.environ, "LLVM_PROFILE_FILE": os.devnull}
-
-
-def identifiers(binary: Path, cwd: Path | None = None) -> dict[str, list[str]]:
-    """Every test in the test binary by its console name: XCTest's `Class/method` (and `Module.Class/method`), Swift
-    Testing's display name in quotes or function name, each with the identifiers of the tests of that name
-    (`Module.Class/method`, `Module.Suite/test()`). Empty when the binary cannot list them (not built; macOS, where
-    the tests are a bundle that xctest runs)."""
-    if not sys.platform.startswith("linux") or not binary.is_file():
-        return {}
-    table: dict[str, list[str]] = {}
-    try:
-        listed = subprocess.run([str(binary), "--list-tests"], cwd=cwd, capture_output=True, text=True, timeout=60,
-                                env=listing_environment())
-        for line in listed.stdout.splitlines():
-            identifier = line.strip()
-            if "/" in identifier and " " not in identifier:
-                table.setdefault(identifier, []).append(identifier)
-                table.setdefault(identifier.split(".", 1)[-1], []).append(identifier)
-        with tempfile.TemporaryDirectory() as folder:
-            stream = Path(folder) / "tests.jsonl"
-            subprocess.run([str(binary), "--testing-library", "swift-testing", "--list-tests",
-                            "--event-stream-output-path", str(stream), "--event-stream-version", "0"],
-                           cwd=cwd, capture_output=True, timeout=60, env=listing_environment())
-            records = stream.read_text().splitlines() if stream.exists() else []
-    except (OSError, subprocess.SubprocessError):
-        return table
-    for record in records:
-        try:
-            entry = json.loads(record)
-        except ValueError:
-            continue
-        test = entry.get("payload", {}) if entry.get("kind") == "test" else {}
-        if test.get("kind") == "function" and test.get("id") and test.get("name"):
-            name = f'"{test["displayName"]}"' if test.get("displayName") else test["name"]
-            table.setdefault(name, []).append(SOURCE_LOCATION.sub("", test["id"]))
-    return table
-
-
 # An XCTest console name that holds its module (`Module.Class/method`, from Darwin's `-[Module.Class method]`): Linux's
 # names the class alone (`Class/method`).
 QUALIFIED = re.compile(r"^\w+\.[\w.]+/\w+$")
@@ -187,7 +136,7 @@ def qualified(name: str) -> bool:
 
 def identify(name: str, table: dict[str, list[str]], module: str | None = None,
              keep: Callable[[str], bool] | None = None) -> str:
-    """A console name as the reports name the test: its identifier when `table` (from `identifiers`) gives one, of
+    """A console name as the reports name the test: its identifier when `table` (listing.Listed.console_names) gives one, of
     `module` and kept by `keep` (several when a name is ambiguous, joined by " or "); otherwise the console name,
     after `module` (an XCTest name that holds its module, Darwin's, as it is: `qualified`)."""
     found = sorted({identifier for identifier in table.get(name, [])

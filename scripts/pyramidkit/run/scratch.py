@@ -5,12 +5,15 @@ catch it) both work here: .build-mutants/tree, kept between runs so that each bu
 The user's tree is never written; a mistake is undone when its block ends, also on Ctrl-C, and a copy left by a
 killed run is put right by the next `prepare()`, which makes the copy match the user's files again.
 
-Tests run from the built test binary, not through `swift test`: on Linux `swift test --skip-build` costs about
+On Linux, tests run from the built test binary, not through `swift test`: there `swift test --skip-build` costs about
 0.7 s a call before any test runs (it plans the package again), more than a whole unit tier takes here. The binary
 runs XCTest with an explicit list of tests (what `swift test` does) and Swift Testing with `--testing-library
-swift-testing --filter`, both at once, under scripts/pyramidkit/run/bounded.py: a time-out or the first failure stops every process
-the run started, the programs an end-to-end test launched included, and a time-out names the tests still running.
-Python's standard library only; runs on Linux and macOS.
+swift-testing --filter`, both at once. On macOS the test binary is a bundle that only xctest loads, so they run
+through `swift test --skip-build --filter` (testrun.commands, layout.tests_are_programs), and are listed through
+`swift test list` (listing.py). Either way under scripts/pyramidkit/run/bounded.py: a time-out or the first failure stops every
+process the run started, the programs an end-to-end test launched included, and a time-out names the tests still
+running. Python's standard library only; runs on Linux and macOS (tested there with a stand-in `swift`:
+scripts/pyramidkit/tests/test_darwin.py).
 """
 
 from __future__ import annotations
@@ -22,12 +25,12 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from pyramidkit.run import bounded
+from pyramidkit.run import listing
 from pyramidkit.run import running
 from pyramidkit.run import testrun
 from pyramidkit.run import config as kit_config
@@ -91,7 +94,7 @@ class BuiltTests:
         self.build_system = build_system  # SwiftPM's, for every build and where the binaries are (layout.py)
         self._xctests: list[str] | None = None
         self._names: dict[str, list[str]] | None = None
-        self._by_binary: dict[Path, dict[str, list[str]]] = {}  # each runner's tests by console name
+        self._by_binary: dict[Path, listing.Listed] = {}  # each runner's tests
 
     def forget_listing(self) -> None:
         """Makes the next run list the binary's tests again: after a build."""
@@ -123,24 +126,24 @@ class BuiltTests:
         return layout.bin_path(self.tree, layout.Build(self.build_system))
 
     def xctests(self) -> list[str]:
-        """Every XCTest method, as `Module.Class/method`, read from the binary once a build."""
+        """Every XCTest method, as `Module.Class/method`, listed once a build (listing.py)."""
         if self._xctests is None:
-            if sys.platform == "darwin":
-                self._xctests = []  # the bundle is run by xctest; see run()
-            else:
-                self._xctests = [identifier for binary in self.binaries() for identifier in self._listed(binary)]
+            self._xctests = [identifier for binary in self.binaries() for identifier in self._listed(binary).xctests]
         return self._xctests
 
-    def _listed(self, binary: Path) -> list[str]:
-        """The XCTest methods one binary lists."""
-        listed = subprocess.run([str(binary), "--list-tests"], cwd=self.tree, capture_output=True, text=True,
-                                check=True, env=running.listing_environment()).stdout
-        return [line.strip() for line in listed.splitlines() if "/" in line and " " not in line]
+    def _listed(self, binary: Path) -> listing.Listed:
+        """The tests of one binary, listed once a build: by the binary, or through `swift test list` (macOS)."""
+        if binary not in self._by_binary:
+            try:
+                self._by_binary[binary] = listing.listed(binary, self.tree, layout.Build(self.build_system))
+            except listing.ListingError as error:
+                raise SystemExit(str(error)) from None
+        return self._by_binary[binary]
 
     # MARK: Running tests
 
     def names(self) -> dict[str, list[str]]:
-        """The built tests by console name (running.identifiers), read from the binary once a build."""
+        """The built tests by console name (listing.Listed.console_names), listed once a build."""
         if self._names is None:
             self._names = {}
             for binary in self.binaries():
@@ -149,23 +152,27 @@ class BuiltTests:
         return self._names
 
     def _names_of(self, binary: Path) -> dict[str, list[str]]:
-        """One binary's tests by console name, read once a build."""
-        if binary not in self._by_binary:
-            self._by_binary[binary] = running.identifiers(binary, self.tree)
-        return self._by_binary[binary]
+        """One binary's tests by console name."""
+        return self._listed(binary).console_names()
 
     def commands(self, pattern: str, stream: Path) -> tuple[list[list[str]], dict[str, str]]:
         """The processes that run the tests whose identifier matches `pattern` (a `swift test --filter` regex),
         Swift Testing's results to the event stream at `stream`: the kit's (testrun.runner_commands; with swiftbuild
-        each runner whose tests `pattern` matches)."""
+        each runner whose tests `pattern` matches), for this copy's build system."""
         binaries = self.binaries()
+        system = layout.system_arguments(self.build_system)
         if len(binaries) == 1:
-            return testrun.commands(binaries[0], self.tree, pattern, stream, [], self.xctests())
+            return testrun.commands(binaries[0], self.tree, pattern, stream, system, self.xctests)
         xctests = set(self.xctests())
         return testrun.runner_commands(
-            binaries, self.tree, pattern, stream, layout.system_arguments(self.build_system),
+            binaries, self.tree, pattern, stream, system,
             lambda binary: [identifier for identifier in self._names_of(binary) if identifier in xctests],
             self._names_of)
+
+    def identify(self, name: str, keep: Callable[[str], bool] | None = None) -> str:
+        """A console name as the reports name the test (running.identify), the build listed only when the name
+        needs it: Darwin's XCTest names hold their module (running.qualified)."""
+        return name if running.qualified(name) else running.identify(name, self.names(), keep=keep)
 
     def run(self, pattern: str, limit: float, stop_at_first_failure: bool = True,
             environment: dict[str, str] | None = None) -> Outcome:
@@ -173,9 +180,8 @@ class BuiltTests:
         which reads their results. A run longer than `limit` seconds is stopped ('timeout', naming the tests that
         were running); with `stop_at_first_failure`, so is a run as soon as a test reports a failure. Either way every
         process the run started is stopped (scripts/pyramidkit/run/bounded.py)."""
-        table = self.names()
         finished, results = testrun.run_matching(
-            self.tree, limit, lambda name: running.identify(name, table), lambda stream: self.commands(pattern, stream),
+            self.tree, limit, self.identify, lambda stream: self.commands(pattern, stream),
             environment={**RUN_ENVIRONMENT, **(environment or {})},
             stop=testrun.first_failure if stop_at_first_failure else None)
         if finished.hang:
@@ -187,15 +193,14 @@ class BuiltTests:
             status = "passed"
         hung = self.hung_tests(finished.hang, pattern) if finished.hang else []
         first = running.first_failing(finished.output) if finished.stopped else None
-        stopped_by = [running.identify(first, table, keep=lambda identifier: re.search(pattern, identifier) is not None)
+        stopped_by = [self.identify(first, keep=lambda identifier: re.search(pattern, identifier) is not None)
                       ] if first else []
         return Outcome(status, finished.seconds, len(results), finished.output, hung, results, stopped_by)
 
     def hung_tests(self, hang: bounded.Hang, pattern: str) -> list[str]:
         """The tests a stopped run left running, by identifier when the binary lists them (`Module.Class/method`,
         `Module.Suite/test()`), otherwise as the console named them."""
-        table = self.names()
-        return [running.identify(name, table, keep=lambda identifier: re.search(pattern, identifier) is not None)
+        return [self.identify(name, keep=lambda identifier: re.search(pattern, identifier) is not None)
                 for name, _ in hang.running]
 
 

@@ -1,6 +1,7 @@
-"""The kit's test-run layer: it runs a tier's tests (the test binary itself on Linux, `swift test` elsewhere) under
-the tier's hang bounds, and it alone reads their results, through results.py. Also the build, and where the binaries
-are. Tested by scripts/pyramidkit/tests/test_pyramid.py, with a fake test binary."""
+"""The kit's test-run layer: it runs a tier's tests (the test binary itself where it is a program, Linux; `swift test`
+elsewhere: layout.tests_are_programs) under the tier's hang bounds, and it alone reads their results, through
+results.py. Also the build, and where the binaries are. Tested by scripts/pyramidkit/tests/test_pyramid.py, with a fake
+test binary, and scripts/pyramidkit/tests/test_darwin.py, with a stand-in `swift` as macOS's."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pyramidkit.run import bounded
+from pyramidkit.run import listing
 from pyramidkit.run import running
 from pyramidkit.run import config as kit_config
 from pyramidkit.run import results as kit_results
@@ -96,8 +98,8 @@ def scratch_path(package: kit_config.Config, extra: list[str]) -> Path:
 
 def test_binary(package: kit_config.Config, extra: list[str]) -> Path:
     """The (first) test binary `swift test` runs, for the build `extra` chooses (build system, scratch path:
-    layout.py asks SwiftPM where): it lists its tests for `running.identifiers`, which names the tests of a run
-    (XCTest's console names no module) and those a hung run left running. On macOS, a bundle's executable."""
+    layout.py asks SwiftPM where): its tests' listing (listing.py) names the tests of a run (Linux's XCTest console
+    names no module) and those a hung run left running. On macOS, a bundle's executable, which is never run."""
     return test_binaries(package, extra)[0]
 
 
@@ -142,16 +144,24 @@ def toolchain() -> tuple[int, int] | None:
 
 
 @functools.lru_cache(maxsize=None)
-def console_names(binary: Path, cwd: Path) -> dict[str, list[str]]:
-    """The binary's tests by console name (see running.identifiers), listed once a run of this script."""
-    return running.identifiers(binary, cwd)
+def listed(binary: Path, cwd: Path, build: layout.Build) -> listing.Listed:
+    """The tests of `binary`, of the build `build` (listing.listed), listed once a run of this script; none when it is
+    not built (`swift test` says so when it runs)."""
+    if not binary.is_file():
+        return listing.Listed()
+    return listing.listed(binary, cwd, build)
 
 
-def merged_names(binaries: tuple[Path, ...] | list[Path], cwd: Path) -> dict[str, list[str]]:
+def console_names(binary: Path, cwd: Path, build: layout.Build) -> dict[str, list[str]]:
+    """The binary's tests by console name (listing.Listed.console_names)."""
+    return listed(binary, cwd, build).console_names()
+
+
+def merged_names(binaries: tuple[Path, ...] | list[Path], cwd: Path, build: layout.Build) -> dict[str, list[str]]:
     """The tests of every binary (swiftbuild's runners) by console name, as one table."""
     table: dict[str, list[str]] = {}
     for binary in binaries:
-        for name, identifiers in console_names(binary, cwd).items():
+        for name, identifiers in console_names(binary, cwd, build).items():
             table.setdefault(name, []).extend(identifier for identifier in identifiers
                                               if identifier not in table[name])
     return table
@@ -169,12 +179,9 @@ class Ran:
     hung: list[dict]
 
 
-@functools.lru_cache(maxsize=None)
-def xctest_identifiers(binary: Path, cwd: Path) -> tuple[str, ...]:
-    """Every XCTest method of the test binary (`Module.Class/method`), listed once a run of this script."""
-    listed = subprocess.run([str(binary), "--list-tests"], cwd=cwd, capture_output=True, text=True,
-                            env=running.listing_environment())
-    return tuple(line.strip() for line in listed.stdout.splitlines() if "/" in line and " " not in line.strip())
+def xctest_identifiers(binary: Path, cwd: Path, build: layout.Build) -> tuple[str, ...]:
+    """Every XCTest method of the test binary (`Module.Class/method`)."""
+    return listed(binary, cwd, build).xctests
 
 
 # The `swift test` options the test binary can do without: the rest send a run through `swift test`.
@@ -185,9 +192,10 @@ def test_commands(package: kit_config.Config, pattern: str, stream: Path,
                   extra: list[str]) -> tuple[list[list[str]], dict[str, str]]:
     """The processes that run the package's built tests matching `pattern`, and their environment: `commands`, for
     the test binaries `swift test` runs (of the build `extra` chooses: layout.py)."""
+    build = layout.Build.of(extra)
     return runner_commands(test_binaries(package, extra), package.root, pattern, stream, extra,
-                           lambda binary: xctest_identifiers(binary, package.root) if binary.is_file() else (),
-                           lambda binary: console_names(binary, package.root))
+                           lambda binary: xctest_identifiers(binary, package.root, build),
+                           lambda binary: console_names(binary, package.root, build))
 
 
 def runner_commands(binaries: tuple[Path, ...] | list[Path], cwd: Path, pattern: str, stream: Path,
@@ -196,15 +204,18 @@ def runner_commands(binaries: tuple[Path, ...] | list[Path], cwd: Path, pattern:
     """`commands` for each test binary of a build: native's one, or swiftbuild's runners, of which those that hold a
     test `pattern` matches (by their listing, `names`), each with an event stream of its own (layout.runner_stream);
     the first runner's when none does, to say the run matched nothing. When a runner cannot run directly, one `swift
-    test` runs them all."""
+    test` runs them all. A binary's XCTest methods (`xctests`) are listed only when it runs directly."""
     if len(binaries) == 1:
-        return commands(binaries[0], cwd, pattern, stream, extra, xctests(binaries[0]))
+        return commands(binaries[0], cwd, pattern, stream, extra, lambda: xctests(binaries[0]))
+    if not layout.tests_are_programs():
+        return commands(binaries[0], cwd, pattern, stream, extra, lambda: ())
     chosen = [binary for binary in binaries
               if any(re.search(pattern, identifier) for found in names(binary).values() for identifier in found)]
     found: list[list[str]] = []
     environment: dict[str, str] = {}
     for index, binary in enumerate(chosen or binaries[:1]):
-        made, own = commands(binary, cwd, pattern, layout.runner_stream(stream, index), extra, xctests(binary))
+        made, own = commands(binary, cwd, pattern, layout.runner_stream(stream, index), extra,
+                             lambda: xctests(binary))
         if made[0][:2] == ["swift", "test"]:
             return made, own
         found += made
@@ -213,19 +224,22 @@ def runner_commands(binaries: tuple[Path, ...] | list[Path], cwd: Path, pattern:
 
 
 def commands(binary: Path, cwd: Path, pattern: str, stream: Path, extra: list[str],
-             xctests: tuple[str, ...] | list[str]) -> tuple[list[list[str]], dict[str, str]]:
-    """The processes that run the built tests matching `pattern` (`xctests`: the binary's XCTest methods), and their
-    environment. On Linux, the test binary itself, twice at once: its XCTest methods that match (named one by one,
-    as `swift test --filter` selects them) and its Swift Testing tests (`--testing-library swift-testing --filter`,
-    the event stream to `stream`); that skips `swift test`'s own start and runs the two libraries side by side.
-    Elsewhere (macOS runs a bundle through xctest), or with `swift test` options the binary does not take, `swift
-    test --skip-build --filter PATTERN` itself, run in `cwd`. With --enable-code-coverage, LLVM_PROFILE_FILE puts
-    every profile, the launched programs' too, where coverage reads them."""
+             xctests: Callable[[], tuple[str, ...] | list[str]]) -> tuple[list[list[str]], dict[str, str]]:
+    """The processes that run the built tests matching `pattern` (`xctests()`: the binary's XCTest methods, asked only
+    here), and their environment. Where the test binary is a program (Linux: layout.tests_are_programs), the binary
+    itself, twice at once: its XCTest methods that match (named one by one, as `swift test --filter` selects them) and
+    its Swift Testing tests (`--testing-library swift-testing --filter`, the event stream to `stream`); that skips
+    `swift test`'s own start (0.7 s a call here, more than a unit tier's tests) and runs the two libraries side by
+    side. Elsewhere (macOS's bundle, which only xctest loads), with `swift test` options the binary does not take, or
+    when it is not built, `swift test --skip-build --filter PATTERN` itself, run in `cwd`, which runs both libraries
+    and writes the same event stream. With --enable-code-coverage, the profiles, the launched programs' too, go to
+    the products folder's codecov/: LLVM_PROFILE_FILE says so to the binary run directly, and `swift test` puts them
+    there itself (SwiftPM's TestingSupport.constructTestEnvironment), where coverage reads them."""
     names = [argument for argument in extra if argument.startswith("--")]
-    if not sys.platform.startswith("linux") or not binary.is_file() or not set(names) <= DIRECT_OPTIONS:
+    if not layout.tests_are_programs() or not binary.is_file() or not set(names) <= DIRECT_OPTIONS:
         return [swift_test_command(pattern, stream, extra)], {}
     found = []
-    selected = [identifier for identifier in xctests if re.search(pattern, identifier)]
+    selected = [identifier for identifier in xctests() if re.search(pattern, identifier)]
     if selected:
         found.append([str(binary), ",".join(selected)])
     found.append([str(binary), "--testing-library", "swift-testing", "--filter", pattern,
@@ -361,7 +375,7 @@ def swift_test(package: kit_config.Config, tier: str, pattern: str, extra: list[
         if running.qualified(console_name):
             return console_name
         if not tables:
-            tables.append(merged_names(binaries, package.root))
+            tables.append(merged_names(binaries, package.root, layout.Build.of(extra)))
         table = tables[0]
         found = [running.identify(console_name, table, target) for target in targets]
         known = [identifier for identifier in found if identifier in table.get(console_name, [])

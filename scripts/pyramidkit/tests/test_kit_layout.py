@@ -201,6 +201,15 @@ class TestBinaryLookupTests(FakeSwiftTestCase):
         self.assertEqual(layout.program(self.root, layout.Build("swiftbuild"), "tool"),
                          self.products("swiftbuild") / "tool")
 
+    def test_swiftbuild_on_macos_makes_the_one_bundle_and_no_runners(self):
+        # SwiftPM's BuildParameters.testBinaryRelativePath: on Darwin either build system's test product is
+        # PRODUCT.xctest/Contents/MacOS/PRODUCT.
+        executable = self.products("swiftbuild") / "FakePackageTests.xctest" / "Contents" / "MacOS" / "FakePackageTests"
+        executable.parent.mkdir(parents=True)
+        executable.write_bytes(b"\xcf\xfa\xed\xfe")
+        self.assertEqual(layout.test_binaries(self.root, layout.Build("swiftbuild"), "FakePackageTests"), [executable])
+        self.assertEqual(layout.built_tests(self.root, layout.Build("swiftbuild"), "FakePackageTests"), [executable])
+
     def test_nothing_built_says_what_builds_it(self):
         self.build_native()
         with self.assertRaises(layout.LayoutError) as caught:

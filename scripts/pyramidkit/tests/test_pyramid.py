@@ -455,7 +455,7 @@ class TestCommandsTests(unittest.TestCase):
         self.binary.parent.mkdir(parents=True)
         self.binary.write_text("")
         listed = ("UnitTests.AXCTests/testOne", "UnitTests.AXCTests/testTwo", "OtherTests.BXCTests/testThree")
-        patcher = unittest.mock.patch.object(kit_testrun, "xctest_identifiers", lambda binary, cwd: listed)
+        patcher = unittest.mock.patch.object(kit_testrun, "xctest_identifiers", lambda binary, cwd, build: listed)
         patcher.start()
         self.addCleanup(patcher.stop)
         # Where native's products are, as `swift build --show-bin-path` says (scripts/pyramidkit/tests/test_kit_layout.py asks).
@@ -523,6 +523,34 @@ class TestCommandsTests(unittest.TestCase):
         self.assertEqual(kit_testrun.exit_status(finished([0, 69], ["", "crashed"])), 69)
         self.assertEqual(kit_testrun.exit_status(finished([1, 0], ["", ""])), 1)
         self.assertEqual(kit_testrun.exit_status(finished([0, 1], ["", "✘ Test run with 3 tests failed"])), 1)
+
+
+class CommandsOnMacOSTests(unittest.TestCase):
+    """On macOS the test binary is a bundle (layout.tests_are_programs): every run goes through `swift test`, and the
+    binary is neither run nor asked to list its tests (the whole verbs run on a stand-in macOS: test_darwin.py)."""
+
+    def test_every_run_goes_through_swift_test_and_lists_nothing(self):
+        with tempfile.TemporaryDirectory() as folder:
+            bundle = Path(folder) / "debug" / "FakePackageTests.xctest" / "Contents" / "MacOS" / "FakePackageTests"
+            bundle.parent.mkdir(parents=True)
+            bundle.write_bytes(b"\xcf\xfa\xed\xfe")
+
+            def listed():
+                raise AssertionError("the bundle's tests were listed to run them")
+
+            with unittest.mock.patch.object(sys, "platform", "darwin"):
+                self.assertFalse(kit_testrun.layout.tests_are_programs())
+                for extra in ([], ["--enable-code-coverage", "--scratch-path", folder]):
+                    commands, environment = kit_testrun.commands(bundle, Path(folder), r"^(UnitTests)\.",
+                                                                 Path("/s.jsonl"), extra, listed)
+                    self.assertEqual(commands, [kit_testrun.swift_test_command(r"^(UnitTests)\.", Path("/s.jsonl"),
+                                                                               extra)])
+                    self.assertEqual(commands[0][:4], ["swift", "test", "--skip-build", "--filter"])
+                    self.assertEqual(environment, {}, "swift test puts the profiles where coverage reads them")
+                for binaries in ([bundle], [bundle, bundle]):
+                    found, _ = kit_testrun.runner_commands(binaries, Path(folder), "x", Path("/s.jsonl"), [],
+                                                           lambda binary: listed(), lambda binary: listed())
+                    self.assertEqual(found[0][:2], ["swift", "test"])
 
 
 class CrashTests(unittest.TestCase):

@@ -11,6 +11,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from pyramidkit.run import layout  # noqa: E402
+from pyramidkit.run import listing  # noqa: E402
 from pyramidkit.run import running  # noqa: E402
 
 FAKE = Path(__file__).resolve().parent / "fake_test_binary.py"
@@ -156,13 +158,17 @@ class IdentifyTests(unittest.TestCase):
 
     @unittest.skipUnless(sys.platform.startswith("linux"), "the binary lists its tests on Linux")
     def test_the_binary_lists_its_tests_by_console_name(self):
-        table = running.identifiers(FAKE)
+        listed = listing.listed(FAKE, FAKE.parent, layout.Build())
+        table = listed.console_names()
         self.assertEqual(table["HangXCTests/testForever"], ["UnitTests.HangXCTests/testForever"])
         self.assertEqual(table["UnitTests.HangXCTests/testForever"], ["UnitTests.HangXCTests/testForever"])
         self.assertEqual(table['"A test that waits forever"'], ["UnitTests.HangTests/forever()"])
         self.assertEqual(table["fine()"], ["UnitTests.HangTests/fine()"])
         self.assertNotIn('"Hang"', table, "a suite is not a test")
-        self.assertEqual(running.identifiers(FAKE.with_name("missing")), {})
+        self.assertEqual(listed.identifiers(), ["UnitTests.FineXCTests/testFine", "UnitTests.HangTests/fine()",
+                                                "UnitTests.HangTests/forever()", "UnitTests.HangXCTests/testForever"])
+        with self.assertRaisesRegex(listing.ListingError, "the tests could not be listed: `.*missing --list-tests`"):
+            listing.listed(FAKE.with_name("missing"), FAKE.parent, layout.Build())
 
 
 class ListingTests(unittest.TestCase):
@@ -182,8 +188,8 @@ class ListingTests(unittest.TestCase):
             binary.chmod(0o755)
             root = Path(folder) / "package"
             root.mkdir()
-            self.assertIn("UnitTests.AXCTests/testOne", running.identifiers(binary, root))
-            self.assertEqual(testrun.xctest_identifiers(binary, root), ("UnitTests.AXCTests/testOne",))
+            self.assertIn("UnitTests.AXCTests/testOne", listing.listed(binary, root, layout.Build()).console_names())
+            self.assertEqual(testrun.xctest_identifiers(binary, root, layout.Build()), ("UnitTests.AXCTests/testOne",))
             self.assertIn("UnitTests.AXCTests/testOne", by_test.test_identifiers(binary, root))
             self.assertEqual(list(root.iterdir()), [])
 

@@ -131,10 +131,10 @@ class SelectionTests(unittest.TestCase):
                 return types.SimpleNamespace(seconds=0.25 if "a" in ran[-1].split("/")[-1] else 1.5)
 
             export = types.SimpleNamespace(stdout=json.dumps(EXPORT))
-            listed = types.SimpleNamespace(stdout="")
-            with unittest.mock.patch.object(test_coverage, "test_identifiers",
-                                            return_value=["UnitTests.S/a()", "UnitTests.S/b()"]), \
-                    unittest.mock.patch.object(test_coverage.subprocess, "run", side_effect=[export, listed]), \
+            listed = test_coverage.listing.Listed((), tuple({"id": f"UnitTests.S/{name}()/S.swift:1:1", "name": name}
+                                                            for name in ("a", "b")))
+            with unittest.mock.patch.object(test_coverage.listing, "listed", return_value=listed), \
+                    unittest.mock.patch.object(test_coverage.subprocess, "run", side_effect=[export]), \
                     unittest.mock.patch.object(test_coverage.tier_coverage, "tool", return_value="tool"), \
                     unittest.mock.patch.object(test_coverage.bounded, "run", side_effect=run):
                 seconds: dict[str, float] = {}
