@@ -1,0 +1,141 @@
+"""The kit on macOS, proven on Linux: every verb that runs tests, with `sys.platform` "darwin", on a package whose
+build holds macOS's test bundle (a Mach-O bundle, never to be run: macos.py refuses any process that would), through
+a stand-in `swift` that answers as macOS's SwiftPM does and replays a real run (fake_swift_macos.py, recordings in
+fixtures/kitrec/). Each run must count what the kit counted on Linux from the real test binary of the same tests
+(fixtures/kitrec/linux-*-report.json), going through `swift test` only.
+
+Run with: python3 -m unittest discover -s scripts/pyramidkit/tests
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import unittest
+import unittest.mock
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from pyramidkit.cli import run as pyramid  # noqa: E402
+from pyramidkit.run import bounds as kit_bounds  # noqa: E402
+from pyramidkit.run import layout  # noqa: E402
+from pyramidkit.run import listing  # noqa: E402
+from pyramidkit.tests.macos import MacOSTestCase  # noqa: E402
+
+
+class ListingOnMacOSTests(MacOSTestCase):
+    """On macOS the tests are listed by `swift test list`, never by the bundle."""
+
+    def test_swift_test_lists_both_libraries_tests(self):
+        self.said(pyramid.main, ["--package-path", str(self.root), "--tier", "Unit", "--no-budgets"])  # builds
+        scratch_path = str(self.root / ".build")
+        listed = listing.listed(self.executable(), self.root, layout.Build(scratch_path=scratch_path))
+        self.assertEqual(listed.xctests, ("UnitTests.CoordinateXCTests/testOther",
+                                          "UnitTests.CoordinateXCTests/testSkipped",
+                                          "UnitTests.CoordinateXCTests/testValid",
+                                          "UnitTests.CoordinateXCTests/testWaits",
+                                          "EndToEndTests.ServerXCTests/testStarts"))
+        self.assertEqual(len(listed.identifiers()), 12)
+        self.assertEqual(listed.console_names()['"Waits for the fix"'], ["UnitTests.Distances/waits()"])
+        [call] = self.listings()
+        self.assertEqual(call["args"], ["test", "list", "--skip-build", "--build-system", "native", "--scratch-path",
+                                        scratch_path, "--event-stream-output-path", call["args"][-1]])
+
+    def test_a_listing_that_fails_says_what_swift_said(self):
+        with self.assertRaisesRegex(listing.ListingError, "`swift test list --skip-build .*` ended with exit status 1: "
+                                                          "error: Test build artifacts were not found"):
+            listing.listed(self.executable(), self.root, layout.Build())
+
+
+class RunOnMacOSTests(MacOSTestCase):
+    """`pyramid run`: every tier, one tier, --filter, a failing run, a hung test named."""
+
+    def main(self, *arguments: str) -> tuple[int, dict, str]:
+        report = self.folder / "report.json"
+        report.unlink(missing_ok=True)
+        code, said = self.said(pyramid.main, ["--package-path", str(self.root), "--no-budgets", "--json",
+                                              str(report), *arguments])
+        return code, json.loads(report.read_text()) if report.exists() else {}, said
+
+    def test_every_tier_counts_what_the_real_binary_counted_on_linux(self):
+        code, report, said = self.main()
+        self.assertEqual(code, 0, said)
+        self.assertTrue(self.executable().is_file(), "built into macOS's layout")
+        self.assertEqual(layout.count_differences(report, self.recorded_report("pass"), "Linux's run"), [])
+        self.assertIn("tests: 12 (14 cases): 12 passed, 0 failed, 2 skipped", said)
+        runs = self.swift_test_runs()
+        self.assertEqual([run[:4] for run in runs], [["test", "--skip-build", "--filter", r"^(UnitTests)\."],
+                                                     ["test", "--skip-build", "--filter",
+                                                      r"^(WorkshopTests|EndToEndTests)\."]])
+        self.assertTrue(all("--event-stream-output-path" in run for run in runs))
+        self.assertEqual(self.listings(), [], "Darwin's XCTest names hold their module: nothing to list")
+
+    def test_one_tier_names_a_test_of_its_second_target_by_its_own_module(self):
+        code, report, said = self.main("--tier", "EndToEnd")
+        self.assertEqual(code, 0, said)
+        self.assertEqual(list(report["tiers"]), ["EndToEnd"])
+        recorded = self.recorded_report("pass")["tiers"]["EndToEnd"]
+        self.assertEqual({key: report["tiers"]["EndToEnd"][key] for key in ("tests", "cases", "passed", "suites")},
+                         {key: recorded[key] for key in ("tests", "cases", "passed", "suites")})
+        self.assertIn("EndToEndTests.ServerXCTests", report["tiers"]["EndToEnd"]["suites"])
+
+    def test_a_filter_runs_the_matching_tests_of_the_tier_through_swift_test(self):
+        code, report, said = self.main("--tier", "Unit", "--filter", "testValid|roundTrip")
+        self.assertEqual(code, 0, said)
+        unit = report["tiers"]["Unit"]
+        self.assertEqual((unit["tests"], unit["passed"]), (2, 2))
+        self.assertEqual(sorted(test["test"] for test in unit["slowest"]),
+                         ["UnitTests.CoordinateXCTests/testValid", "UnitTests.roundTrip()"])
+        [run] = self.swift_test_runs()
+        self.assertEqual(run[3], r"(?=^(UnitTests)\.)(?=.*?(?:testValid|roundTrip))")
+
+    def test_a_failing_run_says_each_failure_where_linux_said_it(self):
+        with unittest.mock.patch.dict("os.environ", {"FAKE_SWIFT_SCENARIO": "fail"}):
+            code, report, said = self.main()
+        self.assertEqual(code, 1)
+        recorded = self.recorded_report("fail")
+        self.assertEqual(layout.count_differences(report, recorded, "Linux's run"), [])
+        for tier in ("Unit", "EndToEnd"):
+            self.assertEqual(report["tiers"][tier]["failures"], recorded["tiers"][tier]["failures"], tier)
+        self.assertIn("FAILED UnitTests.CoordinateXCTests/testValid at Tests/UnitTests/UnitTests.swift:21: "
+                      "XCTAssertEqual failed", said)
+
+    def hung(self, scenario: str) -> tuple[int, dict, str]:
+        budgets = self.root / "budgets.json"
+        budgets.write_text(json.dumps({"tiers": {"Unit": {"maxSecondsPerTest": 0.1, "maxTierSeconds": 5.0}}}))
+        config = json.loads((self.root / "pyramid.json").read_text())
+        (self.root / "pyramid.json").write_text(json.dumps({**config, "budgets": "budgets.json"}))
+        with unittest.mock.patch.dict("os.environ", {"FAKE_SWIFT_SCENARIO": scenario}), \
+                unittest.mock.patch.object(kit_bounds, "HANG_MARGIN", 0.5):
+            return self.main("--tier", "Unit")
+
+    def test_a_hung_swift_testing_test_is_named_by_its_identifier(self):
+        code, report, said = self.hung("hang")
+        self.assertEqual(code, 1)
+        self.assertRegex(said, r"HUNG UnitTests\.Distances/waits\(\) still running after \d\.\d s \(bound: 0\.9 s a "
+                               r"test")
+        self.assertEqual(len(self.listings()), 1, "its display name is looked up in `swift test list`'s listing")
+        passed = {entry["test"] for entry in report["tiers"]["Unit"]["slowest"]}
+        self.assertTrue(passed, said)
+
+    def test_a_hung_xctest_test_is_named_from_darwins_started_line(self):
+        code, report, said = self.hung("hang-xctest")
+        self.assertEqual(code, 1)
+        self.assertRegex(said, r"HUNG UnitTests\.CoordinateXCTests/testWaits still running after \d\.\d s")
+        self.assertEqual(self.listings(), [], "Darwin's XCTest name holds its module")
+
+    def test_shards_list_through_swift_test_and_together_run_every_test_once(self):
+        self.main()
+        identifiers = []
+        for index in (1, 2):
+            code, report, said = self.main("--skip-build", "--shard", f"{index}/2")
+            self.assertEqual(code, 0, said)
+            identifiers += [result["identifier"] for tier in report["tiers"].values() for result in tier["results"]]
+        self.assertEqual(sorted(identifiers), listing.listed(self.executable(), self.root, layout.Build()).identifiers())
+        self.assertEqual(len(identifiers), 12)
+
+
+if __name__ == "__main__":
+    unittest.main()
