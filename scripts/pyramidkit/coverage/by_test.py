@@ -1,9 +1,13 @@
 """Which tests reach which lines: the instrumented test binary run once for each test, so that a mutant runs only
 the tests that can notice it (scripts/mutants), not every test of a tier.
 
-Each test runs alone, in a process of its own, with LLVM_PROFILE_FILE pointing into a folder of its own (the
-programs an end-to-end test launches inherit the variable, so what they run counts for that test too). The raw
-profiles say which functions ran (`llvm-profdata show --all-functions --counts`, which reads a raw profile without
+Each test runs alone, in a process of its own, its profiles in a folder of their own: on Linux the instrumented test
+binary itself, LLVM_PROFILE_FILE pointing into a temporary folder (the programs an end-to-end test launches inherit
+the variable, so what they run counts for that test too); on macOS, whose test binary is a bundle the kit never runs
+(layout.tests_are_programs), `swift test --enable-code-coverage --filter`, which empties the products' codecov/ when it
+starts and sets LLVM_PROFILE_FILE there itself, the launched programs inheriting it (SwiftPM's SwiftTestCommand and
+TestingSupport.constructTestEnvironment): a `swift test` start and SwiftPM's own merge and export for each test, far
+slower than Linux's. The raw profiles say which functions ran (`llvm-profdata show --all-functions --counts`, which reads a raw profile without
 the binary, in milliseconds); one `llvm-cov export` of the binaries says where each function is (its file and its
 first and last line). A test reaches a line when it ran a function whose lines hold it: coarser than lines, never
 narrower, so a test that runs a mutated line is among those chosen. Two kinds of child process write no profile:
@@ -57,6 +61,19 @@ def command_for(binary: Path, test: str, xctests: set[str]) -> list[str]:
     if test in xctests:
         return [str(binary), test]
     return [str(binary), "--testing-library", "swift-testing", "--filter", "^" + re.escape(test)]
+
+
+def alone(binary: Path, test: str, xctests: set[str], folder: Path, root: Path,
+          build: layout.Build) -> tuple[list[str], dict[str, str], Path]:
+    """How `test` runs alone, instrumented: its command, its environment and the folder its profiles go to. Where the
+    test binary is a program (Linux), the binary itself (command_for), its profiles sent to `folder`; elsewhere
+    (macOS) `swift test --enable-code-coverage` on the coverage build, which writes them into the products' codecov/
+    (layout.profiles_folder), emptied when it starts."""
+    if layout.tests_are_programs():
+        return command_for(binary, test, xctests), {"LLVM_PROFILE_FILE": f"{folder}/%p-%m.profraw"}, folder
+    pattern = "^" + re.escape(test) + ("$" if test in xctests else "")
+    return (["swift", "test", "--skip-build", "--enable-code-coverage", *build.arguments(), "--filter", pattern], {},
+            layout.profiles_folder(root, build))
 
 
 def parse_show(text: str) -> set[str]:
@@ -125,12 +142,12 @@ def measure(binary: Path, binaries: list[Path], profile: Path, root: Path, progr
     per_test = {}
     for number, test in enumerate(tests, start=1):
         with tempfile.TemporaryDirectory() as folder:
-            finished = bounded.run([command_for(binary, test, xctests)], TEST_LIMIT, cwd=root,
-                                   environment={"LLVM_PROFILE_FILE": f"{folder}/%p-%m.profraw", "NO_COLOR": "1"})
+            command, environment, written = alone(binary, test, xctests, Path(folder), root, build)
+            finished = bounded.run([command], TEST_LIMIT, cwd=root, environment={**environment, "NO_COLOR": "1"})
             if seconds is not None:
                 seconds[test] = round(finished.seconds, 3)
             ran: set[str] = set()
-            for raw in Path(folder).glob("*.profraw"):
+            for raw in written.glob("*.profraw"):
                 shown = subprocess.run([show, "show", "--all-functions", "--counts", str(raw)], capture_output=True,
                                        text=True)
                 ran |= parse_show(shown.stdout)

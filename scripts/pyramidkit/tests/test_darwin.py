@@ -137,5 +137,40 @@ class RunOnMacOSTests(MacOSTestCase):
         self.assertEqual(len(identifiers), 12)
 
 
+class CoverageOnMacOSTests(MacOSTestCase):
+    """`pyramid coverage` on macOS: each tier through `swift test --enable-code-coverage`, whose profiles SwiftPM writes
+    into the products' codecov/; the lines read by llvm-cov from the bundle's executable, which is never run; each
+    test alone through `swift test` too, for the lines by test that narrow a mutant's runs."""
+
+    def test_coverage_by_tier_and_by_test_goes_through_swift_test(self):
+        report = self.folder / "coverage.json"
+        code, said = self.said(pyramid.main, ["--package-path", str(self.root), "--coverage", "--json", str(report)])
+        self.assertEqual(code, 0, said)
+        found = json.loads(report.read_text())
+        self.assertEqual(layout.count_differences(found, self.recorded_report("pass"), "Linux's run"), [])
+        self.assertEqual(found["coverage"], {tier: {"Geo": {"covered": 1, "lines": 1}} for tier in ("Unit", "EndToEnd")})
+        scratch_path = str(self.root / ".build-coverage")
+        coverage = self.executable(self.root / ".build-coverage")
+        self.assertTrue(coverage.is_file())
+        runs = self.swift_test_runs()
+        tiers, alone = runs[:2], runs[2:]
+        for run in tiers:
+            self.assertIn("--enable-code-coverage", run)
+            self.assertEqual(run[run.index("--scratch-path") + 1], scratch_path)
+        exported = [call["args"] for call in self.calls("llvm-cov")]
+        self.assertTrue(exported)
+        self.assertTrue(all(str(coverage) in args for args in exported), "llvm-cov reads the bundle's executable")
+        by_test = json.loads((self.root / ".build-coverage" / "lines-by-test.json").read_text())
+        identifiers = listing.listed(coverage, self.root, layout.Build(scratch_path=scratch_path)).identifiers()
+        self.assertEqual(sorted(by_test["tests"]), identifiers, "each test measured alone")
+        self.assertEqual(len(alone), len(identifiers))
+        self.assertTrue(all(run[:4] == ["test", "--skip-build", "--enable-code-coverage", "--build-system"]
+                            for run in alone), alone)
+        self.assertIn(["--filter", r"^UnitTests\.CoordinateXCTests/testValid$"],
+                      [run[-2:] for run in alone], "an XCTest method alone, exactly")
+        self.assertEqual(by_test["tests"]["UnitTests.roundTrip()"], {"Sources/Geo/Geo.swift": [[1, 1]]})
+        self.assertEqual(by_test["tests"]["UnitTests.later()"], {}, "a skipped test reaches nothing")
+
+
 if __name__ == "__main__":
     unittest.main()
