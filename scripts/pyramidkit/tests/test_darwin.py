@@ -19,9 +19,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.cli import run as pyramid  # noqa: E402
+from pyramidkit.mutation import command as mutants  # noqa: E402
+from pyramidkit.proofs import claims  # noqa: E402
 from pyramidkit.run import bounds as kit_bounds  # noqa: E402
 from pyramidkit.run import layout  # noqa: E402
 from pyramidkit.run import listing  # noqa: E402
+from pyramidkit.run import scratch  # noqa: E402
 from pyramidkit.tests.macos import MacOSTestCase  # noqa: E402
 
 
@@ -170,6 +173,74 @@ class CoverageOnMacOSTests(MacOSTestCase):
                       [run[-2:] for run in alone], "an XCTest method alone, exactly")
         self.assertEqual(by_test["tests"]["UnitTests.roundTrip()"], {"Sources/Geo/Geo.swift": [[1, 1]]})
         self.assertEqual(by_test["tests"]["UnitTests.later()"], {}, "a skipped test reaches nothing")
+
+
+class ScratchCopyOnMacOSTests(MacOSTestCase):
+    """mutants and claims run their tests in the scratch copy (.build-mutants/tree): on macOS through `swift test`
+    there, counted as the kit counted the real run on Linux."""
+
+    UNIT = r"^(UnitTests)\."
+
+    def copy(self) -> scratch.Scratch:
+        copy = scratch.Scratch(None, self.root, "KitRecPackageTests")
+        self.said(copy.prepare_built, "test")
+        self.assertTrue(self.executable(copy.tree / ".build").is_file(), "the copy built into macOS's layout")
+        return copy
+
+    def test_the_copys_runs_go_through_swift_test_in_the_copy_and_count_right(self):
+        copy = self.copy()
+        outcome = copy.run(self.UNIT, 30.0)
+        recorded = self.recorded_report("pass")["tiers"]["Unit"]
+        self.assertEqual((outcome.status, outcome.tests, outcome.skipped()), ("passed", recorded["tests"],
+                                                                               recorded["skipped"]))
+        [run] = self.swift_test_runs()
+        self.assertEqual(run[:4], ["test", "--skip-build", "--filter", self.UNIT])
+        self.assertEqual(self.calls()[-1]["cwd"], str(copy.tree))
+        with unittest.mock.patch.dict("os.environ", {"FAKE_SWIFT_SCENARIO": "fail"}):
+            failed = copy.run(self.UNIT, 30.0, stop_at_first_failure=False)
+            stopped = copy.run(self.UNIT, 30.0)
+        self.assertEqual((failed.status, failed.failed()), ("failed", ["UnitTests.CoordinateXCTests/testValid",
+                                                                       "UnitTests.roundTrip()"]))
+        self.assertEqual((stopped.status, stopped.stopped_by), ("failed", ["UnitTests.CoordinateXCTests/testValid"]),
+                         "stopped at Darwin's first failure line, which names its test")
+
+    def test_a_hang_in_the_copy_names_the_test_from_swift_test_lists_listing(self):
+        copy = self.copy()
+        with unittest.mock.patch.dict("os.environ", {"FAKE_SWIFT_SCENARIO": "hang"}):
+            outcome = copy.run(self.UNIT, 1.5)
+        self.assertEqual((outcome.status, outcome.hung), ("timeout", ["UnitTests.Distances/waits()"]))
+        [listed] = self.listings()
+        self.assertEqual(listed["cwd"], str(copy.tree))
+
+    def test_mutants_are_run_through_swift_test_and_killed_by_the_tier_that_fails(self):
+        report = self.folder / "mutants.json"
+        code, said = self.said(mutants.main, ["--package-path", str(self.root), "--json", str(report)])
+        self.assertEqual(code, 0, said)
+        found = json.loads(report.read_text())
+        # Stopped at Darwin's first failure line, XCTest's; the stand-in may have written Swift Testing's failure by
+        # then too (it runs the two libraries with no start between them).
+        self.assertEqual([(entry["status"], entry["killed_by"]) for entry in found["mutants"]], [("killed", "Unit")] * 2,
+                         said)
+        self.assertTrue(all("UnitTests.CoordinateXCTests/testValid" in entry["killedBy"] for entry in found["mutants"]))
+        runs = self.swift_test_runs()
+        self.assertTrue(runs and all(run[:3] == ["test", "--skip-build", "--filter"] for run in runs))
+        tree = str(self.root / ".build-mutants" / "tree")
+        self.assertTrue(all(call["cwd"] == tree for call in self.calls() if call["args"][:1] == ["test"]))
+
+    def test_a_claim_is_checked_through_swift_test_in_the_copy(self):
+        (self.root / "claims.json").write_text(json.dumps({"claims": [{
+            "name": "thrice", "says": "the unit tests catch a twice that triples", "file": "Sources/Geo/Geo.swift",
+            "find": "n * 2", "replace": "n * 3", "check": self.UNIT}]}))
+        config = json.loads((self.root / "pyramid.json").read_text())
+        (self.root / "pyramid.json").write_text(json.dumps({**config, "claims": "claims.json"}))
+        code, said = self.said(claims.main, ["--package-path", str(self.root)])
+        self.assertEqual(code, 0, said)
+        self.assertIn("without the mistake: the tests pass", said)
+        self.assertIn("with the mistake: the tests fail, as claimed (switched on in the held build", said)
+        self.assertIn("claims: 1 checked, 0 failed", said)
+        runs = self.swift_test_runs()
+        self.assertEqual(len(runs), 2, "the tests as the code is, then with the mistake switched on")
+        self.assertTrue(all(run[3] == self.UNIT for run in runs))
 
 
 if __name__ == "__main__":
