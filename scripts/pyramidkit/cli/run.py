@@ -43,7 +43,7 @@ from pyramidkit.run import junit
 from pyramidkit.docs import markers
 from pyramidkit.run import starter
 from pyramidkit.run.bounds import HANG_FACTOR, HANG_MARGIN, UNBUDGETED_SECONDS, HangBounds
-from pyramidkit.run.budgets import check_budgets, flaky_tests, over_budget
+from pyramidkit.run.budgets import check_budgets, flaky_tests, over_budget, unmeasured, unmeasured_line
 from pyramidkit.docs.figures import TIME_FACTOR, check_docs, doc_files, figures, update_docs
 from pyramidkit.run.report import NAMED_CLEARED, PROBLEM, closing_line, report_json, report_markdown, report_text
 from pyramidkit.run.testrun import (COVERAGE_FOLDER, build, coverage_binaries, coverage_build, progress, run_tier,
@@ -307,6 +307,10 @@ def _main(arguments: list[str], prog: str) -> int:
 
     no_budgets = options.no_budgets or options.coverage
     budgets = budget_file if not no_budgets else {}
+    not_measured = unmeasured(budgets) if budgets else None
+    if not_measured:  # times measured elsewhere: reported, not held to; the shape still holds
+        progress(f"   budgets {unmeasured_line(not_measured)}")
+        budgets = {"shape": budgets.get("shape", [])}
     alone_seconds: dict[str, float | None] = {}
     alone_in: dict[str, int] = {}  # tests run alone, by tier: the first few said by name, the rest counted
 
@@ -335,7 +339,7 @@ def _main(arguments: list[str], prog: str) -> int:
     if options.tier or options.filter or options.shard:  # part of the tests says nothing of the pyramid's shape
         breaches = [breach for breach in breaches if not breach.startswith("not a pyramid")]
     flaky = flaky_tests(rounds)
-    report = report_json(runs, build_seconds, breaches, flaky, cleared)
+    report = report_json(runs, build_seconds, breaches, flaky, cleared, not_measured)
     if options.shard:
         report["shard"] = {"index": options.shard.index, "count": options.shard.count}
         report["selection"] = selection

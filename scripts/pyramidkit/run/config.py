@@ -23,8 +23,27 @@ budgets and programs.
                                                         100: from there such a run has a copy of its own)
     }
 
+The budgets file it names (this package's: scripts/budgets.json; read by run/budgets.py and run/bounds.py):
+
+    {
+      "tiers": {                                        each tier's budgets, in seconds:
+        "Unit": {"maxTierSeconds": 3.0,                   its whole run
+                 "maxSecondsPerTest": 0.25,               a test (its own time, as the test library reports it)
+                 "exceptions": {"MyUnitTests.S/slow()": 1}} a test's own, over the tier's
+      },
+      "shape": ["Unit", "EndToEnd"],                    optional: each tier has more tests than the next
+      "measuredOn": ["linux"],                          optional: the platforms the times were measured on
+                                                        (sys.platform's names: linux, darwin); elsewhere a run reports
+                                                        its times and says the budgets are unmeasured there
+                                                        ("budgetsUnmeasured" in the JSON) instead of failing on them;
+                                                        the shape and the hang bounds (bounds.py) hold everywhere.
+                                                        Without it, the times hold everywhere
+      "about": "..."                                    optional: what they are and how they were measured
+    }
+
 Every mistake in the file is refused with a sentence that names the file and the key: an unknown key (a typo would
-otherwise be ignored), a tier without targets, a target in two tiers, a budgets file that is not there.
+otherwise be ignored), a tier without targets, a target in two tiers, a budgets file that is not there, or whose
+measuredOn is not a list of platforms.
 """
 
 from __future__ import annotations
@@ -165,6 +184,11 @@ def parse(data, root: Path) -> Config:
         stray = sorted(set(budgets.get("tiers", {})) - set(owner.values()))
         if stray:
             raise ConfigError(f"{budgets_path}: budgets for {', '.join(stray)}, which {where} has no tier for")
+        if "measuredOn" in budgets:
+            _strings(budgets["measuredOn"], f"{budgets_path}: measuredOn (the platforms the times were measured on, "
+                                            "sys.platform's names: linux, darwin)")
+            if not budgets["measuredOn"]:
+                raise ConfigError(f"{budgets_path}: measuredOn names no platform (leave it out: measured everywhere)")
     claims_path = None
     if "claims" in data:
         if not isinstance(data["claims"], str) or not data["claims"]:

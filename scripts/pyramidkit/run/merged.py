@@ -71,7 +71,8 @@ def merged_runs(reports: dict[str, dict]) -> tuple[list[TierRun], dict]:
     report = report_json(runs, max(builds) if builds else None,
                          sorted({b for r in reports.values() for b in r.get("budgetBreaches", [])}),
                          {test: flaky for r in reports.values() for test, flaky in r.get("flaky", {}).items()},
-                         sorted({c for r in reports.values() for c in r.get("budgetCleared", [])}))
+                         sorted({c for r in reports.values() for c in r.get("budgetCleared", [])}),
+                         next((r["budgetsUnmeasured"] for r in reports.values() if r.get("budgetsUnmeasured")), None))
     report["selection"] = first["selection"]
     report["shards"] = [{"index": r["shard"]["index"], "file": name} for name, r in
                         sorted(reports.items(), key=lambda item: item[1]["shard"]["index"])]

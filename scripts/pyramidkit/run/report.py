@@ -8,7 +8,7 @@ import re
 
 from pyramidkit.run import results as kit_results
 from pyramidkit.run.bounds import hung_line
-from pyramidkit.run.budgets import flaky_lines
+from pyramidkit.run.budgets import flaky_lines, unmeasured_line
 from pyramidkit.run.results import TestResult
 from pyramidkit.run.testrun import TierRun
 
@@ -96,8 +96,10 @@ def suites(results: list[TestResult]) -> dict[str, int]:
     return dict(sorted(table.items()))
 
 
-def report_json(runs, build_seconds, breaches, flaky, cleared=()) -> dict:
-    return {
+def report_json(runs, build_seconds, breaches, flaky, cleared=(), unmeasured=None) -> dict:
+    """The run's JSON report; `unmeasured` (budgets.unmeasured): budgets not measured on this platform, said under
+    "budgetsUnmeasured" instead of held to."""
+    report = {
         "buildSeconds": round(build_seconds, 2) if build_seconds is not None else None,
         "tiers": {run.tier: tier_summary(run) for run in runs},
         "budgetBreaches": breaches,
@@ -105,6 +107,9 @@ def report_json(runs, build_seconds, breaches, flaky, cleared=()) -> dict:
         "flaky": flaky,
         "passed": not breaches and not flaky and all(run.failed == 0 and run.results for run in runs),
     }
+    if unmeasured:
+        report["budgetsUnmeasured"] = unmeasured
+    return report
 
 
 # The report's lines that say what broke: --quiet keeps them.
@@ -142,6 +147,8 @@ def report_text(report: dict) -> str:
                      f"alone (a busy machine; the JSON report's budgetCleared lists them all)")
     for breach in report["budgetBreaches"]:
         lines.append(f"  BUDGET {breach}")
+    if report.get("budgetsUnmeasured"):
+        lines.append(f"  budgets: {unmeasured_line(report['budgetsUnmeasured'])}")
     for test, flaky in report["flaky"].items():
         lines += [f"  {line}" for line in flaky_lines(test, flaky)]
     return "\n".join(lines)
@@ -191,6 +198,8 @@ def report_markdown(report: dict) -> str:
         lines.append(f"- budget: {note}")
     for breach in report["budgetBreaches"]:
         lines.append(f"- **budget:** {breach}")
+    if report.get("budgetsUnmeasured"):
+        lines.append(f"- budgets: {unmeasured_line(report['budgetsUnmeasured'])}")
     for test, flaky in report["flaky"].items():
         first, *failures = flaky_lines(test, flaky)
         lines.append(f"- **flaky:** `{test}`: {first.split(': ', 1)[1]}")

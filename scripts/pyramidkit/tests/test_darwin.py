@@ -129,15 +129,49 @@ class RunOnMacOSTests(MacOSTestCase):
         self.assertRegex(said, r"HUNG UnitTests\.CoordinateXCTests/testWaits still running after \d\.\d s")
         self.assertEqual(self.listings(), [], "Darwin's XCTest name holds its module")
 
+    def measured_on_linux(self, budget: float) -> None:
+        """Budgets measured on Linux, every test's and tier's `budget` seconds."""
+        (self.root / "budgets.json").write_text(json.dumps({"measuredOn": ["linux"], "shape": ["Unit", "EndToEnd"],
+                                                            "tiers": {tier: {"maxSecondsPerTest": budget,
+                                                                             "maxTierSeconds": budget}
+                                                                      for tier in ("Unit", "EndToEnd")}}))
+        config = json.loads((self.root / "pyramid.json").read_text())
+        (self.root / "pyramid.json").write_text(json.dumps({**config, "budgets": "budgets.json"}))
+
+    def test_budgets_measured_on_linux_are_reported_unmeasured_not_failed(self):
+        self.measured_on_linux(0.000001)  # every tier's run through `swift test` takes longer
+        report_path = self.folder / "budgets.json"
+        code, said = self.said(pyramid.main, ["--package-path", str(self.root), "--json", str(report_path)])
+        self.assertEqual(code, 0, said)
+        report = json.loads(report_path.read_text())
+        self.assertEqual(report["budgetsUnmeasured"], {"platform": "darwin", "measuredOn": ["linux"]})
+        self.assertEqual(report["budgetBreaches"], [])
+        self.assertGreater(report["tiers"]["Unit"]["wallSeconds"], 0.000001, "its times reported all the same")
+        self.assertIn("budgets: measured on linux, not on darwin", said)
+        self.assertEqual([run[:2] for run in self.swift_test_runs()], [["test", "--skip-build"]] * 2,
+                         "no test run again alone: nothing is held to the budgets")
+
     def test_shards_list_through_swift_test_and_together_run_every_test_once(self):
+        from pyramidkit.cli import merge
+
+        self.measured_on_linux(0.000001)
         self.main()
-        identifiers = []
+        identifiers, shards = [], []
         for index in (1, 2):
-            code, report, said = self.main("--skip-build", "--shard", f"{index}/2")
+            shards.append(self.folder / f"shard{index}.json")
+            code, said = self.said(pyramid.main, ["--package-path", str(self.root), "--skip-build", "--shard",
+                                                  f"{index}/2", "--json", str(shards[-1])])
             self.assertEqual(code, 0, said)
+            report = json.loads(shards[-1].read_text())
             identifiers += [result["identifier"] for tier in report["tiers"].values() for result in tier["results"]]
         self.assertEqual(sorted(identifiers), listing.listed(self.executable(), self.root, layout.Build()).identifiers())
         self.assertEqual(len(identifiers), 12)
+        merged = self.folder / "merged.json"
+        code, said = self.said(merge.main, [*map(str, shards), "--json", str(merged)])
+        self.assertEqual(code, 0, said)
+        joined = json.loads(merged.read_text())
+        self.assertEqual(layout.count_differences(joined, self.recorded_report("pass"), "Linux's run"), [])
+        self.assertEqual(joined["budgetsUnmeasured"], {"platform": "darwin", "measuredOn": ["linux"]})
 
 
 class CoverageOnMacOSTests(MacOSTestCase):

@@ -33,6 +33,14 @@ class ConfigTests(unittest.TestCase):
         for word in words:
             self.assertIn(word, str(raised.exception))
 
+    def test_the_budgets_say_which_platforms_they_were_measured_on(self):
+        (self.root / "budgets.json").write_text(json.dumps({"measuredOn": ["linux", "darwin"], "tiers": {}}))
+        self.assertEqual(config.parse({**GOOD, "budgets": "budgets.json"}, self.root).budgets["measuredOn"],
+                         ["linux", "darwin"])
+        for wrong in ("linux", [], [""], [1]):
+            (self.root / "budgets.json").write_text(json.dumps({"measuredOn": wrong, "tiers": {}}))
+            self.refused({**GOOD, "budgets": "budgets.json"}, "budgets.json", "measuredOn")
+
     def test_a_good_file(self):
         read = config.parse(GOOD, self.root)
         self.assertEqual(read.names, ["Unit", "EndToEnd"])

@@ -710,6 +710,78 @@ class HungTierTests(unittest.TestCase):
 
 
 
+class UnmeasuredBudgetsTests(unittest.TestCase):
+    """Budgets measured on Linux (the budgets file's measuredOn) hold on Linux; elsewhere the run reports its times,
+    says the budgets were not measured there, and does not fail on them (nothing is built or run: the tiers' runs are
+    faked, one test of 0.4 s against a budget of 0.25 s)."""
+
+    def setUp(self):
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        self.root = Path(folder.name)
+        self.budgets = {"measuredOn": ["linux"], "shape": ["Unit", "EndToEnd"],
+                        "tiers": {tier: {"maxSecondsPerTest": 0.25, "maxTierSeconds": 10.0}
+                                  for tier in ("Unit", "EndToEnd")}}
+        (self.root / "budgets.json").write_text(json.dumps(self.budgets))
+        (self.root / "pyramid.json").write_text(json.dumps({
+            "testProduct": "FakePackageTests", "budgets": "budgets.json",
+            "tiers": [{"name": "Unit", "targets": ["UnitTests"]}, {"name": "EndToEnd", "targets": ["E2ETests"]}]}))
+
+    def main(self, platform: str, end_to_end: int = 1) -> tuple[int, str, dict]:
+        def run_tier(package, tier, extra, bounds, binary=None, only=None):
+            tests = [passed("UnitTests.T/slow()", 0.4), passed("UnitTests.T/fast()")] if tier == "Unit" else \
+                [passed(f"E2ETests.T/t{index}()") for index in range(end_to_end)]
+            return run(tier, tests, 0.5)
+
+        printed, said = io.StringIO(), io.StringIO()
+        report = self.root / "report.json"
+        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(said), \
+                unittest.mock.patch.object(sys, "platform", platform), \
+                unittest.mock.patch.object(pyramid, "build", lambda *_a, **_o: self.fail("nothing is built")), \
+                unittest.mock.patch.object(pyramid, "test_alone", lambda *_a, **_o: 0.4), \
+                unittest.mock.patch.object(pyramid, "tests_one_at_a_time", lambda *_a, **_o: {}), \
+                unittest.mock.patch.object(pyramid, "run_tier", run_tier), \
+                unittest.mock.patch.object(pyramid.layout, "built_tests", lambda *_: []), \
+                unittest.mock.patch.object(pyramid, "test_binaries", lambda *_: ()):
+            code = pyramid.main(["--package-path", str(self.root), "--skip-build", "--json", str(report),
+                                 "--markdown", str(self.root / "summary.md")])
+        return code, printed.getvalue() + said.getvalue(), json.loads(report.read_text())
+
+    def test_on_the_platform_they_were_measured_on_they_hold(self):
+        code, output, report = self.main("linux")
+        self.assertEqual(code, 1)
+        self.assertIn("BUDGET UnitTests.T/slow() took 0.400 s (0.400 s alone), over the Unit budget", output)
+        self.assertNotIn("budgetsUnmeasured", report)
+
+    def test_elsewhere_the_times_are_reported_and_said_unmeasured(self):
+        code, output, report = self.main("darwin")
+        self.assertEqual(code, 0, output)
+        self.assertEqual(report["budgetsUnmeasured"], {"platform": "darwin", "measuredOn": ["linux"]})
+        self.assertEqual(report["budgetBreaches"], [])
+        self.assertEqual(report["tiers"]["Unit"]["slowest"][0], {"test": "UnitTests.T/slow()", "seconds": 0.4})
+        said = "budgets: measured on linux, not on darwin: each time is reported, not held to them"
+        self.assertIn(f"  {said}", output)
+        self.assertIn(f"- {said}", (self.root / "summary.md").read_text())
+        self.assertNotIn("BUDGET", output)
+
+    def test_the_shape_holds_everywhere(self):
+        code, output, report = self.main("darwin", end_to_end=3)
+        self.assertEqual(code, 1)
+        self.assertEqual(report["budgetBreaches"], ["not a pyramid: Unit has 2 tests, not more than EndToEnd's 3"])
+
+    def test_a_file_that_says_no_platform_holds_everywhere(self):
+        without = {key: value for key, value in self.budgets.items() if key != "measuredOn"}
+        self.assertIsNone(kit_budgets.unmeasured(without, "darwin"))
+        self.assertIsNone(kit_budgets.unmeasured(self.budgets, "linux2"))
+        self.assertEqual(kit_budgets.unmeasured(self.budgets, "darwin"), {"platform": "darwin",
+                                                                          "measuredOn": ["linux"]})
+        self.assertEqual(kit_budgets.unmeasured({**self.budgets, "measuredOn": ["linux", "darwin"]}, "darwin"), None)
+
+    def test_this_packages_budgets_say_where_they_were_measured(self):
+        package = kit_config.load(Path(__file__).resolve().parents[3])
+        self.assertEqual(package.budgets["measuredOn"], ["linux"])
+
+
 class FilterOptionTests(unittest.TestCase):
     """--filter's refusals, said before anything is built."""
 
