@@ -9,6 +9,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import steps  # noqa: E402
+from pyramidkit.run import scratch  # noqa: E402
+from pyramidkit.run.results import TestResult  # noqa: E402
 from steps import Edit, Expect, Step  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -72,18 +74,42 @@ class ExpectationTests(unittest.TestCase):
 
 
 
+def outcome(status: str, own: float, tests: int = 1, wall: float = 0.0) -> scratch.Outcome:
+    """A run of `tests` tests, the slowest `own` seconds by its own time, the run `wall` seconds."""
+    results = [TestResult(f"W.T/t{index}()", own if index == 0 else 0.0, status) for index in range(tests)]
+    return scratch.Outcome(status, wall, tests, "", results=results)
+
+
 class SaidTests(unittest.TestCase):
     """A step's line: a failure the chapter predicts says "as predicted"; one it does not is FAILED."""
 
     def test_a_predicted_failure_says_so_and_an_unpredicted_one_is_failed(self):
-        outcome = type("Outcome", (), {"status": "failed", "seconds": 0.04, "tests": 1})()
-        self.assertEqual(steps.said(True, "its post reaches its own list only", outcome),
+        failed = outcome("failed", 0.04)
+        self.assertEqual(steps.said(True, "its post reaches its own list only", failed),
                          "as the chapter says: its post reaches its own list only: failed, as predicted, in 0.0 s "
                          "(1 test)")
-        self.assertEqual(steps.said(False, "the test passes", outcome),
+        self.assertEqual(steps.said(False, "the test passes", failed),
                          "FAILED: the test passes: failed in 0.0 s (1 test)")
-        passed = type("Outcome", (), {"status": "passed", "seconds": 11.0, "tests": 2})()
+        passed = outcome("passed", 11.0, tests=2, wall=11.8)
         self.assertEqual(steps.said(True, "it waits", passed), "as the chapter says: it waits: passed in 11.0 s (2 tests)")
+
+
+class OwnTimeTests(unittest.TestCase):
+    """A step's time is its slowest test's own, as its library reports it: through `swift test` (macOS) a run's wall
+    time counts `swift test`'s start, which no step's test can help."""
+
+    WITHOUT_WAITING = steps.Expect("^T", "passed", "the talk's test passes without waiting", at_most=1.0)
+    A_SECOND = steps.Expect("^T", "passed", "the test passes after a second", at_least=1.0, at_most=5.0)
+
+    def test_a_slow_start_is_not_the_tests(self):
+        self.assertTrue(steps.meets(self.WITHOUT_WAITING, outcome("passed", 0.02, wall=2.4)))
+        self.assertFalse(steps.meets(self.WITHOUT_WAITING, outcome("passed", 1.2, wall=1.3)))
+
+    def test_a_test_that_waits_a_second_waits_by_its_own_time(self):
+        self.assertTrue(steps.meets(self.A_SECOND, outcome("passed", 1.01, wall=1.9)))
+        self.assertFalse(steps.meets(self.A_SECOND, outcome("passed", 0.02, wall=1.9)))
+        self.assertFalse(steps.meets(self.A_SECOND, outcome("failed", 1.01)))
+        self.assertFalse(steps.meets(self.A_SECOND, outcome("passed", 1.01, tests=0)))
 
 
 if __name__ == "__main__":

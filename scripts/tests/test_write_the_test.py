@@ -4,6 +4,7 @@
 import contextlib
 import dataclasses
 import io
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -16,6 +17,7 @@ import write_the_test  # noqa: E402
 from pyramidkit.run import scratch  # noqa: E402
 from pyramidkit.run.mistake import MistakeError  # noqa: E402
 from pyramidkit.run.results import Failure, TestResult  # noqa: E402
+from pyramidkit.tests.macos import MacOSTestCase  # noqa: E402
 from write_the_test import EXERCISES, Hidden  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -165,8 +167,9 @@ def fake_copy(run, events: list):
             events.append("alone")
             yield
 
-        def run(self, pattern, limit, environment=None, stop_at_first_failure=True):
-            return run(pattern, limit, environment=environment, stop_at_first_failure=stop_at_first_failure)
+        def run(self, pattern, limit, environment=None, stop_at_first_failure=True, test_limit=None):
+            return run(pattern, limit, environment=environment, stop_at_first_failure=stop_at_first_failure,
+                       **({"test_limit": test_limit} if test_limit is not None else {}))
 
     return Copy
 
@@ -185,7 +188,7 @@ class JudgeOrderTests(unittest.TestCase):
 
         def run(pattern, limit, environment=None, stop_at_first_failure=True):
             events.append(("run", (environment or {}).get("POI_MUTANT")))
-            return type("O", (), {"status": "passed", "tests": 1, "seconds": 0.01, "failures": lambda s: []})()
+            return FakeOutcome("passed")
 
         Copy = fake_copy(run, events)
         verdict = write_the_test.judge(Copy(), exercise, {"yours": "@Test func a() { #expect(x) }"}, holding)["yours"]
@@ -200,12 +203,17 @@ class JudgeOrderTests(unittest.TestCase):
 
 
 class FakeOutcome:
-    def __init__(self, status, tests=1, failures=(), output="", hung=()):
+    """A scratch.Outcome's face: `seconds` the run's wall time, `own` its slowest test's own time."""
+
+    def __init__(self, status, tests=1, failures=(), output="", hung=(), seconds=0.1, own=0.01, bound=None):
         self.status, self.tests, self._failures, self.output, self.hung = status, tests, list(failures), output, list(hung)
-        self.seconds = 0.1
+        self.seconds, self.own, self.bound = seconds, own, bound
 
     def failures(self):
         return self._failures
+
+    def slowest(self):
+        return self.own
 
 
 class RefusalTests(unittest.TestCase):
@@ -257,25 +265,76 @@ class RunToTheEndTests(unittest.TestCase):
 
 
 class FastLimitTests(unittest.TestCase):
-    """A 'without waiting' exercise's run stops at FAST_LIMIT (3 s), any other at LIMIT (10 s): the limit each run is
-    given, and the one the refusal names."""
+    """A 'without waiting' exercise's test is stopped once it has run FAST_LIMIT (3 s) from its start line, any
+    exercise's run at LIMIT (10 s): a run's start (`swift test`'s, on macOS) counts for no test. The refusal names the
+    limit that stopped it."""
 
-    def test_each_run_gets_its_exercises_limit(self):
+    def test_each_run_gets_its_exercises_limits(self):
         holding = write_the_test.universe.holding(write_the_test.kit_config.load(ROOT))
-        for name, limit in (("write-scheduler-test", write_the_test.FAST_LIMIT), ("write-fetcher-test", write_the_test.LIMIT)):
+        for name, test_limit in (("write-scheduler-test", write_the_test.FAST_LIMIT), ("write-fetcher-test", None)):
             exercise = next(e for e in EXERCISES if e.name == name)
             limits = []
 
-            def run(pattern, given, environment=None, stop_at_first_failure=True):
-                limits.append(given)
-                return FakeOutcome("timeout", tests=0)
+            def run(pattern, given, environment=None, stop_at_first_failure=True, test_limit=None):
+                limits.append((given, test_limit))
+                return FakeOutcome("timeout", tests=0, bound=test_limit or given)
 
             verdict = write_the_test.judge(fake_copy(run, [])(), exercise, {"yours": "@Test func a() { #expect(x) }"},
                                            holding)["yours"]
             with self.subTest(name):
-                self.assertEqual(limits, [limit])
-                self.assertIn(f"did not end within {limit:.0f} s", verdict.lines[0])
+                self.assertEqual(limits, [(write_the_test.LIMIT, test_limit)])
+                self.assertIn(f"did not end within {test_limit or write_the_test.LIMIT:.0f} s", verdict.lines[0])
         self.assertEqual((write_the_test.FAST_LIMIT, write_the_test.LIMIT), (3.0, 10.0))
+
+    def test_under_a_mistake_a_test_is_stopped_at_the_same_limit(self):
+        holding = write_the_test.universe.holding(write_the_test.kit_config.load(ROOT))
+        exercise = next(e for e in EXERCISES if e.name == "write-scheduler-test")
+        limits = []
+
+        def run(pattern, given, environment=None, stop_at_first_failure=True, test_limit=None):
+            limits.append(test_limit)
+            if (environment or {}).get("POI_MUTANT") is None:
+                return FakeOutcome("passed")
+            return FakeOutcome("timeout", bound=test_limit, hung=["WorkshopTests.W/fires()"])
+
+        verdict = write_the_test.judge(fake_copy(run, [])(), exercise, {"yours": "@Test func a() { #expect(x) }"},
+                                       holding)["yours"]
+        self.assertEqual(set(limits), {write_the_test.FAST_LIMIT})
+        self.assertTrue(all("stopped after 3 s" in line for line in verdict.lines if line.startswith("hung: ")))
+
+
+class OwnTimeTests(unittest.TestCase):
+    """'Your test must not wait' is judged by the test's own time, as its test library reports it, not by the run's:
+    through `swift test` (macOS) a run's wall time counts `swift test`'s start, which no test can help."""
+
+    EXERCISE = next(e for e in EXERCISES if e.name == "write-scheduler-test")
+
+    def verdict(self, outcome: FakeOutcome) -> write_the_test.Verdict:
+        holding = write_the_test.universe.holding(write_the_test.kit_config.load(ROOT))
+
+        def run(pattern, limit, environment=None, stop_at_first_failure=True, test_limit=None):
+            return outcome if (environment or {}).get("POI_MUTANT") is None else FakeOutcome("failed")
+
+        return write_the_test.judge(fake_copy(run, [])(), self.EXERCISE, {"yours": "@Test func a() { #expect(x) }"},
+                                    holding)["yours"]
+
+    def test_a_slow_start_is_not_the_tests(self):
+        verdict = self.verdict(FakeOutcome("passed", seconds=2.4, own=0.02))
+        self.assertTrue(verdict.accepted, verdict.lines)
+        self.assertEqual(verdict.lines[0], "passes on the code as it is (0.02 s)")
+
+    def test_a_test_that_waits_is_rejected_by_its_own_time(self):
+        verdict = self.verdict(FakeOutcome("passed", seconds=1.3, own=1.2))
+        self.assertFalse(verdict.accepted)
+        self.assertEqual(verdict.lines, ["rejected: your test took 1.2 s on the code as it is; the task says it must "
+                                         "not wait"])
+        self.assertEqual(write_the_test.FAST_SECONDS, 1.0)
+
+    def test_the_slowest_of_its_tests_is_a_tests_own_time(self):
+        outcome = scratch.Outcome("passed", 5.0, 2, "", results=[TestResult("W.A/a()", 0.3, "passed"),
+                                                                  TestResult("W.A/b()", 0.8, "passed")])
+        self.assertEqual(outcome.slowest(), 0.8)
+        self.assertEqual(scratch.Outcome("passed", 5.0, 0, "").slowest(), 0.0)
 
 
 class HangUnderAMistakeTests(unittest.TestCase):
@@ -330,6 +389,38 @@ class HangUnderAMistakeTests(unittest.TestCase):
         caught = write_the_test.Verdict(False, ["caught: a", "let through: b"], ["b"], [])
         self.assertEqual(write_the_test.unexpected(swift, caught), ["it hangs under [], its file says ['a']"])
 
+
+
+class CheckerOnMacOSTests(MacOSTestCase):
+    """The checker on a stand-in macOS (pyramidkit/tests/macos.py): a package whose WorkshopTests hold the speed
+    exercise's suite, built as macOS builds it; every run through `swift test`, the bundle never run, the test judged
+    by its own time (the recorded `slow` run's test took 1.2 s of real time, replayed in a fraction of one)."""
+
+    EXERCISE = next(e for e in EXERCISES if e.name == "write-scheduler-test")
+
+    def judge(self, scenario: str) -> write_the_test.Verdict:
+        subprocess.run(["swift", "build", "--build-tests"], cwd=self.root, check=True, capture_output=True)
+        copy = scratch.BuiltTests(self.root, "KitRecPackageTests")
+        holding = write_the_test.universe.holding(write_the_test.kit_config.load(ROOT))
+        with mock.patch.dict("os.environ", {"FAKE_SWIFT_SCENARIO": scenario}):
+            return write_the_test.judge(copy, self.EXERCISE, {"yours": "@Test func a() { #expect(x) }"},
+                                        holding)["yours"]
+
+    def test_a_test_that_passes_and_catches_every_mistake_is_accepted_through_swift_test(self):
+        verdict = self.judge("pass")
+        self.assertTrue(verdict.accepted, verdict.lines)
+        self.assertRegex(verdict.lines[0], r"^passes on the code as it is \(0\.0\d s\)$")
+        self.assertEqual([line for line in verdict.lines if line.startswith("caught: ")],
+                         [f"caught: {mistake.says}" for mistake in self.EXERCISE.mistakes])
+        runs = self.swift_test_runs()
+        self.assertEqual(len(runs), 1 + len(self.EXERCISE.mistakes))
+        self.assertTrue(all(run[:4] == ["test", "--skip-build", "--filter", self.EXERCISE.pattern()] for run in runs))
+
+    def test_a_test_that_waits_is_rejected_by_its_own_time_not_the_runs(self):
+        verdict = self.judge("slow")
+        self.assertFalse(verdict.accepted)
+        self.assertEqual(verdict.lines, ["rejected: your test took 1.2 s on the code as it is; the task says it must "
+                                         "not wait"])
 
 
 class BuildErrorTests(unittest.TestCase):

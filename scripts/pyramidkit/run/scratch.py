@@ -68,6 +68,14 @@ class Outcome:
     results: list[TestResult] = dataclasses.field(default_factory=list)
     # A run stopped at its first failure: that failure's test, by identifier (its result never came).
     stopped_by: list[str] = dataclasses.field(default_factory=list)
+    # A run stopped at a time limit: that limit's seconds, the run's or one test's (`run`'s test_limit).
+    bound: float | None = None
+
+    def slowest(self) -> float:
+        """The longest time one of the run's tests took, as its test library reports it (XCTest's `(N seconds)`, Swift
+        Testing's event stream): a test's own time. `seconds`, the run's, also counts its processes' start, `swift
+        test`'s on macOS, where the runs go through it: a rule about how long a test takes reads this one."""
+        return max((result.seconds for result in self.results), default=0.0)
 
     def failed(self) -> list[str]:
         """The tests that failed, by identifier (a test a crash took down, and the one a run stopped at, included)."""
@@ -175,13 +183,15 @@ class BuiltTests:
         return name if running.qualified(name) else running.identify(name, self.names(), keep=keep)
 
     def run(self, pattern: str, limit: float, stop_at_first_failure: bool = True,
-            environment: dict[str, str] | None = None) -> Outcome:
+            environment: dict[str, str] | None = None, test_limit: float | None = None) -> Outcome:
         """Runs the tests that match `pattern`, XCTest and Swift Testing at once, through the kit's test-run layer,
-        which reads their results. A run longer than `limit` seconds is stopped ('timeout', naming the tests that
-        were running); with `stop_at_first_failure`, so is a run as soon as a test reports a failure. Either way every
-        process the run started is stopped (scripts/pyramidkit/run/bounded.py)."""
+        which reads their results. A run longer than `limit` seconds, or with one test running longer than
+        `test_limit` (from the line that says it started, so that no process's start counts), is stopped
+        ('timeout', naming the tests that were running, `bound` the limit that passed); with `stop_at_first_failure`,
+        so is a run as soon as a test reports a failure. Either way every process the run started is stopped
+        (scripts/pyramidkit/run/bounded.py)."""
         finished, results = testrun.run_matching(
-            self.tree, limit, self.identify, lambda stream: self.commands(pattern, stream),
+            self.tree, limit, self.identify, lambda stream: self.commands(pattern, stream), test_limit=test_limit,
             environment={**RUN_ENVIRONMENT, **(environment or {})},
             stop=testrun.first_failure if stop_at_first_failure else None)
         if finished.hang:
@@ -195,7 +205,8 @@ class BuiltTests:
         first = running.first_failing(finished.output) if finished.stopped else None
         stopped_by = [self.identify(first, keep=lambda identifier: re.search(pattern, identifier) is not None)
                       ] if first else []
-        return Outcome(status, finished.seconds, len(results), finished.output, hung, results, stopped_by)
+        return Outcome(status, finished.seconds, len(results), finished.output, hung, results, stopped_by,
+                       finished.hang.bound if finished.hang else None)
 
     def hung_tests(self, hang: bounded.Hang, pattern: str) -> list[str]:
         """The tests a stopped run left running, by identifier when the binary lists them (`Module.Class/method`,

@@ -241,8 +241,9 @@ class ScratchCopyOnMacOSTests(MacOSTestCase):
     def test_a_hang_in_the_copy_names_the_test_from_swift_test_lists_listing(self):
         copy = self.copy()
         with unittest.mock.patch.dict("os.environ", {"FAKE_SWIFT_SCENARIO": "hang"}):
-            outcome = copy.run(self.UNIT, 1.5)
-        self.assertEqual((outcome.status, outcome.hung), ("timeout", ["UnitTests.Distances/waits()"]))
+            outcome = copy.run(self.UNIT, 30.0, test_limit=0.5)
+        self.assertEqual((outcome.status, outcome.hung, outcome.bound),
+                         ("timeout", ["UnitTests.Distances/waits()"], 0.5), "stopped at the test's limit, not the run's")
         [listed] = self.listings()
         self.assertEqual(listed["cwd"], str(copy.tree))
 
