@@ -141,6 +141,35 @@ class BinariesTests(unittest.TestCase):
         self.assertEqual(len(found), 1, found)
         self.assertIn("the check cannot see it", found[0])
 
+    def test_ldd_is_asked_on_linux_only(self):
+        """`ldd` is Linux's (macOS lists a binary's libraries with otool, and URLSession is in Foundation there): on
+        Linux the programs' libraries are read and FoundationNetworking held to; elsewhere only their symbols."""
+        import contextlib
+        import io
+        import types
+        import unittest.mock
+
+        def run(command, **options):
+            program = Path(command[1]).name
+            if command[0] == "ldd":
+                return types.SimpleNamespace(stdout=LDD if program == layout.LINKS_THEM else "")
+            return types.SimpleNamespace(stdout="T $s13POINetworking1fF\nT $s11POILocation1gF\n"
+                                         if program == layout.LINKS_THEM else "")
+
+        with tempfile.TemporaryDirectory() as folder:
+            products = Path(folder)
+            for program in (*layout.NOT_LINKED, layout.LINKS_THEM):
+                (products / program).write_text("")
+            for system in ("Linux", "Darwin"):
+                with unittest.mock.patch.object(layout.platform, "system", return_value=system), \
+                        unittest.mock.patch.object(layout.subprocess, "run", side_effect=run) as ran, \
+                        contextlib.redirect_stdout(io.StringIO()) as said:
+                    self.assertEqual(layout.check_binaries(ROOT, products), 0, system)
+                asked = [call.args[0][0] for call in ran.call_args_list]
+                self.assertEqual(asked.count("ldd"), 2 if system == "Linux" else 0, system)
+                self.assertIn("needs no libFoundationNetworking" if system == "Linux" else "ldd's libraries: Linux only",
+                              said.getvalue())
+
     def test_nothing_linked_and_a_control_that_sees_is_clean(self):
         self.assertEqual(layout.binary_findings(
             "poi-server", {"POINetworking"}, seen={"POINetworking": 0, "lib": []},

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import sys
 import unittest
+import unittest.mock
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -60,6 +63,15 @@ class CommandLineTests(unittest.TestCase):
             with self.subTest(arguments), self.assertRaises(SystemExit) as caught:
                 soak.main(arguments)
             self.assertEqual(caught.exception.code, 2)
+
+    def test_it_reads_proc_so_it_runs_on_linux_only(self):
+        """The soak reads the server's descriptors, threads and memory from /proc: Linux's; elsewhere it says so."""
+        for platform, said in (("darwin", "Linux only"), ("linux", "no server at /no/such/poi-server")):
+            with self.subTest(platform), unittest.mock.patch.object(sys, "platform", platform), \
+                    contextlib.redirect_stderr(io.StringIO()) as error, self.assertRaises(SystemExit) as caught:
+                soak.main(["--server", "/no/such/poi-server"])
+            self.assertEqual(caught.exception.code, 2)
+            self.assertIn(said, error.getvalue())
 
 
 if __name__ == "__main__":

@@ -175,5 +175,62 @@ class StopTreeTests(unittest.TestCase):
         self.assertTrue(gone(grandchild))
 
 
+class PlatformTests(unittest.TestCase):
+    """bounded.py's three forks on the platform, each side held (macOS's with sys.platform patched): Linux adopts the
+    orphans of its runs (prctl's PR_SET_CHILD_SUBREAPER, Linux's own since 3.4) and reads its process tree from /proc
+    (a container may have no `ps`); macOS has neither, and reads the tree from `ps`, and a process's life from
+    signal 0."""
+
+    def test_only_linux_is_asked_to_adopt_orphans(self):
+        for platform, asked in (("linux", [((36, 1, 0, 0, 0),)]), ("darwin", [])):
+            calls = []
+            library = unittest.mock.Mock()
+            library.prctl.side_effect = lambda *arguments: calls.append((arguments,)) or 0
+            with unittest.mock.patch.object(sys, "platform", platform), \
+                    unittest.mock.patch("ctypes.CDLL", return_value=library):
+                bounded.become_subreaper()
+            self.assertEqual(calls, asked, platform)
+
+    def test_the_process_tree_from_proc_on_linux_and_from_ps_on_macos(self):
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        self.addCleanup(child.wait)
+        self.addCleanup(child.kill)
+        listdir, popen = os.listdir, subprocess.Popen
+        for platform in ("linux", "darwin"):
+            read = []
+            with unittest.mock.patch.object(sys, "platform", platform), \
+                    unittest.mock.patch.object(bounded.os, "listdir", lambda path: read.append(("proc", path)) or
+                                               listdir(path)), \
+                    unittest.mock.patch.object(bounded.subprocess, "Popen", lambda command, **options: read.append(
+                        ("ps", command[0])) or popen(command, **options)):
+                children = bounded._children()
+            self.assertIn(child.pid, children[os.getpid()], platform)
+            self.assertEqual({how for how, _ in read}, {"proc" if platform == "linux" else "ps"}, platform)
+
+    def test_a_process_without_proc_lives_on_macos_by_signal_zero(self):
+        unreadable = unittest.mock.mock_open()
+        unreadable.side_effect = OSError("no /proc")
+        for platform, alive in (("linux", False), ("darwin", True)):
+            with unittest.mock.patch.object(sys, "platform", platform), \
+                    unittest.mock.patch("builtins.open", unreadable):
+                self.assertEqual(bounded._alive(os.getpid()), alive, platform)
+
+    def test_on_macos_a_tree_found_by_ps_is_stopped_whole(self):
+        script = ("import subprocess, sys, time\n"
+                  "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'], start_new_session=True)\n"
+                  "print(p.pid, flush=True)\n"
+                  "time.sleep(60)\n")
+        parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                                  start_new_session=True)
+        grandchild = int(parent.stdout.readline())
+        with unittest.mock.patch.object(sys, "platform", "darwin"):
+            descendants = bounded.stop_tree(parent.pid)
+        parent.wait(timeout=5)
+        parent.stdout.close()
+        self.assertEqual(descendants, [grandchild])
+        bounded.reap(descendants)
+        self.assertTrue(gone(grandchild))
+
+
 if __name__ == "__main__":
     unittest.main()
