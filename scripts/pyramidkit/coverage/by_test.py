@@ -2,17 +2,17 @@
 the tests that can notice it (scripts/mutants), not every test of a tier.
 
 Each test runs alone, in a process of its own, its profiles in a folder of their own: on Linux the instrumented test
-binary itself, LLVM_PROFILE_FILE pointing into a temporary folder (the programs an end-to-end test launches inherit
-the variable, so what they run counts for that test too); on macOS, whose test binary is a bundle the kit never runs
+binary itself, LLVM_PROFILE_FILE pointing into a temporary folder (the programs an end-to-end test launches inherit the
+variable, so what they run counts for that test too); on macOS, whose test binary is a bundle the kit never runs
 (layout.tests_are_programs), `swift test --enable-code-coverage --filter`, which empties the products' codecov/ when it
 starts and sets LLVM_PROFILE_FILE there itself, the launched programs inheriting it (SwiftPM's SwiftTestCommand and
 TestingSupport.constructTestEnvironment): a `swift test` start and SwiftPM's own merge and export for each test, far
-slower than Linux's. The raw profiles say which functions ran (`llvm-profdata show --all-functions --counts`, which reads a raw profile without
-the binary, in milliseconds); one `llvm-cov export` of the binaries says where each function is (its file and its
-first and last line). A test reaches a line when it ran a function whose lines hold it: coarser than lines, never
-narrower, so a test that runs a mutated line is among those chosen. Two kinds of child process write no profile:
-an exit test's, which ends in a trap (such a test is marked to run for every mutant of its tier), and a program an
-end-to-end test stops with a signal (so scripts/mutants runs the end-to-end tier whole).
+slower than Linux's. The raw profiles say which functions ran (`llvm-profdata show --all-functions --counts`, which
+reads a raw profile without the binary, in milliseconds); one `llvm-cov export` of the binaries says where each function
+is (its file and its first and last line). A test reaches a line when it ran a function whose lines hold it: coarser
+than lines, never narrower, so a test that runs a mutated line is among those chosen. Two kinds of child process write
+no profile: an exit test's, which ends in a trap (such a test is marked to run for every mutant of its tier), and a
+program an end-to-end test stops with a signal (so scripts/mutants runs the end-to-end tier whole).
 
 Saved in .build-coverage/lines-by-test.json with the digest of the sources (tier_coverage.sources_digest): data for
 other sources is not used. Python's standard library only; tested by scripts/pyramidkit/tests/test_test_coverage.py.

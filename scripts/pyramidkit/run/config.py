@@ -29,7 +29,8 @@ The budgets file it names (this package's: scripts/budgets.json; read by run/bud
       "tiers": {                                        each tier's budgets, in seconds:
         "Unit": {"maxTierSeconds": 3.0,                   its whole run
                  "maxSecondsPerTest": 0.25,               a test (its own time, as the test library reports it)
-                 "exceptions": {"MyUnitTests.S/slow()": 1}} a test's own, over the tier's
+                 "exceptions": {"MyUnitTests.S/slow()": 1}}
+                                                          a test's own, over the tier's
       },
       "shape": ["Unit", "EndToEnd"],                    optional: each tier has more tests than the next
       "measuredOn": ["linux"],                          optional: the platforms the times were measured on

@@ -13,9 +13,10 @@ ones that hung (or waited on one that did). Both libraries print a line when a t
 XCTest's console names a test `Class.method` on Linux (`-[Module.Class method]` on Darwin, read as
 `Module.Class/method`: `qualified`, its own identifier); Swift Testing's names it by its display name, in quotes, or by
 its function (`roundTrip()`) when it has none, and never by its suite. `identify` turns those console names into the
-identifiers the reports use (`Module.Suite/test()`), from the build's own list of its tests (listing.py: Swift
-Testing's display names come from its event stream's `test` records, which a listing writes and runs nothing). A parameterized test's cases print a
-"Test case passing ... started." line and no line when they end: they are not tests here, their test is.
+identifiers the reports use (`Module.Suite/test()`), from the build's own list of its tests (listing.py: Swift Testing's
+display names come from its event stream's `test` records, which a listing writes and runs nothing). A parameterized
+test's cases print a "Test case passing ... started." line and no line when they end: they are not tests here, their
+test is.
 
 Used by scripts/pyramidkit/run/bounded.py (which stops a run whose tests run past their bound), scripts/pyramidkit/cli/run.py and
 scripts/pyramidkit/run/scratch.py (which name the tests a stopped run left running). Python's standard library only; tested by
@@ -136,9 +137,9 @@ def qualified(name: str) -> bool:
 
 def identify(name: str, table: dict[str, list[str]], module: str | None = None,
              keep: Callable[[str], bool] | None = None) -> str:
-    """A console name as the reports name the test: its identifier when `table` (listing.Listed.console_names) gives one, of
-    `module` and kept by `keep` (several when a name is ambiguous, joined by " or "); otherwise the console name,
-    after `module` (an XCTest name that holds its module, Darwin's, as it is: `qualified`)."""
+    """A console name as the reports name the test: its identifier when `table` (listing.Listed.console_names) gives
+    one, of `module` and kept by `keep` (several when a name is ambiguous, joined by " or "); otherwise the console
+    name, after `module` (an XCTest name that holds its module, Darwin's, as it is: `qualified`)."""
     found = sorted({identifier for identifier in table.get(name, [])
                     if (module is None or identifier.startswith(f"{module}.")) and (keep is None or keep(identifier))})
     if found:

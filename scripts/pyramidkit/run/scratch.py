@@ -6,13 +6,13 @@ The user's tree is never written; a mistake is undone when its block ends, also 
 killed run is put right by the next `prepare()`, which makes the copy match the user's files again.
 
 On Linux, tests run from the built test binary, not through `swift test`: there `swift test --skip-build` costs about
-0.7 s a call before any test runs (it plans the package again), more than a whole unit tier takes here. The binary
-runs XCTest with an explicit list of tests (what `swift test` does) and Swift Testing with `--testing-library
-swift-testing --filter`, both at once. On macOS the test binary is a bundle that only xctest loads, so they run
-through `swift test --skip-build --filter` (testrun.commands, layout.tests_are_programs), and are listed through
-`swift test list` (listing.py). Either way under scripts/pyramidkit/run/bounded.py: a time-out or the first failure stops every
-process the run started, the programs an end-to-end test launched included, and a time-out names the tests still
-running. Python's standard library only; runs on Linux and macOS (tested there with a stand-in `swift`:
+0.7 s a call before any test runs (it plans the package again), more than a whole unit tier takes here. The binary runs
+XCTest with an explicit list of tests (what `swift test` does) and Swift Testing with `--testing-library swift-testing
+--filter`, both at once. On macOS the test binary is a bundle that only xctest loads, so they run through `swift test
+--skip-build --filter` (testrun.commands, layout.tests_are_programs), and are listed through `swift test list`
+(listing.py). Either way under scripts/pyramidkit/run/bounded.py: a time-out or the first failure stops every process
+the run started, the programs an end-to-end test launched included, and a time-out names the tests still running.
+Python's standard library only; runs on Linux and macOS (tested there with a stand-in `swift`:
 scripts/pyramidkit/tests/test_darwin.py).
 """
 

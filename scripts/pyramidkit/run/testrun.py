@@ -347,8 +347,8 @@ def run_matching(cwd: Path, limit: float, name: Callable[[str], str],
         # In a terminal: through a pipe, `swift test` holds back every line of its test binary until it ends, and
         # the binary's own C stdio buffers its lines.
         with layout.shared_stream(stream, processes):
-            finished = bounded.run(processes, limit, cwd=cwd,
-                                   environment={**running.CONSOLE_ENVIRONMENT, **own_environment, **(environment or {})},
+            given = {**running.CONSOLE_ENVIRONMENT, **own_environment, **(environment or {})}
+            finished = bounded.run(processes, limit, cwd=cwd, environment=given,
                                    test_limit=test_limit, longer=longer, stop=stop, terminal=True)
         results = kit_results.parse_xctest_console(finished.output, name, cwd)
         results += kit_results.parse_event_stream(layout.stream_text(Path(folder), stream.name), cwd, finished.output)

@@ -165,12 +165,12 @@ def symbol(line: str) -> str:
 
 def swift_testing_part(console: str, names: dict[str, str], chosen: set[str]) -> list[str]:
     """The recorded Swift Testing lines of the chosen tests, and the run's own (its start, its details)."""
-    lines = ["◇ Test run started." + console.split("◇ Test run started.", 1)[1]] if "◇ Test run started." in console \
-        else [""]
+    start = "◇ Test run started."
+    part = start + console.split(start, 1)[1] if start in console else ""
     shown, keep = [], True
     wanted = {names[identifier] for identifier in chosen}
     others = set(names.values()) - wanted
-    for line in lines[0].splitlines():
+    for line in part.splitlines():
         if line.startswith("↳"):
             if keep:
                 shown.append(line)
