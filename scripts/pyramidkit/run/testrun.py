@@ -366,28 +366,39 @@ def swift_test(package: kit_config.Config, tier: str, pattern: str, extra: list[
     Swift Testing's from its event stream; a test that hung is a failure) and the tests it left running. `command`
     makes the one command (the script tests give a fake test binary); `binary` (swiftbuild: the runners) lists the
     tests, to name them (None: as the console names them, after the tier's first target), when a console name needs
-    it: Darwin's XCTest names hold their module (running.qualified), and a run of them lists nothing."""
+    it: Darwin's XCTest names hold their module (running.qualified), and a run of them lists nothing.
+
+    Through `swift test` (macOS: layout.tests_are_programs) the listing is `swift test list`, which waits for the
+    build folder's lock (SwiftPM's `.build/.lock`: "Another instance of SwiftPM is already running ...") that the
+    run's own `swift test` holds until it ends. So when a test may need its name while the run goes on (its budget's
+    exception gives it a longer bound of its own: `longer`), the build is listed before the run starts; otherwise
+    only after it, if at all."""
     targets = package.tier(tier).targets
     binaries = (binary,) if isinstance(binary, Path) else tuple(binary or ())
     tables: list[dict[str, list[str]]] = []  # the listing, once it is needed
+    exceptions = bool(bounds.budget.get("exceptions"))
+
+    def table() -> dict[str, list[str]]:
+        if not tables:
+            tables.append(merged_names(binaries, package.root, layout.Build.of(extra)))
+        return tables[0]
 
     def name(console_name: str) -> str:
         if running.qualified(console_name):
             return console_name
-        if not tables:
-            tables.append(merged_names(binaries, package.root, layout.Build.of(extra)))
-        table = tables[0]
-        found = [running.identify(console_name, table, target) for target in targets]
-        known = [identifier for identifier in found if identifier in table.get(console_name, [])
+        found = [running.identify(console_name, table(), target) for target in targets]
+        known = [identifier for identifier in found if identifier in table().get(console_name, [])
                  or " or " in identifier]
         return known[0] if known else found[0]
 
     def longer(console_name: str) -> float | None:
-        return bounds.own(name(console_name))
+        return bounds.own(name(console_name)) if exceptions else None
 
     def make(stream: Path) -> tuple[list[list[str]], dict[str, str]]:
         return ([command(pattern, stream, extra)], {}) if command else test_commands(package, pattern, stream, extra)
 
+    if exceptions and bounds.test is not None and not layout.tests_are_programs():
+        table()  # before the run's `swift test` holds the build folder's lock
     finished, results = run_matching(package.root, bounds.run, name, make, test_limit=bounds.test, longer=longer)
     hung = hung_entries(finished.hang, bounds, name) if finished.hang else []
     results += [TestResult(entry["test"], entry["seconds"], "failed", hung_line(entry, tier))

@@ -32,18 +32,24 @@ Event.Symbol: pass U+10105B, known issue U+100882, started U+1007C8, fail U+1008
 
 What a real `swift test` also does and this one does too: a test run with --enable-code-coverage empties the products'
 codecov/ and writes each process's profile there (SwiftPM's TestingSupport: `codecov/<library>%m.%p.profraw`); a
-`swift test` whose bundle is not built fails, saying where it looked. The log (FAKE_SWIFT_LOG): one JSON line a call,
-{"tool", "args", "cwd"}.
+`swift test` whose bundle is not built fails, saying where it looked; every `swift build` and `swift test` holds the
+build folder's lock (SCRATCH/.lock) while it runs, and one that finds it held says SwiftPM's "Another instance of
+SwiftPM ... is already running" and waits (measured with 6.3.1 here: `swift test list` waits for a `swift test` that
+hangs). A real one waits as long as it takes; this one FAKE_SWIFT_LOCK_SECONDS (5 s) at most, then fails. The log
+(FAKE_SWIFT_LOG): one JSON line a call, {"tool", "args", "cwd"}.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import re
 import shutil
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "kitrec"
@@ -67,9 +73,38 @@ def option(args: list[str], name: str, default: str | None = None) -> str | None
     return args[args.index(name) + 1] if name in args[:-1] else default
 
 
+def scratch(args: list[str]) -> Path:
+    """The build folder the options choose: --scratch-path, else the package's .build."""
+    return Path(option(args, "--scratch-path") or Path.cwd() / ".build")
+
+
 def products(args: list[str]) -> Path:
     """The products folder of the build the options choose, as macOS's SwiftPM names it."""
-    return Path(option(args, "--scratch-path") or Path.cwd() / ".build") / TRIPLE_FOLDER
+    return scratch(args) / TRIPLE_FOLDER
+
+
+@contextlib.contextmanager
+def locked(args: list[str]) -> Iterator[bool]:
+    """The build folder's lock, held for the block (True), or not had within FAKE_SWIFT_LOCK_SECONDS (False)."""
+    folder = scratch(args)
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / ".lock", "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(f"Another instance of SwiftPM is already running using '{folder}', waiting until that process has "
+                  "finished execution...", file=sys.stderr, flush=True)
+            deadline = time.monotonic() + float(os.environ.get("FAKE_SWIFT_LOCK_SECONDS", "5"))
+            while True:
+                try:
+                    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        yield False
+                        return
+                    time.sleep(0.05)  # the stand-in's wait for the lock, as SwiftPM's
+        yield True
 
 
 def product_name() -> str:
@@ -263,6 +298,15 @@ def swift(args: list[str]) -> int:
     if args[:1] == ["build"] and "--show-bin-path" in args:
         print(products(args))
         return 0
+    with locked(args) as held:
+        if not held:
+            print("error: the stand-in waited for the build folder's lock and gave up", file=sys.stderr)
+            return 1
+        return locked_swift(args)
+
+
+def locked_swift(args: list[str]) -> int:
+    """What `swift` does with the build folder's lock held."""
     if args[:1] == ["build"]:
         executable = bundle_executable(products(args))
         executable.parent.mkdir(parents=True, exist_ok=True)

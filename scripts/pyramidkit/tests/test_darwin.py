@@ -105,9 +105,10 @@ class RunOnMacOSTests(MacOSTestCase):
         self.assertIn("FAILED UnitTests.CoordinateXCTests/testValid at Tests/UnitTests/UnitTests.swift:21: "
                       "XCTAssertEqual failed", said)
 
-    def hung(self, scenario: str) -> tuple[int, dict, str]:
+    def hung(self, scenario: str, exceptions: dict | None = None) -> tuple[int, dict, str]:
         budgets = self.root / "budgets.json"
-        budgets.write_text(json.dumps({"tiers": {"Unit": {"maxSecondsPerTest": 0.1, "maxTierSeconds": 5.0}}}))
+        budgets.write_text(json.dumps({"tiers": {"Unit": {"maxSecondsPerTest": 0.1, "maxTierSeconds": 5.0,
+                                                          "exceptions": exceptions or {}}}}))
         config = json.loads((self.root / "pyramid.json").read_text())
         (self.root / "pyramid.json").write_text(json.dumps({**config, "budgets": "budgets.json"}))
         with unittest.mock.patch.dict("os.environ", {"FAKE_SWIFT_SCENARIO": scenario}), \
@@ -122,6 +123,16 @@ class RunOnMacOSTests(MacOSTestCase):
         self.assertEqual(len(self.listings()), 1, "its display name is looked up in `swift test list`'s listing")
         passed = {entry["test"] for entry in report["tiers"]["Unit"]["slowest"]}
         self.assertTrue(passed, said)
+
+    def test_a_test_with_a_longer_bound_of_its_own_is_named_before_swift_test_locks_the_build(self):
+        # Its console name must become an identifier while the run goes on, to find its bound; `swift test list`
+        # waits for the lock the run's own `swift test` holds (SwiftPM's .build/.lock), so it is asked first.
+        code, report, said = self.hung("hang", {"UnitTests.Distances/waits()": 0.2})
+        self.assertEqual(code, 1, said)
+        self.assertRegex(said, r"HUNG UnitTests\.Distances/waits\(\) still running after 1\.\d s \(bound: 1\.3 s a "
+                               r"test, 4 × its budget of 0\.2 s \+ 0\.5 s\)")
+        calls = [call["args"][:2] for call in self.calls() if call["args"][:1] == ["test"]]
+        self.assertEqual(calls, [["test", "list"], ["test", "--skip-build"]], "listed before the run")
 
     def test_a_hung_xctest_test_is_named_from_darwins_started_line(self):
         code, report, said = self.hung("hang-xctest")
