@@ -138,6 +138,9 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
     # holds its own mutants in a copy of their own, as the sharded full run was proved to equal the whole run.
     shared = options.engine == "auto" and len(held) < SCHEMATA_FROM
     jobs = options.jobs if side_by_side.can_run_side_by_side() else 1
+    if jobs < options.jobs:
+        progress(f"   --jobs {options.jobs}: one run at a time here (through `swift test`, each run holds the copy's "
+                 "build folder: side_by_side.can_run_side_by_side)")
     engine = Engine(package, schemata=options.engine != "rebuild", build_system=options.build_system, shared=shared,
                     measure_limits=jobs < 2)
     engine.jobs = jobs

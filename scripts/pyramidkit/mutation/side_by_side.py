@@ -27,7 +27,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from typing import Callable, Sequence
 
 from pyramidkit.mutation.swift_source import Mutant
-from pyramidkit.run import scratch
+from pyramidkit.run import layout, scratch
 
 # The state a worker process inherits when it is forked: what every one of its runs needs. Each worker has its own
 # copy; nothing is written back.
@@ -42,8 +42,12 @@ def stalled(entry: dict) -> bool:
 
 
 def can_run_side_by_side() -> bool:
-    """Whether this system forks processes (Linux and macOS do; `--jobs` above 1 needs it)."""
-    return "fork" in multiprocessing.get_all_start_methods()
+    """Whether runs can go side by side here: the system forks processes (Linux and macOS do), and a run does not hold
+    the copy's build folder. Where the tests run through `swift test` (macOS: layout.tests_are_programs), each run
+    holds SwiftPM's lock on the copy's .build until it ends (measured with 6.3.1: a second `swift test` there waits,
+    "Another instance of SwiftPM is already running"), so a second run would only wait, its time limit running, behind
+    the first; there the mutants run one at a time."""
+    return "fork" in multiprocessing.get_all_start_methods() and layout.tests_are_programs()
 
 
 def _measure(pattern: str) -> tuple[str, int, float, str]:

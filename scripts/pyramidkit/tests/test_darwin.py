@@ -260,8 +260,9 @@ class ScratchCopyOnMacOSTests(MacOSTestCase):
 
     def test_mutants_are_run_through_swift_test_and_killed_by_the_tier_that_fails(self):
         report = self.folder / "mutants.json"
-        code, said = self.said(mutants.main, ["--package-path", str(self.root), "--json", str(report)])
+        code, said = self.said(mutants.main, ["--package-path", str(self.root), "--json", str(report), "--jobs", "2"])
         self.assertEqual(code, 0, said)
+        self.assertIn("--jobs 2: one run at a time here", said, "each `swift test` holds the copy's build folder")
         found = json.loads(report.read_text())
         # Stopped at Darwin's first failure line, XCTest's; the stand-in may have written Swift Testing's failure by
         # then too (it runs the two libraries with no start between them).
