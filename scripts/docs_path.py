@@ -83,6 +83,9 @@ PAGES = [
     Page("linux-and-swift6.md",
          "Appendix: what differs on Linux and in Swift 6, and how this package deals with each.",
          ("01-the-pyramid.md",)),
+    Page("macos.md",
+         "Appendix: what a Mac user sets up, how the Mac's path is proven on Linux, and every place the code forks on "
+         "the platform.", ("linux-and-swift6.md",)),
     Page("appendix-programs.md",
          "Appendix: what the programs poi and poi-server do (options, exit statuses, the JSON schema, the server's "
          "limits), and how they behave on Linux.", ("04-end-to-end-and-contract-tests.md",)),

@@ -1,5 +1,6 @@
-"""Tests of scripts/check-layout's checks that need no build: test suites named once across the test targets, and the
-reading of `nm` and `ldd` behind `--binaries` (what the built poi-server must not link).
+"""Tests of scripts/check-layout's checks that need no build: test suites named once across the test targets, the
+reading of `nm` and `ldd` behind `--binaries` (what the built poi-server must not link), every platform fork in the
+table of docs/macos.md, and Darwin's rules that a build on Linux does not enforce.
 
 Run with: python3 -m unittest discover -s scripts/tests
 """
@@ -175,6 +176,104 @@ class BinariesTests(unittest.TestCase):
             "poi-server", {"POINetworking"}, seen={"POINetworking": 0, "lib": []},
             control={"POINetworking": 212, "lib": ["lib.so"]}), [])
 
+
+
+def tree(files: dict) -> tempfile.TemporaryDirectory:
+    """A folder holding `files` ({relative path: text}); the caller cleans it up."""
+    folder = tempfile.TemporaryDirectory()
+    for name, text in files.items():
+        path = Path(folder.name) / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return folder
+
+
+C_LIBRARY = """#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    @preconcurrency import Darwin
+#endif
+"""
+CODE_FORK = """#if os(Linux)
+    let host = "127.0.0.93"  // an address of its own
+#else
+    #if canImport(Darwin)
+        import Darwin
+    #endif
+    let host = "127.0.0.1"
+#endif
+"""
+TABLE = """# macOS
+
+| fork | where | why | Linux | Darwin |
+| --- | --- | --- | --- | --- |
+{rows}
+"""
+C_LIBRARY_ROW = "| the C library | `*` `canImport(Glibc)`<br>`*` `canImport(Darwin)` | modules | builds | builds |\n"
+
+
+class PlatformForksTests(unittest.TestCase):
+    def findings(self, files: dict, rows: str) -> list:
+        folder = tree({**files, "docs/macos.md": TABLE.format(rows=rows)})
+        self.addCleanup(folder.cleanup)
+        return layout.check_platform_forks(Path(folder.name))
+
+    def test_a_branch_of_imports_only_is_told_from_code(self):
+        self.assertEqual(layout.swift_forks(C_LIBRARY), [("canImport(Glibc)", True), ("canImport(Darwin)", True)])
+        # The nested #if is the outer branch's code, not its end: the outer branch is code, the inner imports only.
+        self.assertEqual(layout.swift_forks(CODE_FORK), [("os(Linux)", False), ("canImport(Darwin)", True)])
+
+    def test_every_fork_listed_is_clean(self):
+        files = {"Sources/A/Sockets.swift": C_LIBRARY + CODE_FORK, "scripts/tool.py": "import sys\nX = sys.platform\n",
+                 "scripts/run": "#!/usr/bin/env bash\n[ \"$(uname -s)\" = Linux ]\n",
+                 "Tests/T/ProcTests.swift": 'let exists = FileManager.default.fileExists(atPath: "/proc/net/tcp")\n'}
+        rows = (C_LIBRARY_ROW + "| a host | `Sources/A/Sockets.swift` `os(Linux)` | loopback | a | b |\n"
+                "| tools | `scripts/tool.py` `sys.platform`<br>`scripts/run` `uname -s` | c | d | e |\n"
+                "| proc | `Tests/T/ProcTests.swift` `/proc` | f | g | h |")
+        self.assertEqual(self.findings(files, rows), [])
+
+    def test_a_fork_not_in_the_table_is_a_finding_and_so_is_a_row_without_its_fork(self):
+        files = {"Sources/A/Sockets.swift": C_LIBRARY + CODE_FORK, "scripts/tool.py": "import sys\nX = sys.platform\n"}
+        rows = C_LIBRARY_ROW + "| gone | `Sources/A/Gone.swift` `os(macOS)` | x | y | z |"
+        found = self.findings(files, rows)
+        self.assertEqual(len(found), 3, found)
+        self.assertIn("Sources/A/Sockets.swift: the fork `os(Linux)` is not in the platform table", found[0])
+        self.assertIn("scripts/tool.py: the fork `sys.platform`", found[1])
+        self.assertIn("lists `Sources/A/Gone.swift` `os(macOS)`, which is no longer a fork there", found[2])
+
+    def test_an_import_only_branch_needs_its_module_listed_for_every_file(self):
+        found = self.findings({"Sources/A/Net.swift": "#if canImport(FoundationNetworking)\n    import FoundationNetworking\n#endif\n"}, "")
+        self.assertEqual(found, ["*: the fork `canImport(FoundationNetworking)` is not in the platform table of "
+                                 "docs/macos.md"])
+
+    def test_text_about_the_platform_is_no_fork(self):
+        files = {"scripts/tool.py": '"""Reads sys.platform? No."""\n# sys.platform neither\nTEXT = "sys.platform"\n',
+                 "scripts/run": "#!/usr/bin/env bash\n# uname -s is not run here\n"}
+        self.assertEqual(self.findings(files, ""), [])
+
+    def test_this_package_lists_every_fork(self):
+        self.assertEqual(layout.check_platform_forks(ROOT), [])
+
+
+class DarwinRulesTests(unittest.TestCase):
+    def findings(self, text: str) -> list:
+        folder = tree({"Sources/A/File.swift": text})
+        self.addCleanup(folder.cleanup)
+        return layout.check_darwin_rules(Path(folder.name))
+
+    def test_fionbio_is_a_finding(self):
+        found = self.findings("_ = ioctl(descriptor, UInt(FIONBIO), &on)\n// FIONBIO in a comment is fine\n")
+        self.assertEqual(len(found), 1, found)
+        self.assertIn("use fcntl and O_NONBLOCK", found[0])
+
+    def test_an_observer_that_is_no_nsobject_is_a_finding(self):
+        found = self.findings("final class Reset: XCTestObservation, Sendable {}\n"
+                              "final class Good: NSObject, XCTestObservation {}\n"
+                              "package final class Other: Sendable, NSObject, XCTestObservation {}\n")
+        self.assertEqual([finding.split(": ")[1].split()[0] for finding in found], ["Reset", "Other"])
+
+    def test_this_package_keeps_them(self):
+        self.assertEqual(layout.check_darwin_rules(ROOT), [])
 
 if __name__ == "__main__":
     unittest.main()
