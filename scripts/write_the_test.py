@@ -101,7 +101,8 @@ EXERCISES = [
         ["Load places for a coordinate of your choice through APIRequestLoader, over the session of "
          "MockURLProtocol.withStub, and answer the request from the stub; bound the wait, so that a load that never "
          "calls back fails your test instead of hanging it.",
-         "Check that the request asks for the coordinate you gave: its latitude and its longitude.",
+         "Check that the request asks for the coordinate you gave, to its last digit: its latitude and its "
+         "longitude (take one whose degrees have fractions, as a real position's do).",
          "Check that the places of the stub's answer are the ones that reach you."],
         ["Start from the talk's test in chapter 3: its set-up is most of yours. In Swift Testing, "
          "MockURLProtocol.withStub gives your test a session and a host of its own.",
@@ -225,16 +226,18 @@ class Verdict:
     hung: list[str] = dataclasses.field(default_factory=list)  # the mistakes under which it waited until stopped
 
 
-def refusal(outcome, limit: float) -> list[str]:
+def refusal(outcome, limit: float, fast: bool = False) -> list[str]:
     """Why a test that should pass on the code as it is was turned down, with what it printed: each failure (the
-    expectation, its values, file:line, the library's own advice), a build that failed, or the time it hung for.
-    No line ends in a colon with nothing after it."""
+    expectation, its values, file:line, the library's own advice), a build that failed, or the time it hung for
+    (for a "without waiting" exercise, beside the second the task allows). No line ends in a colon with nothing
+    after it."""
     failures = [f"  {line.strip()}" for line in outcome.failures()[:6]]
     if outcome.status == "timeout":
         running = f" (still running: {', '.join(outcome.hung)})" if outcome.hung else ""
         within = outcome.bound or limit  # the limit that stopped it: the run's, or its test's
-        return [f"rejected: on the code as it is your test must pass, and it did not end within {within:.0f} s{running}: "
-                "it waits on real time, or for a call that never comes"] + failures
+        allowed = f", where the task allows {FAST_SECONDS:.0f} s" if fast else ""
+        return [f"rejected: on the code as it is your test must pass, and it did not end within {within:.0f} s{running}"
+                f"{allowed}: it waits on real time, or for a call that never comes"] + failures
     if outcome.status == "failed" or failures:
         if not failures:  # the run said it failed without a result the kit could read: show what it printed
             failures = [f"  {line.strip()}" for line in outcome.output.splitlines()
@@ -276,7 +279,7 @@ def judge(copy: scratch.Scratch, exercise: Exercise, candidates: dict[str, str],
         verdict = verdicts[label]
         if outcome.status != "passed" or outcome.tests == 0:
             verdict.accepted = False
-            verdict.lines += refusal(outcome, LIMIT)
+            verdict.lines += refusal(outcome, LIMIT, exercise.fast)
         elif exercise.fast and outcome.slowest() > FAST_SECONDS:
             verdict.accepted = False
             verdict.lines.append(f"rejected: your test took {outcome.slowest():.1f} s on the code as it is; the task "

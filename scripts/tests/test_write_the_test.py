@@ -284,6 +284,8 @@ class FastLimitTests(unittest.TestCase):
             with self.subTest(name):
                 self.assertEqual(limits, [(write_the_test.LIMIT, test_limit)])
                 self.assertIn(f"did not end within {test_limit or write_the_test.LIMIT:.0f} s", verdict.lines[0])
+                # The speed exercise's refusal says the second its task allows, not only the limit that stopped it.
+                self.assertEqual("where the task allows 1 s" in verdict.lines[0], test_limit is not None)
         self.assertEqual((write_the_test.FAST_LIMIT, write_the_test.LIMIT), (3.0, 10.0))
 
     def test_under_a_mistake_a_test_is_stopped_at_the_same_limit(self):
