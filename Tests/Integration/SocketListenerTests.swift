@@ -57,15 +57,24 @@ struct SocketListenerTests {
         #expect(listener.accept() == nil)
     }
 
+    /// A client of `listener` and the end the listener accepted.
+    static func connection(to listener: SocketListener) throws -> (client: SocketDescriptor, server: SocketDescriptor) {
+        let client = try Socket.connect(
+            host: "127.0.0.1", port: listener.port, deadline: .now.advanced(by: .seconds(10)))
+        guard let server = listener.accept() else {
+            client.close()
+            throw SocketError.closed
+        }
+        return (client, server)
+    }
+
     @Test(
         "The listening socket is non-blocking; a connection it accepts is blocking, whatever the system's accept gives")
     func acceptedConnectionsBlock() throws {
         let listener = try SocketListener()
         defer { listener.stop() }
-        let client = try Socket.connect(
-            host: "127.0.0.1", port: listener.port, deadline: .now.advanced(by: .seconds(10)))
+        let (client, server) = try Self.connection(to: listener)
         defer { client.close() }
-        let server = try #require(listener.accept())
         defer { server.close() }
         let listening = try Socket.bind(host: "127.0.0.1", port: 0)
         defer { listening.descriptor.close() }
@@ -110,10 +119,8 @@ struct SocketListenerTests {
     func acceptedConnectionWaitsToWrite() async throws {
         let listener = try SocketListener()
         defer { listener.stop() }
-        let client = try Socket.connect(
-            host: "127.0.0.1", port: listener.port, deadline: .now.advanced(by: .seconds(10)))
+        let (client, server) = try Self.connection(to: listener)
         defer { client.close() }
-        let server = try #require(listener.accept())
         defer { server.close() }
         let size = 32 << 20  // past what loopback's buffers hold on either side: the writer must wait for the reader
         let writer = Lock<KernelThread?>(nil)

@@ -208,10 +208,9 @@ struct SystemCallFaultsTests {
         #expect(injector.count(of: .accept) == 3)
     }
 
-    @Test("A listener's wait a signal interrupted waits again; one that fails otherwise is a pause, then another wait")
-    func failedListenerWait() throws {
-        let injector = FaultInjector(
-            .fail(.pollListener, with: EINTR, calls: 1...1), .fail(.pollListener, with: ENOMEM, calls: 2...2))
+    /// Accepts one client through a listener that carries `injector`'s faults and records its pauses instead of
+    /// waiting them out; returns the pauses.
+    static func acceptRecordingPauses(_ injector: FaultInjector) throws -> [Duration] {
         let pauses = Lock<[Duration]>([])
         let listener = try SocketListener(
             faults: injector.faults, pause: { pause in pauses.withLock { $0.append(pause) } })
@@ -219,7 +218,14 @@ struct SystemCallFaultsTests {
         let client = try Socket.connect(host: "127.0.0.1", port: listener.port, deadline: Self.deadline())
         defer { client.close() }
         #expect(listener.accept() != nil)
-        #expect(pauses.withLock { $0 } == [SocketListener.firstPause])
+        return pauses.withLock { $0 }
+    }
+
+    @Test("A listener's wait a signal interrupted waits again; one that fails otherwise is a pause, then another wait")
+    func failedListenerWait() throws {
+        let injector = FaultInjector(
+            .fail(.pollListener, with: EINTR, calls: 1...1), .fail(.pollListener, with: ENOMEM, calls: 2...2))
+        #expect(try Self.acceptRecordingPauses(injector) == [SocketListener.firstPause])
         #expect(injector.count(of: .pollListener) == 3)
         #expect(injector.count(of: .accept) == 1)
     }
@@ -240,15 +246,8 @@ struct SystemCallFaultsTests {
         arguments: [(EMFILE, 4), (ENFILE, 9), (ENOBUFS, 1), (ENOMEM, 2)])
     func acceptBacksOff(code: Int32, failures: Int) throws {
         let injector = FaultInjector(.fail(.accept, with: code, calls: 1...failures))
-        let pauses = Lock<[Duration]>([])
-        let listener = try SocketListener(
-            faults: injector.faults, pause: { pause in pauses.withLock { $0.append(pause) } })
-        defer { listener.stop() }
-        let client = try Socket.connect(host: "127.0.0.1", port: listener.port, deadline: Self.deadline())
-        defer { client.close() }
-        #expect(listener.accept() != nil)
         let expected = (0..<failures).map { min(Duration.milliseconds(10 << $0), .seconds(1)) }
-        #expect(pauses.withLock { $0 } == expected)
+        #expect(try Self.acceptRecordingPauses(injector) == expected)
         #expect(injector.count(of: .accept) == failures + 1)
     }
 

@@ -156,16 +156,21 @@ class RunToTheEndTests(unittest.TestCase):
         self.assertFalse(bounded._alive(seen["child"]), "the command's child outlived the stop")
 
 
+def parent_and_grandchild() -> tuple[subprocess.Popen, int]:
+    """A process in a session of its own whose child is in a session of its own too, as Foundation's Process puts
+    the programs an end-to-end test launches; both sleep a minute. Returns the parent and the grandchild's id."""
+    script = ("import os, subprocess, sys, time\n"
+              "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'], start_new_session=True)\n"
+              "print(p.pid, flush=True)\n"
+              "time.sleep(60)\n")
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                              start_new_session=True)
+    return parent, int(parent.stdout.readline())
+
+
 class StopTreeTests(unittest.TestCase):
     def test_a_grandchild_in_a_session_of_its_own_is_stopped_too(self):
-        # The grandchild calls setsid, as Foundation's Process does for the programs an end-to-end test launches.
-        script = ("import os, subprocess, sys, time\n"
-                  "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'], start_new_session=True)\n"
-                  "print(p.pid, flush=True)\n"
-                  "time.sleep(60)\n")
-        parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
-                                  start_new_session=True)
-        grandchild = int(parent.stdout.readline())
+        parent, grandchild = parent_and_grandchild()
         bounded.become_subreaper()
         descendants = bounded.stop_tree(parent.pid)
         parent.wait(timeout=5)
@@ -216,13 +221,7 @@ class PlatformTests(unittest.TestCase):
                 self.assertEqual(bounded._alive(os.getpid()), alive, platform)
 
     def test_on_macos_a_tree_found_by_ps_is_stopped_whole(self):
-        script = ("import subprocess, sys, time\n"
-                  "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'], start_new_session=True)\n"
-                  "print(p.pid, flush=True)\n"
-                  "time.sleep(60)\n")
-        parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
-                                  start_new_session=True)
-        grandchild = int(parent.stdout.readline())
+        parent, grandchild = parent_and_grandchild()
         with unittest.mock.patch.object(sys, "platform", "darwin"):
             descendants = bounded.stop_tree(parent.pid)
         parent.wait(timeout=5)
