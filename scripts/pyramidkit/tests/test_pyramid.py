@@ -702,20 +702,23 @@ class HungTierTests(unittest.TestCase):
         self.assertGreaterEqual(run.wall_seconds, 1.1)
         self.assertLess(run.wall_seconds, 20.5, "stopped by the tier's bound, not the test's")
 
-    # A tier's bound runs from the launcher's start, which, under load, took more than the 1.0 s of a budget of
-    # 0.125 s to print anything (CI's run of 595921e): 0.5 s gives the two Python processes 2.5 s to start.
+    # A tier's bound runs from the launcher's start, which under load took more than 1.0 s (CI's run of 595921e) and
+    # then more than 2.5 s (a run of 1655b27 beside the other lane) before the fake's tests had started: a test's bound
+    # runs from its own start line, so this run is stopped 1.5 s after the hung test started, whenever that was.
     def test_the_tests_that_ended_are_read_from_the_event_stream(self):
-        run, text = self.run_fake("hang-swift-testing", {"maxTierSeconds": 0.5})
+        run, text = self.run_fake("hang-swift-testing", {"maxTierSeconds": 5.0, "maxSecondsPerTest": 0.25})
         outcomes = {result.identifier: result.outcome for result in run.results}
         self.assertEqual(outcomes["UnitTests.HangTests/fine()"], "passed")
         self.assertEqual(outcomes["UnitTests.FineXCTests/testFine"], "passed")
         self.assertEqual(outcomes["UnitTests.HangTests/forever()"], "failed")  # hung: from the console, not the stream
 
+    # The tier's bound runs from the launcher's start: 4.5 s leaves the fake's Python processes time to start under load
+    # (2.5 s did not, once), so that the hung test is running when the bound comes.
     def test_a_tier_past_its_bound(self):
-        run, text = self.run_fake("hang-swift-testing", {"maxTierSeconds": 0.5})
+        run, text = self.run_fake("hang-swift-testing", {"maxTierSeconds": 1.0})
         self.assertRegex(text, r"\n  HUNG UnitTests\.HangTests/forever\(\) still running after \d+\.\d s "
-                               r"\(bound: 2\.5 s the Unit tier, 4 × its budget of 0\.5 s \+ 0\.5 s\)")
-        self.assertGreaterEqual(run.wall_seconds, 2.5)
+                               r"\(bound: 4\.5 s the Unit tier, 4 × its budget of 1 s \+ 0\.5 s\)")
+        self.assertGreaterEqual(run.wall_seconds, 4.5)
         self.assertLess(run.wall_seconds, 60, "stopped at its bound, not when the test's ten minutes were over")
 
 
