@@ -1,5 +1,5 @@
-package import Foundation
-package import XCTest
+import Foundation
+import XCTest
 
 extension MockURLProtocol {
     /// Clears the talk's shared handler after each XCTest test, so that a handler never answers the next test.
@@ -8,7 +8,7 @@ extension MockURLProtocol {
     /// observe (Foundation on Linux has `NSObject` too). It is registered on the main thread, the only one Darwin's
     /// `XCTestObservationCenter` accepts observers from ("Test observers can only be registered and unregistered on
     /// the main thread"), whichever thread sets the handler first: an `async` XCTest method runs off the main thread.
-    package final class SlotReset: NSObject, XCTestObservation, Sendable {
+    final class SlotReset: NSObject, XCTestObservation, Sendable {
         /// The process's one, registered with XCTest's observation center when a test first sets the shared handler.
         static let shared = SlotReset { XCTestObservationCenter.shared.addTestObserver($0) }
 
@@ -17,12 +17,12 @@ extension MockURLProtocol {
 
         /// An observer that `register` registers (on the main thread) when `install()` is first called; the tests
         /// give one that records where it was called.
-        package init(register: @escaping @Sendable (SlotReset) -> Void) {
+        init(register: @escaping @Sendable (SlotReset) -> Void) {
             self.register = register
         }
 
         /// Whether an XCTest test that set the shared handler is running.
-        package var isXCTestRunning: Bool {
+        var isXCTestRunning: Bool {
             state.withLock { $0.xcTestRunning }
         }
 
@@ -31,7 +31,7 @@ extension MockURLProtocol {
         ///
         /// Off the main thread it waits for the main thread to register it: XCTest's main thread runs its run loop,
         /// which serves the main queue, while an `async` test method runs.
-        package func install() {
+        func install() {
             let needsObserver = state.withLock { state in
                 defer { state = (installed: true, xcTestRunning: true) }
                 return !state.installed
@@ -44,11 +44,11 @@ extension MockURLProtocol {
             }
         }
 
-        package func testCaseWillStart(_ testCase: XCTestCase) {
+        func testCaseWillStart(_ testCase: XCTestCase) {
             state.withLock { $0.xcTestRunning = true }
         }
 
-        package func testCaseDidFinish(_ testCase: XCTestCase) {
+        func testCaseDidFinish(_ testCase: XCTestCase) {
             state.withLock { $0.xcTestRunning = false }
             MockURLProtocol.registry.withLock { registry in
                 registry.sharedHandler = nil
