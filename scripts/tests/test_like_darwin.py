@@ -5,6 +5,8 @@ same calls made without the preload as the control.
 Run with: python3 -m unittest discover -s scripts/tests
 """
 
+from __future__ import annotations
+
 import os
 import subprocess
 import sys
