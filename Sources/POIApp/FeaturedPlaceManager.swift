@@ -28,7 +28,7 @@ public final class FeaturedPlaceManager: Sendable {
     /// schedules the next one.
     private nonisolated(unsafe) let timerScheduler: any TimerScheduler
     private let schedulingLock = NSRecursiveLock()
-    private let state: Lock<(index: Int, onPlaceChange: (@Sendable (PointOfInterest) -> Void)?)>
+    private let state: Lock<Rotation>
 
     /// Creates the manager, showing the first place; the talk's `FeaturedPlaceManager(timerScheduler:)` stays valid.
     ///
@@ -43,7 +43,7 @@ public final class FeaturedPlaceManager: Sendable {
         self.places = places
         self.interval = interval
         self.timerScheduler = timerScheduler
-        self.state = Lock((index: 0, onPlaceChange: onPlaceChange))
+        self.state = Lock(Rotation(onPlaceChange: onPlaceChange), name: "FeaturedPlaceManager.state")
     }
 
     /// The place featured now.
@@ -86,11 +86,47 @@ public final class FeaturedPlaceManager: Sendable {
     }
 
     /// Shows the next place now, wrapping around after the last one.
+    ///
+    /// `onPlaceChange` hears every place in the order they were shown, outside the manager's lock, and the last it
+    /// hears is `currentPlace`: a caller that shows a place while another's is being told queues it, and the caller
+    /// already telling tells it next (which is also what happens when `onPlaceChange` itself shows the next place).
+    /// Telling each caller's place after the lock, as each caller returned, let two threads' places be heard in the
+    /// wrong order, the first one last (docs/15-sync-points.md).
     public func showNextPlace() {
-        let (place, onPlaceChange) = state.withLock { state in
+        let tells = state.withLock { state in
             state.index = (state.index + 1) % places.count
-            return (places[state.index], state.onPlaceChange)
+            guard state.onPlaceChange != nil else { return false }
+            state.untold.append(places[state.index])
+            guard !state.telling else { return false }
+            state.telling = true
+            return true
         }
-        onPlaceChange?(place)
+        guard tells else { return }
+        while let (place, onPlaceChange) = state.withLock({ state in state.nextToTell() }) {
+            onPlaceChange(place)
+        }
+    }
+}
+
+/// Where the rotation is, and the places shown that `onPlaceChange` has not heard yet.
+private struct Rotation {
+    var index = 0
+    let onPlaceChange: (@Sendable (PointOfInterest) -> Void)?
+    var untold: [PointOfInterest] = []
+    /// Whether a caller is telling `onPlaceChange` the untold places, one after another.
+    var telling = false
+
+    init(onPlaceChange: (@Sendable (PointOfInterest) -> Void)?) {
+        self.onPlaceChange = onPlaceChange
+    }
+
+    /// The next place to tell, with whom to tell it; `nil` when none is left, and the telling ends.
+    mutating func nextToTell() -> (PointOfInterest, @Sendable (PointOfInterest) -> Void)? {
+        guard let onPlaceChange, !untold.isEmpty else {
+            untold = []
+            telling = false
+            return nil
+        }
+        return (untold.removeFirst(), onPlaceChange)
     }
 }

@@ -19,7 +19,7 @@ public final class PointsOfInterestListModel: Sendable {
     public let notificationCenter: NotificationCenter
 
     private let state: Lock<State>
-    private let observation = Lock<(any NSObjectProtocol)?>(nil)
+    private let observation = Lock<(any NSObjectProtocol)?>(nil, name: "PointsOfInterestListModel.observation")
 
     /// Creates the list and starts observing; the talk's `init(notificationCenter:)` stays valid.
     public init(
@@ -28,7 +28,7 @@ public final class PointsOfInterestListModel: Sendable {
         position: Coordinate? = nil
     ) {
         self.notificationCenter = notificationCenter
-        self.state = Lock(State(places: places, position: position))
+        self.state = Lock(State(places: places, position: position), name: "PointsOfInterestListModel.state")
         reload()
         startObserving()
     }

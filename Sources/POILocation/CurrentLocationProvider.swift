@@ -30,7 +30,7 @@ public final class CurrentLocationProvider: NSObject, LocationFetcherDelegate, S
     public let radius: Distance
 
     private let fetcher: Lock<any LocationFetcher>
-    private let checks = Lock(Checks())
+    private let checks = Lock(Checks(), name: "CurrentLocationProvider.checks")
 
     /// Creates a provider; the talk's `CurrentLocationProvider(locationFetcher:)` and `(notificationCenter:)` stay valid.
     ///
@@ -41,7 +41,7 @@ public final class CurrentLocationProvider: NSObject, LocationFetcherDelegate, S
         pointsOfInterest: [PointOfInterest] = PointOfInterest.sanJose,
         radius: Distance = CurrentLocationProvider.defaultRadius
     ) {
-        self.fetcher = Lock(locationFetcher)
+        self.fetcher = Lock(locationFetcher, name: "CurrentLocationProvider.fetcher")
         self.notificationCenter = notificationCenter
         self.pointsOfInterest = pointsOfInterest
         self.radius = radius

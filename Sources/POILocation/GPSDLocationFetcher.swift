@@ -25,7 +25,7 @@ public final class GPSDLocationFetcher: LocationFetcher, Sendable {
     /// one a second while its receiver searches.
     public let reportsWithoutFix: Int
 
-    private let state = Lock(FetcherState())
+    private let state = Lock(FetcherState(), name: "GPSDLocationFetcher.state")
 
     /// What its connection's system calls do: as usual, unless a test makes them fail (`SystemCallFaults`).
     public let faults: SystemCallFaults

@@ -22,10 +22,14 @@ public final class Lock<Value>: @unchecked Sendable {
     // in and out only as `sending`, as with Mutex (which is Sendable for the same reason).
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
+    /// The name its sync points go by (`SyncPoints`); `nil`: it reports none.
+    private let name: String?
 
-    /// A lock around `initialValue`.
-    public init(_ initialValue: consuming sending Value) {
+    /// A lock around `initialValue`; with a `name`, each section that ends reports a sync point to the test that
+    /// installed some (`SyncPoints`), in a debug build.
+    public init(_ initialValue: consuming sending Value, name: String? = nil) {
         value = initialValue
+        self.name = name
         mutex = .allocate(capacity: 1)  // pthread_mutex_init initializes it
         let status = pthread_mutex_init(mutex, nil)
         precondition(status == 0, "pthread_mutex_init failed: \(status)")
@@ -38,10 +42,16 @@ public final class Lock<Value>: @unchecked Sendable {
 
     /// Runs `body` with the value while holding the lock, and returns what `body` returns.
     ///
-    /// Not reentrant: calling `withLock` again from inside `body` deadlocks, as with `Mutex`.
+    /// Not reentrant: calling `withLock` again from inside `body` deadlocks, as with `Mutex`. A named lock reports the
+    /// end of the section, once the lock is released, to the sync points installed for the calling task or thread.
     public func withLock<Result, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
+        #if DEBUG
+            defer {
+                if let name, let points = SyncPoints.current { points.sectionEnded(on: name) }
+            }
+        #endif
         let locked = pthread_mutex_lock(mutex)
         precondition(locked == 0, "pthread_mutex_lock failed: \(locked)")
         defer {

@@ -26,10 +26,19 @@ public final class APIRequestLoad: Sendable {
         var isCancelled = false
     }
 
-    private let state = Lock(State())
+    private let state = Lock(State(), name: "APIRequestLoad.state")
+    /// How a cancel is sent to a task: `send(cancelTo:)`, or a test's count of them.
+    private let sendCancel: @Sendable (URLSessionDataTask) -> Void
 
     /// Creates a load with no request out yet.
-    public init() {}
+    public init() {
+        sendCancel = Self.send(cancelTo:)
+    }
+
+    /// A load whose cancels go to `sendCancel` instead of the task: a test counts them.
+    init(sendingCancelWith sendCancel: @escaping @Sendable (URLSessionDataTask) -> Void) {
+        self.sendCancel = sendCancel
+    }
 
     /// The request out now: the task attached last, or `nil` before the first.
     public var currentTask: URLSessionDataTask? {
@@ -50,7 +59,7 @@ public final class APIRequestLoad: Sendable {
             return state.isCancelled
         }
         if cancelledEarly {
-            Self.send(cancelTo: task)
+            sendCancel(task)
         }
     }
 
@@ -61,7 +70,7 @@ public final class APIRequestLoad: Sendable {
             return state.task
         }
         if let task {
-            Self.send(cancelTo: task)
+            sendCancel(task)
         }
     }
 

@@ -28,7 +28,7 @@ public final class SocketDescriptor: Sendable {
     }
 
     private let descriptor: Int32
-    private let state = Lock(State())
+    private let state = Lock(State(), name: "SocketDescriptor.state")
     /// What a test makes this socket's system calls do (`SystemCallFaults`); `.none` in the programs.
     let faults: SystemCallFaults
     /// The wake pipe of a listening socket; `nil` for any other.

@@ -19,7 +19,8 @@ public final class SocketListener: Sendable {
     public static let longestPause = Duration.seconds(1)
 
     private let descriptor: SocketDescriptor
-    private let connections = Lock<(stopped: Bool, open: [SocketDescriptor])>((false, []))
+    private let connections = Lock<(stopped: Bool, open: [SocketDescriptor])>(
+        (false, []), name: "SocketListener.connections")
     private let pause: @Sendable (Duration) -> Void
     private let firstPauseLength: Duration
     private let afterAccept: (@Sendable () -> Void)?

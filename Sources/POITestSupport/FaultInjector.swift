@@ -54,8 +54,10 @@ public final class FaultInjector: Sendable {
     }
 
     private let rules: [Rule]
-    private let counts = Lock<[SystemCallFaults.Call: Int]>([:])
-    private let applied = Lock<[SystemCallFaults.Call: Int]>([:])
+    /// Every call counted, and those a rule changed: one lock, so that no reader sees a call counted and not yet
+    /// decided.
+    private let tally = Lock<(counts: [SystemCallFaults.Call: Int], applied: [SystemCallFaults.Call: Int])>(
+        ([:], [:]), name: "FaultInjector.tally")
 
     /// An injector with `rules`; the first rule that applies to a call decides it.
     public init(_ rules: Rule...) {
@@ -75,21 +77,21 @@ public final class FaultInjector: Sendable {
 
     /// How many calls of `call` the sockets carrying the faults made, faulty or not.
     public func count(of call: SystemCallFaults.Call) -> Int {
-        counts.withLock { $0[call, default: 0] }
+        tally.withLock { $0.counts[call, default: 0] }
     }
 
     /// How many calls of `call` a rule changed.
     public func faulted(_ call: SystemCallFaults.Call) -> Int {
-        applied.withLock { $0[call, default: 0] }
+        tally.withLock { $0.applied[call, default: 0] }
     }
 
     private func decide(_ call: SystemCallFaults.Call) -> SystemCallFaults.Action? {
-        let number = counts.withLock { counts in
-            counts[call, default: 0] += 1
-            return counts[call, default: 0]
+        tally.withLock { tally in
+            tally.counts[call, default: 0] += 1
+            let number = tally.counts[call, default: 0]
+            guard let rule = rules.first(where: { $0.call == call && $0.calls.contains(number) }) else { return nil }
+            tally.applied[call, default: 0] += 1
+            return rule.action
         }
-        guard let rule = rules.first(where: { $0.call == call && $0.calls.contains(number) }) else { return nil }
-        applied.withLock { $0[call, default: 0] += 1 }
-        return rule.action
     }
 }

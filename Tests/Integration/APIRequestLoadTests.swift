@@ -1,7 +1,10 @@
 import Foundation
-import POINetworking
+import POILock
+import POITestSupport
 import PortableTestSupport
 import Testing
+
+@testable import POINetworking
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -61,5 +64,42 @@ struct APIRequestLoadTests {
             #expect((error as? URLError)?.code == .cancelled, "\(String(describing: error))")
             #expect(load.currentTask != nil)
         }
+    }
+
+    /// A load whose cancels are counted, task by task, instead of sent, and a task to attach to it (never resumed).
+    final class CountedLoad: Sendable {
+        let cancels = Lock<[ObjectIdentifier: Int]>([:])
+        let load: APIRequestLoad
+        let task: URLSessionDataTask
+
+        init(session: URLSession, url: URL) {
+            let cancels = cancels
+            load = APIRequestLoad { task in cancels.withLock { $0[ObjectIdentifier(task), default: 0] += 1 } }
+            task = session.dataTask(with: url)
+        }
+
+        /// How many cancels the task was sent.
+        var cancelsOfTheTask: Int {
+            cancels.withLock { $0[ObjectIdentifier(task), default: 0] }
+        }
+    }
+
+    @Test(
+        "A cancel that lands anywhere in attach, or an attach anywhere in a cancel, cancels the task once",
+        arguments: [true, false])
+    func attachAndCancelInterleaved(attachFirst: Bool) throws {
+        let session = MockURLProtocol.makeSession()
+        let url = URL(string: "https://attach.mock.invalid/locations")!
+        try Interleavings.each(
+            { CountedLoad(session: session, url: url) }, on: ["APIRequestLoad.state"],
+            operation: { attachFirst ? $0.load.attach($0.task) : $0.load.cancel() },
+            competing: { attachFirst ? $0.load.cancel() : $0.load.attach($0.task) },
+            check: { counted, trial in
+                #expect(trial.point == nil || trial.competed, "\(trial): not reached again")
+                // Alone, an attach cancels nothing and a cancel with nothing attached has nothing to cancel; with the other
+                // call anywhere in it, the task is cancelled exactly once: none lost, none twice.
+                #expect(counted.cancelsOfTheTask == (trial.point == nil ? 0 : 1), "\(trial)")
+                #expect(counted.load.isCancelled == (trial.point != nil || !attachFirst), "\(trial)")
+            })
     }
 }

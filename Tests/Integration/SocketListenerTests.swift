@@ -1,8 +1,15 @@
+import Dispatch
 import POILock
 import POITestSupport
 import Testing
 
 @testable import POISockets
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The owned socket and the listener every server stops with, over loopback.
 @Suite("SocketListener and SocketDescriptor over loopback", .timeLimit(.minutes(1)))
@@ -147,6 +154,120 @@ struct SocketListenerTests {
         #expect(received == size)
         while wrote.withLock({ $0 }) == nil { await Task.yield() }
         #expect(throws: Never.self) { try wrote.withLock { $0 }?.get() }
+    }
+
+    /// A socket whose closes are counted, and whether each body that ran found its descriptor open.
+    final class CountedSocket: Sendable {
+        let injector = FaultInjector()
+        let socket: SocketDescriptor
+        let bodies = Lock<[Bool]>([])
+
+        init() throws {
+            socket = try Socket.bind(host: "127.0.0.1", port: 0, listening: false, faults: injector.faults).descriptor
+        }
+
+        /// A use whose body asks the system whether the descriptor is open (`fcntl`), as a read or a write would.
+        func use() {
+            _ = try? socket.use { number in bodies.withLock { $0.append(fcntl(number, F_GETFD) >= 0) } }
+        }
+    }
+
+    @Test(
+        "close() anywhere in a use, or a use anywhere in a close: closed once, never under the use",
+        arguments: [true, false])
+    func useAndCloseInterleaved(useFirst: Bool) throws {
+        try Interleavings.each(
+            CountedSocket.init, on: ["SocketDescriptor.state"],
+            operation: { useFirst ? $0.use() : $0.socket.close() },
+            competing: { useFirst ? $0.socket.close() : $0.use() },
+            check: { counted, trial in
+                #expect(trial.point == nil || trial.competed, "\(trial): not reached again")
+                let closedAlone = trial.point == nil && useFirst
+                #expect(counted.injector.count(of: .close) == (closedAlone ? 0 : 1), "\(trial)")
+                #expect(
+                    counted.bodies.withLock { $0 }.allSatisfy { $0 }, "\(trial): a body found its descriptor closed")
+                if closedAlone { counted.socket.close() }
+            })
+    }
+
+    /// A counted socket with a use in flight on a thread of its own, held inside its body until `endUse()`.
+    final class UseInFlight: Sendable {
+        let counted: CountedSocket
+        private let release = DispatchSemaphore(value: 0)
+        private let ended = DispatchSemaphore(value: 0)
+
+        init() throws {
+            counted = try CountedSocket()
+            let entered = DispatchSemaphore(value: 0)
+            let (counted, release, ended) = (counted, release, ended)
+            BlockingCall.start {
+                _ = try? counted.socket.use { _ in
+                    entered.signal()
+                    release.wait()
+                }
+                ended.signal()
+            }
+            entered.wait()
+        }
+
+        /// Lets the use's body end, and waits until the use has let go of the descriptor (ten seconds at most).
+        func endUse() {
+            release.signal()
+            if ended.wait(timeout: .now() + 10) == .timedOut { Issue.record("the use did not end") }
+        }
+    }
+
+    @Test("A use that ends anywhere in a close: the descriptor is closed once, by whichever lets go last")
+    func useEndsDuringClose() throws {
+        try Interleavings.each(
+            UseInFlight.init, on: ["SocketDescriptor.state"], operation: { $0.counted.socket.close() },
+            competing: { $0.endUse() },
+            check: { inFlight, trial in
+                #expect(trial.point == nil || trial.competed, "\(trial): not reached again")
+                if trial.point == nil { inFlight.endUse() }
+                #expect(inFlight.counted.injector.count(of: .close) == 1, "\(trial)")
+            })
+    }
+
+    /// A listener whose system calls are counted, a client waiting in its queue, and what `accept()` returned.
+    final class Accepting: Sendable {
+        let injector = FaultInjector()
+        let listener: SocketListener
+        let client: SocketDescriptor
+        let accepted = Lock<SocketDescriptor?>(nil)
+
+        init() throws {
+            listener = try SocketListener(faults: injector.faults)
+            client = try Socket.connect(
+                host: "127.0.0.1", port: listener.port, deadline: .now.advanced(by: .seconds(10)))
+        }
+
+        func accept() {
+            let connection = listener.accept()
+            accepted.withLock { $0 = connection }
+        }
+    }
+
+    @Test("stop() anywhere in an accept: nothing accepted stays open, and the listener closes once, pipe and all")
+    func acceptAndStopInterleaved() throws {
+        try Interleavings.each(
+            Accepting.init, on: ["SocketDescriptor.state", "SocketListener.connections"],
+            operation: { $0.accept() }, competing: { $0.listener.stop() },
+            check: { accepting, trial in
+                defer { accepting.client.close() }
+                #expect(trial.point == nil || trial.competed, "\(trial): not reached again")
+                let accepted = accepting.accepted.withLock { $0 }
+                if trial.point == nil {
+                    #expect(accepted?.isClosed == false)
+                    accepting.listener.stop()  // closes what it accepted
+                }
+                #expect(accepted == nil || accepted?.isClosed == true, "\(trial): returned open after the stop")
+                // The listener's socket and its wake pipe's two ends, and each connection the system accepted: once each.
+                #expect(
+                    accepting.injector.count(of: .close) == 3 + accepting.injector.count(of: .accept),
+                    "\(trial): \(accepting.injector.count(of: .close)) closes")
+                #expect(accepting.listener.accept() == nil, "\(trial)")
+            })
     }
 
     @Test("A port another listener holds cannot be listened on, and the error says why in the system's words")

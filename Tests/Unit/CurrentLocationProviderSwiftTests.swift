@@ -3,6 +3,7 @@ import Foundation
 import POIDomain
 import POILocation
 import POILock
+import POITestSupport
 import Testing
 
 #if canImport(CoreLocation)
@@ -261,6 +262,106 @@ struct CurrentLocationProviderSwiftTests {
         )
         let result = await Self.locate(invalid)
         #expect(throws: LocationError.invalidCoordinate(.latitudeOutOfRange(95))) { try result.get() }
+    }
+
+    /// A provider whose fetcher never answers by itself, with the answers each check got, by name.
+    final class Checked: Sendable {
+        /// A fetcher that only counts its requests: the test answers for it.
+        final class SilentFetcher: LocationFetcher, Sendable {
+            private let state = Lock<
+                (delegate: (any LocationFetcherDelegate)?, accuracy: LocationAccuracy, requests: Int)
+            >(
+                (nil, 0, 0))
+            var locationFetcherDelegate: (any LocationFetcherDelegate)? {
+                get { state.withLock { $0.delegate } }
+                set { state.withLock { $0.delegate = newValue } }
+            }
+            var desiredAccuracy: LocationAccuracy {
+                get { state.withLock { $0.accuracy } }
+                set { state.withLock { $0.accuracy = newValue } }
+            }
+            var requests: Int { state.withLock { $0.requests } }
+            func requestLocation() { state.withLock { $0.requests += 1 } }
+        }
+
+        let fetcher = SilentFetcher()
+        let provider: CurrentLocationProvider
+        let answers = Lock<[String: [Coordinate]]>([:])
+
+        init(waiting: [String] = []) {
+            provider = CurrentLocationProvider(locationFetcher: fetcher)
+            for name in waiting { check(name) }
+        }
+
+        /// A check named `name`, whose answers are recorded.
+        func check(_ name: String) {
+            provider.locateCurrentPosition { [answers] result in
+                answers.withLock {
+                    $0[name, default: []].append((try? result.get()) ?? Coordinate(latitude: 0, longitude: 0))
+                }
+            }
+        }
+
+        /// The fetcher's answer, as a fetcher gives it: from its own thread, at any time.
+        func answer(_ position: Coordinate = CurrentLocationProviderSwiftTests.convention) {
+            provider.locationFetcher(fetcher, didUpdateLocations: [position])
+        }
+
+        var answered: [String: [Coordinate]] { answers.withLock { $0 } }
+    }
+
+    static let checks: Set<String> = ["CurrentLocationProvider.checks", "CurrentLocationProvider.fetcher"]
+
+    @Test("A second check anywhere in a first shares its one request, and both are answered once")
+    func checkDuringACheck() throws {
+        try Interleavings.each(
+            { Checked() }, on: Self.checks, operation: { $0.check("first") }, competing: { $0.check("second") },
+            check: { checked, trial in
+                #expect(trial.point == nil || trial.competed, "\(trial): not reached again")
+                checked.answer()
+                #expect(checked.fetcher.requests == 1, "\(trial)")
+                let expected = trial.point == nil ? ["first"] : ["first", "second"]
+                #expect(
+                    checked.answered == Dictionary(uniqueKeysWithValues: expected.map { ($0, [Self.convention]) }),
+                    "\(trial)")
+                checked.answer(Self.paris)  // an answer nobody waits for reaches nobody
+                #expect(checked.answered.values.allSatisfy { $0 == [Self.convention] }, "\(trial)")
+            })
+    }
+
+    @Test("The fetcher's answer anywhere in a check answers it once, early or not")
+    func answerDuringACheck() throws {
+        try Interleavings.each(
+            { Checked() }, on: Self.checks, operation: { $0.check("first") }, competing: { $0.answer() },
+            check: { checked, trial in
+                #expect(trial.point == nil || trial.competed, "\(trial): not reached again")
+                if trial.point == nil { checked.answer() }
+                #expect(checked.answered == ["first": [Self.convention]], "\(trial)")
+                #expect(checked.fetcher.requests == 1, "\(trial)")
+                checked.answer(Self.paris)
+                #expect(checked.answered == ["first": [Self.convention]], "\(trial): answered twice")
+            })
+    }
+
+    @Test("A check anywhere in an answer's delivery is not answered by it: it asks the fetcher, and waits for its own")
+    func checkDuringAnAnswer() throws {
+        try Interleavings.each(
+            { Checked(waiting: ["first"]) }, on: Self.checks, operation: { $0.answer() },
+            competing: { $0.check("second") },
+            check: { checked, trial in
+                #expect(trial.point == nil || trial.competed, "\(trial): not reached again")
+                #expect(checked.answered["first"] == [Self.convention], "\(trial)")
+                // The second check came while the first's answer was being delivered, or after: a new request, still
+                // waiting, unless the answer took it in before its delivery began (the answer is then its own too).
+                if let early = checked.answered["second"] {
+                    #expect(early == [Self.convention] && checked.fetcher.requests == 1, "\(trial)")
+                } else if trial.point != nil {
+                    #expect(checked.fetcher.requests == 2, "\(trial)")
+                    checked.answer(Self.paris)
+                    #expect(checked.answered["second"] == [Self.paris], "\(trial): left waiting")
+                }
+                #expect(checked.answered["first"] == [Self.convention], "\(trial): answered twice")
+            })
     }
 
     @Test("A provider given no fetcher asks the system's: CoreLocation's manager on Apple's systems, gpsd elsewhere")

@@ -1,3 +1,4 @@
+import POILock
 import POITestSupport
 import Testing
 
@@ -30,6 +31,23 @@ struct FaultInjectorTests {
         #expect(injector.count(of: .send) == 2)
         #expect(injector.faulted(.send) == 0)
         #expect(injector.count(of: .receive) == 0)
+    }
+
+    @Test("A reader anywhere in a call's decision sees it counted and decided together, never counted alone")
+    func tallyInterleaved() throws {
+        let seen = Lock<[(count: Int, faulted: Int)]>([])
+        try Interleavings.each(
+            { FaultInjector(.fail(.accept, with: EMFILE)) }, on: ["FaultInjector.tally"],
+            operation: { _ = $0.faults.action(for: .accept) },
+            competing: { injector in
+                seen.withLock { $0.append((injector.count(of: .accept), injector.faulted(.accept))) }
+            },
+            check: { injector, trial in
+                #expect(trial.point == nil || trial.competed, "\(trial): not reached again")
+                #expect(injector.count(of: .accept) == 1 && injector.faulted(.accept) == 1, "\(trial)")
+            })
+        #expect(seen.withLock { $0 }.allSatisfy { $0.count == $0.faulted }, "\(seen.withLock { $0 })")
+        #expect(seen.withLock { $0 }.isEmpty == false)
     }
 
     @Test("A rule without numbers applies to every call; of two rules for one call, the first that applies decides")

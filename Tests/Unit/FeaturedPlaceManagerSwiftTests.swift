@@ -2,6 +2,7 @@ import Foundation
 import POIApp
 import POIDomain
 import POILock
+import POITestSupport
 import PortableTestSupport
 import Testing
 
@@ -54,6 +55,49 @@ struct FeaturedPlaceManagerSwiftTests {
         let manager = FeaturedPlaceManager(timerScheduler: FiringScheduler(), places: [PointOfInterest(name: "Only")])
         manager.showNextPlace()
         #expect(manager.currentPlace.name == "Only")
+    }
+
+    /// A manager whose `onPlaceChange` records what it hears.
+    final class Listened: Sendable {
+        let heard = Lock<[String]>([])
+        let manager: FeaturedPlaceManager
+
+        init() {
+            let heard = heard
+            manager = FeaturedPlaceManager(
+                timerScheduler: FiringScheduler(), places: FeaturedPlaceManagerSwiftTests.places,
+                onPlaceChange: { place in heard.withLock { $0.append(place.name) } })
+        }
+    }
+
+    @Test("Two places shown at once are heard in the order they were shown, the last the current: at every sync point")
+    func showNextPlaceInterleaved() throws {
+        let trials = try Interleavings.each(
+            Listened.init, on: ["FeaturedPlaceManager.state"],
+            operation: { $0.manager.showNextPlace() }, competing: { $0.manager.showNextPlace() },
+            check: { listened, trial in
+                let heard = listened.heard.withLock { $0 }
+                #expect(trial.point == nil || trial.competed, "\(trial): not reached again")
+                #expect(heard == (trial.point == nil ? ["B"] : ["B", "C"]), "\(trial)")
+                #expect(heard.last == listened.manager.currentPlace.name, "\(trial)")
+            })
+        #expect(trials.count >= 2, "the operation has a point to try")
+    }
+
+    @Test("A place shown from onPlaceChange is heard after the one being heard, never inside it")
+    func showNextPlaceFromOnPlaceChange() {
+        let heard = Lock<[String]>([])
+        let holder = Lock<FeaturedPlaceManager?>(nil)
+        let manager = FeaturedPlaceManager(timerScheduler: FiringScheduler(), places: Self.places) { place in
+            heard.withLock { $0.append("begin \(place.name)") }
+            if place.name == "B" { holder.withLock { $0 }?.showNextPlace() }
+            heard.withLock { $0.append("end \(place.name)") }
+        }
+        holder.withLock { $0 = manager }
+        defer { holder.withLock { $0 = nil } }
+        manager.showNextPlace()
+        #expect(heard.withLock { $0 } == ["begin B", "end B", "begin C", "end C"])
+        #expect(manager.currentPlace.name == "C")
     }
 
     @Test("onPlaceChange hears each new place")

@@ -2,6 +2,7 @@ import Foundation
 import POIApp
 import POIDomain
 import POILocation
+import POITestSupport
 import PortableTestSupport
 import Testing
 
@@ -103,5 +104,32 @@ struct PointsOfInterestListModelTests {
         list.update(places: places, position: Coordinate(latitude: 37.3401, longitude: -121.89))
         #expect(list.rows.map(\.place.name) == ["Beta", "Zeta", "Alpha"])
         #expect(list.rows.last?.distance == nil)
+    }
+
+    @Test(
+        "Another update, or a notification, anywhere in an update: the rows are the last places', each reload counted")
+    func updateInterleaved() throws {
+        let first = [PointOfInterest(name: "First")]
+        let second = [PointOfInterest(name: "Second"), PointOfInterest(name: "Third")]
+        for competing in ["update", "notification"] {
+            try Interleavings.each(
+                { PointsOfInterestListModel(notificationCenter: NotificationCenter(), places: []) },
+                on: ["PointsOfInterestListModel.state"],
+                operation: { $0.update(places: first, position: nil) },
+                competing: { list in
+                    if competing == "update" {
+                        list.update(places: second, position: nil)
+                    } else {
+                        list.notificationCenter.post(name: CurrentLocationProvider.authChangedNotification, object: nil)
+                    }
+                },
+                check: { list, trial in
+                    #expect(trial.point == nil || trial.competed, "\(competing) at \(trial): not reached again")
+                    // The rows are the places set last (the other update's, which came after), whichever reload ran last.
+                    let last = trial.point != nil && competing == "update" ? second : first
+                    #expect(list.rows.map(\.place.name) == last.map(\.name), "\(competing) at \(trial)")
+                    #expect(list.reloadCount == (trial.point == nil ? 2 : 3), "\(competing) at \(trial)")
+                })
+        }
     }
 }

@@ -1,0 +1,68 @@
+public import POILock
+
+/// Runs a compound operation with another call landing at each of its sync points, each time on fresh objects: the
+/// test of docs/15-sync-points.md.
+///
+/// A dry run finds the points (`SyncPoints`): the end of each section the operation runs on the named locks asked
+/// for. Then, for each point, a new subject runs the operation again, and when the operation reaches that point the
+/// competing call runs, on the same thread, with the lock released and the points uninstalled, as a call from
+/// another thread would land between the two sections. `check` then holds the outcome: nothing lost, nothing done
+/// twice, nothing left waiting.
+public enum Interleavings {
+    /// What one run tried: the point the competing call ran at (`nil` for the dry run, which runs none), and whether it
+    /// ran.
+    public struct Trial: Sendable, CustomStringConvertible {
+        /// Where the competing call was to run; `nil` in the dry run.
+        public let point: SyncPoints.Point?
+        /// Whether the operation reached the point and the competing call ran.
+        public let competed: Bool
+
+        /// The trial as a failure names it.
+        public var description: String {
+            point.map { "the competing call at \($0)" } ?? "the operation alone"
+        }
+    }
+
+    /// The points `operation` reaches on the locks named in `locks` (every named lock when `nil`), in order.
+    public static func points(on locks: Set<String>? = nil, of operation: () throws -> Void) rethrows
+        -> [SyncPoints.Point]
+    {
+        let points = SyncPoints()
+        try SyncPoints.$current.withValue(points) { try operation() }
+        return points.points.filter { locks?.contains($0.lock) ?? true }
+    }
+
+    /// For the operation alone and then for each of its points on `locks` (found by the dry run), a new subject from
+    /// `make`, the operation run on it with `competing` run at the point, and `check` of the outcome; returns the
+    /// trials, the dry run first.
+    ///
+    /// A point the operation does not reach again (a run that took another path) is a failure of the trial:
+    /// `check` sees `competed` false.
+    @discardableResult
+    public static func each<Subject: Sendable>(
+        _ make: () throws -> Subject,
+        on locks: Set<String>? = nil,
+        operation: (Subject) throws -> Void,
+        competing: @escaping @Sendable (Subject) -> Void,
+        check: (Subject, Trial) throws -> Void
+    ) throws -> [Trial] {
+        let alone = try make()
+        let found = try points(on: locks) { try operation(alone) }
+        var trials = [Trial(point: nil, competed: false)]
+        try check(alone, trials[0])
+        for point in found {
+            let subject = try make()
+            let competed = Lock(false)
+            let points = SyncPoints { reached in
+                guard reached == point else { return }
+                competing(subject)
+                competed.withLock { $0 = true }
+            }
+            try SyncPoints.$current.withValue(points) { try operation(subject) }
+            let trial = Trial(point: point, competed: competed.withLock { $0 })
+            trials.append(trial)
+            try check(subject, trial)
+        }
+        return trials
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import POILock
+import POITestSupport
+import Testing
+
+/// The sync points themselves: what a named lock reports, to whom, and with what held.
+@Suite("SyncPoints")
+struct SyncPointsTests {
+    @Test(
+        "A named lock reports the end of each of its sections, counted per lock, in order; an unnamed one reports none")
+    func reportsEachSection() {
+        let first = Lock(0, name: "first")
+        let second = Lock(0, name: "second")
+        let unnamed = Lock(0)
+        let points = SyncPoints()
+        SyncPoints.$current.withValue(points) {
+            first.withLock { $0 += 1 }
+            second.withLock { $0 += 1 }
+            unnamed.withLock { $0 += 1 }
+            first.withLock { $0 += 1 }
+        }
+        first.withLock { $0 += 1 }  // no points installed here
+        #expect(points.points == [.init("first", 1), .init("second", 1), .init("first", 2)])
+        #expect(points.points.map(\.description) == ["first #1", "second #1", "first #2"])
+    }
+
+    @Test("A section that throws reports its end too")
+    func reportsAThrowingSection() {
+        struct Failed: Error {}
+        let lock = Lock(0, name: "throwing")
+        let points = SyncPoints()
+        SyncPoints.$current.withValue(points) {
+            #expect(throws: Failed.self) { try lock.withLock { _ throws(Failed) in throw Failed() } }
+        }
+        #expect(points.points == [.init("throwing", 1)])
+    }
+
+    @Test("The action runs with the lock released and the points uninstalled: its own sections report nothing")
+    func actionRunsOutside() {
+        let lock = Lock(0, name: "shared")
+        let inside = Lock<[Int]>([])
+        let points = SyncPoints { point in
+            // Taking the same lock would deadlock if the section had not ended; it is not reported again.
+            let value = lock.withLock { value in
+                value += 10
+                return value
+            }
+            inside.withLock { $0.append(value) }
+            #expect(SyncPoints.current == nil)
+            _ = point
+        }
+        SyncPoints.$current.withValue(points) {
+            lock.withLock { $0 += 1 }
+        }
+        #expect(inside.withLock { $0 } == [11])
+        #expect(points.points == [.init("shared", 1)])
+    }
+
+    @Test("Points installed on a thread of its own report that thread's sections, not another's")
+    func onAThread() async {
+        let lock = Lock(0, name: "threaded")
+        let points = SyncPoints()
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                SyncPoints.$current.withValue(points) { lock.withLock { $0 += 1 } }
+                done.resume()
+            }
+        }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                lock.withLock { $0 += 1 }
+                done.resume()
+            }
+        }
+        #expect(points.points == [.init("threaded", 1)])
+    }
+
+    /// Two named locks and a counter of what ran.
+    final class TwoSteps: Sendable {
+        let steps = Lock<[String]>([], name: "steps")
+
+        func operation(takingTheLongWay: Bool) {
+            steps.withLock { $0.append("check") }
+            if takingTheLongWay { steps.withLock { $0.append("act") } }
+        }
+    }
+
+    @Test("Interleavings: the operation alone, then the competing call at each of its points, each on a new subject")
+    func interleavings() throws {
+        let trials = try Interleavings.each(
+            TwoSteps.init, operation: { $0.operation(takingTheLongWay: true) },
+            competing: { $0.steps.withLock { $0.append("other") } },
+            check: { subject, trial in
+                let steps = subject.steps.withLock { $0 }
+                switch trial.point?.section {
+                case nil: #expect(steps == ["check", "act"])
+                case 1: #expect(steps == ["check", "other", "act"])
+                default: #expect(steps == ["check", "act", "other"])
+                }
+                #expect(trial.point == nil || trial.competed)
+            })
+        #expect(trials.map(\.point) == [nil, .init("steps", 1), .init("steps", 2)])
+    }
+
+    @Test("A point the operation does not reach again is a trial without the competing call")
+    func pointNotReachedAgain() throws {
+        let runs = Lock(0)
+        let trials = try Interleavings.each(
+            TwoSteps.init,
+            operation: { subject in
+                let first = runs.withLock { runs in
+                    runs += 1
+                    return runs == 1
+                }
+                subject.operation(takingTheLongWay: first)
+            },
+            competing: { _ in }, check: { _, _ in })
+        #expect(trials.map(\.competed) == [false, true, false])
+    }
+}
