@@ -98,7 +98,8 @@ let package = Package(
         .target(
             name: "POITestSupport",
             dependencies: [
-                "POICommandLine", "POICommands", "POILocation", "POILock", "POISockets", "PortableTestSupport",
+                "POIApp", "POICommandLine", "POICommands", "POILocation", "POILock", "POISockets",
+                "PortableTestSupport",
             ],
             swiftSettings: swiftSettings
         ),

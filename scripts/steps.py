@@ -60,7 +60,7 @@ class Step:
 
 TESTS = ("ObserverStepTests", "PosterStepTests", "DelayStepTests")  # every step compiles these
 OBSERVE_DEFAULT = Edit("Sources/POIApp/PointsOfInterestListModel.swift", "observeAuthChanged(on: center)",
-                       "observeAuthChanged(on: .default)")
+                       "observeAuthChanged(on: NotificationCenter.default)")
 POST_DEFAULT = Edit("Sources/POILocation/CurrentLocationProvider.swift", "notificationCenter.post(",
                     "NotificationCenter.default.post(")
 RUN_LOOP_DIRECT = Edit("Sources/POIApp/FeaturedPlaceManager.swift", "timerScheduler.add(timer, forMode: .default)",

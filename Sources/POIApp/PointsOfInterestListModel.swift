@@ -15,15 +15,16 @@ public final class PointsOfInterestListModel: Sendable {
     /// One line of the list: a place and how far it is from the position, when both are known.
     public typealias Row = NearbyPlace
 
-    /// The center whose `authChangedNotification` reloads the list.
-    public let notificationCenter: NotificationCenter
+    /// The center whose `authChangedNotification` reloads the list: a `NotificationCenter`, or a test's spy.
+    public let notificationCenter: any NotificationChannel
 
     private let state: Lock<State>
     private let observation = Lock<(any NSObjectProtocol)?>(nil, name: "PointsOfInterestListModel.observation")
 
-    /// Creates the list and starts observing; the talk's `init(notificationCenter:)` stays valid.
+    /// Creates the list and starts observing; the talk's `init(notificationCenter:)` stays valid (a `NotificationCenter`
+    /// is a `NotificationChannel`).
     public init(
-        notificationCenter: NotificationCenter = .default,
+        notificationCenter: any NotificationChannel = NotificationCenter.default,
         places: [PointOfInterest] = PointOfInterest.sanJose,
         position: Coordinate? = nil
     ) {
@@ -44,18 +45,18 @@ public final class PointsOfInterestListModel: Sendable {
 
     /// Adds the observer; the token comes back as `sending` so that it can be kept behind the lock.
     private static func observeAuthChanged(
-        on center: NotificationCenter,
+        on center: any NotificationChannel,
         handler: @escaping @Sendable () -> Void
     ) -> sending any NSObjectProtocol {
         // No queue: the block runs on the posting thread before `post` returns, as the talk's test expects.
-        center.addObserver(forName: CurrentLocationProvider.authChangedNotification, object: nil, queue: nil) { _ in
+        center.observe(CurrentLocationProvider.authChangedNotification, queue: nil) { _ in
             handler()
         }
     }
 
     deinit {
         if let token = observation.withLock({ $0 }) {
-            notificationCenter.removeObserver(token)
+            notificationCenter.stopObserving(token)
         }
     }
 

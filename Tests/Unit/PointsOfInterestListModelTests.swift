@@ -106,6 +106,41 @@ struct PointsOfInterestListModelTests {
         #expect(list.rows.last?.distance == nil)
     }
 
+    /// A list observing `spy`, made in a scope of its own: the list goes when it returns.
+    static func listThatWent(observing spy: SpyNotificationCenter) -> (reloadsBefore: Int, reloadsAfter: Int) {
+        let list = PointsOfInterestListModel(notificationCenter: spy)
+        let before = list.reloadCount
+        spy.post(name: CurrentLocationProvider.authChangedNotification, object: nil)
+        return (before, list.reloadCount)
+    }
+
+    @Test("The list adds one observer, on the center it was given, with no queue, and removes that one when it goes")
+    func observerCounted() {
+        let spy = SpyNotificationCenter()
+        let (before, after) = Self.listThatWent(observing: spy)
+        #expect(after == before + 1, "the spy's center delivers as a NotificationCenter does")
+        let added = spy.additions
+        #expect(added.count == 1, "added once")
+        #expect(added.first?.name == CurrentLocationProvider.authChangedNotification)
+        #expect(added.first?.hasQueue == false, "queue: nil is promised: the posting thread, before post returns")
+        #expect(spy.removals == added.map(\.token), "removed from the center it was added to, when the list went")
+        #expect(spy.observerCount == 0)
+    }
+
+    @Test("The list's block runs on the posting thread, before post returns, whichever thread posts")
+    func blockRunsBeforePostReturns() async {
+        let center = NotificationCenter()
+        let list = PointsOfInterestListModel(notificationCenter: center)
+        let reloads = await withCheckedContinuation { (done: CheckedContinuation<(Int, Int), Never>) in
+            Thread.detachNewThread {
+                let before = list.reloadCount
+                center.post(name: CurrentLocationProvider.authChangedNotification, object: nil)
+                done.resume(returning: (before, list.reloadCount))  // read on the posting thread, after post returned
+            }
+        }
+        #expect(reloads.1 == reloads.0 + 1)
+    }
+
     @Test(
         "Another update, or a notification, anywhere in an update: the rows are the last places', each reload counted")
     func updateInterleaved() throws {
