@@ -80,6 +80,9 @@ PAGES = [
     Page("14-faults-on-purpose.md",
          "Make system calls fail on purpose (a seam and an injector), find leaked descriptors, and hold a server "
          "under load.", ("04-end-to-end-and-contract-tests.md", "13-what-each-tier-catches.md")),
+    Page("15-sync-points.md",
+         "Make another call land between two lock sections on purpose, and try every compound operation so.",
+         ("14-faults-on-purpose.md",)),
     Page("linux-and-swift6.md",
          "Appendix: what differs on Linux and in Swift 6, and how this package deals with each.",
          ("01-the-pyramid.md",)),

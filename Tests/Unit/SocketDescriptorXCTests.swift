@@ -1,3 +1,5 @@
+import POILock
+import POITestSupport
 import XCTest
 
 @testable import POISockets
@@ -70,5 +72,43 @@ final class SocketDescriptorXCTests: XCTestCase {
         try XCTSkipIf(reused == nil, "the system gave the number \(write) to something else")
         descriptor = nil
         XCTAssertNotEqual(fcntl(write, F_GETFD), -1, "the descriptor closed \(write) again, which it no longer owned")
+    }
+
+    /// The write end of a pipe as a descriptor whose closes are counted, and what a use's body saw of it.
+    final class CountedPipe: Sendable {
+        let injector = FaultInjector()
+        let read: Int32
+        let descriptor: SocketDescriptor
+        let closedUnderTheBody = Lock(false)
+
+        init(read: Int32, write: Int32) {
+            self.read = read
+            descriptor = SocketDescriptor(write, faults: injector.faults)
+        }
+
+        /// A use whose body looks whether the write end was closed under it: the read end would hang up.
+        func use() {
+            _ = try? descriptor.use { _ in
+                var poller = pollfd(fd: read, events: Int16(POLLIN), revents: 0)
+                let hungUp = poll(&poller, 1, 0) == 1 && poller.revents & Int16(POLLHUP) != 0
+                closedUnderTheBody.withLock { $0 = $0 || hungUp }
+            }
+        }
+    }
+
+    func testCloseAnywhereInAUseClosesOnceAndNeverUnderIt() throws {
+        try Interleavings.each(
+            {
+                let (read, write) = try makePipe()
+                openEnds.append(read)
+                return CountedPipe(read: read, write: write)
+            },
+            on: ["SocketDescriptor.state"], operation: { $0.use() }, competing: { $0.descriptor.close() },
+            check: { pipe, trial in
+                XCTAssertTrue(trial.point == nil || trial.competed, "\(trial): not reached again")
+                XCTAssertEqual(pipe.injector.count(of: .close), trial.point == nil ? 0 : 1, "\(trial)")
+                XCTAssertFalse(pipe.closedUnderTheBody.withLock { $0 }, "\(trial): closed under the use's body")
+                pipe.descriptor.close()
+            })
     }
 }
