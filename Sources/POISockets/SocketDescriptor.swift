@@ -42,7 +42,10 @@ public final class SocketDescriptor: Sendable {
     }
 
     deinit {
-        if !state.withLock({ $0.closed }) { closeNow() }
+        guard !state.withLock({ $0.closed }) else { return }
+        // No thread uses it (each holds the descriptor), and close() was never called: closed here, and told.
+        faults.took(.dropped(descriptor))
+        closeNow()
     }
 
     /// Whether `close()` was called.

@@ -55,16 +55,40 @@ public struct SystemCallFaults: Sendable {
         case completeAtOnce
     }
 
-    private let decide: (@Sendable (Call) -> Action?)?
+    /// What a call took from the system or gave back to it: what a test counts to see that a path, failing or not,
+    /// gives back everything it took.
+    public enum Resource: Sendable, Equatable {
+        /// A descriptor was made: by `socket`, `accept`, or `pipe` (one for each end).
+        case opened(Int32)
+        /// A descriptor the package made was closed.
+        case closed(Int32)
+        /// A `SocketDescriptor` went with its descriptor still open: its owner let go of it without closing it, and
+        /// its deinit closes it (told next, as `closed`). A safety net, not a path: every path closes what it owns.
+        case dropped(Int32)
+        /// An address list was given by `resolve`.
+        case resolved
+        /// An address list was given back (`freeaddrinfo`).
+        case freed
+    }
 
-    /// Faults that `decide` chooses: called before every system call of the sockets that carry them, on the thread
-    /// that makes the call, with the call; `nil` lets the call go to the C library as usual.
-    public init(_ decide: @escaping @Sendable (Call) -> Action?) {
+    private let decide: (@Sendable (Call) -> Action?)?
+    private let record: (@Sendable (Resource) -> Void)?
+
+    /// Faults that `decide` chooses, told what each call took when `record` is given.
+    ///
+    /// `decide` is called before every system call of the sockets that carry them, on the thread that makes the
+    /// call, with the call; `nil` lets the call go to the C library as usual. `record`, when given, hears each
+    /// resource a call took or gave back, after the call.
+    public init(
+        _ decide: @escaping @Sendable (Call) -> Action?, recording record: (@Sendable (Resource) -> Void)? = nil
+    ) {
         self.decide = decide
+        self.record = record
     }
 
     private init() {
         decide = nil
+        record = nil
     }
 
     /// No fault: every call goes to the C library, what the programs run with.
@@ -74,5 +98,10 @@ public struct SystemCallFaults: Sendable {
     func action(for call: Call) -> Action? {
         guard let decide else { return nil }
         return decide(call)
+    }
+
+    /// Tells the test what a call took or gave back.
+    func took(_ resource: Resource) {
+        record?(resource)
     }
 }

@@ -135,12 +135,20 @@ extension SystemCallFaults {
         _ result: UnsafeMutablePointer<UnsafeMutablePointer<addrinfo>?>
     ) -> Int32 {
         if case .fail(let code) = action(for: .resolve) { return code }
-        return getaddrinfo(host, service, hints, result)
+        let status = getaddrinfo(host, service, hints, result)
+        if status == 0 { took(.resolved) }
+        return status
     }
 
     func socket(_ family: Int32) -> Int32 {
         if let action = action(for: .socket), let failed = failing(action) { return failed }
-        return systemSocket(family)
+        return opened(systemSocket(family))
+    }
+
+    /// `descriptor`, told to the test when it is one.
+    private func opened(_ descriptor: Int32) -> Int32 {
+        if descriptor >= 0 { took(.opened(descriptor)) }
+        return descriptor
     }
 
     func connect(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>!, _ length: socklen_t) -> Int32 {
@@ -171,12 +179,13 @@ extension SystemCallFaults {
 
     func pipe() -> (read: Int32, write: Int32)? {
         if let action = action(for: .pipe), failing(action) != nil { return nil }
-        return systemPipe()
+        guard let ends = systemPipe() else { return nil }
+        return (opened(ends.read), opened(ends.write))
     }
 
     func accept(_ descriptor: Int32) -> Int32 {
         if let action = action(for: .accept), let failed = failing(action) { return failed }
-        return systemAccept(descriptor)
+        return opened(systemAccept(descriptor))
     }
 
     func send(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
@@ -200,6 +209,7 @@ extension SystemCallFaults {
     func freeAddresses(_ addresses: UnsafeMutablePointer<addrinfo>?) {
         _ = action(for: .freeAddresses)
         freeaddrinfo(addresses)
+        took(.freed)
     }
 
     /// Closes a descriptor of the package's (a socket, a wake pipe's end); the call is only counted
@@ -207,6 +217,7 @@ extension SystemCallFaults {
     func close(_ descriptor: Int32) {
         _ = action(for: .close)
         _ = systemClose(descriptor)
+        took(.closed(descriptor))
     }
 
     /// Waits on `pollers`: a connection's socket (`call` `.poll`), or a listening socket and its wake pipe

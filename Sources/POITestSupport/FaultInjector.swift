@@ -58,6 +58,7 @@ public final class FaultInjector: Sendable {
     /// decided.
     private let tally = Lock<(counts: [SystemCallFaults.Call: Int], applied: [SystemCallFaults.Call: Int])>(
         ([:], [:]), name: "FaultInjector.tally")
+    private let ledger = Lock(Ledger())
 
     /// An injector with `rules`; the first rule that applies to a call decides it.
     public init(_ rules: Rule...) {
@@ -72,7 +73,47 @@ public final class FaultInjector: Sendable {
     /// The faults to give the sockets under test (`SocketListener(faults:)`, `Socket.connect(…, faults:)`,
     /// `StubServer.Configuration.faults`).
     public var faults: SystemCallFaults {
-        SystemCallFaults { [self] call in decide(call) }
+        SystemCallFaults(
+            { [self] call in decide(call) },
+            recording: { [ledger] resource in
+                ledger.withLock { $0.record(resource) }
+            })
+    }
+
+    /// The descriptors the sockets carrying the faults made (`socket`, `accept`, `pipe`) and have not closed, lowest
+    /// first: empty once every path that took one gave it back.
+    public var openDescriptors: [Int32] {
+        ledger.withLock { $0.open.sorted() }
+    }
+
+    /// The address lists `resolve` gave that were not given back.
+    public var addressListsHeld: Int {
+        ledger.withLock { $0.lists }
+    }
+
+    /// How many times a descriptor was closed that those sockets had not made or had closed already: none, when
+    /// nothing is closed twice.
+    public var strayCloses: Int {
+        ledger.withLock { $0.stray }
+    }
+
+    /// How many descriptors were closed only by a `SocketDescriptor`'s deinit, their owner having let go of them
+    /// without closing them: none, when every path closes what it owns.
+    public var droppedOpen: Int {
+        ledger.withLock { $0.dropped }
+    }
+
+    /// Whether everything taken was given back, once, by its owner: no descriptor open, no address list held, no
+    /// stray close, none dropped open.
+    public var gaveEverythingBack: Bool {
+        ledger.withLock { $0.open.isEmpty && $0.lists == 0 && $0.stray == 0 && $0.dropped == 0 }
+    }
+
+    /// The ledger as a failure says it: `open [7], address lists 0, stray closes 0, dropped open 1`.
+    public var leftovers: String {
+        ledger.withLock {
+            "open \($0.open.sorted()), address lists \($0.lists), stray closes \($0.stray), dropped open \($0.dropped)"
+        }
     }
 
     /// How many calls of `call` the sockets carrying the faults made, faulty or not.
@@ -92,6 +133,24 @@ public final class FaultInjector: Sendable {
             guard let rule = rules.first(where: { $0.call == call && $0.calls.contains(number) }) else { return nil }
             tally.applied[call, default: 0] += 1
             return rule.action
+        }
+    }
+}
+
+/// What the sockets carrying an injector's faults took and gave back.
+private struct Ledger {
+    var open: Set<Int32> = []
+    var lists = 0
+    var stray = 0
+    var dropped = 0
+
+    mutating func record(_ resource: SystemCallFaults.Resource) {
+        switch resource {
+        case .opened(let descriptor): open.insert(descriptor)
+        case .closed(let descriptor): if open.remove(descriptor) == nil { stray += 1 }
+        case .resolved: lists += 1
+        case .freed: lists -= 1
+        case .dropped: dropped += 1
         }
     }
 }
