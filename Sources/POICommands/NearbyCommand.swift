@@ -196,15 +196,19 @@ struct NearbyCommand {
     }
 
     /// Loads the places near `position` from the server at `url`.
-    static func load(near position: Coordinate, from url: URL, timeout: TimeInterval) async throws(CommandLineError)
-        -> [PointOfInterest]
-    {
+    ///
+    /// The session it loads through is its own, and is invalidated when the load ends, answered or not, so that its
+    /// threads end with it; `sessionDelegate` (a test's) hears that (`urlSession(_:didBecomeInvalidWithError:)`).
+    static func load(
+        near position: Coordinate, from url: URL, timeout: TimeInterval,
+        sessionDelegate: (any URLSessionDelegate)? = nil
+    ) async throws(CommandLineError) -> [PointOfInterest] {
         let configuration = URLSessionConfiguration.ephemeral
         // Linux's URLSession counts this in whole seconds, and a fraction under one as none (0.7 gave up at once,
         // 1.5 after one second): it is only a backstop, a second above the deadline the command keeps itself.
         configuration.timeoutIntervalForRequest = (timeout + 1).rounded(.up)
         configuration.urlCache = nil
-        let session = URLSession(configuration: configuration)
+        let session = URLSession(configuration: configuration, delegate: sessionDelegate, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
         let loader = APIRequestLoader(apiRequest: PointsOfInterestRequest(baseURL: url), urlSession: session)
         let started = ContinuousClock.now

@@ -92,19 +92,25 @@ public final class StubServer: Sendable {
     /// `/proc/PID/task/TID/comm`, 15 bytes at most.
     public static let stalledThreadName = "stalled midway"
 
+    /// The file where the system keeps the calling thread's name: Linux's `/proc/thread-self/comm`; `nil` where
+    /// there is none (Darwin, which has no `/proc`).
+    static let threadNameFile: String? = {
+        #if os(Linux)
+            "/proc/thread-self/comm"
+        #else
+            nil
+        #endif
+    }()
+
     /// Names the calling thread, where `ps -L` and `/proc/PID/task/TID/comm` show it.
     ///
-    /// On Linux the name is written where the kernel keeps it, `/proc/thread-self/comm`, not through
-    /// `Thread.current.name`: Foundation's setter did not always reach a thread of `Thread.detachNewThread` (under
-    /// ThreadSanitizer with the other core busy, a stalled thread kept its old name in about one run of the
-    /// end-to-end tests in twenty, and the test that waits for the name waited in vain).
-    static func nameThisThread(_ name: String) {
-        #if os(Linux)
-            if let comm = FileHandle(forWritingAtPath: "/proc/thread-self/comm") {
-                defer { try? comm.close() }
-                if (try? comm.write(contentsOf: Data(name.utf8))) != nil { return }
-            }
-        #endif
+    /// Where the system keeps the name in a file (`threadNameFile`), it is written there, not through
+    /// `Thread.current.name`: on Linux, Foundation's setter did not always reach a thread of `Thread.detachNewThread`
+    /// (under ThreadSanitizer with the other core busy, a stalled thread kept its old name in about one run of the
+    /// end-to-end tests in twenty, and the test that waits for the name waited in vain). Where there is no such file,
+    /// or it cannot be written, the name goes through Foundation.
+    static func nameThisThread(_ name: String, file: String? = threadNameFile) {
+        if let file, (try? Data(name.utf8).write(to: URL(fileURLWithPath: file))) != nil { return }
         Thread.current.name = name
     }
 

@@ -5,6 +5,11 @@ public final class LineConnection {
     private var buffer: [UInt8] = []
     /// How much of `buffer` is known to hold no newline, so that each byte is searched once.
     private var searched = 0
+    /// How many bytes the search for line ends has looked at, over the connection's life.
+    ///
+    /// Each byte it received once, up to the last line end found: counted so that a test can hold the search to
+    /// that, which no clock does.
+    private(set) var bytesSearched = 0
 
     /// Connects to `host`:`port` (a name or a numeric address), giving up at `deadline`; the connection's system calls
     /// go through `faults` (a test's; `.none` otherwise).
@@ -28,11 +33,13 @@ public final class LineConnection {
     public func readLine(deadline: ContinuousClock.Instant) throws(SocketError) -> String {
         while true {
             if let newline = buffer[searched...].firstIndex(of: UInt8(ascii: "\n")) {
+                bytesSearched += newline + 1 - searched
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
                 buffer.removeSubrange(...newline)
                 searched = 0
                 return line.hasSuffix("\r") ? String(line.dropLast()) : line
             }
+            bytesSearched += buffer.count - searched
             searched = buffer.count
             buffer.append(contentsOf: try Socket.receive(from: socket, deadline: deadline))
             guard buffer.count <= 1 << 20 else { throw .io("a line longer than 1 MiB") }

@@ -3,11 +3,16 @@ import POICommandLine
 import POIDomain
 import POILock
 import POIServer
+import POISockets
 import POITestSupport
 import PortableTestSupport
 import Testing
 
 @testable import POICommands
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// `poi` run in process with its built-in server: the command's whole path over loopback HTTP, no process launched.
 @Suite("poi nearby, in process with its built-in server", .timeLimit(.minutes(1)))
@@ -81,5 +86,32 @@ struct POICommandIntegrationTests {
             ended.signal()
         }
         #expect(ended.wait(timeout: .now() + 5) == .success, "the in-process server still runs")
+    }
+
+    @Test(
+        "The session poi nearby loads through is invalidated when the load ends, answered or not",
+        arguments: [nil, .drop] as [StubServerFault?])
+    func sessionInvalidated(fault: StubServerFault?) async throws {
+        var configuration = StubServer.Configuration()
+        configuration.routes.fault = fault
+        let server = try StubServer(configuration: configuration)
+        defer { server.stop() }
+        let spy = InvalidationSpy()
+        let places = try? await NearbyCommand.load(
+            near: Coordinate(latitude: 37.3293, longitude: -121.8893), from: server.url, timeout: 5,
+            sessionDelegate: spy)
+        #expect((places != nil) == (fault == nil))
+        // A session left valid is never invalidated: the wait is bounded, so that the test fails instead.
+        let invalidated = await BlockingCall.run { spy.invalidated.wait(timeout: .now() + 5) }
+        #expect(invalidated == .success, "the session was not invalidated")
+    }
+}
+
+/// Hears that a session became invalid.
+private final class InvalidationSpy: NSObject, URLSessionDelegate, Sendable {
+    let invalidated = DispatchSemaphore(value: 0)
+
+    func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
+        invalidated.signal()
     }
 }

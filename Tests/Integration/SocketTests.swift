@@ -221,6 +221,24 @@ struct SocketTests {
         }
     }
 
+    @Test("A long line read in many pieces has each of its bytes searched once for the line's end")
+    func eachByteSearchedOnce() async throws {
+        let listener = try SocketListener()
+        defer { listener.stop() }
+        try await BlockingCall.run {
+            let connection = try LineConnection(host: "127.0.0.1", port: listener.port, deadline: Self.deadline())
+            guard let server = listener.accept() else { throw SocketError.closed }
+            defer { server.close() }
+            // 64 KiB and its end: at least 16 reads of 4096 bytes, each searched only for what it added.
+            let line = [UInt8](repeating: UInt8(ascii: "a"), count: 65_536)
+            BlockingCall.start { _ = try? Socket.send(line + Array("\nb\n".utf8), to: server) }
+            #expect(try connection.readLine(deadline: Self.deadline()).utf8.count == line.count)
+            #expect(connection.bytesSearched == line.count + 1)
+            #expect(try connection.readLine(deadline: Self.deadline()) == "b")
+            #expect(connection.bytesSearched == line.count + 3)
+        }
+    }
+
     // A name may resolve to several addresses (localhost: ::1, then 127.0.0.1), and a server need not listen on the
     // first. What a name resolves to is the machine's to say, so two numeric addresses stand in for it.
     @Test("A connection is made to the first address that accepts, after one that refuses")
