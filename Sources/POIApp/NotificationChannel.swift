@@ -10,10 +10,10 @@ public import Foundation
 /// promised; removed from that same center when it goes. On Linux a `NotificationCenter` subclass cannot spy:
 /// `addObserver` and `removeObserver` are not open there (docs/05-isolating-notification-observers.md).
 public protocol NotificationChannel: AnyObject, Sendable {
-    /// Adds an observer of `name` from any object, whose `block` runs on `queue` (`nil`: on the posting thread,
-    /// before `post` returns), and returns its token.
+    /// Adds an observer of `name` (`nil`: of every name, as `NotificationCenter`'s) from any object, whose `block`
+    /// runs on `queue` (`nil`: on the posting thread, before `post` returns), and returns its token.
     func observe(
-        _ name: Notification.Name, queue: OperationQueue?, using block: @escaping @Sendable (Notification) -> Void
+        _ name: Notification.Name?, queue: OperationQueue?, using block: @escaping @Sendable (Notification) -> Void
     ) -> any NSObjectProtocol
 
     /// Removes the observer that `observe` returned `token` for.
@@ -33,7 +33,7 @@ extension NotificationChannel {
 extension NotificationCenter: NotificationChannel {
     /// `addObserver(forName:object:queue:using:)`, from any object.
     public func observe(
-        _ name: Notification.Name, queue: OperationQueue?, using block: @escaping @Sendable (Notification) -> Void
+        _ name: Notification.Name?, queue: OperationQueue?, using block: @escaping @Sendable (Notification) -> Void
     ) -> any NSObjectProtocol {
         addObserver(forName: name, object: nil, queue: queue, using: block)
     }

@@ -10,8 +10,8 @@ import POILock
 public final class SpyNotificationCenter: NotificationChannel {
     /// One observer added: what it observes, on which queue (`nil`: the posting thread), and its token.
     public struct Addition: Sendable, Equatable {
-        /// The notification it observes.
-        public let name: Notification.Name
+        /// The notification it observes; `nil`: every notification.
+        public let name: Notification.Name?
         /// Whether it was given a queue; `false`: its block runs on the posting thread, before `post` returns.
         public let hasQueue: Bool
         /// Its token, by identity.
@@ -41,7 +41,7 @@ public final class SpyNotificationCenter: NotificationChannel {
     }
 
     public func observe(
-        _ name: Notification.Name, queue: OperationQueue?, using block: @escaping @Sendable (Notification) -> Void
+        _ name: Notification.Name?, queue: OperationQueue?, using block: @escaping @Sendable (Notification) -> Void
     ) -> any NSObjectProtocol {
         let token = center.addObserver(forName: name, object: nil, queue: queue, using: block)
         log.withLock { $0.added.append(Addition(name: name, hasQueue: queue != nil, token: ObjectIdentifier(token))) }
