@@ -21,9 +21,13 @@ public struct Coordinate: Hashable, Sendable {
     }
 
     /// Throws a `CoordinateError` that says which value is wrong, or returns when the coordinate is valid.
+    ///
+    /// NaN is no number at all; an infinity is a number outside the range, as 91 is: it is what a numeral past a
+    /// `Double` reads as (`--lat 1e400`, `Numeral.double(_:)`), and the person who wrote it gave a latitude too large,
+    /// not something other than a number.
     public func validate() throws(CoordinateError) {
-        guard latitude.isFinite else { throw .latitudeNotFinite(latitude) }
-        guard longitude.isFinite else { throw .longitudeNotFinite(longitude) }
+        guard !latitude.isNaN else { throw .latitudeNotFinite(latitude) }
+        guard !longitude.isNaN else { throw .longitudeNotFinite(longitude) }
         guard (-90.0...90.0).contains(latitude) else { throw .latitudeOutOfRange(latitude) }
         guard (-180.0...180.0).contains(longitude) else { throw .longitudeOutOfRange(longitude) }
     }

@@ -1,12 +1,12 @@
 /// Why a `Coordinate` is not a position on Earth.
 public enum CoordinateError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The latitude is NaN or infinite.
+    /// The latitude is NaN, no number at all (`Coordinate.validate()` finds an infinite one out of range).
     case latitudeNotFinite(Double)
-    /// The longitude is NaN or infinite.
+    /// The longitude is NaN, no number at all (`Coordinate.validate()` finds an infinite one out of range).
     case longitudeNotFinite(Double)
-    /// The latitude is outside -90...90.
+    /// The latitude is outside -90...90, an infinity included.
     case latitudeOutOfRange(Double)
-    /// The longitude is outside -180...180.
+    /// The longitude is outside -180...180, an infinity included.
     case longitudeOutOfRange(Double)
 
     /// A sentence that names the wrong value and the accepted range.

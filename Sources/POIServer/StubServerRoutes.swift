@@ -128,10 +128,12 @@ public struct StubServerRoutes: Sendable {
         guard let longitudeText = request.queryValue("long") else {
             return .failure(Message(text: "long is missing"))
         }
-        guard let latitude = Double(latitudeText) else {
+        // A decimal numeral, as the contract's numbers are written: not `inf`, `nan` or `0x10`, which Double(_:) reads.
+        // One past a Double reads as infinity, outside the range like any other past it.
+        guard let latitude = Numeral.double(latitudeText) else {
             return .failure(Message(text: "lat '\(latitudeText)' is not a number"))
         }
-        guard let longitude = Double(longitudeText) else {
+        guard let longitude = Numeral.double(longitudeText) else {
             return .failure(Message(text: "long '\(longitudeText)' is not a number"))
         }
         let position = Coordinate(latitude: latitude, longitude: longitude)
@@ -142,14 +144,18 @@ public struct StubServerRoutes: Sendable {
         }
         var query = Query(position: position)
         if let radiusText = request.queryValue("radius") {
-            guard let radius = Double(radiusText), radius.isFinite, radius > 0 else {
+            // Any positive numeral: one past a Double (1e400) reads as infinity, every place with a position; one under
+            // the least Double (1e-400) as 0, the places at the position itself, as no distance lies between them.
+            guard let radius = Numeral.double(radiusText), Numeral.isPositive(radiusText) else {
                 return .failure(Message(text: "radius '\(radiusText)' is not a positive number of metres"))
             }
             query.radius = radius
         }
         if let limitText = request.queryValue("limit") {
-            guard let limit = Int(limitText), limit > 0 else {
-                return .failure(Message(text: "limit '\(limitText)' is not a positive whole number"))
+            // A whole number of any size: one past Int.max reads as Int.max, more places than any server has.
+            guard let limit = Numeral.wholeNumber(limitText), limit >= 1 else {
+                let problem = "is not a whole number of at least 1, written in digits"
+                return .failure(Message(text: "limit '\(limitText)' \(problem)"))
             }
             query.limit = limit
         }

@@ -27,8 +27,8 @@ struct CoordinateTests {
         arguments: [
             (Double.nan, 0, "latitude nan is not a finite number"),
             (0, Double.nan, "longitude nan is not a finite number"),
-            (Double.infinity, 0, "latitude inf is not a finite number"),
-            (0, -Double.infinity, "longitude -inf is not a finite number"),
+            (Double.infinity, 0, "latitude inf is outside -90...90"),
+            (0, -Double.infinity, "longitude -inf is outside -180...180"),
             (90.000001, 0, "latitude 90.000001 is outside -90...90"),
             (-90.5, 0, "latitude -90.5 is outside -90...90"),
             (0, 180.25, "longitude 180.25 is outside -180...180"),

@@ -54,6 +54,8 @@ struct StubServerRoutesClassesTests {
         query("/locations?lat", .invalid, "given twice", [("lat", "0"), ("lat", "1"), ("long", "0")], .status(400)),
         query("/locations?lat", .empty, "lat=", [("lat", ""), ("long", "0")], .status(400)),
         query("/locations?lat", .huge, "1e400, past a Double", [("lat", "1e400"), ("long", "0")], .status(400)),
+        query("/locations?lat", .invalid, "hexadecimal, 0x10", [("lat", "0x10"), ("long", "0")], .status(400)),
+        query("/locations?lat", .boundary, "-0, negative zero: the equator", [("lat", "-0"), ("long", "0")], all),
         query("/locations?lat", .separator, "0,0", [("lat", "0,0"), ("long", "0")], .status(400)),
     ]
 
@@ -90,10 +92,17 @@ struct StubServerRoutesClassesTests {
         query("/locations?radius", .boundary, "0", position + [("radius", "0")], .status(400)),
         query("/locations?radius", .invalid, "negative", position + [("radius", "-5")], .status(400)),
         query("/locations?radius", .invalid, "infinity", position + [("radius", "inf")], .status(400)),
+        query("/locations?radius", .boundary, "-0, negative zero", position + [("radius", "-0")], .status(400)),
+        query(
+            "/locations?radius", .boundary, "1e-400, more than 0 and under the least Double: only places right there",
+            position + [("radius", "1e-400")], .places([])),
         query("/locations?radius", .empty, "radius=", position + [("radius", "")], .status(400)),
         query(
             "/locations?radius", .huge, "1e300: every place with a position", position + [("radius", "1e300")],
             .places(["Near", "Middle", "Far"])),
+        query(
+            "/locations?radius", .huge, "1e400, past a Double: every place with a position",
+            position + [("radius", "1e400")], .places(["Near", "Middle", "Far"])),
         query("/locations?radius", .separator, "100,200", position + [("radius", "100,200")], .status(400)),
         query(
             "/locations?radius", .pair, "with limit 1: the nearest within it",
@@ -107,10 +116,28 @@ struct StubServerRoutesClassesTests {
         query("/locations?limit", .boundary, "5, more than there are places", position + [("limit", "5")], all),
         query("/locations?limit", .boundary, "Int.max", position + [("limit", "9223372036854775807")], all),
         query("/locations?limit", .boundary, "0", position + [("limit", "0")], .status(400)),
+        query("/locations?limit", .boundary, "-0, negative zero", position + [("limit", "-0")], .status(400)),
+        query(
+            "/locations?limit", .valid, "+2, with its sign", position + [("limit", "+2")], .places(["Near", "Middle"])),
         query("/locations?limit", .invalid, "a fraction, 1.5", position + [("limit", "1.5")], .status(400)),
+        query(
+            "/locations?limit", .invalid, "a whole number not in digits, 1e3", position + [("limit", "1e3")],
+            .status(400)),
         query("/locations?limit", .invalid, "negative", position + [("limit", "-1")], .status(400)),
+        query(
+            "/locations?limit", .invalid, "negative past Int.min", position + [("limit", "-9223372036854775809")],
+            .status(400)),
         query("/locations?limit", .empty, "limit=", position + [("limit", "")], .status(400)),
-        query("/locations?limit", .huge, "past Int.max", position + [("limit", "9223372036854775808")], .status(400)),
+        query(
+            "/locations?limit", .huge, "2^63, past Int.max: every place", position + [("limit", "9223372036854775808")],
+            all),
+        query("/locations?limit", .huge, "2^64: every place", position + [("limit", "18446744073709551616")], all),
+        query(
+            "/locations?limit", .huge, "27 digits, the fuzzer's: every place",
+            position + [("limit", "456529149269160342363045888")], all),
+        query(
+            "/locations?limit", .huge, "27 digits with a radius: the places within it",
+            position + [("limit", "456529149269160342363045888"), ("radius", "250")], .places(["Near", "Middle"])),
         query(
             "/locations?limit", .separator, "1&2, one value holding '&'", position + [("limit", "1&2")], .status(400)),
         query(

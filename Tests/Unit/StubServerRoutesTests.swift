@@ -79,19 +79,25 @@ struct StubServerRoutesTests {
             ([:], "lat is missing"),
             (["lat": "1"], "long is missing"),
             (["lat": "north", "long": "1"], "lat 'north' is not a number"),
-            (["lat": "1", "long": "1e999"], "invalid coordinate: longitude inf is not a finite number"),
+            (["lat": "1", "long": "1e999"], "invalid coordinate: longitude inf is outside -180...180"),
             (["lat": "100", "long": "1"], "invalid coordinate: latitude 100.0 is outside -90...90"),
             (["lat": "1", "long": "1", "radius": "-5"], "radius '-5' is not a positive number of metres"),
             (["lat": "1", "long": "1", "radius": "0"], "radius '0' is not a positive number of metres"),
-            (["lat": "1", "long": "1", "limit": "0"], "limit '0' is not a positive whole number"),
+            (
+                ["lat": "1", "long": "1", "limit": "0"],
+                "limit '0' is not a whole number of at least 1, written in digits"
+            ),
             (
                 ["lat": "1", "long": "1", "fault": "fire"],
                 "fault must be one of 500, not-json, slow, drop, stall, not 'fire'"
             ),
-            (["lat": "nan", "long": "1"], "invalid coordinate: latitude nan is not a finite number"),
+            (["lat": "nan", "long": "1"], "lat 'nan' is not a number"),
             (["lat": "", "long": "1"], "lat '' is not a number"),
             (["lat": "1", "long": "1", "radius": "inf"], "radius 'inf' is not a positive number of metres"),
-            (["lat": "1", "long": "1", "limit": "1.5"], "limit '1.5' is not a positive whole number"),
+            (
+                ["lat": "1", "long": "1", "limit": "1.5"],
+                "limit '1.5' is not a whole number of at least 1, written in digits"
+            ),
             (
                 ["lat": "1", "long": "1", "latitude": "2"],
                 "unknown parameter 'latitude'; /locations takes lat, long, radius and limit"
