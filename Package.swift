@@ -49,7 +49,7 @@ let package = Package(
     targets: [
         // 0. A lock ThreadSanitizer sees (Synchronization's Mutex is not seen on Linux): docs/linux-and-swift6.md.
         .target(name: "POILock", swiftSettings: swiftSettings),
-        // 1. Places, coordinates, distances, and the one "nearest places" ordering.
+        // 1. Places, coordinates, distances, the one "nearest places" ordering, and numbers as text writes them.
         .target(name: "POIDomain", swiftSettings: swiftSettings),
         // 1. The POSIX socket calls: owned descriptors, a listener, lines, blocking work on threads of its own.
         .target(name: "POISockets", dependencies: ["POILock"], swiftSettings: swiftSettings),
@@ -68,8 +68,9 @@ let package = Package(
         // 3. App logic: the places list model, FeaturedPlaceManager, the launch shortcut. No server, no URLSession.
         .target(name: "POIApp", dependencies: ["POIDomain", "POILocation", "POILock"], swiftSettings: swiftSettings),
 
-        // 4. What both command lines share: option declarations, the small parser, exit statuses, usage errors.
-        .target(name: "POICommandLine", swiftSettings: swiftSettings),
+        // 4. What both command lines share: option declarations, the small parser, exit statuses, usage errors. Its
+        //    numbers are read as the server reads its own, by POIDomain's Numeral.
+        .target(name: "POICommandLine", dependencies: ["POIDomain"], swiftSettings: swiftSettings),
         // 5. poi's commands: nearby (with the in-process server when none is given) and featured.
         .target(
             name: "POICommands",

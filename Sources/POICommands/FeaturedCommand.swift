@@ -23,6 +23,7 @@ struct FeaturedCommand {
         let parsed = try Self.description.parse(arguments)
         try parsed.expectNoPositional()
         let interval = try parsed.seconds(Self.interval) ?? FeaturedPlaceManager.rotationInterval
+        // No maximum: a count past Int.max reads as Int.max, more places than a run of poi shows before it is stopped.
         return (interval, try parsed.integer(Self.count, minimum: 0))
     }
 

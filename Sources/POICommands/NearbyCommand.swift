@@ -18,7 +18,7 @@ struct NearbyCommand {
     static let latitude = Option.value(
         "lat", "DEGREES", "latitude, -90...90 (with --long; without both, gpsd is asked for the position)")
     static let longitude = Option.value("long", "DEGREES", "longitude, -180...180")
-    static let limit = Option.value("limit", "N", "show at most N places (default: all)")
+    static let limit = Option.value("limit", "N", "show at most N places, N of any size (default: all)")
     static let json = Option.flag("json", "print the result as JSON instead of text")
     static let server = Option.value(
         "server", "URL", "the server's base URL (default: $\(serverVariable.name), else a server started in-process)")
@@ -28,7 +28,7 @@ struct NearbyCommand {
         "POI_SERVER_URL", "the server's base URL when --server is not given")
     static let gpsdHostVariable = EnvironmentVariable("POI_GPSD_HOST", "gpsd's host (default 127.0.0.1)")
     static let gpsdPortVariable = EnvironmentVariable(
-        "POI_GPSD_PORT", "gpsd's port (default \(GPSDLocationFetcher.defaultPort))")
+        "POI_GPSD_PORT", "gpsd's port, 1...65535 (default \(GPSDLocationFetcher.defaultPort))")
     static let systemVariable = EnvironmentVariable(SystemProfile.variable, SystemProfile.summary)
 
     /// How long `poi nearby` waits for the server unless `--timeout` says otherwise.
@@ -106,6 +106,7 @@ struct NearbyCommand {
             }
         return Request(
             position: try positionSource(parsed),
+            // No maximum: a limit past Int.max reads as Int.max, more places than any server lists: all of them.
             limit: try parsed.integer(Self.limit, minimum: 1),
             json: parsed.contains(Self.json),
             serverURL: serverURL,
@@ -127,7 +128,7 @@ struct NearbyCommand {
             if let text = environment[Self.gpsdPortVariable] {
                 guard let value = UInt16(text), value > 0 else {
                     throw Self.description.usageError(
-                        "\(Self.gpsdPortVariable.name) must be a port number, not '\(text)'")
+                        "\(Self.gpsdPortVariable.name) must be a port number, 1...65535, not '\(text)'")
                 }
                 port = value
             }

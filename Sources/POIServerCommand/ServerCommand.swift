@@ -14,13 +14,15 @@ public struct ServerCommand: Sendable {
 
     static let host = Option.value("host", "ADDRESS", "address to bind", default: defaults.host)
     static let port = Option.value(
-        "port", "PORT", "port; 0 lets the system choose, and the first line of output is the URL",
+        "port", "PORT", "port, 0...65535; 0 lets the system choose, and the first line of output is the URL",
         default: "\(defaults.port)")
     static let data = Option.value("data", "FILE", "a JSON array of places instead of the bundled San Jose places")
     static let fault = Option.value("fault", "NAME", "fail every /locations request: \(StubServerFault.names)")
     static let slowDelay = Option.value(
-        "slow-ms", "MS", "delay of the slow fault, in milliseconds",
+        "slow-ms", "MS", "delay of the slow and stall faults, in milliseconds, at most \(maximumSlowMilliseconds)",
         default: "\(Int(defaults.routes.slowDelay / .milliseconds(1)))")
+    /// The longest `--slow-ms`: a day, the bound of every wait of the programs (`Option.maximumSeconds`).
+    static let maximumSlowMilliseconds = Int(Option.maximumSeconds) * 1000
     static let idleTimeout = Option.seconds(
         "idle-timeout", "time a client has to send its request", default: defaults.idleTimeout / .seconds(1))
     static let systemVariable = EnvironmentVariable(SystemProfile.variable, SystemProfile.summary)
@@ -127,7 +129,7 @@ public struct ServerCommand: Sendable {
             }
             configuration.routes.fault = fault
         }
-        if let milliseconds = try parsed.integer(slowDelay, minimum: 0) {
+        if let milliseconds = try parsed.integer(slowDelay, minimum: 0, maximum: maximumSlowMilliseconds) {
             configuration.routes.slowDelay = .milliseconds(milliseconds)
         }
         if let seconds = try parsed.seconds(idleTimeout) {

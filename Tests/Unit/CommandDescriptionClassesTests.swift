@@ -91,8 +91,18 @@ struct CommandDescriptionClassesTests {
             "poi nearby --lat", .huge, "1e308, finite and out of range", ["--lat", "1e308", "--long", "2"],
             .position(latitude: 1e308, longitude: 2, valid: false)),
         nearby(
-            "poi nearby --lat", .huge, "1e309, past a Double", ["--lat", "1e309", "--long", "2"],
-            .usage("--lat must be a number, not '1e309'")),
+            "poi nearby --lat", .huge, "1e309, past a Double: out of range, as 1e308",
+            ["--lat", "1e309", "--long", "2"],
+            .position(latitude: .infinity, longitude: 2, valid: false)),
+        nearby(
+            "poi nearby --lat", .huge, "-1e400, past a Double below", ["--lat", "-1e400", "--long", "2"],
+            .position(latitude: -.infinity, longitude: 2, valid: false)),
+        nearby(
+            "poi nearby --lat", .invalid, "hexadecimal, 0x10", ["--lat", "0x10", "--long", "2"],
+            .usage("--lat must be a number, not '0x10'")),
+        nearby(
+            "poi nearby --lat", .boundary, "-0, negative zero: the equator", ["--lat", "-0", "--long", "2"],
+            .position(latitude: -0.0, longitude: 2, valid: true)),
         nearby(
             "poi nearby --lat", .separator, "--lat=1=2", ["--lat=1=2", "--long", "2"],
             .usage("--lat must be a number, not '1=2'")),
@@ -165,8 +175,23 @@ struct CommandDescriptionClassesTests {
         nearby(
             "poi nearby --limit", .boundary, "Int.max", position + ["--limit", "9223372036854775807"], .limit(Int.max)),
         nearby(
-            "poi nearby --limit", .huge, "past Int.max", position + ["--limit", "9223372036854775808"],
-            .usage("--limit must be a whole number of at least 1, not '9223372036854775808'")),
+            "poi nearby --limit", .huge, "2^63, past Int.max: read as Int.max, all",
+            position + ["--limit", "9223372036854775808"], .limit(Int.max)),
+        nearby(
+            "poi nearby --limit", .huge, "2^64: all", position + ["--limit", "18446744073709551616"], .limit(Int.max)),
+        nearby(
+            "poi nearby --limit", .huge, "27 digits: all", position + ["--limit=456529149269160342363045888"],
+            .limit(Int.max)),
+        nearby("poi nearby --limit", .valid, "+3, with its sign", position + ["--limit", "+3"], .limit(3)),
+        nearby(
+            "poi nearby --limit", .boundary, "-0, negative zero", position + ["--limit", "-0"],
+            .usage("--limit must be a whole number of at least 1, not '-0'")),
+        nearby(
+            "poi nearby --limit", .invalid, "a whole number not in digits, 1e3", position + ["--limit", "1e3"],
+            .usage("--limit must be a whole number of at least 1, not '1e3'")),
+        nearby(
+            "poi nearby --limit", .invalid, "negative past Int.min", position + ["--limit", "-9223372036854775809"],
+            .usage("--limit must be a whole number of at least 1, not '-9223372036854775809'")),
         nearby(
             "poi nearby --limit", .separator, "--limit=3=4", position + ["--limit=3=4"],
             .usage("--limit must be a whole number of at least 1, not '3=4'")),
@@ -202,6 +227,15 @@ struct CommandDescriptionClassesTests {
         nearby(
             "poi nearby --timeout", .huge, "1e400", position + ["--timeout", "1e400"],
             .usage("--timeout must be a number of seconds more than 0 and at most 86400 (a day), not '1e400'")),
+        nearby(
+            "poi nearby --timeout", .boundary, "1e-400, more than 0 and under the least Double: the least",
+            position + ["--timeout", "1e-400"], .timeout(.leastNonzeroMagnitude)),
+        nearby(
+            "poi nearby --timeout", .boundary, "-0, negative zero", position + ["--timeout", "-0"],
+            .usage("--timeout must be a number of seconds more than 0 and at most 86400 (a day), not '-0'")),
+        nearby(
+            "poi nearby --timeout", .invalid, "hexadecimal, 0x10", position + ["--timeout", "0x10"],
+            .usage("--timeout must be a number of seconds more than 0 and at most 86400 (a day), not '0x10'")),
         nearby(
             "poi nearby --timeout", .separator, "--timeout=1=2", position + ["--timeout=1=2"],
             .usage("--timeout must be a number of seconds more than 0 and at most 86400 (a day), not '1=2'")),
@@ -304,25 +338,28 @@ struct CommandDescriptionClassesTests {
             .gpsd(host: "127.0.0.1", port: 65535)),
         nearby(
             "poi nearby POI_GPSD_PORT", .boundary, "0", [], environment: ["POI_GPSD_PORT": "0"],
-            .usage("POI_GPSD_PORT must be a port number, not '0'")),
+            .usage("POI_GPSD_PORT must be a port number, 1...65535, not '0'")),
         nearby(
             "poi nearby POI_GPSD_PORT", .boundary, "65536", [], environment: ["POI_GPSD_PORT": "65536"],
-            .usage("POI_GPSD_PORT must be a port number, not '65536'")),
+            .usage("POI_GPSD_PORT must be a port number, 1...65535, not '65536'")),
         nearby(
             "poi nearby POI_GPSD_PORT", .invalid, "a fraction, 2947.5", [], environment: ["POI_GPSD_PORT": "2947.5"],
-            .usage("POI_GPSD_PORT must be a port number, not '2947.5'")),
+            .usage("POI_GPSD_PORT must be a port number, 1...65535, not '2947.5'")),
         nearby(
             "poi nearby POI_GPSD_PORT", .invalid, "negative", [], environment: ["POI_GPSD_PORT": "-1"],
-            .usage("POI_GPSD_PORT must be a port number, not '-1'")),
+            .usage("POI_GPSD_PORT must be a port number, 1...65535, not '-1'")),
         nearby(
             "poi nearby POI_GPSD_PORT", .empty, "set to nothing", [], environment: ["POI_GPSD_PORT": ""],
-            .usage("POI_GPSD_PORT must be a port number, not ''")),
+            .usage("POI_GPSD_PORT must be a port number, 1...65535, not ''")),
+        nearby(
+            "poi nearby POI_GPSD_PORT", .huge, "2^64", [], environment: ["POI_GPSD_PORT": "18446744073709551616"],
+            .usage("POI_GPSD_PORT must be a port number, 1...65535, not '18446744073709551616'")),
         nearby(
             "poi nearby POI_GPSD_PORT", .huge, "20 digits", [], environment: ["POI_GPSD_PORT": "99999999999999999999"],
-            .usage("POI_GPSD_PORT must be a port number, not '99999999999999999999'")),
+            .usage("POI_GPSD_PORT must be a port number, 1...65535, not '99999999999999999999'")),
         nearby(
             "poi nearby POI_GPSD_PORT", .separator, "host:port", [], environment: ["POI_GPSD_PORT": "127.0.0.1:2947"],
-            .usage("POI_GPSD_PORT must be a port number, not '127.0.0.1:2947'")),
+            .usage("POI_GPSD_PORT must be a port number, 1...65535, not '127.0.0.1:2947'")),
         nearby(
             "poi nearby POI_SYSTEM", .valid, "darwin", position, environment: ["POI_SYSTEM": "darwin"],
             .position(latitude: 1, longitude: 2, valid: true)),
@@ -431,6 +468,9 @@ struct CommandDescriptionClassesTests {
             "poi featured --interval", .huge, "1e400", ["--interval", "1e400"],
             usage: "--interval \(secondsMessage) '1e400'"),
         featured(
+            "poi featured --interval", .boundary, "1e-400, more than 0: the least Double", ["--interval", "1e-400"],
+            interval: .leastNonzeroMagnitude),
+        featured(
             "poi featured --interval", .separator, "--interval=1=2", ["--interval=1=2"],
             usage: "--interval \(secondsMessage) '1=2'"),
         featured(
@@ -449,8 +489,12 @@ struct CommandDescriptionClassesTests {
             "poi featured --count", .empty, "--count=", ["--count="],
             usage: "--count must be a whole number of at least 0, not ''"),
         featured(
-            "poi featured --count", .huge, "past Int.max", ["--count", "99999999999999999999"],
-            usage: "--count must be a whole number of at least 0, not '99999999999999999999'"),
+            "poi featured --count", .huge, "20 digits, past Int.max: read as Int.max, no end in a run",
+            ["--count", "99999999999999999999"], count: .max),
+        featured(
+            "poi featured --count", .huge, "27 digits", ["--count=456529149269160342363045888"], count: .max),
+        featured(
+            "poi featured --count", .boundary, "-0, negative zero: 0", ["--count", "-0"], count: 0),
         featured(
             "poi featured --count", .separator, "--count=2=3", ["--count=2=3"],
             usage: "--count must be a whole number of at least 0, not '2=3'"),
@@ -521,6 +565,10 @@ struct CommandDescriptionClassesTests {
             "poi-server --port", .huge, "20 digits", ["--port", "99999999999999999999"],
             usage: "--port must be 0...65535, not '99999999999999999999'"),
         server(
+            "poi-server --port", .huge, "2^64", ["--port", "18446744073709551616"],
+            usage: "--port must be 0...65535, not '18446744073709551616'"),
+        server("poi-server --port", .boundary, "-0, negative zero: 0", ["--port", "-0"], Server(port: 0)),
+        server(
             "poi-server --port", .separator, "--port=80=81", ["--port=80=81"],
             usage: "--port must be 0...65535, not '80=81'"),
         server("poi-server --fault", .valid, "slow", ["--fault", "slow"], Server(fault: .slow)),
@@ -541,19 +589,28 @@ struct CommandDescriptionClassesTests {
         server("poi-server --slow-ms", .boundary, "0", ["--slow-ms=0"], Server(slowDelay: .zero)),
         server(
             "poi-server --slow-ms", .boundary, "-1", ["--slow-ms", "-1"],
-            usage: "--slow-ms must be a whole number of at least 0, not '-1'"),
+            usage: "--slow-ms must be a whole number from 0 to 86400000, not '-1'"),
         server(
             "poi-server --slow-ms", .invalid, "a fraction, 1.5", ["--slow-ms", "1.5"],
-            usage: "--slow-ms must be a whole number of at least 0, not '1.5'"),
+            usage: "--slow-ms must be a whole number from 0 to 86400000, not '1.5'"),
         server(
             "poi-server --slow-ms", .empty, "--slow-ms=", ["--slow-ms="],
-            usage: "--slow-ms must be a whole number of at least 0, not ''"),
+            usage: "--slow-ms must be a whole number from 0 to 86400000, not ''"),
+        server(
+            "poi-server --slow-ms", .boundary, "86400000, a day", ["--slow-ms", "86400000"],
+            Server(slowDelay: .seconds(86_400))),
+        server(
+            "poi-server --slow-ms", .boundary, "86400001", ["--slow-ms", "86400001"],
+            usage: "--slow-ms must be a whole number from 0 to 86400000, not '86400001'"),
         server(
             "poi-server --slow-ms", .huge, "past Int.max", ["--slow-ms", "9223372036854775808"],
-            usage: "--slow-ms must be a whole number of at least 0, not '9223372036854775808'"),
+            usage: "--slow-ms must be a whole number from 0 to 86400000, not '9223372036854775808'"),
+        server(
+            "poi-server --slow-ms", .huge, "27 digits", ["--slow-ms", "456529149269160342363045888"],
+            usage: "--slow-ms must be a whole number from 0 to 86400000, not '456529149269160342363045888'"),
         server(
             "poi-server --slow-ms", .separator, "--slow-ms=5=6", ["--slow-ms=5=6"],
-            usage: "--slow-ms must be a whole number of at least 0, not '5=6'"),
+            usage: "--slow-ms must be a whole number from 0 to 86400000, not '5=6'"),
         server(
             "poi-server --slow-ms", .pair, "with --fault slow, either order", ["--slow-ms", "300", "--fault", "slow"],
             Server(fault: .slow, slowDelay: .milliseconds(300))),
@@ -582,6 +639,9 @@ struct CommandDescriptionClassesTests {
         server(
             "poi-server --idle-timeout", .huge, "1e400", ["--idle-timeout", "1e400"],
             usage: "--idle-timeout \(secondsMessage) '1e400'"),
+        server(
+            "poi-server --idle-timeout", .boundary, "1e-400, more than 0: rounded up to 1 ms",
+            ["--idle-timeout", "1e-400"], Server(idleTimeout: .milliseconds(1))),
         server(
             "poi-server --idle-timeout", .separator, "--idle-timeout=1=2", ["--idle-timeout=1=2"],
             usage: "--idle-timeout \(secondsMessage) '1=2'"),

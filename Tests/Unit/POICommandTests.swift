@@ -103,8 +103,8 @@ struct POICommandTests {
         arguments: [
             ("POI_SERVER_URL", "ftp://x", "POI_SERVER_URL must be an http or https URL"),
             ("POI_GPSD_HOST", "", "POI_GPSD_HOST must name a host"),
-            ("POI_GPSD_PORT", "http", "POI_GPSD_PORT must be a port number, not 'http'"),
-            ("POI_GPSD_PORT", "0", "POI_GPSD_PORT must be a port number, not '0'"),
+            ("POI_GPSD_PORT", "http", "POI_GPSD_PORT must be a port number, 1...65535, not 'http'"),
+            ("POI_GPSD_PORT", "0", "POI_GPSD_PORT must be a port number, 1...65535, not '0'"),
             ("POI_SYSTEM", "linux", "POI_SYSTEM: 'linux' is not a system whose sockets can be followed"),
         ]
     )
