@@ -16,7 +16,8 @@ public struct ServerCommand: Sendable {
     static let port = Option.value(
         "port", "PORT", "port, 0...65535; 0 lets the system choose, and the first line of output is the URL",
         default: "\(defaults.port)")
-    static let data = Option.value("data", "FILE", "a JSON array of places instead of the bundled San Jose places")
+    static let data = Option.value(
+        "data", "FILE", "a JSON array of places to serve instead of the bundled San Jose places; [] serves none")
     static let fault = Option.value("fault", "NAME", "fail every /locations request: \(StubServerFault.names)")
     static let slowDelay = Option.value(
         "slow-ms", "MS", "delay of the slow and stall faults, in milliseconds, at most \(maximumSlowMilliseconds)",
@@ -121,6 +122,7 @@ public struct ServerCommand: Sendable {
             configuration.port = port
         }
         if let path = parsed.value(data) {
+            // The file's places, all and only: an empty array serves none, it does not fall back to the bundled ones.
             configuration.routes.places = try places(from: path)
         }
         if let name = parsed.value(fault) {

@@ -74,6 +74,29 @@ struct POIServerEndToEndTests {
     }
 
     @Test(
+        "With --data holding [], it serves no place, not the bundled ones: /locations is [], /health counts 0",
+        arguments: [InputCase("poi-server --data", .empty, "[], as a process: no place over HTTP", value: "[]")])
+    func emptyData(_ input: InputCase<String>) async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("poi-e2e-\(UUID().uuidString).json")
+        try Data(input.value.utf8).write(to: data)
+        defer { try? FileManager.default.removeItem(at: data) }
+        let paths = [
+            "/locations?lat=37.3293&long=-121.8893", "/locations?lat=0&long=0&limit=456529149269160342363045888",
+            "/health",
+        ]
+        let (answers, status) = try await Programs.withPOIServer(["--data", data.path]) { server in
+            let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+            return try paths.map { try Self.get($0, port: UInt16(server.url.port ?? 0), deadline: deadline) }
+        }
+        #expect(status == 0)
+        for answer in answers.prefix(2) {
+            #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(answer)")
+            #expect(answer.hasSuffix("\r\n\r\n[]"), "\(answer)")
+        }
+        #expect(answers[2].hasSuffix(#"{"places":0,"status":"ok"}"#), "\(answers[2])")
+    }
+
+    @Test(
         "Clients killed mid-request, as many as poi-server serves at once, free their places: /health answers at once",
         .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash"), "bash opens the connections"))
     func clientsKilledMidRequest() async throws {

@@ -46,7 +46,7 @@ struct ServerCommandClassesTests {
             #"[{"name":"A","coordinate":{"latitude":1,"longitude":2}},{"name":"B"}]"#, .success(["A", "B"])),
         data(.valid, "a place with a category", #"[{"name":"A","category":"food"}]"#, .success(["A"])),
         data(.empty, "an empty file", "", .failure(CommandLineFailure(status: 65, message: notPlaces))),
-        data(.empty, "an empty array: no places", "[]", .success([])),
+        data(.empty, "[], an empty array: no places served, not the bundled ones", "[]", .success([])),
         data(
             .invalid, "an object, not an array", #"{"name":"A"}"#,
             .failure(CommandLineFailure(status: 65, message: notPlaces))),
@@ -68,23 +68,45 @@ struct ServerCommandClassesTests {
             .success((1...10_000).map { "P\($0)" })),
     ]
 
-    @Test("poi-server --data: each class of file", arguments: dataCases)
+    /// Each class of file given to `--data`, read by the command line as the program reads it: the places the
+    /// configuration's routes then hold, all and only the file's (an empty array holds none, not the bundled places),
+    /// and what the routes answer, `/health`'s count and every one of them listed by `/locations`.
+    @Test("poi-server --data: each class of file, and what the server then answers", arguments: dataCases)
     func dataFiles(_ input: InputCase<DataFile>) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("poi-data-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("places.json")
         try Data(input.value.contents.utf8).write(to: file)
-        let result = Result { () throws(CommandLineError) in try ServerCommand.places(from: file.path).map(\.name) }
+        let result = Result { () throws(CommandLineError) in try ServerCommand.configuration(["--data", file.path]) }
         switch (result, input.value.expected) {
-        case (.success(let names), .success(let expected)):
-            #expect(names == expected)
+        case (.success(let configuration), .success(let expected)):
+            #expect(configuration.routes.places.map(\.name) == expected)
+            let health = try #require(Self.answer(configuration.routes, "/health", []))
+            #expect(try JSONDecoder().decode(Health.self, from: health).places == expected.count)
+            let listed = try #require(Self.answer(configuration.routes, "/locations", [("lat", "0"), ("long", "0")]))
+            #expect(
+                try JSONDecoder().decode([PointOfInterest].self, from: listed).map(\.name).sorted() == expected.sorted()
+            )
         case (.failure(let error), .failure(let expected)):
             #expect(error.code.rawValue == expected.status)
             #expect(error.message.hasPrefix("--data: \(file.path) \(expected.message)"))
         default:
             Issue.record("expected \(input.value.expected), got \(result)")
         }
+    }
+
+    /// `/health`'s answer, as far as these tests read it.
+    struct Health: Decodable {
+        var places: Int
+    }
+
+    /// The body of the routes' answer to a GET of `path` with `query`, when it is a 200 sent at once.
+    static func answer(_ routes: StubServerRoutes, _ path: String, _ query: [(String, String)]) -> Data? {
+        let request = HTTPRequest(
+            method: "GET", path: path, query: query.map { URLQueryItem(name: $0.0, value: $0.1) })
+        guard case .respond(let response) = routes.reply(to: request), response.status == 200 else { return nil }
+        return response.body
     }
 
     /// Options that set the routes, given with --data in one order and the other: none resets another.
