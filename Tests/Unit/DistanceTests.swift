@@ -1,4 +1,5 @@
 import POIDomain
+import PortableTestSupport
 import Testing
 
 @Suite("Great-circle distance and its formatting")
@@ -91,6 +92,48 @@ struct DistanceTests {
     )
     func formatting(meters: Double, expected: String) {
         #expect(Distance(meters: meters).description == expected)
+    }
+
+    /// The largest finite length's kilometres, all 306 digits, as Python's `'%.0f' % (sys.float_info.max / 1000)`
+    /// writes them: an oracle apart from the code's own arithmetic.
+    static let greatestKilometres =
+        "1797693134862315555338750538565057988039669833375497251449937640941854586511512138506860115110107495054560"
+        + "3565052229599895621267604067247110448919806508605195176582995831072025120205655863961810667768870005101332"
+        + "5114820661488804874226791012312959433344499677148806642254843733913412106056943174918862798848"
+
+    /// A length in metres, and how it must read.
+    struct Reading: Sendable {
+        var meters: Double
+        var text: String
+    }
+
+    @Test(
+        "Every finite, non-negative length reads truthfully, in whole kilometres past what Int holds; none traps",
+        arguments: [
+            InputCase(
+                "Distance.description", .huge, "1e22 m, past Int.max km: 10000000000000000000 km",
+                value: Reading(meters: 1e22, text: "10000000000000000000 km")),
+            InputCase(
+                "Distance.description", .boundary, "2^63 km, the first past Int.max",
+                value: Reading(meters: 0x1p63 * 1000, text: "9223372036854775808 km")),
+            InputCase(
+                "Distance.description", .boundary, "2^64 m, within Int's kilometres",
+                value: Reading(meters: 0x1p64, text: "18446744073709552 km")),
+            InputCase(
+                "Distance.description", .huge, "the largest Double, in metres: all 306 digits of its km",
+                value: Reading(meters: .greatestFiniteMagnitude, text: greatestKilometres + " km")),
+            InputCase(
+                "Distance.description", .boundary, "-0, negative zero: 0 m", value: Reading(meters: -0.0, text: "0 m")),
+            InputCase(
+                "Distance.description", .boundary, "the least Double over 0: 0 m",
+                value: Reading(meters: .leastNonzeroMagnitude, text: "0 m")),
+            InputCase(
+                "Distance.description", .invalid, "the least Double under 0: unknown distance",
+                value: Reading(meters: -.leastNonzeroMagnitude, text: "unknown distance")),
+        ]
+    )
+    func extremes(_ input: InputCase<Reading>) {
+        #expect(Distance(meters: input.value.meters).description == input.value.text)
     }
 
     @Test("Distances order by length")
