@@ -21,10 +21,18 @@ public enum GPSDReport: Equatable, Sendable {
         public let description: String
     }
 
+    /// gpsd's fix modes (gpsd_json(5)): 0 none seen yet, 1 no fix, 2 a 2D fix, 3 a 3D fix.
+    ///
+    /// A TPV report whose mode is any other number (4, 2.5, -1, 2^64, 27 digits) is not a report gpsd sends, and is
+    /// turned down with a `ParseError` that says so: not read as a fix because it is 2 or more, nor refused as "not
+    /// JSON" because `Int` cannot hold it.
+    public static let modes = 0...3
+
     private struct Fields: Decodable {
         var `class`: String
         var release: String?
-        var mode: Int?
+        /// Any JSON number a `Double` holds, so that a mode `Int` cannot hold is told apart from a line that is not JSON.
+        var mode: Double?
         var lat: Double?
         var lon: Double?
         var message: String?
@@ -32,7 +40,7 @@ public enum GPSDReport: Equatable, Sendable {
     }
 
     private struct PositionFields: Decodable {
-        var mode: Int?
+        var mode: Double?
         var lat: Double?
         var lon: Double?
     }
@@ -40,20 +48,30 @@ public enum GPSDReport: Equatable, Sendable {
     /// Parses one line that gpsd sent, without its newline.
     public init(line: String) throws(ParseError) {
         let fields: Fields
+        let excerpt = line.count > 60 ? line.prefix(60) + "…" : Substring(line)
         do {
             fields = try JSONDecoder().decode(Fields.self, from: Data(line.utf8))
         } catch {
-            let excerpt = line.count > 60 ? line.prefix(60) + "…" : Substring(line)
             throw ParseError(description: "not a gpsd JSON report: \(excerpt)")
+        }
+        /// The report's mode, 0 when it has none; any number but gpsd's is no report of gpsd's.
+        func mode(_ value: Double?) throws(ParseError) -> Int {
+            guard let value else { return 0 }
+            guard let mode = Int(exactly: value), Self.modes.contains(mode) else {
+                throw ParseError(
+                    description: "not a gpsd report: its mode is none of gpsd's, 0 to 3: \(excerpt)")
+            }
+            return mode
         }
         switch fields.class {
         case "VERSION":
             self = .version(release: fields.release ?? "unknown")
         case "TPV":
-            self = .position(mode: fields.mode ?? 0, latitude: fields.lat, longitude: fields.lon)
+            self = .position(mode: try mode(fields.mode), latitude: fields.lat, longitude: fields.lon)
         case "POLL":
-            let positions = (fields.tpv ?? []).map { tpv in
-                GPSDReport.position(mode: tpv.mode ?? 0, latitude: tpv.lat, longitude: tpv.lon)
+            var positions: [GPSDReport] = []
+            for tpv in fields.tpv ?? [] {
+                positions.append(.position(mode: try mode(tpv.mode), latitude: tpv.lat, longitude: tpv.lon))
             }
             self = .poll(positions: positions)
         case "ERROR":

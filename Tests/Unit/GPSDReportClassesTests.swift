@@ -46,6 +46,33 @@ struct GPSDReportClassesTests {
             .boundary, "TPV with mode 0, unknown, still carrying coordinates",
             #"{"class":"TPV","mode":0,"lat":37.3293,"lon":-121.8893}"#),
         report(.invalid, "TPV with no mode, carrying coordinates", #"{"class":"TPV","lat":37.3293,"lon":-121.8893}"#),
+        report(
+            .valid, "TPV with mode 3.0, the number 3", #"{"class":"TPV","mode":3.0,"lat":37.3293,"lon":-121.8893}"#,
+            fix: here),
+        report(
+            .boundary, "TPV with mode -0, negative zero: mode 0, no fix",
+            #"{"class":"TPV","mode":-0,"lat":37.3293,"lon":-121.8893}"#),
+        report(
+            .boundary, "TPV with mode 4, past gpsd's: not a report, no fix",
+            #"{"class":"TPV","mode":4,"lat":37.3293,"lon":-121.8893}"#, isReport: false),
+        report(
+            .invalid, "TPV with mode 2.5: not a report", #"{"class":"TPV","mode":2.5,"lat":37.3293,"lon":-121.8893}"#,
+            isReport: false),
+        report(
+            .huge, "TPV with mode 2^64: not a report, no fix",
+            #"{"class":"TPV","mode":18446744073709551616,"lat":37.3293,"lon":-121.8893}"#, isReport: false),
+        report(
+            .huge, "TPV with a mode of 27 digits: not a report",
+            #"{"class":"TPV","mode":456529149269160342363045888,"lat":37.3293,"lon":-121.8893}"#, isReport: false),
+        report(
+            .huge, "TPV with mode 1e400, past a Double: not a report",
+            #"{"class":"TPV","mode":1e400,"lat":37.3293,"lon":-121.8893}"#, isReport: false),
+        report(
+            .huge, "TPV with a fix and latitude 1e400, past a Double: not a report",
+            #"{"class":"TPV","mode":3,"lat":1e400,"lon":-121.8893}"#, isReport: false),
+        report(
+            .huge, "POLL whose one device has mode 2^63: not a report",
+            #"{"class":"POLL","tpv":[{"mode":9223372036854775808,"lat":37.3293,"lon":-121.8893}]}"#, isReport: false),
         report(.invalid, "TPV with a fix and no longitude", #"{"class":"TPV","mode":3,"lat":37.3293}"#),
         report(.invalid, "TPV with a fix and a latitude out of range", #"{"class":"TPV","mode":3,"lat":91,"lon":0}"#),
         report(

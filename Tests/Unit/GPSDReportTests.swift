@@ -47,6 +47,16 @@ struct GPSDReportTests {
         #expect(report.fix == nil)
     }
 
+    @Test(
+        "A mode that is none of gpsd's is said to be so, even one Int cannot hold, not called 'not JSON'",
+        arguments: ["4", "-1", "2.5", "9223372036854775808", "456529149269160342363045888"]
+    )
+    func modeNotGPSDs(mode: String) {
+        let line = #"{"class":"TPV","mode":"# + mode + "}"
+        let error = #expect(throws: GPSDReport.ParseError.self) { try GPSDReport(line: line) }
+        #expect(error?.description == "not a gpsd report: its mode is none of gpsd's, 0 to 3: \(line)")
+    }
+
     @Test("SKY, DEVICES and WATCH reports are other classes, skipped by a fetcher")
     func otherClasses() throws {
         let sky = """
