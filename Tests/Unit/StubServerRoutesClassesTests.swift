@@ -73,6 +73,8 @@ struct StubServerRoutesClassesTests {
         query("/locations?long", .invalid, "missing", [("lat", "0")], .status(400)),
         query("/locations?long", .empty, "long=", [("lat", "0"), ("long", "")], .status(400)),
         query("/locations?long", .huge, "-1e308", [("lat", "0"), ("long", "-1e308")], .status(400)),
+        query("/locations?long", .huge, "-1e400, past a Double", [("lat", "0"), ("long", "-1e400")], .status(400)),
+        query("/locations?long", .invalid, "hexadecimal, 0x1p3", [("lat", "0"), ("long", "0x1p3")], .status(400)),
         query("/locations?long", .separator, "0;0", [("lat", "0"), ("long", "0;0")], .status(400)),
     ]
 
