@@ -267,11 +267,16 @@ struct CurrentLocationProviderSwiftTests {
     /// A provider whose fetcher never answers by itself, with the answers each check got, by name.
     final class Checked: Sendable {
         /// A fetcher that only counts its requests: the test answers for it.
+        ///
+        /// It holds its delegate weakly, as `MockLocationFetcher` does: the provider holds the fetcher, and
+        /// LeakSanitizer found the cycle a strong reference made here too.
         final class SilentFetcher: LocationFetcher, Sendable {
-            private let state = Lock<
-                (delegate: (any LocationFetcherDelegate)?, accuracy: LocationAccuracy, requests: Int)
-            >(
-                (nil, 0, 0))
+            private struct State {
+                weak var delegate: (any LocationFetcherDelegate)?
+                var accuracy: LocationAccuracy = 0
+                var requests = 0
+            }
+            private let state = Lock(State())
             var locationFetcherDelegate: (any LocationFetcherDelegate)? {
                 get { state.withLock { $0.delegate } }
                 set { state.withLock { $0.delegate = newValue } }
