@@ -24,9 +24,11 @@ func systemBind(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>!, _ leng
     bind(descriptor, address, length)
 }
 func systemListen(_ descriptor: Int32, _ backlog: Int32) -> Int32 { listen(descriptor, backlog) }
-func systemAccept(_ descriptor: Int32) -> Int32 {
+/// Accepts a client of the listening `descriptor`, as `profile` has it (the process's, unless a test names one): under
+/// Darwin's, the client inherits the listener's `O_NONBLOCK`.
+func systemAccept(_ descriptor: Int32, profile: SystemProfile = .current) -> Int32 {
     let client = accept(descriptor, nil, nil)
-    if client >= 0, SystemProfile.current.emulatesDarwin { DarwinEmulation.accepted(client, from: descriptor) }
+    if client >= 0, profile.emulatesDarwin { DarwinEmulation.accepted(client, from: descriptor) }
     return client
 }
 func systemSend(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
@@ -41,9 +43,10 @@ func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -
 /// Ends both directions of a socket, which wakes every thread blocked on a connected one, on either system.
 ///
 /// Of a listening socket, Linux disconnects it and wakes `accept`; Darwin refuses (`ENOTCONN`) and wakes nothing, so a
-/// listener is woken by its wake pipe instead (`SocketDescriptor.close()`).
-func systemShutdown(_ descriptor: Int32) -> Int32 {
-    if SystemProfile.current.emulatesDarwin, let refused = DarwinEmulation.shutdown(descriptor) { return refused }
+/// listener is woken by its wake pipe instead (`SocketDescriptor.close()`). `profile` is the process's, unless a test
+/// names one.
+func systemShutdown(_ descriptor: Int32, profile: SystemProfile = .current) -> Int32 {
+    if profile.emulatesDarwin, let refused = DarwinEmulation.shutdown(descriptor) { return refused }
     return shutdown(descriptor, Int32(SHUT_RDWR))
 }
 /// Ends the sending side only: the first step of a lingering close (`Socket.closeLingering`).

@@ -23,7 +23,7 @@ struct DarwinEmulationTests {
         let (listener, port) = try Socket.bind(host: "127.0.0.1", port: 0)
         defer { listener.close() }
         let refused = try listener.use { number in
-            let status = DarwinEmulation.shutdown(number)
+            let status = systemShutdown(number, profile: .darwin)
             return (status, errno)
         }
         #expect(refused.0 == -1)
@@ -54,9 +54,7 @@ struct DarwinEmulationTests {
         try Socket.waitUntilReadable(listener, until: Self.deadline())
         let accepted = try listener.use { number in
             systemSetNonBlocking(number, listenerNonBlocking)
-            let accepted = accept(number, nil, nil)
-            DarwinEmulation.accepted(accepted, from: number)
-            return accepted
+            return systemAccept(number, profile: .darwin)
         }
         #expect(accepted >= 0)
         defer { _ = close(accepted) }
