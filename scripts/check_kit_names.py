@@ -5,7 +5,9 @@ test targets' tiers come from pyramid.json, so the kit runs any package. A step 
     scripts/check-kit-names
 
 The kit's files are KIT (what chapter 12's install block installs, and its build backend); the names are what `swift package dump-package`
-and pyramid.json say of this package. A name counts as a whole word (`poi` in `poi-server`, not in `point`).
+and pyramid.json say of this package. A name counts as a whole word (`poi` in `poi-server`, not in `point`). The
+package's prefix, the capitals its targets' names share (`POI` of `POIDomain` and `POIApp`), counts wherever a name
+starts with it (`POI_MUTANT`, `__POIMutant`, `POIThing`), but not inside a word of capitals (`POINTER`).
 """
 
 from __future__ import annotations
@@ -30,11 +32,22 @@ def package_names(dump: dict, config: dict) -> set[str]:
     return names
 
 
+def prefixes(names: set[str]) -> set[str]:
+    """The capitals that two or more of `names` start with before a word (`POI` of `POIDomain` and `POIApp`)."""
+    starts = [match[1] for name in names for match in [re.match(r"([A-Z]{2,})[A-Z][a-z]", name)] if match]
+    return {start for start in starts if starts.count(start) > 1}
+
+
 def offences(text: str, names: set[str]) -> list[tuple[int, str]]:
-    """(line number, name) for each line of `text` that says one of `names` as a word."""
-    pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
-                         + r")(?![\w-])")
-    return [(number, match[1]) for number, line in enumerate(text.splitlines(), start=1)
+    """(line number, name) for each line of `text` that says one of `names` as a word, or starts a name with the
+    names' prefix (`prefixes`)."""
+    words = "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
+    starts = "|".join(re.escape(prefix) for prefix in sorted(prefixes(names), key=len, reverse=True))
+    alternatives = [r"(?<![\w-])(" + words + r")(?![\w-])"]
+    if starts:
+        alternatives.append(r"(?<![A-Za-z0-9])((?:" + starts + r")(?=[A-Z][a-z]|_|\b)\w*)")
+    pattern = re.compile("|".join(alternatives))
+    return [(number, match[1] or match[2]) for number, line in enumerate(text.splitlines(), start=1)
             for match in [pattern.search(line)] if match]
 
 

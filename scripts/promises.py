@@ -14,7 +14,7 @@ scripts/promises.json holds a row for each: the promise, the mistake that breaks
   --prove        makes each row's mistake in the scratch copy (.build-mutants/tree, shared with scripts/mutants and
                  scripts/check-claims) and runs the row's tests: every one of them must fail; without any mistake,
                  all of them pass. This is what `.ci/run` runs. The mistakes that change one expression are held in
-                 one build and switched on by POI_MUTANT when their row's tests run (pyramidkit/proofs/held.py);
+                 one build and switched on by PYRAMID_MUTANT when their row's tests run (pyramidkit/proofs/held.py);
                  the others, and those the compiler will not hold, are built one at a time (twins once).
   --one-at-a-time  with --prove: every mistake built alone (slower; the same verdicts).
   --measure      makes each row's mistake and runs every tier, and writes the tests that failed into the row (twice:
@@ -194,7 +194,7 @@ def fails_alone(copy: scratch.Scratch, test: str, limit: Callable[[list[str]], f
 
 def held_build(copy: scratch.Scratch, package: kit_config.Config) -> held.HeldMistakes | None:
     """The copy built with every mistake of the package it can hold (pyramidkit/proofs/universe.py: the claims', the
-    promises', the workshop's: the same held files each of those tools writes), each switched on by POI_MUTANT; a
+    promises', the workshop's: the same held files each of those tools writes), each switched on by PYRAMID_MUTANT; a
     line the compiler rejects goes back to the code as it is, and its mistake is built alone. None when the package
     does not build as it is."""
     holding = universe.holding(package)

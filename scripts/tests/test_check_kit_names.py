@@ -24,6 +24,17 @@ class KitNamesTests(unittest.TestCase):
         text = "point of view\nrun poi-server now\nMyUnitTests are fine\nthe UnitTests module\npoi_thing\n"
         self.assertEqual(check_kit_names.offences(text, names), [(2, "poi-server"), (4, "UnitTests")])
 
+    def test_the_prefix_that_targets_share(self):
+        self.assertEqual(check_kit_names.prefixes({"POIDomain", "POIApp", "PortableTestSupport", "poi", "UnitTests"}),
+                         {"POI"})
+        self.assertEqual(check_kit_names.prefixes({"POIDomain", "ShopCore"}), set())
+
+    def test_a_name_that_starts_with_the_prefix(self):
+        names = {"POIDomain", "POIApp"}
+        text = "env POI_MUTANT\nswitch __POIMutant.active\na POINTER\nPOIThing here\nthe POI\nAPOIX\n"
+        self.assertEqual(check_kit_names.offences(text, names),
+                         [(1, "POI_MUTANT"), (2, "POIMutant"), (4, "POIThing"), (5, "POI")])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -272,7 +272,7 @@ class FakeCopy:
             chosen += 1
             lines = self.built[name].split("\n")
             held = active is not None and any(f"active == {active} ? {replacement}" in line for line in lines)
-            alone = any(replacement in line and "__POIMutant" not in line for line in lines)
+            alone = any(replacement in line and "__PyramidMutant" not in line for line in lines)
             if (held or alone) and test not in self.weak:
                 failing.append(test)
         return FakeOutcome(failing, chosen)
@@ -313,7 +313,7 @@ class ProveTests(unittest.TestCase):
         self.assertIn("1/4 broken: 1 tests fail as listed (held", said)
         # two held builds (one rejected), one for 7 alone, one for the twins, one to leave it held and switched off
         self.assertEqual(copy.builds, 5)
-        self.assertIn("(__POIMutant.active == 0 ? 400 : 404)", copy.built[self.FILE])
+        self.assertIn("(__PyramidMutant.active == 0 ? 400 : 404)", copy.built[self.FILE])
         self.assertEqual(copy.files, copy.built)
 
     def test_a_row_whose_tests_pass_with_its_mistake_fails_held_or_alone(self):

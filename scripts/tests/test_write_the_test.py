@@ -187,7 +187,7 @@ class JudgeOrderTests(unittest.TestCase):
         events = []
 
         def run(pattern, limit, environment=None, stop_at_first_failure=True):
-            events.append(("run", (environment or {}).get("POI_MUTANT")))
+            events.append(("run", (environment or {}).get("PYRAMID_MUTANT")))
             return FakeOutcome("passed")
 
         Copy = fake_copy(run, events)
@@ -254,7 +254,7 @@ class RunToTheEndTests(unittest.TestCase):
         calls = []
 
         def run(pattern, limit, environment=None, stop_at_first_failure=True):
-            calls.append(((environment or {}).get("POI_MUTANT"), stop_at_first_failure))
+            calls.append(((environment or {}).get("PYRAMID_MUTANT"), stop_at_first_failure))
             return FakeOutcome("failed", failures=["W.swift:3: Expectation failed: 1 == 2"])
 
         Copy = fake_copy(run, [])
@@ -295,7 +295,7 @@ class FastLimitTests(unittest.TestCase):
 
         def run(pattern, given, environment=None, stop_at_first_failure=True, test_limit=None):
             limits.append(test_limit)
-            if (environment or {}).get("POI_MUTANT") is None:
+            if (environment or {}).get("PYRAMID_MUTANT") is None:
                 return FakeOutcome("passed")
             return FakeOutcome("timeout", bound=test_limit, hung=["WorkshopTests.W/fires()"])
 
@@ -315,7 +315,7 @@ class OwnTimeTests(unittest.TestCase):
         holding = write_the_test.universe.holding(write_the_test.kit_config.load(ROOT))
 
         def run(pattern, limit, environment=None, stop_at_first_failure=True, test_limit=None):
-            return outcome if (environment or {}).get("POI_MUTANT") is None else FakeOutcome("failed")
+            return outcome if (environment or {}).get("PYRAMID_MUTANT") is None else FakeOutcome("failed")
 
         return write_the_test.judge(fake_copy(run, [])(), self.EXERCISE, {"yours": "@Test func a() { #expect(x) }"},
                                     holding)["yours"]
@@ -351,7 +351,7 @@ class HangUnderAMistakeTests(unittest.TestCase):
         self.assertIsNotNone(number, "the loader's forgotten resume is a held mistake")
 
         def run(pattern, limit, environment=None, stop_at_first_failure=True):
-            mutant = (environment or {}).get("POI_MUTANT")
+            mutant = (environment or {}).get("PYRAMID_MUTANT")
             if mutant is None:
                 return FakeOutcome("passed")
             return FakeOutcome("timeout" if mutant == str(number) else "failed", hung=["WorkshopTests.W/loads()"])
@@ -482,7 +482,7 @@ class SharedRunTests(unittest.TestCase):
                 return shared
             return FakeOutcome("failed" if "weak_a" in pattern else "passed")
 
-        found = write_the_test.statuses(fake_copy(run, [])(), self.EXERCISE, list(labels), 10.0, {"POI_MUTANT": "1"})
+        found = write_the_test.statuses(fake_copy(run, [])(), self.EXERCISE, list(labels), 10.0, {"PYRAMID_MUTANT": "1"})
         return found, runs
 
     def suite(self, label):

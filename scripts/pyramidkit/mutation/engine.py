@@ -38,7 +38,7 @@ def tiers_reaching(mutant: Mutant, reached: dict[str, dict[str, set[int]]] | Non
 
 
 class Engine:
-    """Where mutants run: a schema (every mutant compiled in, POI_MUTANT picks one; a mutant the schema cannot hold
+    """Where mutants run: a schema (every mutant compiled in, PYRAMID_MUTANT picks one; a mutant the schema cannot hold
     is rebuilt there on its own) in a copy of its own (.build-mutants/schemata) or, `shared`, in the copy
     scripts/check-claims shares (.build-mutants/tree); or with --engine rebuild that copy rebuilt for each mutant."""
 

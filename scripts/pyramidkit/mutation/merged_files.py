@@ -25,7 +25,7 @@ from pyramidkit.mutation.schema_sites import module_folder
 from pyramidkit.mutation.schema_support import SUPPORT
 
 FIRST = 10_000  # the schema's first mutant number beside held mistakes, which are numbered from 0
-SUPPORT_FILE = "__POIMutants.swift"
+SUPPORT_FILE = "__PyramidMutants.swift"
 ERROR = re.compile(r"^(?:.*?/)?(Sources/[^:\s]+\.swift):(\d+):\d+: error: ")
 
 

@@ -13,7 +13,7 @@ mutant, marked as a time-out, with the tests it left running (the ones that hung
 test stops early.
 
 Where: a scratch copy of the package (run/scratch.py; the user's tree is never touched). With many mutants
-to run, every mutant is compiled into one build, and POI_MUTANT chooses the active one when the tests run (mutant
+to run, every mutant is compiled into one build, and PYRAMID_MUTANT chooses the active one when the tests run (mutant
 schemata, mutation/schemata.py, .build-mutants/schemata); a mutant the schema cannot express is written into its
 file and rebuilt on its own there. With few (or `--engine rebuild`), each mutant is written and rebuilt in
 .build-mutants/tree, the copy scripts/check-claims keeps built.

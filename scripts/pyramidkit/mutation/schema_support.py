@@ -1,5 +1,5 @@
 """What a mutant schema adds to each module it rewrites (mutation/schemata.py): the support file (SUPPORT), which
-reads POI_MUTANT and holds the choices the rewritten lines call, and the generated operators that stand for a
+reads PYRAMID_MUTANT and holds the choices the rewritten lines call, and the generated operators that stand for a
 comparison, a logical or an arithmetic operator with mutants (operator_name, operator_declarations).
 
 Python's standard library only; tested by pyramidkit/tests/test_schemata.py.
@@ -21,10 +21,10 @@ import Glibc
 import Darwin
 #endif
 
-/// The mutant that POI_MUTANT names, or -1. `@usableFromInline`, as everything here: a public function's
+/// The mutant that PYRAMID_MUTANT names, or -1. `@usableFromInline`, as everything here: a public function's
 /// default argument value may then hold a mutant.
-@usableFromInline enum __POIMutant {
-    @usableFromInline static let active: Int = getenv("POI_MUTANT").flatMap { Int(String(cString: $0)) } ?? -1
+@usableFromInline enum __PyramidMutant {
+    @usableFromInline static let active: Int = getenv("PYRAMID_MUTANT").flatMap { Int(String(cString: $0)) } ?? -1
 
     @usableFromInline static func pick<T>(_ id: Int, _ original: T, _ mutated: T) -> T { active == id ? mutated : original }
 
@@ -39,14 +39,14 @@ import Darwin
 extension BidirectionalCollection {
     /// `first` (`first: true`) or `last`, and the other one when mutant `id` is active.
     @usableFromInline func __poiEnd(_ id: Int, first: Bool) -> Element? {
-        first == (__POIMutant.active != id) ? self.first : self.last
+        first == (__PyramidMutant.active != id) ? self.first : self.last
     }
 
     /// `first(where:)` or `last(where:)`, and the other one when mutant `id` is active.
     @usableFromInline func __poiEnd(_ id: Int, first: Bool, where predicate: (Element) throws -> Bool) rethrows
         -> Element?
     {
-        try first == (__POIMutant.active != id) ? self.first(where: predicate) : self.last(where: predicate)
+        try first == (__PyramidMutant.active != id) ? self.first(where: predicate) : self.last(where: predicate)
     }
 }
 
@@ -55,21 +55,21 @@ extension Sequence {
     @usableFromInline func __poiExtreme(
         _ id: Int, _ smallest: Bool, by areInIncreasingOrder: (Element, Element) throws -> Bool
     ) rethrows -> Element? {
-        try smallest == (__POIMutant.active != id) ? self.min(by: areInIncreasingOrder) : self.max(by: areInIncreasingOrder)
+        try smallest == (__PyramidMutant.active != id) ? self.min(by: areInIncreasingOrder) : self.max(by: areInIncreasingOrder)
     }
 }
 
 extension Sequence where Element: Comparable {
     /// `min()` (`smallest`) or `max()`, and the other one when mutant `id` is active.
     @usableFromInline func __poiExtreme(_ id: Int, _ smallest: Bool) -> Element? {
-        smallest == (__POIMutant.active != id) ? self.min() : self.max()
+        smallest == (__PyramidMutant.active != id) ? self.min() : self.max()
     }
 }
 
 extension Array {
     /// The array without its entry at `index` when mutant `id` is active (a removed literal entry).
     @usableFromInline func __poiRemoving(_ id: Int, at index: Int) -> [Element] {
-        guard __POIMutant.active == id, indices.contains(index) else { return self }
+        guard __PyramidMutant.active == id, indices.contains(index) else { return self }
         var copy = self
         copy.remove(at: index)
         return copy
@@ -79,7 +79,7 @@ extension Array {
 extension Dictionary {
     /// The dictionary without `key` when mutant `id` is active (a removed literal entry).
     @usableFromInline func __poiRemoving(_ id: Int, key: Key) -> [Key: Value] {
-        guard __POIMutant.active == id else { return self }
+        guard __PyramidMutant.active == id else { return self }
         var copy = self
         copy[key] = nil
         return copy
@@ -95,7 +95,7 @@ def operator_name(original: str, site: int) -> str:
 
 def _cases(ids: dict[int, str], default: str) -> str:
     branches = "".join(f" case {number}: return {expression};" for number, expression in ids.items())
-    return f"switch __POIMutant.active {{{branches} default: return {default} }}"
+    return f"switch __PyramidMutant.active {{{branches} default: return {default} }}"
 
 
 def operator_declarations(name: str, original: str, ids: dict[int, str]) -> str:

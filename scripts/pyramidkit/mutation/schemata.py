@@ -2,13 +2,13 @@
 
 Rebuilding the package for each mutant costs an incremental build (1 to 9 s here) per mutant, more than the tiers
 take to run. A schema pays the build once: each place that has mutants is rewritten so that it does what the
-original did unless the environment variable POI_MUTANT names one of its mutants:
+original did unless the environment variable PYRAMID_MUTANT names one of its mutants:
 
     count > 0                 count >⇐⇑ 0            (a generated operator of the same precedence: >, >= or <=)
-    return true               return (__POIMutant.active != 17)
-    if count <= 3 {           if count <= __POIMutant.pick(18, 3, 4) {
-    task.resume()             if __POIMutant.active != 19 { task.resume() }
-    guard ok else {           guard __POIMutant.flip(20, ok) else {
+    return true               return (__PyramidMutant.active != 17)
+    if count <= 3 {           if count <= __PyramidMutant.pick(18, 3, 4) {
+    task.resume()             if __PyramidMutant.active != 19 { task.resume() }
+    guard ok else {           guard __PyramidMutant.flip(20, ok) else {
     xs.first                  xs.__poiEnd(22, first: true)     (and first(where:), last, min(), max(), min(a, b):
                                                         calls of the support file that swap their two sides)
     404: "Not Found",         404: "Not Found",      (the entry stays; the literal's closing bracket becomes
@@ -31,14 +31,14 @@ from pyramidkit.mutation.schema_support import SUPPORT, operator_declarations, o
 from pyramidkit.mutation.schema_sites import entry_site, expression_start, implicit_return, module_folder, \
     selection_form, unholdable, valueless
 
-VARIABLE = "POI_MUTANT"
+VARIABLE = "PYRAMID_MUTANT"
 
 
 class Schema:
     """The rewritten files of a set of mutants, and the declarations each module needs."""
 
     def __init__(self, mutants: list[generation.Mutant], sources: dict[str, str], first: int = 0) -> None:
-        # Each mutant's number in POI_MUTANT, from `first`: a schema compiled in beside other held mistakes
+        # Each mutant's number in PYRAMID_MUTANT, from `first`: a schema compiled in beside other held mistakes
         # (merged_files.py) numbers its mutants after theirs.
         self.ids = {mutant: number for number, mutant in enumerate(mutants, start=first)}
         self.sources = sources
@@ -114,7 +114,7 @@ class Schema:
             written[file] = "\n".join(lines)
         for folder in sorted({module_folder(mutant.file) for mutant in self.ids}):
             declared = declarations.get(folder, [])
-            written[f"{folder}/__POIMutants.swift"] = SUPPORT + "\n" + "\n".join(declared) + "\n"
+            written[f"{folder}/__PyramidMutants.swift"] = SUPPORT + "\n" + "\n".join(declared) + "\n"
         self.written = written
         self.as_written = {mutant for mutant in self.ids if self.included(mutant)}
         return written
@@ -142,10 +142,10 @@ class Schema:
             elif kind in HELD_SPANS:
                 replacement = self.span_rewrite(token, token_mutants)
             elif kind == "boolean-literal":
-                replacement = f"(__POIMutant.active {'!=' if token == 'true' else '=='} {self.ids[token_mutants[0]]})"
+                replacement = f"(__PyramidMutant.active {'!=' if token == 'true' else '=='} {self.ids[token_mutants[0]]})"
             elif kind == "constant-shift":
                 mutant = token_mutants[0]
-                replacement = f"__POIMutant.pick({self.ids[mutant]}, {token}, {mutant.replacement})"
+                replacement = f"__PyramidMutant.pick({self.ids[mutant]}, {token}, {mutant.replacement})"
             else:
                 replacement = operator_name(token, self.ids[token_mutants[0]])
                 cases = {self.ids[m]: m.replacement for m in token_mutants}
@@ -157,12 +157,12 @@ class Schema:
             if mutant.operator == "negated-condition":
                 guard = re.fullmatch(r"(\s*guard )(.+?)( else \{.*)", line)
                 if guard:
-                    line = f"{guard[1]}__POIMutant.flip({number}, {generation.one_condition(guard[2])}){guard[3]}"
+                    line = f"{guard[1]}__PyramidMutant.flip({number}, {generation.one_condition(guard[2])}){guard[3]}"
             else:  # removed-call, removed-throw: the line's code runs unless the mutant is active
                 mask = generation.code_mask(line)
                 end = max((i + 1 for i, code in enumerate(mask) if code and not line[i].isspace()), default=0)
                 indent = line[:len(line) - len(line.lstrip())]
-                line = f"{indent}if __POIMutant.active != {number} {{ {line[len(indent):end]} }}{line[end:]}"
+                line = f"{indent}if __PyramidMutant.active != {number} {{ {line[len(indent):end]} }}{line[end:]}"
         return line, declared
 
     def span_rewrite(self, token: str, here: list[generation.Mutant]) -> str:
@@ -172,17 +172,17 @@ class Schema:
         if first.operator == "default-body":
             value = first.replacement.strip().removeprefix("return").strip().rstrip(";").strip()
             then = " return" if self.returns.get(first, (0, 0))[0] == first.line else ""
-            return f" if __POIMutant.active == {number} {{ return {value} }};{then}"
+            return f" if __PyramidMutant.active == {number} {{ return {value} }};{then}"
         if first.operator == "deleted-statement":
-            return f"if __POIMutant.active != {number} {{ {token} }}"
+            return f"if __PyramidMutant.active != {number} {{ {token} }}"
         if first.operator == "swapped-arguments":
             swap = re.fullmatch(r"([\w.\-]+)(,\s*(?:\w+\s*:\s*)?)([\w.\-]+)", token)
             assert swap, token  # unholdable() keeps the others out
             a, middle, b = swap.groups()
-            return f"__POIMutant.pick({number}, {a}, {b}){middle}__POIMutant.pick({number}, {b}, {a})"
+            return f"__PyramidMutant.pick({number}, {a}, {b}){middle}__PyramidMutant.pick({number}, {b}, {a})"
         expression = token  # a value chosen in place: a parameter, its default, a prefix's length
         for mutant in here:
-            expression = f"__POIMutant.pick({self.ids[mutant]}, {expression}, {mutant.replacement})"
+            expression = f"__PyramidMutant.pick({self.ids[mutant]}, {expression}, {mutant.replacement})"
         return expression
 
     def selection_rewrite(self, token: str, form: str, rest: str, mutant: generation.Mutant) -> str:
@@ -195,7 +195,7 @@ class Schema:
             return f"__poiEnd({number}, first: {side}, "
         if form == "extreme-method":
             return f"__poiExtreme({number}, {side}" + ("" if rest.lstrip().startswith(")") else ", ")
-        return f"__POIMutant.extreme({number}, {side}, "
+        return f"__PyramidMutant.extreme({number}, {side}, "
 
     def drop_errors(self, log: str) -> int:
         """Puts back the lines the compiler rejected (an error on a line without mutants puts back the nearest line
@@ -285,12 +285,12 @@ class Schema:
                     same = {m for m in here if (m.column, m.length) == (mutant.column, mutant.length)}
                     spans.append((at, at + len(operator_name(token, number_of)), same))
                 continue
-            for found in re.finditer(rf"\(__POIMutant\.active [!=]= {number_of}\)", line):
+            for found in re.finditer(rf"\(__PyramidMutant\.active [!=]= {number_of}\)", line):
                 spans.append((found.start(), found.end(), {mutant}))
-            for found in re.finditer(rf"(?:__POIMutant\.(?:pick|flip|extreme)|__poiRemoving|__poiEnd|__poiExtreme)"
+            for found in re.finditer(rf"(?:__PyramidMutant\.(?:pick|flip|extreme)|__poiRemoving|__poiEnd|__poiExtreme)"
                                      rf"\({number_of}, ", line):
                 spans.append((found.start(), _closing(line, found.end() - len(f"{number_of}, ") - 1, "()"), {mutant}))
-            for found in re.finditer(rf"if __POIMutant\.active [!=]= {number_of} \{{", line):
+            for found in re.finditer(rf"if __PyramidMutant\.active [!=]= {number_of} \{{", line):
                 spans.append((found.start(), _closing(line, found.end() - 1, "{}"), {mutant}))
         return spans
 
@@ -375,13 +375,13 @@ class Schema:
             if mutant.file != file or mutant.line != number or mutant.operator != "default-body" or \
                     mutant not in self.as_written:
                 continue
-            found = re.search(rf"if __POIMutant\.active == {self.ids[mutant]} \{{ (return [^}}]*) \}};", lines[number - 1])
+            found = re.search(rf"if __PyramidMutant\.active == {self.ids[mutant]} \{{ (return [^}}]*) \}};", lines[number - 1])
             if found and found.start(1) < column <= found.end(1):
                 return mutant
         return None
 
     def _chosen_at(self, file: str, number: int, column: int) -> generation.Mutant | None:
-        """The mutant of a guessing operator whose `__POIMutant.pick(ID, …)` holds the 1-based `column` of line
+        """The mutant of a guessing operator whose `__PyramidMutant.pick(ID, …)` holds the 1-based `column` of line
         `number` as written, the innermost one; None when the error is elsewhere on the line."""
         lines = self.written.get(file, "").split("\n")
         if not 0 < number <= len(lines):
@@ -390,9 +390,9 @@ class Schema:
         for mutant in self.ids:
             if mutant.file != file or mutant.line != number or mutant.operator not in GUESSES or mutant not in self.as_written:
                 continue
-            for found in re.finditer(rf"__POIMutant\.pick\({self.ids[mutant]}, ", line):
+            for found in re.finditer(rf"__PyramidMutant\.pick\({self.ids[mutant]}, ", line):
                 depth, end = 0, len(line)
-                for index in range(found.start() + len("__POIMutant.pick"), len(line)):
+                for index in range(found.start() + len("__PyramidMutant.pick"), len(line)):
                     depth += {"(": 1, ")": -1}.get(line[index], 0)
                     if depth == 0:
                         end = index + 1

@@ -1,5 +1,5 @@
 """Held mutants run side by side: `scripts/mutants --jobs N` runs the mutants a schema holds N at a time, each in a
-worker process of its own, against the one built binary (POI_MUTANT picks each run's mutant, so nothing is rebuilt
+worker process of its own, against the one built binary (PYRAMID_MUTANT picks each run's mutant, so nothing is rebuilt
 between them).
 
 Most of a full run's test time is waiting: a mutant that makes a tier hang costs the tier's whole time limit, with

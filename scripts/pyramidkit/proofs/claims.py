@@ -6,7 +6,7 @@
 The claims are data: the file the package's pyramid.json names under "claims" (this package's: scripts/claims.json),
 
   {"claims": [{"name": "lat-long-swapped", "says": "the request tests catch ...",
-               "file": "Sources/.../PointsOfInterestRequest.swift", "find": "...", "replace": "...",
+               "file": "Sources/Shop/PriceRequest.swift", "find": "...", "replace": "...",
                "check": "^MyUnitTests\\.(RequestTests)", "environment": {"NAME": "value"}}]}
 
 A claim is a named mutant with the tests that must kill it: a change to one file (every line that holds `find`
@@ -20,7 +20,7 @@ none skipped (docs/10-direct-expectations.md). The tests' results come from the 
 It runs in the scratch copy that scripts/mutants uses (.build-mutants/tree, scripts/pyramidkit/run/scratch.py), built
 incrementally: the first run builds the package there once, with every mistake of the package that one expression
 holds compiled in and switched off (universe.py: the claims' and those of the files pyramid.json names under
-"mistakes"); a held claim then costs only its tests (POI_MUTANT switches its mistake on), and one that is not held
+"mistakes"); a held claim then costs only its tests (PYRAMID_MUTANT switches its mistake on), and one that is not held
 two incremental builds and its tests. `--apply NAME` puts one claim's mistake into your own checkout instead, and `--undo` takes it back out
 (scripts/pyramidkit/proofs/in_place.py). Python's standard library only, so it runs where attendees run it, macOS included.
 """

@@ -3,19 +3,19 @@
 A proof that breaks promises one at a time (scripts/promises --prove) paid an incremental build for each, 1 to 7 s
 here, where its tests take a tenth of that. Most such mistakes change one expression: a status, a default, a
 literal, a condition. Those are held the way mutant schemata hold mutants (mutation/schemata.py): the expression
-becomes a choice that the environment variable POI_MUTANT makes when the tests run,
+becomes a choice that the environment variable PYRAMID_MUTANT makes when the tests run,
 
-    return .respond(.error(400, text))       return .respond(.error((__POIMutant.active == 7 ? 422 : 400), text))
-    guard radius > 0 else {                   guard (__POIMutant.active == 8 ? radius >= 0 : radius > 0) else {
-    port = value            (a line deleted)  if __POIMutant.active != 9 { port = value }
-    case "nearby":          (`where false`)   case "nearby" where __POIMutant.active != 10:
-    if let text = parsed.value(option) {      if let text = parsed.value(option), (__POIMutant.active != 11 || false) {
-    .json(places)           (an argument added)  (__POIMutant.active == 12 ? .json(places, status: 201) : .json(places))
-    { port = value }        (`_ = value`)     { if __POIMutant.active == 13 { _ = value } else { port = value } }
-    let page = ...          (a line before)   if __POIMutant.active == 14 { return .respond(listing) }; let page = ...
-    case "help", "-h":      (one taken out)   case "help" where __POIMutant.active != 15, "-h":
+    return .respond(.error(400, text))       return .respond(.error((__PyramidMutant.active == 7 ? 422 : 400), text))
+    guard radius > 0 else {                   guard (__PyramidMutant.active == 8 ? radius >= 0 : radius > 0) else {
+    port = value            (a line deleted)  if __PyramidMutant.active != 9 { port = value }
+    case "nearby":          (`where false`)   case "nearby" where __PyramidMutant.active != 10:
+    if let text = parsed.value(option) {      if let text = parsed.value(option), (__PyramidMutant.active != 11 || false) {
+    .json(places)           (an argument added)  (__PyramidMutant.active == 12 ? .json(places, status: 201) : .json(places))
+    { port = value }        (`_ = value`)     { if __PyramidMutant.active == 13 { _ = value } else { port = value } }
+    let page = ...          (a line before)   if __PyramidMutant.active == 14 { return .respond(listing) }; let page = ...
+    case "help", "-h":      (one taken out)   case "help" where __PyramidMutant.active != 15, "-h":
     guard let x = e else { return ... }   (made `let x = e ?? d`: a required value given a default)
-                                      guard let x = (__POIMutant.active == 16 ? (e ?? d) : e) else { return ... }
+                                      guard let x = (__PyramidMutant.active == 16 ? (e ?? d) : e) else { return ... }
 
 Only the side the conditional picks runs, as with the mistake alone. The held expression
 is the smallest one around the change that is bounded, on both sides, by what ends an expression (`,` `:` `=` a
@@ -94,17 +94,17 @@ def held_site(source: str, mistake: Mistake, number: int) -> Site | None:
         whole_guard = words[:1] == ["guard"] and words[-1:] == ["}"] and not {"let", "var", "case"} & set(words)
         if not words or (words[0] in NOT_EXPRESSIONS - {"return", "throw"} and not whole_guard) or not balanced(words):
             return None
-        return Site(start, end - 1, text=f"{indent}if __POIMutant.active != {number} {{ {statement.strip()} }}")
+        return Site(start, end - 1, text=f"{indent}if __PyramidMutant.active != {number} {{ {statement.strip()} }}")
     if "\n" in gone or "\n" in new:
         return lines_added(source, start, gone, new, number, line_start, line)
     column, stop = start - line_start, end - line_start
     if new.strip() == "where false" and not gone and line[stop:].lstrip().startswith(":"):
-        return Site(start, end, text=f"{new[:len(new) - len(new.lstrip())]}where __POIMutant.active != {number}")
+        return Site(start, end, text=f"{new[:len(new) - len(new.lstrip())]}where __PyramidMutant.active != {number}")
     clause_list = re.match(r"\s*(?:guard|if|while)\b", line) and depth_at(line, column) == 0
     if clause_list and new.startswith(", ") and not gone:  # a condition added to the list
-        return Site(start, end, text=f", (__POIMutant.active != {number} || {new[2:]})")
+        return Site(start, end, text=f", (__PyramidMutant.active != {number} || {new[2:]})")
     if clause_list and gone.startswith(", ") and not new:  # a condition taken out of it
-        return Site(start + 2, end, text=f"(__POIMutant.active == {number} || {gone[2:]})")
+        return Site(start + 2, end, text=f"(__PyramidMutant.active == {number} || {gone[2:]})")
     chosen = expression_choice(line, column, stop, new)
     if chosen is None:
         mutated_line = line[:column] + new + line[stop:]
@@ -191,7 +191,7 @@ class HeldMistakes:
         return None if single is None else self.first.get((single.file, single.find, single.replace))
 
     def held_as(self, mistake: Mistake) -> int | None:
-        """The number POI_MUTANT switches `mistake` on by, when the build holds it; None when it must be built alone."""
+        """The number PYRAMID_MUTANT switches `mistake` on by, when the build holds it; None when it must be built alone."""
         number = self.number_for(mistake)
         return number if number is not None and number in self.sites else None
 
@@ -231,7 +231,7 @@ class HeldMistakes:
                 text = text[:start] + replacement + text[end:]
             written[file] = text
         for folder in sorted({module_folder(file) for file in by_file}):
-            written[f"{folder}/__POIMutants.swift"] = schemata.SUPPORT
+            written[f"{folder}/__PyramidMutants.swift"] = schemata.SUPPORT
         self.held_written = written
         if self.schema is not None:
             written, self.owners = merged_files.merged(written, self.schema)

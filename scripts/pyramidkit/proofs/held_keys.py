@@ -11,7 +11,7 @@ looks for) and `init?(stringValue:)` (what the decoder reads back) take the rena
 on, and the case's own name (its raw value) otherwise, as the synthesized ones do:
 
     private enum CodingKeys: String, CodingKey {          private enum CodingKeys: String, CodingKey { var
-        case latitude            (made `= "lat"`)         stringValue: String { switch (__POIMutant.active, self) {
+        case latitude            (made `= "lat"`)         stringValue: String { switch (__PyramidMutant.active, self) {
                                                           case (7, .latitude): return "lat"; default: return
                                                           rawValue } }; init?(stringValue: String) { ... } }
     public var position: Coordinate                       public var position: Coordinate; private enum CodingKeys:
@@ -108,8 +108,8 @@ def declaration(keys: list[tuple[int, Renamed]]) -> str:
     to_key = "; ".join(f'case ({number}, .{key.case}): return "{key.key}"' for number, key in keys)
     from_key = "; ".join(f'case ({number}, "{key.key}"): self = .{key.case}; case ({number}, "{key.case}"): return nil'
                          for number, key in keys)
-    members = (f"var stringValue: String {{ switch (__POIMutant.active, self) {{ {to_key}; default: return rawValue }} }}; "
-               f"init?(stringValue: String) {{ switch (__POIMutant.active, stringValue) {{ {from_key}; "
+    members = (f"var stringValue: String {{ switch (__PyramidMutant.active, self) {{ {to_key}; default: return rawValue }} }}; "
+               f"init?(stringValue: String) {{ switch (__PyramidMutant.active, stringValue) {{ {from_key}; "
                f"default: self.init(rawValue: stringValue) }} }}")
     first = keys[0][1]
     if not first.cases:

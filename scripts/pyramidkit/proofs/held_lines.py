@@ -69,12 +69,12 @@ DEFAULTED = re.compile(r"let (\w+) = (.+) \?\? (.+)")
 
 def defaulted_guard(find: str, replace: str, number: int) -> str | None:
     """A required value given a default: `guard let x = E else { ... }` on one line made `let x = E ?? D`. Held as
-    the same guard over a choice, `guard let x = (__POIMutant.active == N ? (E ?? D) : E) else { ... }`: switched on,
+    the same guard over a choice, `guard let x = (__PyramidMutant.active == N ? (E ?? D) : E) else { ... }`: switched on,
     it binds E ?? D and never leaves; off, it is the guard as it was. None for any other change."""
     guard, defaulted = GUARD_LET.fullmatch(find.strip()), DEFAULTED.fullmatch(replace.strip())
     if guard is None or defaulted is None or "\n" in find or guard[1] != defaulted[1] or guard[2] != defaulted[2]:
         return None
-    held = f"guard let {guard[1]} = (__POIMutant.active == {number} ? ({guard[2]} ?? {defaulted[3]}) : {guard[2]}) " \
+    held = f"guard let {guard[1]} = (__PyramidMutant.active == {number} ? ({guard[2]} ?? {defaulted[3]}) : {guard[2]}) " \
            f"else {guard[3]}"
     return find.replace(find.strip(), held, 1)
 
@@ -83,7 +83,7 @@ def choice(number: int, mutated: str, original: str) -> str:
     """The held choice: a conditional, which evaluates only the side it picks and lets `try`, `await`, a typed
     `throws` and an implicit member (`.usage`) through as they were (a generic function of two autoclosures did not:
     rethrows throws `any Error`, and a typed one infers no error type)."""
-    return f"(__POIMutant.active == {number} ? {mutated} : {original})"
+    return f"(__PyramidMutant.active == {number} ? {mutated} : {original})"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -127,7 +127,7 @@ def continues(source: str, line_start: int) -> bool:
 
 def lines_added(source: str, start: int, gone: str, new: str, number: int, line_start: int, line: str) -> Site | None:
     """Whole lines added before a line's first word, or after a line that ends with `{`: written on that line, run
-    only when the mistake is switched on (`if __POIMutant.active == N { ... }`), so that no line moves. The diff's
+    only when the mistake is switched on (`if __PyramidMutant.active == N { ... }`), so that no line moves. The diff's
     own place first; then the same insertion read where it starts a line above (a line added after its twin)."""
     if gone:
         return None
@@ -143,7 +143,7 @@ def lines_added(source: str, start: int, gone: str, new: str, number: int, line_
         statements = _statements(new)
         if statements is None:
             return None
-        return Site(start, start, text=f" if __POIMutant.active == {number} {{ {'; '.join(statements)} }}")
+        return Site(start, start, text=f" if __PyramidMutant.active == {number} {{ {'; '.join(statements)} }}")
     return None
 
 
@@ -159,12 +159,12 @@ def _before_line(source: str, line_start: int, new: str | None, number: int) -> 
     if statements is None:
         return None
     return Site(line_start + len(margin), line_start + len(margin),
-                text=f"if __POIMutant.active == {number} {{ {'; '.join(statements)} }}; ")
+                text=f"if __PyramidMutant.active == {number} {{ {'; '.join(statements)} }}; ")
 
 
 def case_item_removed(line: str, mutated: str, number: int) -> Site | None:
     """One pattern taken out of a `case` label's list (`case "help", "-h":` made `case "-h":`): the pattern stays and
-    matches only while the mistake is off (`case "help" where __POIMutant.active != N, "-h":`). A span of the line."""
+    matches only while the mistake is off (`case "help" where __PyramidMutant.active != N, "-h":`). A span of the line."""
     label = re.compile(r"^(\s*case )(.*):\s*$")
     before, after = label.match(line), label.match(mutated)
     if not before or not after:
@@ -177,7 +177,7 @@ def case_item_removed(line: str, mutated: str, number: int) -> Site | None:
             words = [word for _, _, word in tokens(item)]
             if {"where", "let", "var"} & set(words) or not _expression(words):
                 return None
-            written = items[:index] + [f"{item} where __POIMutant.active != {number}"] + items[index + 1:]
+            written = items[:index] + [f"{item} where __PyramidMutant.active != {number}"] + items[index + 1:]
             return Site(before.start(2), before.end(2), text=", ".join(written))
     return None
 
@@ -225,7 +225,7 @@ def statement_choice(line: str, column: int, stop: int, new: str, number: int) -
         return None
     lead = len(line[begin:finish]) - len(line[begin:finish].lstrip())
     return Site(begin + lead, begin + lead + len(original),
-                text=f"if __POIMutant.active == {number} {{ {mutated} }} else {{ {original} }}")
+                text=f"if __PyramidMutant.active == {number} {{ {mutated} }} else {{ {original} }}")
 
 
 def _unmatched(words: list[str]) -> tuple[int, int]:

@@ -3,7 +3,7 @@
 The claims (claims.py), and the files pyramid.json names under "mistakes" (this package's promises and workshop
 exercises): one list, in that order, so that each tool that works in the scratch copy (.build-mutants/tree) writes
 the same held files (held.py) and none of them builds the copy again for another's. A mistake is switched on by its
-number in POI_MUTANT; one the build cannot hold is built alone in its file as the code is, the other files keeping
+number in PYRAMID_MUTANT; one the build cannot hold is built alone in its file as the code is, the other files keeping
 theirs. A mistakes file is a JSON list of objects with "file", "find" and "replace" (other keys are the tool's own).
 The mutants' rebuild engine alone builds the copy as the code is: its mutants, rebuilt one at a time, built slower in
 a held copy (126.9 s against 100.5 s for a CI run's 39).

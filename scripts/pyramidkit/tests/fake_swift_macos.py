@@ -14,7 +14,7 @@ writes is recorded from a real run, put into the form a Mac prints, and every ca
                                           records into F
     swift test --skip-build --filter P [--event-stream-output-path F] [--enable-code-coverage] [OPTS]
                                           the recorded run of FAKE_SWIFT_SCENARIO (pass, fail, slow, hang,
-                                          hang-xctest; a held mistake switched on, POI_MUTANT set, is `fail`): the
+                                          hang-xctest; a held mistake switched on, PYRAMID_MUTANT set, is `fail`): the
                                           tests whose identifier P matches, XCTest's then Swift Testing's, as
                                           `swift test` runs them one library after the other; a hang waits until
                                           it is stopped
@@ -138,7 +138,7 @@ def listed() -> tuple[list[str], list[str]]:
 
 
 def scenario() -> str:
-    return "fail" if os.environ.get("POI_MUTANT") else os.environ.get("FAKE_SWIFT_SCENARIO", "pass")
+    return "fail" if os.environ.get("PYRAMID_MUTANT") else os.environ.get("FAKE_SWIFT_SCENARIO", "pass")
 
 
 def xctest_part(console: str) -> list[str]:

@@ -68,7 +68,7 @@ class MacOSTestCase(unittest.TestCase):
             "FAKE_SWIFT_SCENARIO": "pass"})
         environment.start()
         self.addCleanup(environment.stop)
-        os.environ.pop("POI_MUTANT", None)
+        os.environ.pop("PYRAMID_MUTANT", None)
         for cached in (layout.bin_path, testrun.toolchain, testrun.listed):
             cached.cache_clear()
             self.addCleanup(cached.cache_clear)

@@ -58,37 +58,37 @@ class HeldFormsTests(unittest.TestCase):
     def test_a_value_is_a_choice_of_the_smallest_expression(self):
         holding, lines = written(Mistake(FILE, "send(.error(404, ", "send(.error(400, "))
         self.assertTrue(holding.held(0))
-        self.assertEqual(line_of(lines, "send("), 'return send(.error((__POIMutant.active == 0 ? 400 : 404), "no such path"))')
+        self.assertEqual(line_of(lines, "send("), 'return send(.error((__PyramidMutant.active == 0 ? 400 : 404), "no such path"))')
 
     def test_a_default_and_a_string(self):
         _, lines = written(Mistake(FILE, "public var port: UInt16 = 0", "public var port: UInt16 = 8080"),
                            Mistake(FILE, 'public var host = "127.0.0.1"', 'public var host = "0.0.0.0"'))
-        self.assertEqual(line_of(lines, "var port"), "public var port: UInt16 = (__POIMutant.active == 0 ? 8080 : 0)")
-        self.assertEqual(line_of(lines, "var host"), 'public var host = (__POIMutant.active == 1 ? "0.0.0.0" : "127.0.0.1")')
+        self.assertEqual(line_of(lines, "var port"), "public var port: UInt16 = (__PyramidMutant.active == 0 ? 8080 : 0)")
+        self.assertEqual(line_of(lines, "var host"), 'public var host = (__PyramidMutant.active == 1 ? "0.0.0.0" : "127.0.0.1")')
 
     def test_a_call_changed_takes_its_whole_expression_and_stays_balanced(self):
         _, lines = written(Mistake(FILE, "return respondAfter(slowDelay, listing)", "return respond(listing)"))
         self.assertEqual(line_of(lines, "respondAfter"),
-                         "return (__POIMutant.active == 0 ? respond(listing) : respondAfter(slowDelay, listing))")
+                         "return (__PyramidMutant.active == 0 ? respond(listing) : respondAfter(slowDelay, listing))")
 
     def test_a_condition_of_a_guard_list(self):
         _, lines = written(Mistake(FILE, "radius > 0 else", "radius >= 0 else"))
-        self.assertIn(", (__POIMutant.active == 0 ? radius >= 0 : radius > 0) else {", line_of(lines, "guard"))
+        self.assertIn(", (__PyramidMutant.active == 0 ? radius >= 0 : radius > 0) else {", line_of(lines, "guard"))
 
     def test_a_clause_taken_out_of_the_list_holds_wherever_the_diff_puts_the_comma(self):
         _, lines = written(Mistake(FILE, 'Double(text ?? ""), radius.isFinite, radius > 0',
                                    'Double(text ?? ""), radius > 0'))
         self.assertEqual(line_of(lines, "guard"), 'guard let radius = Double(text ?? ""), '
-                         '(__POIMutant.active == 0 || radius.isFinite), radius > 0 else {')
+                         '(__PyramidMutant.active == 0 || radius.isFinite), radius > 0 else {')
 
     def test_a_clause_added_to_the_list(self):
         _, lines = written(Mistake(FILE, "radius > 0 else {", "radius > 0, false else {"))
-        self.assertIn("radius > 0, (__POIMutant.active != 0 || false) else {", line_of(lines, "guard"))
+        self.assertIn("radius > 0, (__PyramidMutant.active != 0 || false) else {", line_of(lines, "guard"))
 
     def test_a_line_deleted_runs_unless_switched_on(self):
         holding, lines = written(Mistake(FILE, "            port = value\n", ""))
         self.assertTrue(holding.held(0))
-        self.assertEqual(line_of(lines, "port = value"), "if __POIMutant.active != 0 { port = value }")
+        self.assertEqual(line_of(lines, "port = value"), "if __PyramidMutant.active != 0 { port = value }")
 
     def test_a_guard_line_that_binds_nothing_deleted(self):
         source = "func f() -> Bool {\n    guard !testing else { return false }\n    guard let x else { return true }\n}\n"
@@ -96,21 +96,21 @@ class HeldFormsTests(unittest.TestCase):
                                      Mistake(FILE, "    guard let x else { return true }\n", "")], {FILE: source})
         self.assertEqual([holding.held(0), holding.held(1)], [True, False])
         self.assertEqual(holding.files()[FILE].split("\n")[1],
-                         "    if __POIMutant.active != 0 { guard !testing else { return false } }")
+                         "    if __PyramidMutant.active != 0 { guard !testing else { return false } }")
 
     def test_a_case_that_never_matches(self):
         _, lines = written(Mistake(FILE, 'case "/health":', 'case "/health" where false:'))
-        self.assertEqual(line_of(lines, "/health"), 'case "/health" where __POIMutant.active != 0:')
+        self.assertEqual(line_of(lines, "/health"), 'case "/health" where __PyramidMutant.active != 0:')
 
     def test_a_case_pattern_changed(self):
         _, lines = written(Mistake(FILE, 'case "/locations":', 'case "/locations/":'))
-        self.assertEqual(line_of(lines, "/locations"), 'case (__POIMutant.active == 0 ? "/locations/" : "/locations"):')
+        self.assertEqual(line_of(lines, "/locations"), 'case (__PyramidMutant.active == 0 ? "/locations/" : "/locations"):')
 
     def test_two_mistakes_of_one_span_nest_and_twins_share_a_number(self):
         first = Mistake(FILE, "send(.error(404, ", "send(.error(400, ")
         holding, lines = written(first, Mistake(FILE, "send(.error(404, ", "send(.error(500, "), first)
-        self.assertEqual(line_of(lines, "send("), 'return send(.error((__POIMutant.active == 1 ? 500 : '
-                         '(__POIMutant.active == 0 ? 400 : 404)), "no such path"))')
+        self.assertEqual(line_of(lines, "send("), 'return send(.error((__PyramidMutant.active == 1 ? 500 : '
+                         '(__PyramidMutant.active == 0 ? 400 : 404)), "no such path"))')
         self.assertEqual([holding.number_of(index) for index in range(3)], [0, 1, 0])
 
     def test_what_is_not_one_expression_is_built_alone(self):
@@ -135,7 +135,7 @@ class HeldFormsTests(unittest.TestCase):
         holding = held.HeldMistakes([Mistake(FILE, find, 'let text = request.queryValue("lat") ?? "0"')], {FILE: source})
         self.assertTrue(holding.held(0))
         lines = holding.files()[FILE].split("\n")
-        self.assertEqual(lines[1], '    guard let text = (__POIMutant.active == 0 ? (request.queryValue("lat") ?? "0") : '
+        self.assertEqual(lines[1], '    guard let text = (__PyramidMutant.active == 0 ? (request.queryValue("lat") ?? "0") : '
                                    'request.queryValue("lat")) else { return .failure("lat is missing") }')
         self.assertEqual(len(lines), len(source.split("\n")), "no line moves")
         for other in ('let text = request.queryValue("long") ?? "0"', 'let other = request.queryValue("lat") ?? "0"',
@@ -154,8 +154,8 @@ class HeldFormsTests(unittest.TestCase):
         lines = holding.files()[FILE].split("\n")
         self.assertEqual(len(lines), len(source.split("\n")), "no line moves")
         self.assertEqual(lines[3], '    private enum CodingKeys: String, CodingKey { var stringValue: String { switch '
-                         '(__POIMutant.active, self) { case (0, .latitude): return "lat"; case (1, .longitude): return '
-                         '"lng"; default: return rawValue } }; init?(stringValue: String) { switch (__POIMutant.active, '
+                         '(__PyramidMutant.active, self) { case (0, .latitude): return "lat"; case (1, .longitude): return '
+                         '"lng"; default: return rawValue } }; init?(stringValue: String) { switch (__PyramidMutant.active, '
                          'stringValue) { case (0, "lat"): self = .latitude; case (0, "latitude"): return nil; case (1, '
                          '"lng"): self = .longitude; case (1, "longitude"): return nil; default: self.init(rawValue: '
                          'stringValue) } }')
@@ -178,7 +178,7 @@ class HeldFormsTests(unittest.TestCase):
         self.assertEqual(len(lines), len(source.split("\n")), "no line moves")
         self.assertTrue(lines[1].startswith("    public var position: Int; private enum CodingKeys: String, CodingKey { "
                                             "case position, places; var stringValue: String { switch "
-                                            "(__POIMutant.active, self) { case (0, .position): return \"origin\"; "
+                                            "(__PyramidMutant.active, self) { case (0, .position): return \"origin\"; "
                                             "case (1, .places): return \"results\"; default: return rawValue } }"),
                         lines[1])
         self.assertEqual(lines[2], "    public var places: [Int]", "one enum, on the first property's line")
@@ -203,13 +203,13 @@ class HeldFormsTests(unittest.TestCase):
     def test_a_statement_that_is_no_value_is_chosen_by_an_if(self):
         holding, lines = written(Mistake(FILE, "port = value", "_ = value"))
         self.assertTrue(holding.held(0))
-        self.assertEqual(line_of(lines, "port = value"), "if __POIMutant.active == 0 { _ = value } else { port = value }")
+        self.assertEqual(line_of(lines, "port = value"), "if __PyramidMutant.active == 0 { _ = value } else { port = value }")
 
     def test_a_statement_inside_braces_on_its_line(self):
         source = "func f() {\n    if let host = parsed.value(host) { configuration.host = host }\n}\n"
         holding = held.HeldMistakes([Mistake(FILE, "{ configuration.host = host }", "{ _ = host }")], {FILE: source})
         self.assertEqual(holding.files()[FILE].split("\n")[1], "    if let host = parsed.value(host) { "
-                         "if __POIMutant.active == 0 { _ = host } else { configuration.host = host } }")
+                         "if __PyramidMutant.active == 0 { _ = host } else { configuration.host = host } }")
 
     def test_a_line_that_goes_on_an_expression_above_is_no_statement(self):
         source = "let x = f(\n    a)\nlet y = [\n    b]\n"
@@ -222,7 +222,7 @@ class HeldFormsTests(unittest.TestCase):
                                  Mistake(FILE, "case \"/health\":", "case \"/health\":\n            tick()"))
         self.assertTrue(holding.held(0))
         self.assertEqual(line_of(lines, "return send("),
-                         'if __POIMutant.active == 0 { return .respond(listing) }; return send(.error(404, "no such path"))')
+                         'if __PyramidMutant.active == 0 { return .respond(listing) }; return send(.error(404, "no such path"))')
         self.assertFalse(holding.held(1))  # after a case label: the colon does not end with a brace
         self.assertEqual(line_of(lines, "return 200"), "return 200")
 
@@ -232,13 +232,13 @@ class HeldFormsTests(unittest.TestCase):
                                      Mistake(FILE, "note()\n        reload()\n", "note()\n        reload()\n        reload()\n")],
                                     {FILE: source})
         self.assertEqual([holding.held(0), holding.held(1)], [True, True])
-        self.assertEqual(holding.files()[FILE].split("\n")[3:5], ["        if __POIMutant.active != 0 { reload() }",
-                                                                  "    if __POIMutant.active == 1 { reload() }; }"])
+        self.assertEqual(holding.files()[FILE].split("\n")[3:5], ["        if __PyramidMutant.active != 0 { reload() }",
+                                                                  "    if __PyramidMutant.active == 1 { reload() }; }"])
 
     def test_lines_added_after_an_opening_brace(self):
         holding, lines = written(Mistake(FILE, "throws -> Int {", "throws -> Int {\n        sleep(1)\n        tick()"))
         self.assertTrue(holding.held(0))
-        self.assertTrue(line_of(lines, "func answer").endswith("throws -> Int { if __POIMutant.active == 0 { sleep(1); tick() }"))
+        self.assertTrue(line_of(lines, "func answer").endswith("throws -> Int { if __PyramidMutant.active == 0 { sleep(1); tick() }"))
 
     def test_an_element_or_an_argument_takes_its_whole_list_and_what_it_is_called_on(self):
         source = ('guard ["GET", "HEAD"].contains(request.method) else { return no }\n'
@@ -246,9 +246,9 @@ class HeldFormsTests(unittest.TestCase):
         holding = held.HeldMistakes([Mistake(FILE, '["GET", "HEAD"]', '["GET"]'),
                                      Mistake(FILE, '"ok")))', '"ok"), status: 201))')], {FILE: source})
         lines = holding.files()[FILE].split("\n")
-        self.assertEqual(lines[0], 'guard (__POIMutant.active == 0 ? ["GET"].contains(request.method) : '
+        self.assertEqual(lines[0], 'guard (__PyramidMutant.active == 0 ? ["GET"].contains(request.method) : '
                          '["GET", "HEAD"].contains(request.method)) else { return no }')
-        self.assertEqual(lines[1], 'return .respond((__POIMutant.active == 1 ? .json(Health(status: "ok"), status: 201) : '
+        self.assertEqual(lines[1], 'return .respond((__PyramidMutant.active == 1 ? .json(Health(status: "ok"), status: 201) : '
                          '.json(Health(status: "ok"))))')
 
     def test_the_base_of_a_member_chain_that_goes_on_over_lines(self):
@@ -256,17 +256,17 @@ class HeldFormsTests(unittest.TestCase):
         holding = held.HeldMistakes([Mistake(FILE, "try environment[name].flatMap {", "try (nil as String?).flatMap {")],
                                     {FILE: source})
         self.assertEqual(holding.files()[FILE].split("\n")[0],
-                         "let url = try (__POIMutant.active == 0 ? (nil as String?) : environment[name]).flatMap {")
+                         "let url = try (__PyramidMutant.active == 0 ? (nil as String?) : environment[name]).flatMap {")
 
     def test_an_if_condition_ends_at_its_brace(self):
         source = "func f() {\n    if request.json {\n        g()\n    }\n}\n"
         holding = held.HeldMistakes([Mistake(FILE, "if request.json {", "if false {")], {FILE: source})
-        self.assertEqual(holding.files()[FILE].split("\n")[1], "    if (__POIMutant.active == 0 ? false : request.json) {")
+        self.assertEqual(holding.files()[FILE].split("\n")[1], "    if (__PyramidMutant.active == 0 ? false : request.json) {")
 
     def test_a_line_deleted_by_a_find_that_starts_inside_its_indent(self):
         source = "func f() {\n        output(help)\n}\n"
         holding = held.HeldMistakes([Mistake(FILE, "    output(help)\n", "")], {FILE: source})
-        self.assertEqual(holding.files()[FILE].split("\n")[1], "        if __POIMutant.active != 0 { output(help) }")
+        self.assertEqual(holding.files()[FILE].split("\n")[1], "        if __PyramidMutant.active != 0 { output(help) }")
 
     def test_a_list_after_a_generic_is_built_alone(self):
         source = "let box = Box<Int>(1, 2)\n"
@@ -279,14 +279,14 @@ class HeldFormsTests(unittest.TestCase):
                                      Mistake(FILE, "case .a(let v), .b(let v):", "case .a(let v):")], {FILE: source})
         self.assertEqual([holding.held(0), holding.held(1)], [True, False])
         self.assertEqual(holding.files()[FILE].split("\n")[1],
-                         'case "help" where __POIMutant.active != 0, "--help", "-h":')
+                         'case "help" where __PyramidMutant.active != 0, "--help", "-h":')
 
     def test_a_span_overlapping_another_is_built_alone(self):
         holding, lines = written(Mistake(FILE, "radius > 0 else", "radius >= 0 else"),
                                  Mistake(FILE, "radius.isFinite, radius > 0 else", "radius.isFinite else"),
                                  Mistake(FILE, "radius > 0 else", "radius > 0, false else"))
         self.assertEqual([holding.held(index) for index in range(3)], [True, False, True])
-        self.assertIn("(__POIMutant.active == 0 ? radius >= 0 : radius > 0), (__POIMutant.active != 2 || false) else {",
+        self.assertIn("(__PyramidMutant.active == 0 ? radius >= 0 : radius > 0), (__PyramidMutant.active != 2 || false) else {",
                       line_of(lines, "guard"))
 
 
@@ -295,7 +295,7 @@ class HeldFilesTests(unittest.TestCase):
         holding, lines = written(Mistake(FILE, "send(.error(404, ", "send(.error(400, "),
                                  Mistake(FILE, "            port = value\n", ""))
         self.assertEqual(len(lines), len(SOURCE.split("\n")))
-        support = holding.files()["Sources/Server/__POIMutants.swift"]
+        support = holding.files()["Sources/Server/__PyramidMutants.swift"]
         self.assertIn("static let active", support)
         self.assertEqual(holding.line_of(0), (FILE, 16))
 
@@ -337,7 +337,7 @@ class LineMistakeTests(unittest.TestCase):
         claim = Mistake(FILE, "port = value", None, each_line=True, name="claim")
         holding = held.HeldMistakes([claim, Mistake(FILE, "            port = value\n", "")], {FILE: SOURCE})
         self.assertEqual((holding.held_as(claim), holding.number_for(holding.mistakes[1])), (0, 0))
-        self.assertIn("if __POIMutant.active != 0 { port = value }", holding.files()[FILE])
+        self.assertIn("if __PyramidMutant.active != 0 { port = value }", holding.files()[FILE])
         self.assertIsNone(holding.held_as(Mistake(FILE, "struct Routes", "struct Other")))
         self.assertEqual(holding.original(FILE), SOURCE)
 
@@ -488,4 +488,4 @@ class ExtraFilesTests(unittest.TestCase):
         holding = held.HeldMistakes([Mistake(FILE, "send(.error(404, ", "send(.error(400, ")], {FILE: SOURCE})
         self.assertTrue(held.build(Copy(), holding, print, {"Tests/W/Mine.swift": "struct Mine {}"})[0])
         self.assertEqual(prepared[0]["Tests/W/Mine.swift"], "struct Mine {}")
-        self.assertIn("(__POIMutant.active == 0 ? 400 : 404)", prepared[0][FILE])
+        self.assertIn("(__PyramidMutant.active == 0 ? 400 : 404)", prepared[0][FILE])

@@ -32,7 +32,7 @@ SOURCE = """struct Routes {
     }
 }
 """
-SUPPORT = "Sources/Server/__POIMutants.swift"
+SUPPORT = "Sources/Server/__PyramidMutants.swift"
 
 
 def schema_of(source: str = SOURCE, lines: set[int] | None = None) -> schemata.Schema:
@@ -61,7 +61,7 @@ class MergeTests(unittest.TestCase):
         files = holding_.files()
         lines = files[FILE].split("\n")
         self.assertEqual(len(lines), len(SOURCE.split("\n")))
-        self.assertIn("__POIMutant.active == 0", lines[3])  # held mistake 0, line 4
+        self.assertIn("__PyramidMutant.active == 0", lines[3])  # held mistake 0, line 4
         self.assertIn(schemata.operator_name(">", merged_files.FIRST), lines[9])  # the schema's operator, line 10
         self.assertEqual(holding_.owners, {(FILE, 4): "held", (FILE, 10): "schema"})
         self.assertIn("infix operator", files[SUPPORT])  # the schema's support, which declares what both need
@@ -72,7 +72,7 @@ class MergeTests(unittest.TestCase):
         self.assertTrue(on_line_three)
         files = holding(Mistake(FILE, 'if path == "/health"', 'if path == "/ready"'), schema=schema).files()
         line = files[FILE].split("\n")[2]
-        self.assertIn("__POIMutant.active == 0", line)
+        self.assertIn("__PyramidMutant.active == 0", line)
         self.assertNotIn(f"{merged_files.FIRST}", line)
         self.assertTrue(on_line_three <= schema.unheld)
         self.assertFalse({m for m in schema.ids if m.line == 10} & schema.unheld)

@@ -204,7 +204,7 @@ class SettleTests(unittest.TestCase):
         self.commands = {name: ["/usr/bin/swiftc", "-module-name", name] for name in ("M", "N")}
 
     def test_each_rounds_errors_are_put_back_type_errors_first_then_control_flow(self):
-        schema = FakeSchema({"Sources/M/A.swift": "let a = TYPE\nlet b = FLOW\n", "Sources/M/__POIMutants.swift": "",
+        schema = FakeSchema({"Sources/M/A.swift": "let a = TYPE\nlet b = FLOW\n", "Sources/M/__PyramidMutants.swift": "",
                              "Sources/N/A.swift": "let a = 1\nlet b = 3\n"})
         compiler = Compiler()
         checks, put_back = precheck.settle(schema, self.root, self.commands, compiler, jobs=1)

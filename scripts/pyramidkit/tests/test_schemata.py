@@ -32,7 +32,7 @@ class RewriteTests(unittest.TestCase):
         schema, files = schema_of("let ok = a < b")
         name = schemata.operator_name("<", 0)
         self.assertEqual(files[FILE], f"let ok = a {name} b")
-        support = files["Sources/X/__POIMutants.swift"]
+        support = files["Sources/X/__PyramidMutants.swift"]
         self.assertIn(f"infix operator {name}: ComparisonPrecedence", support)
         self.assertIn("case 0: return l <= r; case 1: return l >= r; default: return l < r", support)
 
@@ -42,22 +42,22 @@ class RewriteTests(unittest.TestCase):
                               ("a * b", "MultiplicationPrecedence")]:
             with self.subTest(source=source):
                 _, files = schema_of(f"let x = {source}")
-                self.assertIn(f": {group}", files["Sources/X/__POIMutants.swift"])
+                self.assertIn(f": {group}", files["Sources/X/__PyramidMutants.swift"])
 
     def test_logical_operators_keep_short_circuiting(self):
         _, files = schema_of("let x = a && b")
-        self.assertIn("r: @autoclosure () throws -> Bool) rethrows", files["Sources/X/__POIMutants.swift"])
+        self.assertIn("r: @autoclosure () throws -> Bool) rethrows", files["Sources/X/__PyramidMutants.swift"])
 
     def test_literals_conditions_calls_and_throws(self):
         cases = [
-            ("return true", "boolean-literal", "return (__POIMutant.active != 0)"),
-            ("return false", "boolean-literal", "return (__POIMutant.active == 0)"),
-            ("var seen = 0", "constant-shift", "var seen = __POIMutant.pick(0, 0, 1)"),
-            ("    task.resume()", "removed-call", "    if __POIMutant.active != 0 { task.resume() }"),
-            ("    throw .usage(x)", "removed-throw", "    if __POIMutant.active != 0 { throw .usage(x) }"),
-            ("guard ok else { return }", "negated-condition", "guard __POIMutant.flip(0, ok) else { return }"),
+            ("return true", "boolean-literal", "return (__PyramidMutant.active != 0)"),
+            ("return false", "boolean-literal", "return (__PyramidMutant.active == 0)"),
+            ("var seen = 0", "constant-shift", "var seen = __PyramidMutant.pick(0, 0, 1)"),
+            ("    task.resume()", "removed-call", "    if __PyramidMutant.active != 0 { task.resume() }"),
+            ("    throw .usage(x)", "removed-throw", "    if __PyramidMutant.active != 0 { throw .usage(x) }"),
+            ("guard ok else { return }", "negated-condition", "guard __PyramidMutant.flip(0, ok) else { return }"),
             ("guard ok, !done else { return }", "negated-condition",
-             "guard __POIMutant.flip(0, (ok) && (!done)) else { return }"),
+             "guard __PyramidMutant.flip(0, (ok) && (!done)) else { return }"),
         ]
         for source, operator, expected in cases:
             with self.subTest(source=source):
@@ -65,7 +65,7 @@ class RewriteTests(unittest.TestCase):
 
     def test_a_trailing_comment_stays_outside_the_braces(self):
         _, files = schema_of("    task.resume() // go", "removed-call")
-        self.assertEqual(files[FILE], "    if __POIMutant.active != 0 { task.resume() } // go")
+        self.assertEqual(files[FILE], "    if __PyramidMutant.active != 0 { task.resume() } // go")
 
     def test_several_mutants_on_one_line_and_line_numbers_kept(self):
         source = "// head\nif count <= 3 && ready {\n}\n"
@@ -73,7 +73,7 @@ class RewriteTests(unittest.TestCase):
         rewritten = files[FILE].split("\n")
         self.assertEqual(len(rewritten), len(source.split("\n")))
         self.assertEqual(rewritten[0], "// head")
-        self.assertIn("__POIMutant.pick(", rewritten[1])
+        self.assertIn("__PyramidMutant.pick(", rewritten[1])
         self.assertEqual(len(schema.ids), len(operators.mutants_of(FILE, source)))
 
     def test_operator_names_are_distinct_operator_characters(self):
@@ -139,9 +139,9 @@ class WhichPlaceTests(unittest.TestCase):
         # the swap's, though the first took it out, and the statement around it stays held.
         schema, files = schema_of("    send(bytes, deadline)")
         line = files[FILE]
-        self.assertTrue(line.lstrip().startswith("if __POIMutant.active"))
+        self.assertTrue(line.lstrip().startswith("if __PyramidMutant.active"))
         swap = next(m for m in schema.ids if m.operator == "swapped-arguments")
-        picks = [found.end() for found in re.finditer(rf"__POIMutant\.pick\({schema.ids[swap]}, ", line)]
+        picks = [found.end() for found in re.finditer(rf"__PyramidMutant\.pick\({schema.ids[swap]}, ", line)]
         self.assertEqual(len(picks), 2)
         log = "\n".join(f"/x/{FILE}:1:{self.byte_column(line, at)}: error: cannot convert value of type 'Int' to "
                         f"expected argument type 'Data'" for at in picks)
@@ -205,16 +205,16 @@ class NewOperatorRewriteTests(unittest.TestCase):
 
     def test_a_default_body_returns_when_its_mutant_is_active(self):
         _, files = schema_of("func f() -> Int {\n  return a\n}", "default-body")
-        self.assertEqual(files[FILE], "func f() -> Int { if __POIMutant.active == 0 { return 0 };\n  return a\n}")
+        self.assertEqual(files[FILE], "func f() -> Int { if __PyramidMutant.active == 0 { return 0 };\n  return a\n}")
         _, files = schema_of("func f() { a() }", "default-body")
-        self.assertEqual(files[FILE], "func f() { if __POIMutant.active == 0 { return  }; a() }")
+        self.assertEqual(files[FILE], "func f() { if __PyramidMutant.active == 0 { return  }; a() }")
 
     def test_a_body_of_one_expression_is_held_with_a_return_before_its_expression(self):
         schema, files = schema_of("func f() -> Int {\n  a + 1\n}", "default-body")
         self.assertEqual(schema.unheld, set())
-        self.assertEqual(files[FILE], "func f() -> Int { if __POIMutant.active == 0 { return 0 };\n  return a + 1\n}")
+        self.assertEqual(files[FILE], "func f() -> Int { if __PyramidMutant.active == 0 { return 0 };\n  return a + 1\n}")
         _, files = schema_of("func f() -> Int { g(1) }", "default-body")  # on the brace's line
-        self.assertEqual(files[FILE], "func f() -> Int { if __POIMutant.active == 0 { return 0 }; return g(1) }")
+        self.assertEqual(files[FILE], "func f() -> Int { if __PyramidMutant.active == 0 { return 0 }; return g(1) }")
         _, files = schema_of("var s: String {\n  // a comment first\n  switch x { default: \"a\" }\n}", "default-body")
         self.assertEqual(files[FILE].split("\n")[2], '  return switch x { default: "a" }')
 
@@ -262,13 +262,13 @@ class NewOperatorRewriteTests(unittest.TestCase):
         self.assertEqual(schema_sites.standalone(selection, source).split("\n")[1], "  a.last { $0 == b }")
 
     def test_the_only_try_of_a_do_block_is_rebuilt_not_held(self):
-        # Held, `if __POIMutant.active != N { try validate() }` keeps a `try` in the block; alone, the block has
+        # Held, `if __PyramidMutant.active != N { try validate() }` keeps a `try` in the block; alone, the block has
         # none, and a typed catch's error (`error.description`) no longer has a type with that member.
         source = ("func f() throws {\n    do {\n        try validate()\n    } catch {\n        throw g(error)\n"
                   "    }\n}")
         schema, files = schema_of(source, "deleted-statement")
         self.assertEqual(len(schema.unheld), 1)
-        self.assertNotIn("__POIMutant", files[FILE])
+        self.assertNotIn("__PyramidMutant", files[FILE])
         two = source.replace("        try validate()\n", "        try validate()\n        try check()\n")
         schema, files = schema_of(two, "deleted-statement")
         self.assertEqual(schema.unheld, set())  # another try is left in the block: held
@@ -315,28 +315,28 @@ class NewOperatorRewriteTests(unittest.TestCase):
 
     def test_a_deleted_statement_and_a_deferred_work_run_unless_active(self):
         _, files = schema_of("  index += 1", "deleted-statement")
-        self.assertEqual(files[FILE], "  if __POIMutant.active != 0 { index += 1 }")
+        self.assertEqual(files[FILE], "  if __PyramidMutant.active != 0 { index += 1 }")
         _, files = schema_of("  defer { server.stop() }", "deleted-statement")
-        self.assertEqual(files[FILE], "  defer { if __POIMutant.active != 0 { server.stop() } }")
+        self.assertEqual(files[FILE], "  defer { if __PyramidMutant.active != 0 { server.stop() } }")
 
     def test_swapped_arguments_pick_each_value(self):
         _, files = schema_of("f(latitude: a, longitude: b)", "swapped-arguments")
-        self.assertEqual(files[FILE], "f(latitude: __POIMutant.pick(0, a, b), longitude: __POIMutant.pick(0, b, a))")
+        self.assertEqual(files[FILE], "f(latitude: __PyramidMutant.pick(0, a, b), longitude: __PyramidMutant.pick(0, b, a))")
 
     def test_a_variable_read_in_a_swapped_argument_is_held_and_the_swap_rebuilt(self):
         schema, files = schema_of("func g(a: Int32, b: Int32) -> Int32 { listen(a, b) }")
         unheld = {m.operator for m in schema.unheld}
         self.assertEqual(unheld, {"swapped-arguments"})
         self.assertEqual(sum(m.operator == "swapped-variable" and schema.included(m) for m in schema.ids), 2)
-        self.assertEqual(files[FILE].split("listen(")[1].count("__POIMutant.pick("), 2, "one choice each, none nested")
+        self.assertEqual(files[FILE].split("listen(")[1].count("__PyramidMutant.pick("), 2, "one choice each, none nested")
 
     def test_a_variable_chosen_in_place_inside_a_deletable_statement(self):
         source = "init(a: Int, b: Int = 3) {\n  self.a = a\n}"
         schema, files = schema_of(source)
         line = files[FILE].split("\n")[1]
         ids = {m.operator: schema.ids[m] for m in schema.ids if m.line == 2}
-        self.assertEqual(line, f"  if __POIMutant.active != {ids['deleted-statement']} "
-                               f"{{ self.a = __POIMutant.pick({ids['swapped-variable']}, a, b) }}")
+        self.assertEqual(line, f"  if __PyramidMutant.active != {ids['deleted-statement']} "
+                               f"{{ self.a = __PyramidMutant.pick({ids['swapped-variable']}, a, b) }}")
 
     def test_first_last_min_and_max_become_a_chosen_end_and_a_prefix_a_chosen_length(self):
         cases = [
@@ -346,7 +346,7 @@ class NewOperatorRewriteTests(unittest.TestCase):
             ("let p = places.first(where: open)", "let p = places.__poiEnd(0, first: true, where: open)"),
             ("let w = xs.min() ?? 0", "let w = xs.__poiExtreme(0, true) ?? 0"),
             ("let w = xs.max(by: <)", "let w = xs.__poiExtreme(0, false, by: <)"),
-            ("let w = max(1, count)", "let w = __POIMutant.extreme(0, false, 1, count)"),
+            ("let w = max(1, count)", "let w = __PyramidMutant.extreme(0, false, 1, count)"),
         ]
         for source, expected in cases:
             with self.subTest(source=source):
@@ -354,7 +354,7 @@ class NewOperatorRewriteTests(unittest.TestCase):
                 self.assertEqual(files[FILE], expected)
                 self.assertFalse(schema.unheld)
         _, files = schema_of("xs.prefix(limit)", "collection-selection")
-        self.assertEqual(files[FILE], "xs.prefix(__POIMutant.pick(0, limit, limit - 1))")
+        self.assertEqual(files[FILE], "xs.prefix(__PyramidMutant.pick(0, limit, limit - 1))")
 
     def test_a_dropped_call_is_rebuilt_instead(self):
         schema, files = schema_of("let w = xs.count\nlet y = Array(args.dropFirst())")
@@ -373,7 +373,7 @@ class NewOperatorRewriteTests(unittest.TestCase):
         self.assertEqual(lines[0], f"let x = [a, b].__poiRemoving({first}, at: 0).__poiRemoving({second}, at: 1)")
         self.assertEqual(lines[1:4], ["let y = [", "    c,", "    d,"])
         self.assertEqual(lines[4], f"].__poiRemoving({ids[(3, '')]}, at: 0).__poiRemoving({ids[(4, '')]}, at: 1)")
-        self.assertIn("func __poiRemoving(_ id: Int, at index: Int)", files["Sources/X/__POIMutants.swift"])
+        self.assertIn("func __poiRemoving(_ id: Int, at index: Int)", files["Sources/X/__PyramidMutants.swift"])
 
     def test_a_dictionary_entry_is_removed_by_its_key(self):
         source = "let phrases: [Int: String] = [\n    200: \"OK\",\n    404: \"Not Found\",\n]"
@@ -397,7 +397,7 @@ class NewOperatorRewriteTests(unittest.TestCase):
         source = "func f(a: Int, b: Int) -> Int {\n  return g(x, y)\n}"
         schema, files = schema_of(source, "swapped-arguments")
         line = files[FILE].split("\n")[1]
-        column = line.index("__POIMutant.pick(0, x, y)") + len("__POIMutant.pick(0, ") + 1
+        column = line.index("__PyramidMutant.pick(0, x, y)") + len("__PyramidMutant.pick(0, ") + 1
         log = f"/x/Sources/X/X.swift:2:{column}: error: cannot convert value of type 'Int' to expected argument type 'String'"
         self.assertEqual(schema.drop_errors(log), 1)
         (mutant,) = schema.ids
