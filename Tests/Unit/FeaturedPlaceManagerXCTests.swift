@@ -3,7 +3,7 @@ import POIApp
 import POIDomain
 import XCTest
 
-/// The XCTest twin of `FeaturedPlaceManagerSwiftTests`: most tests call `showNextPlace()` directly, as the talk
+/// The XCTest twin of `FeaturedPlaceManagerRotationTests`: most tests call `showNextPlace()` directly, as the talk
 /// advises; the talk's own timer test is in `Talk/FeaturedPlaceManagerTests.swift`.
 final class FeaturedPlaceManagerXCTests: XCTestCase {
     struct NeverFiringScheduler: TimerScheduler {

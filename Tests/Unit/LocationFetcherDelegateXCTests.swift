@@ -2,7 +2,7 @@ import Foundation
 import POILocation
 import XCTest
 
-/// The XCTest twin of `CurrentLocationProviderSwiftTests.delegateWiring` (chapter 8): the provider makes itself its
+/// The XCTest twin of `CurrentLocationProviderCheckTests.delegateWiring` (chapter 8): the provider makes itself its
 /// fetcher's delegate, checked on the fetcher, at once, without asking for a location.
 final class LocationFetcherDelegateXCTests: XCTestCase {
     /// A fetcher that only keeps what it is given.

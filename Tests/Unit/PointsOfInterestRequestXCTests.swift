@@ -3,7 +3,7 @@ import POIDomain
 import POINetworking
 import XCTest
 
-/// The XCTest twin of `PointsOfInterestRequestTests`, written as the talk writes unit tests: throwing test
+/// The XCTest twin of `PointsOfInterestRequestRoundTripTests`, written as the talk writes unit tests: throwing test
 /// methods, so that `try` needs no `do`/`catch`.
 final class PointsOfInterestRequestXCTests: XCTestCase {
     let request = PointsOfInterestRequest()

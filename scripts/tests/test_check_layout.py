@@ -115,6 +115,57 @@ LDD = """\tlinux-vdso.so.1 (0x00007ffd)
 """
 
 
+class TestNamesTests(unittest.TestCase):
+    """The naming rule for test files (README, chapter 12): a subject and its framework, a talk's twin a word more,
+    no two names a letter apart."""
+
+    def findings(self, files: dict) -> list:
+        with tempfile.TemporaryDirectory() as folder:
+            root = Path(folder)
+            (root / "Sources" / "App").mkdir(parents=True)
+            (root / "Sources" / "App" / "Types.swift").write_text("struct Provider {}\nstruct PlacesRequest {}\n")
+            (root / "Sources" / layout.PORTABLE).mkdir()
+            for tier in ["Unit", "Integration", "EndToEnd", f"{layout.PORTABLE}Tests"]:
+                (root / "Tests" / tier).mkdir(parents=True)
+            for path, text in files.items():
+                (root / "Tests" / path).parent.mkdir(parents=True, exist_ok=True)
+                (root / "Tests" / path).write_text(text.format(name=Path(path).stem))
+            return layout.check_test_names(root)
+
+    def test_a_letter_apart(self):
+        self.assertTrue(layout.apart_by_one("PointOfInterestRequestTests", "PointsOfInterestRequestTests"))
+        self.assertTrue(layout.apart_by_one("ProviderTests", "ProvidesTests"))
+        self.assertTrue(layout.apart_by_one("ProviderTests", "ProviderTest"))
+        self.assertFalse(layout.apart_by_one("ProviderTests", "ProviderTests"))
+        self.assertFalse(layout.apart_by_one("ProviderTests", "ProviderXCTests"))
+
+    def test_each_kind_named_after_its_subject(self):
+        self.assertEqual(self.findings({
+            "Unit/ProviderTests.swift": SUITE, "Unit/ProviderXCTests.swift": XCTEST,
+            "Unit/ProviderInputTests.swift": SUITE, "Integration/ProviderIntegrationTests.swift": SUITE,
+            "Unit/Fakes.swift": HELPER}), [])
+
+    def test_a_talks_twin_adds_a_word(self):
+        self.assertEqual(self.findings({"Unit/Talk/ProviderTests.swift": XCTEST, "Unit/ProviderCheckTests.swift": SUITE}),
+                         [])
+        found = self.findings({"Unit/Talk/ProviderTests.swift": XCTEST, "Unit/ProviderChecksOfAllKindsTests.swift": SUITE})
+        self.assertEqual(len(found), 1)
+        self.assertIn("ProviderChecksOfAllKinds is no type of Sources/", found[0])
+
+    def test_a_name_a_letter_from_a_talks_is_a_finding(self):
+        found = self.findings({"Unit/Talk/PlaceRequestTests.swift": XCTEST, "Unit/PlacesRequestTests.swift": SUITE})
+        self.assertEqual(len(found), 1)
+        self.assertIn("a letter from", found[0])
+        twin = {"Unit/Talk/PlaceRequestTests.swift": XCTEST, "Unit/PlacesRequestRoundTripTests.swift": SUITE}
+        self.assertEqual(self.findings(twin), [])
+
+    def test_the_old_suffixes_are_no_kind(self):
+        for name in ["ProviderClassesTests", "ProviderSwiftTests"]:
+            found = self.findings({f"Unit/{name}.swift": SUITE})
+            self.assertEqual(len(found), 1, name)
+            self.assertIn("no type of Sources/", found[0])
+
+
 class BinariesTests(unittest.TestCase):
     def test_a_modules_symbols_are_counted_by_its_mangled_name(self):
         self.assertEqual(layout.module_symbols(NM, "POINetworking"), 2)

@@ -17,7 +17,7 @@ import Testing
 ///
 /// docs/inputs.md lists the cases (scripts/inputs).
 @Suite("The server's answer, by class and boundary")
-struct APIRequestLoaderClassesTests {
+struct APIRequestLoaderInputTests {
 
     /// A status and a body, and whether the app takes the places or which error it gives.
     struct Answer: Sendable {

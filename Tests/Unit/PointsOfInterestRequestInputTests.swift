@@ -17,7 +17,7 @@ import Testing
 ///
 /// docs/inputs.md lists the cases (scripts/inputs).
 @Suite("A request's base URL, by class and boundary")
-struct PointsOfInterestRequestClassesTests {
+struct PointsOfInterestRequestInputTests {
 
     /// A base URL, and the request URL a `PointsOfInterestRequest` made with it must give.
     static func base(_ kind: InputCase<(String, String)>.Kind, _ label: String, _ base: String, _ expected: String)

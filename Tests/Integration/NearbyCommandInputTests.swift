@@ -11,7 +11,7 @@ import Testing
 /// What `poi nearby` prints for each class of --limit and each order the server lists its places in, run in
 /// process against a server of its own over loopback (docs/inputs.md lists the cases).
 @Suite("poi nearby's limit and order, by class and boundary, in process", .timeLimit(.minutes(1)))
-struct NearbyCommandClassesTests {
+struct NearbyCommandInputTests {
     static let here = Coordinate(latitude: 37.3293, longitude: -121.8893)
     static let near = PointOfInterest(name: "Near", coordinate: Coordinate(latitude: 37.3293, longitude: -121.8883))
     static let middle = PointOfInterest(name: "Middle", coordinate: Coordinate(latitude: 37.3293, longitude: -121.8873))

@@ -7,7 +7,7 @@ import Testing
 ///
 /// docs/inputs.md lists the cases (scripts/inputs).
 @Suite("An error status's body, by class and boundary")
-struct APIErrorClassesTests {
+struct APIErrorInputTests {
     static func body(_ kind: InputCase<(Data, String)>.Kind, _ label: String, _ body: String, _ shown: String)
         -> InputCase<(Data, String)>
     {

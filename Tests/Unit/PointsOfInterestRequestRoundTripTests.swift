@@ -6,7 +6,7 @@ import Testing
 /// The Swift Testing twin of `PointsOfInterestRequestXCTests`: the talk's "decompose code for testability",
 /// request building and response parsing tested as pure functions, no network.
 @Suite("PointsOfInterestRequest")
-struct PointsOfInterestRequestTests {
+struct PointsOfInterestRequestRoundTripTests {
     let request = PointsOfInterestRequest()
     let convention = Coordinate(latitude: 37.3293, longitude: -121.8893)
 

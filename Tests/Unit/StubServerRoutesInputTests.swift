@@ -9,7 +9,7 @@ import Testing
 /// Against places listed farthest first: the server's answer to each kind of value, the parameters given together,
 /// and the server-wide fault with a request's own. The routes are a pure function of the request, so no socket is needed (docs/inputs.md lists the cases).
 @Suite("GET /locations' parameters, by class and boundary")
-struct StubServerRoutesClassesTests {
+struct StubServerRoutesInputTests {
     static let origin = Coordinate(latitude: 0, longitude: 0)
     static let near = PointOfInterest(name: "Near", coordinate: Coordinate(latitude: 0, longitude: 0.001))
     static let middle = PointOfInterest(name: "Middle", coordinate: Coordinate(latitude: 0, longitude: 0.002))

@@ -8,7 +8,7 @@ import Testing
 ///
 /// docs/inputs.md lists the cases (scripts/inputs).
 @Suite("The place at a position, by class and boundary")
-struct CurrentLocationProviderClassesTests {
+struct CurrentLocationProviderInputTests {
     static let here = Coordinate(latitude: 0, longitude: 0)
 
     /// A place `meters` east of `here`, on the equator (111,195 m a degree of longitude there, as Distance counts).

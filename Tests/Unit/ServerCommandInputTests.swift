@@ -18,7 +18,7 @@ import Testing
 ///
 /// docs/inputs.md lists the cases (scripts/inputs).
 @Suite("poi-server's data file, by class and boundary")
-struct ServerCommandClassesTests {
+struct ServerCommandInputTests {
 
     /// A data file's contents, and the names it must give, or the exit status and the start of the message.
     struct DataFile: Sendable {

@@ -17,7 +17,7 @@ import Testing
 /// the command runs (a limit larger than the places, a fraction of a second waited for) is tested in the
 /// integration and end-to-end tiers.
 @Suite("The command lines' inputs, by class and boundary")
-struct CommandDescriptionClassesTests {
+struct CommandDescriptionInputTests {
     /// What `poi nearby`'s parser makes of its arguments and environment.
     enum Nearby: Sendable {
         /// A fixed position, valid or not (the range is checked by the location provider, not the parser).

@@ -17,7 +17,7 @@ import Testing
 ///
 /// docs/inputs.md lists the cases (scripts/inputs).
 @Suite("The request head, by class and boundary")
-struct HTTPRequestClassesTests {
+struct HTTPRequestInputTests {
 
     /// A request head as it arrives, and what the server must read from it: the path and query, or the outcome.
     enum Head: Sendable, Equatable {

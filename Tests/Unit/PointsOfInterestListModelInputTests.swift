@@ -9,7 +9,7 @@ import Testing
 /// State that changes over time is tested across the change: set, reset, the same value again. docs/inputs.md lists
 /// the cases (scripts/inputs).
 @Suite("The list model's updates, by class and across the change")
-struct PointsOfInterestListModelClassesTests {
+struct PointsOfInterestListModelInputTests {
     static let zulu = PointOfInterest(name: "Zulu", coordinate: Coordinate(latitude: 0, longitude: 0.001))
     static let alpha = PointOfInterest(name: "Alpha", coordinate: Coordinate(latitude: 0, longitude: 0.01))
     static let unplaced = PointOfInterest(name: "Middle")

@@ -11,7 +11,7 @@ import Testing
 /// Most tests call `showNextPlace()` directly, as the talk advises; one checks the timer's delay through a mock
 /// scheduler, one checks the real run loop on Linux, and the async twin runs on a manual clock.
 @Suite("FeaturedPlaceManager", .timeLimit(.minutes(1)))
-struct FeaturedPlaceManagerSwiftTests {
+struct FeaturedPlaceManagerRotationTests {
     static let places = ["A", "B", "C"].map { PointOfInterest(name: $0) }
 
     /// A scheduler that records the timers it is given and fires them at once.
@@ -65,7 +65,7 @@ struct FeaturedPlaceManagerSwiftTests {
         init() {
             let heard = heard
             manager = FeaturedPlaceManager(
-                timerScheduler: FiringScheduler(), places: FeaturedPlaceManagerSwiftTests.places,
+                timerScheduler: FiringScheduler(), places: FeaturedPlaceManagerRotationTests.places,
                 onPlaceChange: { place in heard.withLock { $0.append(place.name) } })
         }
     }

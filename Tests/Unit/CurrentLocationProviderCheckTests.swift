@@ -15,7 +15,7 @@ import Testing
 /// The talk's own XCTest tests are in `Talk/CurrentLocationProviderTests.swift`; this suite adds the failure
 /// path, the delegate wiring without CoreLocation, asynchronous and shared requests, and the radius.
 @Suite("CurrentLocationProvider", .timeLimit(.minutes(1)))
-struct CurrentLocationProviderSwiftTests {
+struct CurrentLocationProviderCheckTests {
     /// A fetcher that answers from a closure, at once or from another queue.
     ///
     /// It holds its delegate weakly, as `CLLocationManager` and the talk's mock do: the provider holds the fetcher,
@@ -308,7 +308,7 @@ struct CurrentLocationProviderSwiftTests {
         }
 
         /// The fetcher's answer, as a fetcher gives it: from its own thread, at any time.
-        func answer(_ position: Coordinate = CurrentLocationProviderSwiftTests.convention) {
+        func answer(_ position: Coordinate = CurrentLocationProviderCheckTests.convention) {
             provider.locationFetcher(fetcher, didUpdateLocations: [position])
         }
 

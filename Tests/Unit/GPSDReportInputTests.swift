@@ -17,7 +17,7 @@ import Testing
 ///
 /// docs/inputs.md lists the cases (scripts/inputs).
 @Suite("gpsd's reports, by class and boundary")
-struct GPSDReportClassesTests {
+struct GPSDReportInputTests {
 
     /// A line gpsd sends, and the position it must give (`nil`: none), or `.failure` when it is not a report.
     struct Report: Sendable {
