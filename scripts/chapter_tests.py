@@ -215,7 +215,7 @@ def main(arguments: list[str]) -> int:
                 problems += 1
             if options.update_docs:
                 written[command] = "\n" + block(command, lines)
-        for changed in markers.write({path: markers.rewrite(text, TOOL, lambda key, body: written.get(key))}):
+        for changed in markers.write({path: markers.rewrite(text, TOOL, lambda key, body: written.get(key))}):  # noqa: B023 - called in this turn
             print(f"   updated {changed.relative_to(ROOT)}")
     return 1 if problems else 0
 

@@ -42,7 +42,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-import promise_sources
 import promises
 from pyramidkit.docs import markers
 

@@ -24,12 +24,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from pyramidkit.run import config as kit_config
 from pyramidkit.docs import markers
+from pyramidkit.run import config as kit_config
+from pyramidkit.run import layout, testrun
 from pyramidkit.run import results as kit_results
-from pyramidkit.run import testrun
 from pyramidkit.run.bounds import HangBounds
-from pyramidkit.run import layout
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOL = "measure"  # its blocks: <!-- measure:KEY -->, through pyramidkit/docs/markers.py

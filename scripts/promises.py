@@ -40,14 +40,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pyramidkit.run import config as kit_config
-from pyramidkit.run.mistake import Mistake
-from pyramidkit.proofs import held, universe
 import promise_sources
+from pyramidkit.coverage import by_test as test_coverage
+from pyramidkit.docs import markers
+from pyramidkit.proofs import held, universe
+from pyramidkit.run import config as kit_config
 from pyramidkit.run import scratch
 from pyramidkit.run.bounds import HangBounds
-from pyramidkit.docs import markers
-from pyramidkit.coverage import by_test as test_coverage
+from pyramidkit.run.mistake import Mistake
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "scripts" / "promises.json"

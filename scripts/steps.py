@@ -186,7 +186,7 @@ def replay(chapters: list[int]) -> int:
                 for line in (STEP_TESTS / f"{name}.swift").read_text().splitlines():
                     print(f"   | {line}")
             copy.prepare({**held_files, **step_tests(step.extra), **files})
-            built, seconds, log = copy.build()
+            built, _seconds, log = copy.build()
             if step.build_error is not None:
                 errors = sorted({line.split("/Tests/", 1)[-1] for line in log.splitlines()
                                  if ": error: " in line and re.search(step.build_error, line)})

@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kit_fresh_package import run  # noqa: E402
+from kit_fresh_package import run
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTER = ROOT / "docs" / "12-using-this-layout-as-a-template.md"

@@ -32,14 +32,14 @@ import sys
 from pathlib import Path
 
 import rehearse
-from pyramidkit.run import scratch
-from pyramidkit.mutation import precheck
-from pyramidkit.proofs import held, universe
-from pyramidkit.run.mistake import PatchMistake
 import workshop_plan
 import write_the_test
+from pyramidkit.mutation import precheck
+from pyramidkit.proofs import held, universe
 from pyramidkit.run import config as kit_config
+from pyramidkit.run import scratch
 from pyramidkit.run.bounds import HangBounds
+from pyramidkit.run.mistake import PatchMistake
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "docs" / "workshop" / "solutions"

@@ -181,7 +181,7 @@ class Words:
     prose: int = 0
     code: int = 0
 
-    def __add__(self, other: "Words") -> "Words":
+    def __add__(self, other: Words) -> Words:
         return Words(self.prose + other.prose, self.code + other.code)
 
     @property

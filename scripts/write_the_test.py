@@ -35,9 +35,9 @@ import re
 import sys
 from pathlib import Path
 
-from pyramidkit.run import scratch
 from pyramidkit.proofs import held, universe
 from pyramidkit.run import config as kit_config
+from pyramidkit.run import scratch
 from pyramidkit.run.mistake import Mistake, MistakeError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -398,7 +398,7 @@ def build_errors(log: str, tree: Path) -> list[str]:
     lines = log.splitlines()
     shown: list[str] = []
     for index, line in enumerate(lines):
-        if ": error:" not in line or len([l for l in shown if ": error:" in l]) == 10:
+        if ": error:" not in line or len([said for said in shown if ": error:" in said]) == 10:
             continue
         shown.append(line.replace(f"{tree}/", ""))
         for below in lines[index + 1:index + 5]:  # the code and the caret, as the compiler draws them: `30 | ...`

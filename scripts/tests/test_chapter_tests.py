@@ -8,7 +8,7 @@ from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import chapter_tests  # noqa: E402
+import chapter_tests
 
 RUN = """\
 Building for debugging...

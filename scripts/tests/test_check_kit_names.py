@@ -9,7 +9,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import check_kit_names  # noqa: E402
+import check_kit_names
 
 
 class KitNamesTests(unittest.TestCase):

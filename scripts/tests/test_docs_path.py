@@ -8,8 +8,8 @@ from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import docs_path  # noqa: E402
-from docs_path import Page  # noqa: E402
+import docs_path
+from docs_path import Page
 
 GLOSSARY = "# Glossary\n\n### unit test\n\nA test.\n\n### tier\n\nA level.\n"
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import kit_fresh_package as fresh  # noqa: E402
+import kit_fresh_package as fresh
 
 
 class InstallBlockTests(unittest.TestCase):

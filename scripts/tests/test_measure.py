@@ -10,7 +10,7 @@ from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import measure  # noqa: E402
+import measure
 
 
 class MeasureTests(unittest.TestCase):

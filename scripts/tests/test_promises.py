@@ -12,8 +12,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import promise_sources  # noqa: E402
-import promises  # noqa: E402
+import promise_sources
+import promises
 
 HELP = """\
 tool nearby: lists things.

@@ -9,7 +9,7 @@ from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import rehearse  # noqa: E402
+import rehearse
 
 
 class SetupLimitTests(unittest.TestCase):

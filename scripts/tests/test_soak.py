@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import soak  # noqa: E402
+import soak
 
 
 class AnswerTests(unittest.TestCase):

@@ -1,6 +1,5 @@
 """Tests of scripts/steps.py (the parts that run without a build; CI replays every step on the package)."""
 
-import re
 import sys
 import tempfile
 import unittest
@@ -8,10 +7,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import steps  # noqa: E402
-from pyramidkit.run import scratch  # noqa: E402
-from pyramidkit.run.results import TestResult  # noqa: E402
-from steps import Edit, Expect, Step  # noqa: E402
+import steps
+from pyramidkit.run import scratch
+from pyramidkit.run.results import TestResult
+from steps import Edit, Step
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import support_fresh_package as fresh  # noqa: E402
+import support_fresh_package as fresh
 
 INIT = """// swift-tools-version: 6.3
 import PackageDescription

@@ -11,7 +11,7 @@ SCRIPTS = ROOT / "scripts"
 CHAPTER = ROOT / "docs" / "12-using-this-layout-as-a-template.md"
 
 
-@functools.lru_cache(maxsize=None)  # read once a run: the cycle test walked every package again for each import
+@functools.cache  # read once a run: the cycle test walked every package again for each import
 def local_imports(module: str) -> frozenset[str]:
     """The scripts' own modules and packages that `module` (a module, or a package: all its modules) imports."""
     local = {path.stem for path in SCRIPTS.glob("*.py")} | {path.parent.name for path in SCRIPTS.glob("*/__init__.py")}

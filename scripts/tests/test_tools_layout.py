@@ -13,9 +13,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import measure  # noqa: E402
-import soak  # noqa: E402
-from pyramidkit.tests.test_kit_layout import FakeSwiftTestCase  # noqa: E402
+import measure
+import soak
+from pyramidkit.tests.test_kit_layout import FakeSwiftTestCase
 
 
 class ToolsOnSwiftbuildTests(FakeSwiftTestCase):

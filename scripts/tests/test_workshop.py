@@ -15,9 +15,9 @@ from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pyramidkit.run import scratch  # noqa: E402
-import workshop  # noqa: E402
-from pyramidkit.run.results import Failure, TestResult  # noqa: E402
+import workshop
+from pyramidkit.run import scratch
+from pyramidkit.run.results import Failure, TestResult
 
 
 class ExerciseTableTests(unittest.TestCase):
@@ -91,7 +91,7 @@ class OneBuildTests(unittest.TestCase):
             solutions, mistakes = Path(folder) / "solutions", Path(folder) / "mistakes"
             solutions.mkdir()
             (mistakes / "two").mkdir(parents=True)
-            for name, file, text in (("one", "A.swift", "A-solved"), ("two", "B.swift", "B-solved")):
+            for name, file, _text in (("one", "A.swift", "A-solved"), ("two", "B.swift", "B-solved")):
                 (solutions / f"{name}.patch").write_text(f"+++ b/{file}\n")
             (mistakes / "two" / "wrong.patch").write_text("+++ b/B.swift\n")
             texts = {"one.patch": {"A.swift": "A-solved"}, "two.patch": {"B.swift": "B-solved"},

@@ -13,12 +13,12 @@ from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import write_the_test  # noqa: E402
-from pyramidkit.run import scratch  # noqa: E402
-from pyramidkit.run.mistake import MistakeError  # noqa: E402
-from pyramidkit.run.results import Failure, TestResult  # noqa: E402
-from pyramidkit.tests.macos import MacOSTestCase  # noqa: E402
-from write_the_test import EXERCISES, Hidden  # noqa: E402
+import write_the_test
+from pyramidkit.run import scratch
+from pyramidkit.run.mistake import MistakeError
+from pyramidkit.run.results import Failure, TestResult
+from pyramidkit.tests.macos import MacOSTestCase
+from write_the_test import EXERCISES, Hidden
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

@@ -31,27 +31,31 @@ import dataclasses
 import hashlib
 import json
 import re
-import signal
 import sys
 import time
 from pathlib import Path
 
 from pyramidkit.coverage import by_test as test_coverage
 from pyramidkit.coverage import by_tier as tier_coverage
-from pyramidkit.run import config as kit_config
-from pyramidkit.run import junit
 from pyramidkit.docs import markers
-from pyramidkit.run import starter
+from pyramidkit.docs.figures import TIME_FACTOR, check_docs, doc_files, figures, update_docs
+from pyramidkit.run import config as kit_config
+from pyramidkit.run import junit, layout, starter
 from pyramidkit.run.bounds import HANG_FACTOR, HANG_MARGIN, UNBUDGETED_SECONDS, HangBounds
 from pyramidkit.run.budgets import check_budgets, flaky_tests, over_budget, unmeasured, unmeasured_line
-from pyramidkit.docs.figures import TIME_FACTOR, check_docs, doc_files, figures, update_docs
 from pyramidkit.run.report import NAMED_CLEARED, PROBLEM, closing_line, report_json, report_markdown, report_text
-from pyramidkit.run.testrun import (COVERAGE_FOLDER, build, coverage_binaries, coverage_build, progress, run_tier,
-                                    test_alone, test_binaries, tests_one_at_a_time)
-from pyramidkit.run import layout
 from pyramidkit.run.shards import Shard, shard_argument
-
-
+from pyramidkit.run.testrun import (
+    COVERAGE_FOLDER,
+    build,
+    coverage_binaries,
+    coverage_build,
+    progress,
+    run_tier,
+    test_alone,
+    test_binaries,
+    tests_one_at_a_time,
+)
 
 # MARK: Parsing (the kit's one reader of results: scripts/pyramidkit/run/results.py)
 
@@ -186,7 +190,7 @@ def _main(arguments: list[str], prog: str) -> int:
         "option goes to swift test and the test binaries as it is (--attachments-path=DIR, say); one they refuse "
         "fails the tier with what they said.",
     )
-    parser.add_argument("--package-path", metavar="DIR", 
+    parser.add_argument("--package-path", metavar="DIR",
                         help="the package to run (its root holds pyramid.json; default: the package the current "
                              "folder is in)")
     parser.add_argument("--init", action="store_true",

@@ -26,10 +26,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from pyramidkit.run import bounded
-from pyramidkit.run import layout
-from pyramidkit.run import listing
 from pyramidkit.coverage import by_tier as tier_coverage
+from pyramidkit.run import bounded, layout, listing
 
 LINES_FILE = "lines-by-test.json"
 # A test may take this long on its own before it counts as hung; its functions are then those it ran until then.

@@ -6,11 +6,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pyramidkit.run import config as kit_config
-from pyramidkit.docs import markers
 from pyramidkit.coverage import by_tier as tier_coverage
+from pyramidkit.docs import markers
+from pyramidkit.run import config as kit_config
 from pyramidkit.run.report import report_text
-
 
 # How far a quoted time may be from the run's, either way, before --check-docs fails: machines and load differ,
 # a count may not differ at all.
@@ -84,7 +83,7 @@ def check_docs(text: str, values: dict[str, str], where: str) -> list[str]:
         key, body = block.key, block.body
         if key == "report":
             rows = {row[0]: row for row in REPORT_ROW.findall(body)}
-            for tier, tests, wall, per_test in rows.values():
+            for tier, tests, wall, _per_test in rows.values():
                 if f"tests:{tier}" in values:
                     compare(f"tests:{tier}", tests, values[f"tests:{tier}"])
                     compare(f"wall:{tier}", f"{wall} s", values[f"wall:{tier}"])

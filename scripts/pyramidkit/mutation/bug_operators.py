@@ -407,7 +407,7 @@ def _is_type(code: str, index: int) -> bool:
     """Whether the `[` at `index` opens a type (`[String: Int]` after a colon of a declaration) rather than a
     value."""
     before = code[:index].rstrip()
-    return before.endswith(":") and re.search(r"\b(let|var)\s+\w+\s*:$", before) is not None or (
+    return (before.endswith(":") and re.search(r"\b(let|var)\s+\w+\s*:$", before) is not None) or (
         before.endswith("->"))
 
 

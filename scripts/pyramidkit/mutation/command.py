@@ -15,17 +15,28 @@ from pathlib import Path
 from pyramidkit.coverage import by_test as test_coverage
 from pyramidkit.coverage import by_tier as tier_coverage
 from pyramidkit.docs import figures
+from pyramidkit.mutation import selection, side_by_side, stryker
 from pyramidkit.mutation.engine import SCHEMATA_FROM, Engine, progress, run_mutant, run_order, tiers_reaching
 from pyramidkit.mutation.ignore import load_ignored
 from pyramidkit.mutation.operators import all_mutants
 from pyramidkit.mutation.package import MutatedPackage
-from pyramidkit.mutation.reports import (DOC_TOOL, NOT_DOCUMENTABLE, annotations, documentable, hung_text, make_report,
-                                         reclassified, report_markdown, report_text, update_docs)
-from pyramidkit.mutation import selection, side_by_side, stryker
+from pyramidkit.mutation.reports import (
+    DOC_TOOL,
+    NOT_DOCUMENTABLE,
+    annotations,
+    documentable,
+    hung_text,
+    make_report,
+    reclassified,
+    report_markdown,
+    report_text,
+    update_docs,
+)
 from pyramidkit.mutation.sampling import sample
 from pyramidkit.mutation.selection import fingerprint
 from pyramidkit.run import config as kit_config
 from pyramidkit.run import layout
+
 
 def whole_number(text: str) -> int:
     """--limit's N: a whole number of at least 1 (0 would read as no limit, and a negative one as a slice)."""

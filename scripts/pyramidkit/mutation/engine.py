@@ -10,9 +10,8 @@ import time
 from typing import Sequence
 
 from pyramidkit.coverage import by_test as test_coverage
-from pyramidkit.mutation import merged_files
+from pyramidkit.mutation import merged_files, schema_sites
 from pyramidkit.mutation import precheck as precheck_module
-from pyramidkit.mutation import schema_sites
 from pyramidkit.mutation import schemata as schemata_module
 from pyramidkit.mutation.package import MutatedPackage
 from pyramidkit.mutation.swift_source import Mutant

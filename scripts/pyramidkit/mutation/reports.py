@@ -10,6 +10,7 @@ from typing import Sequence
 from pyramidkit.docs import markers
 from pyramidkit.mutation.operators import OPERATORS
 
+
 def module_of(file: str) -> str:
     return Path(file).parts[1]
 

@@ -27,9 +27,16 @@ import re
 from collections import defaultdict
 
 from pyramidkit.mutation import swift_source as generation
+from pyramidkit.mutation.schema_sites import (
+    entry_site,
+    expression_start,
+    implicit_return,
+    module_folder,
+    selection_form,
+    unholdable,
+    valueless,
+)
 from pyramidkit.mutation.schema_support import SUPPORT, operator_declarations, operator_name
-from pyramidkit.mutation.schema_sites import entry_site, expression_start, implicit_return, module_folder, \
-    selection_form, unholdable, valueless
 
 VARIABLE = "PYRAMID_MUTANT"
 

@@ -22,7 +22,6 @@ Python's standard library only; tested by scripts/pyramidkit/tests/test_side_by_
 from __future__ import annotations
 
 import multiprocessing
-import sys
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Callable, Sequence
 
@@ -123,10 +122,7 @@ class SideBySide:
         """Stops the workers; one still running a mutant (Ctrl-C) is interrupted, and its run stops what it
         started."""
         for pool in self.pools:
-            if sys.version_info >= (3, 9):
-                pool.shutdown(wait=True, cancel_futures=True)
-            else:  # pragma: no cover
-                pool.shutdown(wait=True)
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _ready() -> bool:

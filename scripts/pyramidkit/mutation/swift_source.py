@@ -167,7 +167,7 @@ SWIFT_VERSION = (6, 3)
 
 def _version_test(match: re.Match) -> str:
     wanted = tuple(int(part) for part in match[3].split("."))
-    return str(SWIFT_VERSION >= wanted if match[2] == ">=" else SWIFT_VERSION < wanted)
+    return str(wanted <= SWIFT_VERSION if match[2] == ">=" else wanted > SWIFT_VERSION)
 
 
 def _condition(expression: str, holds: frozenset[str] | None = None) -> bool | None:
@@ -181,7 +181,7 @@ def _condition(expression: str, holds: frozenset[str] | None = None) -> bool | N
     python = python.replace("&&", " and ").replace("||", " or ").replace("!", " not ")
     if set(re.findall(r"[A-Za-z_]\w*", python)) - {"True", "False", "and", "or", "not"}:
         return None
-    return bool(eval(python, {"__builtins__": {}}))  # noqa: S307 - True/False/and/or/not only
+    return bool(eval(python, {"__builtins__": {}}))
 
 
 

@@ -86,7 +86,7 @@ def parse(data, where: Path, root: Path) -> list[Claim]:
                 isinstance(key, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key) and isinstance(value, str)
                 for key, value in environment.items()):
             raise ClaimsError(f"{at}: environment must map variable names to strings")
-        if environment and (check.startswith("cmd:") or check.startswith("build-error:")):
+        if environment and (check.startswith(("cmd:", "build-error:"))):
             raise ClaimsError(f"{at}: environment goes with a test pattern (a cmd: sets its own)")
         found.append(Claim(name, raw["file"], find, replace, check, raw["says"], tuple(sorted(environment.items()))))
     return found

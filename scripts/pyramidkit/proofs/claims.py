@@ -33,15 +33,13 @@ import re
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 from pyramidkit.proofs import held, universe
 from pyramidkit.proofs import in_place as claim_in_place
 from pyramidkit.proofs.claim_file import Claim, ClaimsError, load, parse  # noqa: F401 - the claims' API
 from pyramidkit.run import config as kit_config
+from pyramidkit.run import layout, scratch
 from pyramidkit.run.bounds import HangBounds
-from pyramidkit.run import scratch
-from pyramidkit.run import layout
 
 
 def check(copy: scratch.Scratch, claim: Claim, package: kit_config.Config,
@@ -106,7 +104,7 @@ def main(arguments: list[str], prog: str = "pyramid claims") -> int:
                         help="put the claim's mistake into this checkout (not a scratch copy), to see it caught here")
     parser.add_argument("--undo", action="store_true", help="take the mistake --apply put in back out")
     parser.add_argument("--force", action="store_true", help="with --undo: restore the file even if you edited it")
-    parser.add_argument("--package-path", metavar="DIR", 
+    parser.add_argument("--package-path", metavar="DIR",
                         help="the package whose claims to check (default: the package the current folder is in); its pyramid.json names its claims "
                              "file under \"claims\"")
     parser.add_argument("--build-system", choices=layout.BUILD_SYSTEMS, default=layout.NATIVE,

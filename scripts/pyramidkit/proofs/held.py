@@ -40,8 +40,20 @@ from pathlib import Path
 from pyramidkit.mutation import merged_files, precheck, schemata
 from pyramidkit.mutation.schema_sites import module_folder
 from pyramidkit.proofs import held_keys
-from pyramidkit.proofs.held_lines import NOT_EXPRESSIONS, Site, balanced, case_item_removed, choice, continues, \
-    defaulted_guard, depth_at, expression_choice, lines_added, statement_choice, tokens
+from pyramidkit.proofs.held_lines import (
+    NOT_EXPRESSIONS,
+    Site,
+    balanced,
+    case_item_removed,
+    choice,
+    continues,
+    defaulted_guard,
+    depth_at,
+    expression_choice,
+    lines_added,
+    statement_choice,
+    tokens,
+)
 from pyramidkit.run.mistake import Mistake
 
 VARIABLE = schemata.VARIABLE
@@ -61,7 +73,7 @@ def _change(source: str, mistake: Mistake) -> tuple[int, int, str]:
     new = replace[prefix:len(replace) - suffix]
     if new == "" and end > start:  # a deletion may sit anywhere it reads the same: before its clause's comma
         gone = source[start:end]
-        for shift in range(0, min(len(gone), start) + 1):
+        for shift in range(min(len(gone), start) + 1):
             if source[start - shift:start] == gone[len(gone) - shift:] and \
                     (source[start - shift:end - shift].startswith(", ") or
                      (source[start - shift - 1:start - shift] == "\n" and gone.endswith("\n"))):

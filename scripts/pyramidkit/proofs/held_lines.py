@@ -15,7 +15,6 @@ from __future__ import annotations
 import dataclasses
 import re
 
-
 TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|\d[\d_]*(?:\.\d[\d_]*)?|[A-Za-z_$][A-Za-z0-9_$]*|\.\.\.|\.\.<|\.|'
                    r"[-+*/%<>=!&|^~?]+|\S")
 
@@ -325,7 +324,7 @@ def _enclosing(texts: list[str], left: int, right: int) -> tuple[int, int] | Non
             if at < 0:
                 return None
             left = at
-        elif word in (".", "?", "!") or re.fullmatch(r"[A-Za-z_$][A-Za-z0-9_$]*", word) and word not in BOUNDS:
+        elif word in (".", "?", "!") or (re.fullmatch(r"[A-Za-z_$][A-Za-z0-9_$]*", word) and word not in BOUNDS):
             left -= 1
         else:
             break

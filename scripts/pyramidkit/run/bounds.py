@@ -9,7 +9,6 @@ from collections.abc import Callable
 
 from pyramidkit.run import bounded
 
-
 # When a tier's run, or one test, is taken to hang: HANG_FACTOR times its budget plus HANG_MARGIN seconds (see the
 # module's docstring); a tier without a budget after UNBUDGETED_SECONDS.
 HANG_FACTOR = 4

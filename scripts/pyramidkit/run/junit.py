@@ -10,7 +10,6 @@ from pathlib import Path
 
 from pyramidkit.run.results import TestResult
 
-
 # What XML 1.0 cannot hold at all, even escaped: control characters but tab, LF and CR; lone surrogates; U+FFFE, U+FFFF.
 NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 

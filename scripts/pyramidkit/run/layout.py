@@ -129,7 +129,7 @@ def system_arguments(system: str) -> list[str]:
     return ["--build-system", system]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def bin_path(root: Path, build: Build) -> Path:
     """The products folder of `build` of the package at `root`, as `swift build --show-bin-path` says it (asked once
     a run of the script for each package and build)."""

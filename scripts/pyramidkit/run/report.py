@@ -12,8 +12,6 @@ from pyramidkit.run.budgets import flaky_lines, unmeasured_line
 from pyramidkit.run.results import TestResult
 from pyramidkit.run.testrun import TierRun
 
-
-
 # The console report names this many tests that were over their budgets in a tier's run and within them alone, and
 # counts the rest (the JSON report and the Markdown list every one): on a loaded machine nearly every test of a tier
 # can be one.

@@ -29,15 +29,11 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from pyramidkit.run import bounded
-from pyramidkit.run import listing
-from pyramidkit.run import running
-from pyramidkit.run import testrun
+from pyramidkit.run import bounded, layout, listing, running, testrun
 from pyramidkit.run import config as kit_config
 from pyramidkit.run.mistake import PutIn
 from pyramidkit.run.report import failure_text
 from pyramidkit.run.results import Failure, TestResult
-from pyramidkit.run import layout
 
 # A mistake can make an expression the type checker gives up on only after minutes (an array joined with `-`); five
 # seconds for one expression is far more than any of the package's own needs. No debug information (`-gnone`): no one

@@ -16,15 +16,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pyramidkit.run import bounded
-from pyramidkit.run import listing
-from pyramidkit.run import running
+from pyramidkit.run import bounded, layout, listing, running
 from pyramidkit.run import config as kit_config
 from pyramidkit.run import results as kit_results
 from pyramidkit.run.bounds import HangBounds, hung_entries, hung_line
 from pyramidkit.run.results import TestResult
-from pyramidkit.run import layout
-
 
 # The instrumented build of --coverage, apart from the normal one (.gitignore has .build-*/), in the package's root.
 COVERAGE_FOLDER = ".build-coverage"
@@ -133,7 +129,7 @@ def swift_test_command(pattern: str, stream: Path, extra: list[str]) -> list[str
             *kit_results.stream_arguments(stream, toolchain()), *extra]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def toolchain() -> tuple[int, int] | None:
     """The Swift toolchain's (major, minor), which chooses the event stream's options."""
     try:
@@ -143,7 +139,7 @@ def toolchain() -> tuple[int, int] | None:
     return kit_results.swift_version(completed.stdout + completed.stderr)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def listed(binary: Path, cwd: Path, build: layout.Build) -> listing.Listed:
     """The tests of `binary`, of the build `build` (listing.listed), listed once a run of this script; none when it is
     not built (`swift test` says so when it runs)."""
@@ -215,7 +211,7 @@ def runner_commands(binaries: tuple[Path, ...] | list[Path], cwd: Path, pattern:
     environment: dict[str, str] = {}
     for index, binary in enumerate(chosen or binaries[:1]):
         made, own = commands(binary, cwd, pattern, layout.runner_stream(stream, index), extra,
-                             lambda: xctests(binary))
+                             lambda: xctests(binary))  # noqa: B023 - called in this turn
         if made[0][:2] == ["swift", "test"]:
             return made, own
         found += made

@@ -150,7 +150,7 @@ def darwin_xctest(lines: list[str], pattern: str, xctests: list[str]) -> list[st
     module = {identifier.split("/")[0].split(".", 1)[1] + "." + identifier.split("/")[1]: identifier.split(".")[0]
               for identifier in xctests}
     chosen = {name for name, owner in module.items() if re.search(pattern, f"{owner}.{name.replace('.', '/')}")}
-    found = [f"Test Suite 'Selected tests' started at 2026-11-27 10:00:00.000."]
+    found = ["Test Suite 'Selected tests' started at 2026-11-27 10:00:00.000."]
     for line in lines:
         match = XCTEST_LINE.match(line)
         if not match or f"{match[2]}.{match[3]}" not in module:
@@ -235,7 +235,7 @@ def run_tests(args: list[str]) -> int:
     if name == "hang-xctest" and not re.search(pattern, "UnitTests.CoordinateXCTests/testWaits"):
         name = "pass"  # the test that hangs is not among those run: the rest run as they do
     console = recorded(f"{name}-console.txt")
-    identifiers, xctests = listed()
+    _identifiers, xctests = listed()
     print("[0/1] Planning build", flush=True)
     xctest_lines = darwin_xctest(xctest_part(console), pattern, xctests)
     for line in xctest_lines:
@@ -314,7 +314,7 @@ def locked_swift(args: list[str]) -> int:
         executable.chmod(0o755)  # as the linker leaves it: marked executable, and still no program
         print("Build complete!")
         return 0
-    if args[:2] == ["test", "list"] or args[:1] == ["test"] and "--list-tests" in args:
+    if args[:2] == ["test", "list"] or (args[:1] == ["test"] and "--list-tests" in args):
         return list_tests(args)
     if args[:1] == ["test"]:
         return run_tests(args)

@@ -127,7 +127,7 @@ def launcher(scenario: str, stream: str | None = None) -> int:
     output = open(sys.stdout.fileno(), "w", buffering=1 if os.isatty(1) else 65536, closefd=False)  # noqa: SIM115
     tests = subprocess.Popen([sys.executable, __file__, "binary", scenario, *([stream] if stream else [])],
                              stdout=subprocess.PIPE, text=True,
-                             preexec_fn=os.setpgrp)
+                             preexec_fn=os.setpgrp)  # noqa: PLW1509 - no thread runs yet in this fake
     for line in tests.stdout:
         output.write(line)
     output.flush()

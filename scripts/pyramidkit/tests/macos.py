@@ -24,9 +24,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.run import layout  # noqa: E402
-from pyramidkit.run import testrun  # noqa: E402
-from pyramidkit.tests import fake_swift_macos  # noqa: E402
+from pyramidkit.run import (
+    layout,
+    testrun,
+)
+from pyramidkit.tests import fake_swift_macos
 
 FIXTURES = fake_swift_macos.FIXTURES
 PRODUCT = "KitRecPackageTests"

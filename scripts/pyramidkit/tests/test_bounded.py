@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.run import bounded  # noqa: E402
+from pyramidkit.run import bounded
 
 FAKE = Path(__file__).resolve().parent / "fake_test_binary.py"
 

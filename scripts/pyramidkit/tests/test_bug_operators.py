@@ -10,7 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.mutation import operators  # noqa: E402
+from pyramidkit.mutation import operators
 
 
 def mutations(source: str, operator: str) -> list[str]:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.proofs import in_place as claim_in_place  # noqa: E402
-from pyramidkit.proofs import claims  # noqa: E402
+from pyramidkit.proofs import claims
+from pyramidkit.proofs import in_place as claim_in_place
 
 ORIGINAL = "struct A {\n    let delay = 10\n    let other = 1\n}\n"
 

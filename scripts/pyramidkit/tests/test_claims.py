@@ -11,10 +11,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.proofs import claims  # noqa: E402
-from pyramidkit.run import scratch  # noqa: E402
-from pyramidkit.run import config as kit_config  # noqa: E402
-from pyramidkit.run.bounds import HangBounds  # noqa: E402
+from pyramidkit.proofs import claims
+from pyramidkit.run import config as kit_config
+from pyramidkit.run.bounds import HangBounds
 
 PACKAGE = kit_config.load(Path(__file__).resolve().parents[3])
 

@@ -17,10 +17,10 @@ from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-import pyramidkit  # noqa: E402
-from pyramidkit import cli  # noqa: E402
-from pyramidkit.mutation import command as mutants_command  # noqa: E402
-from pyramidkit.run import config as kit_config  # noqa: E402
+import pyramidkit
+from pyramidkit import cli
+from pyramidkit.mutation import command as mutants_command
+from pyramidkit.run import config as kit_config
 
 
 def call(arguments: list[str], name: str = "pyramid") -> tuple[int, str, str]:

@@ -10,7 +10,6 @@ Run with: python3 -m unittest discover -s scripts/pyramidkit/tests
 from __future__ import annotations
 
 import json
-import re
 import sys
 import unittest
 import unittest.mock
@@ -18,14 +17,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.cli import run as pyramid  # noqa: E402
-from pyramidkit.mutation import command as mutants  # noqa: E402
-from pyramidkit.proofs import claims  # noqa: E402
-from pyramidkit.run import bounds as kit_bounds  # noqa: E402
-from pyramidkit.run import layout  # noqa: E402
-from pyramidkit.run import listing  # noqa: E402
-from pyramidkit.run import scratch  # noqa: E402
-from pyramidkit.tests.macos import MacOSTestCase  # noqa: E402
+from pyramidkit.cli import run as pyramid
+from pyramidkit.mutation import command as mutants
+from pyramidkit.proofs import claims
+from pyramidkit.run import bounds as kit_bounds
+from pyramidkit.run import (
+    layout,
+    listing,
+    scratch,
+)
+from pyramidkit.tests.macos import MacOSTestCase
 
 
 class ListingOnMacOSTests(MacOSTestCase):
@@ -127,7 +128,7 @@ class RunOnMacOSTests(MacOSTestCase):
     def test_a_test_with_a_longer_bound_of_its_own_is_named_before_swift_test_locks_the_build(self):
         # Its console name must become an identifier while the run goes on, to find its bound; `swift test list`
         # waits for the lock the run's own `swift test` holds (SwiftPM's .build/.lock), so it is asked first.
-        code, report, said = self.hung("hang", {"UnitTests.Distances/waits()": 0.2})
+        code, _report, said = self.hung("hang", {"UnitTests.Distances/waits()": 0.2})
         self.assertEqual(code, 1, said)
         self.assertRegex(said, r"HUNG UnitTests\.Distances/waits\(\) still running after 1\.\d s \(bound: 1\.3 s a "
                                r"test, 4 × its budget of 0\.2 s \+ 0\.5 s\)")
@@ -135,7 +136,7 @@ class RunOnMacOSTests(MacOSTestCase):
         self.assertEqual(calls, [["test", "list"], ["test", "--skip-build"]], "listed before the run")
 
     def test_a_hung_xctest_test_is_named_from_darwins_started_line(self):
-        code, report, said = self.hung("hang-xctest")
+        code, _report, said = self.hung("hang-xctest")
         self.assertEqual(code, 1)
         self.assertRegex(said, r"HUNG UnitTests\.CoordinateXCTests/testWaits still running after \d\.\d s")
         self.assertEqual(self.listings(), [], "Darwin's XCTest name holds its module")

@@ -11,8 +11,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.proofs import held, held_keys  # noqa: E402
-from pyramidkit.run.mistake import Mistake  # noqa: E402
+from pyramidkit.proofs import held, held_keys
+from pyramidkit.run.mistake import Mistake
 
 FILE = "Sources/Server/Routes.swift"
 SOURCE = """import Foundation
@@ -355,6 +355,7 @@ class UniverseTests(unittest.TestCase):
 
     def package(self, **files):
         import json
+
         from pyramidkit.run import config
         for name, data in files.items():
             (self.root / name).write_text(json.dumps(data))
@@ -377,6 +378,7 @@ class UniverseTests(unittest.TestCase):
 
     def test_the_mutant_sample_is_held_beside_the_mistakes_when_pyramid_json_names_one(self):
         import dataclasses
+
         from pyramidkit.mutation import merged_files
         from pyramidkit.mutation.operators import all_mutants
         from pyramidkit.mutation.package import MutatedPackage
@@ -447,6 +449,7 @@ class HeldBuildTests(unittest.TestCase):
 
     def test_a_schema_line_rejected_is_put_back_and_the_next_build_of_the_same_sample_starts_without_it(self):
         import tempfile
+
         from pyramidkit.mutation import merged_files, operators, schemata
         folder = tempfile.TemporaryDirectory()
         self.addCleanup(folder.cleanup)

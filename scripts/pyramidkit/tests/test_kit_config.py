@@ -11,8 +11,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.run import config  # noqa: E402
-from pyramidkit.run import starter  # noqa: E402
+from pyramidkit.run import (
+    config,
+    starter,
+)
 
 REPOSITORY = Path(__file__).resolve().parents[3]
 GOOD = {"testProduct": "DemoPackageTests",

@@ -11,8 +11,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.run import junit  # noqa: E402
-from pyramidkit.run import results  # noqa: E402
+from pyramidkit.run import (
+    junit,
+    results,
+)
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 

@@ -15,7 +15,6 @@ import json
 import os
 import sys
 import tempfile
-import textwrap
 import unittest
 import unittest.mock
 import xml.etree.ElementTree as ElementTree
@@ -23,12 +22,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.run import layout  # noqa: E402
-from pyramidkit.run import results as kit_results  # noqa: E402
-from pyramidkit.run import testrun as kit_testrun  # noqa: E402
-from pyramidkit.run import config as kit_config  # noqa: E402
-from pyramidkit.cli import run as pyramid  # noqa: E402
-from pyramidkit.run import scratch  # noqa: E402
+from pyramidkit.cli import run as pyramid
+from pyramidkit.run import config as kit_config
+from pyramidkit.run import (
+    layout,
+    scratch,
+)
+from pyramidkit.run import results as kit_results
+from pyramidkit.run import testrun as kit_testrun
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -353,7 +354,7 @@ class BuildSystemCrashTests(FakeSwiftTestCase):
         self.assertIn("the build system itself crashed", said)
 
     def test_a_second_crash_fails_the_build(self):
-        code, said = self.builds(self.CRASH, self.CRASH)
+        code, _said = self.builds(self.CRASH, self.CRASH)
         self.assertEqual(code, "pyramid: the build failed")
         self.assertEqual(self.build_calls(), 2)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.run import results  # noqa: E402
+from pyramidkit.run import results
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 ROOT = Path("/tmp/evt/Demo")  # where the fixtures were recorded

@@ -9,7 +9,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.docs import markers  # noqa: E402
+from pyramidkit.docs import markers
 
 TEXT = ("a <!-- measure:x -->1 ms<!-- /measure --> b\n"
         "<!-- workshop:plan -->\nold\n<!-- /workshop:plan -->\n"

@@ -14,9 +14,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.mutation import merged_files, operators, schemata  # noqa: E402
-from pyramidkit.proofs import held  # noqa: E402
-from pyramidkit.run.mistake import Mistake  # noqa: E402
+from pyramidkit.mutation import merged_files, operators, schemata
+from pyramidkit.proofs import held
+from pyramidkit.run.mistake import Mistake
 
 FILE = "Sources/Server/Routes.swift"
 SOURCE = """struct Routes {
@@ -131,14 +131,14 @@ class ErrorTests(unittest.TestCase):
         self.assertFalse(schema.unheld or schema.dropped)
 
     def test_an_error_on_the_schemas_line_puts_it_back_and_holds_every_held_mistake(self):
-        schema, holding_ = self.held_beside_schema()
+        _schema, holding_ = self.held_beside_schema()
         self.assertEqual(holding_.drop_errors(f"/tree/{FILE}:10:22: error: no"), [])
         self.assertEqual(holding_.schema_put_back, 1)
         self.assertIn(0, holding_.sites)
         self.assertNotIn(str(merged_files.FIRST), holding_.files()[FILE].split("\n")[9])
 
     def test_an_error_on_a_line_neither_wrote_is_the_schemas_first(self):
-        schema, holding_ = self.held_beside_schema()
+        _schema, holding_ = self.held_beside_schema()
         self.assertEqual(holding_.drop_errors(f"/tree/{FILE}:11:5: error: missing return"), [])
         self.assertEqual(holding_.schema_put_back, 1)
         self.assertIn(0, holding_.sites)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.run.mistake import Mistake, MistakeError  # noqa: E402
+from pyramidkit.run.mistake import Mistake, MistakeError
 
 TEXT = "let a = 1\nlet b = a + 1\nreturn a + b\n"
 

@@ -20,16 +20,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.mutation import command  # noqa: E402
-from pyramidkit.mutation import engine  # noqa: E402
-from pyramidkit.mutation import ignore  # noqa: E402
-from pyramidkit.mutation import operators  # noqa: E402
-from pyramidkit.mutation import reports  # noqa: E402
-from pyramidkit.mutation import sampling  # noqa: E402
-from pyramidkit.mutation import schemata  # noqa: E402
-from pyramidkit.mutation import swift_source  # noqa: E402
-from pyramidkit.run import scratch  # noqa: E402
-from pyramidkit.mutation.package import MutatedPackage  # noqa: E402
+from pyramidkit.mutation import (
+    command,
+    engine,
+    ignore,
+    operators,
+    reports,
+    sampling,
+    schemata,
+    swift_source,
+)
+from pyramidkit.mutation.package import MutatedPackage
+from pyramidkit.run import scratch
 
 REPOSITORY = Path(__file__).resolve().parents[3]
 PACKAGE = MutatedPackage.load(REPOSITORY)  # this package: its tiers and its ignore file (the tables below use them)
@@ -479,7 +481,7 @@ class IgnoreFileTests(unittest.TestCase):
         """A line whose code changed excuses nothing any more: it must go, or be written again for the new text
         (its mutant may now be killed, or need another reason)."""
         stale = []
-        for (file, operator, original), _ in ignore.load_ignored(PACKAGE).items():
+        for (file, operator, original) in ignore.load_ignored(PACKAGE):
             source = PACKAGE.root / file
             lines = {line.strip() for line in source.read_text().splitlines()} if source.is_file() else set()
             if original not in lines:

@@ -14,8 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.mutation import precheck  # noqa: E402
-from pyramidkit.mutation.swift_source import Mutant  # noqa: E402
+from pyramidkit.mutation import precheck
+from pyramidkit.mutation.swift_source import Mutant
 
 SOURCE = """import Foundation
 

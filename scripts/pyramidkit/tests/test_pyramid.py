@@ -17,19 +17,21 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.run import bounded  # noqa: E402
-from pyramidkit.coverage import by_tier as tier_coverage  # noqa: E402
-from pyramidkit.cli import run as pyramid  # noqa: E402
-from pyramidkit.run import bounds as kit_bounds  # noqa: E402
-from pyramidkit.run import budgets as kit_budgets  # noqa: E402
-from pyramidkit.docs import figures as kit_figures  # noqa: E402
-from pyramidkit.run import report as kit_report  # noqa: E402
-from pyramidkit.run import testrun as kit_testrun  # noqa: E402
-from pyramidkit.run import results as kit_results  # noqa: E402
-from pyramidkit.run import running  # noqa: E402
-from pyramidkit.run.results import TestResult  # noqa: E402
-from pyramidkit.run.testrun import TierRun  # noqa: E402
-from pyramidkit.run import config as kit_config  # noqa: E402
+from pyramidkit.cli import run as pyramid
+from pyramidkit.coverage import by_tier as tier_coverage
+from pyramidkit.docs import figures as kit_figures
+from pyramidkit.run import (
+    bounded,
+    running,
+)
+from pyramidkit.run import bounds as kit_bounds
+from pyramidkit.run import budgets as kit_budgets
+from pyramidkit.run import config as kit_config
+from pyramidkit.run import report as kit_report
+from pyramidkit.run import results as kit_results
+from pyramidkit.run import testrun as kit_testrun
+from pyramidkit.run.results import TestResult
+from pyramidkit.run.testrun import TierRun
 
 # A package of one tier, as pyramid.json would say it; its root is never read (the fake binary needs none).
 PACKAGE = kit_config.parse({"testProduct": "FakePackageTests", "tiers": [{"name": "Unit", "targets": ["UnitTests"]}]},
@@ -45,7 +47,7 @@ Test Case 'APIRequestLoaderXCTests.testSuccess' started at 2026-11-21 10:00:00.0
 Test Case 'APIRequestLoaderXCTests.testSuccess' failed (1.002 seconds)
 /work/main/Tests/Comparisons/X.swift:28: ExpectationSpeedComparison.testCompare : Test skipped - on demand only
 Test Case 'ExpectationSpeedComparison.testCompare' skipped (0.001 seconds)
-	 Executed 3 tests, with 1 test skipped and 1 failure (0 unexpected) in 1.008 (1.008) seconds
+\t Executed 3 tests, with 1 test skipped and 1 failure (0 unexpected) in 1.008 (1.008) seconds
 """
 
 # Darwin's xctest, as the issue's part 4 quotes it: each line names `-[Module.Class method]`, a test's start has no date,
@@ -706,7 +708,7 @@ class HungTierTests(unittest.TestCase):
     # then more than 2.5 s (a run of 1655b27 beside the other lane) before the fake's tests had started: a test's bound
     # runs from its own start line, so this run is stopped 1.5 s after the hung test started, whenever that was.
     def test_the_tests_that_ended_are_read_from_the_event_stream(self):
-        run, text = self.run_fake("hang-swift-testing", {"maxTierSeconds": 5.0, "maxSecondsPerTest": 0.25})
+        run, _text = self.run_fake("hang-swift-testing", {"maxTierSeconds": 5.0, "maxSecondsPerTest": 0.25})
         outcomes = {result.identifier: result.outcome for result in run.results}
         self.assertEqual(outcomes["UnitTests.HangTests/fine()"], "passed")
         self.assertEqual(outcomes["UnitTests.FineXCTests/testFine"], "passed")
@@ -779,7 +781,7 @@ class UnmeasuredBudgetsTests(unittest.TestCase):
         self.assertNotIn("BUDGET", output)
 
     def test_the_shape_holds_everywhere(self):
-        code, output, report = self.main("darwin", end_to_end=3)
+        code, _output, report = self.main("darwin", end_to_end=3)
         self.assertEqual(code, 1)
         self.assertEqual(report["budgetBreaches"], ["not a pyramid: Unit has 2 tests, not more than EndToEnd's 3"])
 
@@ -941,7 +943,7 @@ class ManyClearedTests(unittest.TestCase):
         self.assertIn("0.100 s alone", report["budgetCleared"][0])
 
     def test_over_their_budgets_one_after_another_too_is_a_breach_only_alone(self):
-        code, output, report = self.main(slow=2, one_after_another=0.3)
+        code, output, _report = self.main(slow=2, one_after_another=0.3)
         self.assertEqual(code, 0, output)  # 0.01 s by itself: cleared
         self.assertEqual(len([line for line in output.splitlines() if "running UnitTests.T/slow" in line]), 2)
 
@@ -956,7 +958,7 @@ class ManyClearedTests(unittest.TestCase):
         self.assertIn(f"budget: {5 - len(named)} more tests over their budgets", cleared[-1])
 
     def test_as_many_as_are_named_get_no_count(self):
-        code, output, report = self.main(slow=kit_report.NAMED_CLEARED)
+        code, output, _report = self.main(slow=kit_report.NAMED_CLEARED)
         self.assertEqual(code, 0, output)
         self.assertNotIn("more tests", output)
         self.assertEqual(len([line for line in output.splitlines() if line.startswith("  budget: ")]),

@@ -11,9 +11,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.run import layout  # noqa: E402
-from pyramidkit.run import listing  # noqa: E402
-from pyramidkit.run import running  # noqa: E402
+from pyramidkit.run import (
+    layout,
+    listing,
+    running,
+)
 
 FAKE = Path(__file__).resolve().parent / "fake_test_binary.py"
 

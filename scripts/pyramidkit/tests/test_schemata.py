@@ -13,10 +13,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.mutation import operators  # noqa: E402
-from pyramidkit.mutation import schema_sites  # noqa: E402
-from pyramidkit.mutation import schemata  # noqa: E402
-from pyramidkit.run.mistake import MistakeError  # noqa: E402
+from pyramidkit.mutation import (
+    operators,
+    schema_sites,
+    schemata,
+)
+from pyramidkit.run.mistake import MistakeError
 
 FILE = "Sources/X/X.swift"
 
@@ -29,7 +31,7 @@ def schema_of(source: str, operator: str | None = None) -> tuple[schemata.Schema
 
 class RewriteTests(unittest.TestCase):
     def test_a_comparison_becomes_one_operator_for_both_of_its_mutants(self):
-        schema, files = schema_of("let ok = a < b")
+        _schema, files = schema_of("let ok = a < b")
         name = schemata.operator_name("<", 0)
         self.assertEqual(files[FILE], f"let ok = a {name} b")
         support = files["Sources/X/__PyramidMutants.swift"]
@@ -384,7 +386,7 @@ class NewOperatorRewriteTests(unittest.TestCase):
 
     def test_a_line_that_is_not_one_whole_entry_is_rebuilt_and_a_rejected_literal_goes_back(self):
         source = "let x = [\n    .a, .b,\n    .c,\n]"
-        schema, files = schema_of(source, "removed-entry")
+        schema, _files = schema_of(source, "removed-entry")
         whole = [m for m in schema.ids if m.line == 3]
         self.assertEqual([m.line for m in schema.unheld], [2])  # two entries on one line
         self.assertTrue(schema.included(whole[0]))

@@ -16,11 +16,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.run import scratch  # noqa: E402
-from pyramidkit.run.mistake import Mistake, MistakeError, PatchMistake  # noqa: E402
-from pyramidkit.run import bounded  # noqa: E402
-from pyramidkit.run import testrun  # noqa: E402
-from pyramidkit.run.results import Case, TestResult  # noqa: E402
+from pyramidkit.run import (
+    bounded,
+    scratch,
+    testrun,
+)
+from pyramidkit.run.mistake import Mistake, MistakeError, PatchMistake
+from pyramidkit.run.results import Case, TestResult
 
 
 class FailureLineTests(unittest.TestCase):

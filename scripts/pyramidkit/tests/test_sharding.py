@@ -20,10 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.cli import merge as merge_verb  # noqa: E402
-from pyramidkit.mutation import merge, reports, selection, stryker  # noqa: E402
-from pyramidkit.run import merged as run_merged  # noqa: E402
-from pyramidkit.mutation.swift_source import Mutant  # noqa: E402
+from pyramidkit.cli import merge as merge_verb
+from pyramidkit.mutation import merge, reports, selection, stryker
+from pyramidkit.mutation.swift_source import Mutant
+from pyramidkit.run import merged as run_merged
 
 TIERS = ["Unit", "Integration", "EndToEnd"]
 SCHEMA = Path(__file__).resolve().parent / "fixtures" / "stryker" / "mutation-testing-report-schema.json"

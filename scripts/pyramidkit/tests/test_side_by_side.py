@@ -20,11 +20,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.mutation import command  # noqa: E402
-from pyramidkit.mutation import reports  # noqa: E402
-from pyramidkit.tests.test_mutants import small_package  # noqa: E402
-from pyramidkit.mutation import side_by_side  # noqa: E402
-from pyramidkit.run.scratch import Outcome  # noqa: E402
+from pyramidkit.mutation import (
+    command,
+    reports,
+    side_by_side,
+)
+from pyramidkit.run.scratch import Outcome
+from pyramidkit.tests.test_mutants import small_package
 
 # How long a worker waits for the other at a barrier: only a run that is not side by side waits this long, and fails.
 MEETING = 30.0
@@ -56,7 +58,7 @@ class SideBySideTests(unittest.TestCase):
         workers = side_by_side.SideBySide(2, {"run": run, "limits": {}})
         done = {}
         try:
-            workers.run_all([(0, "a"), (1, "b")], lambda index, entry: done.setdefault(index, entry))
+            workers.run_all([(0, "a"), (1, "b")], done.setdefault)
         finally:
             workers.close()
         self.assertEqual({index: entry["mutant"] for index, entry in done.items()}, {0: "a", 1: "b"})
@@ -189,7 +191,7 @@ class JobsOptionTests(unittest.TestCase):
         self.assertIn("ran from the schemata, 2 at a time)", reports.report_text(report, ["Fast"], "ignore.txt"))
 
     def test_a_time_out_side_by_side_that_names_no_test_running_is_run_again_alone_here(self):
-        seen, report = self.run_with("--jobs", "2", stall="!=")
+        _seen, report = self.run_with("--jobs", "2", stall="!=")
         again = [entry for entry in report["mutants"] if entry["operator"] == "equality"]
         self.assertTrue(again)
         for entry in again:
@@ -198,7 +200,7 @@ class JobsOptionTests(unittest.TestCase):
         self.assertTrue(all("ranAgain" not in entry for entry in report["mutants"] if entry["operator"] != "equality"))
 
     def test_a_time_out_that_names_the_tests_left_running_is_a_hang_and_stands(self):
-        seen, report = self.run_with("--jobs", "2", stall="!=", hung=["FastTests.A/b()"])
+        _seen, report = self.run_with("--jobs", "2", stall="!=", hung=["FastTests.A/b()"])
         hung = [entry for entry in report["mutants"] if entry["operator"] == "equality"]
         self.assertTrue(all(entry["status"] == "killed (time-out)" and entry["pid"] != os.getpid() for entry in hung))
         self.assertTrue(all("ranAgain" not in entry for entry in report["mutants"]))

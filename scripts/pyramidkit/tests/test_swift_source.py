@@ -11,8 +11,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.mutation import operators  # noqa: E402
-from pyramidkit.mutation import swift_source  # noqa: E402
+from pyramidkit.mutation import (
+    operators,
+    swift_source,
+)
 
 
 def texts(text: str, spans) -> list[str]:

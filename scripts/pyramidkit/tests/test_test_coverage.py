@@ -9,9 +9,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.mutation import engine  # noqa: E402
-from pyramidkit.mutation import swift_source  # noqa: E402
-from pyramidkit.coverage import by_test as test_coverage  # noqa: E402
+from pyramidkit.coverage import by_test as test_coverage
+from pyramidkit.mutation import (
+    engine,
+    swift_source,
+)
 
 SHOW = """Counters:
   /r/Sources/A/a.swift:$s1A4helpyyF:

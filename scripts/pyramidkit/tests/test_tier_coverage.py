@@ -9,7 +9,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pyramidkit.coverage import by_tier as coverage  # noqa: E402
+from pyramidkit.coverage import by_tier as coverage
 
 ROOT = Path("/repo")
 LCOV = """\
