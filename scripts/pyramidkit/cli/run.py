@@ -244,6 +244,7 @@ def _main(arguments: list[str], prog: str) -> int:
         help=f"fail when a quoted count differs from this run's, or a time by more than {TIME_FACTOR:g}x",
     )
     options, extra = parser.parse_known_args(arguments)
+    assert package is not None, "without a package only --help gets here, and argparse exits after it"
     if options.coverage and (options.repeat > 1 or options.check_docs):
         parser.error("--coverage runs once, on an instrumented build: leave out --repeat and --check-docs "
                      "(--update-docs writes only its coverage table)")
@@ -287,7 +288,7 @@ def _main(arguments: list[str], prog: str) -> int:
         print(f"pyramid: {error}", file=sys.stderr)
         return 2
     only = {tier: options.filter for tier in tiers}
-    selection = {}
+    selection: dict = {}
     if options.shard:
         only, selection = sharded(package, tiers, binary, options.filter, options.shard, layout.Build.of(extra))
         tiers = [tier for tier in tiers if only[tier] is not None]
@@ -297,6 +298,7 @@ def _main(arguments: list[str], prog: str) -> int:
         if options.repeat > 1:
             progress(f"== round {index + 1} of {options.repeat}")
         if options.coverage:
+            assert profiles is not None, "a coverage run has its profiles' folder"
             round_runs = []
             for tier in tiers:
                 tier_coverage.clear_profiles(profiles)
@@ -323,7 +325,8 @@ def _main(arguments: list[str], prog: str) -> int:
                  f"another (a busy machine: a test's time in a parallel run counts its waits for a core)")
         budget = HangBounds(tier, budgets["tiers"][tier])
         for identifier, seconds in tests_one_at_a_time(package, tier, identifiers, extra, bounds[tier]).items():
-            if seconds <= budget.test_budget(identifier):
+            limit = budget.test_budget(identifier)
+            if limit is not None and seconds <= limit:
                 alone_seconds[identifier] = seconds
 
     def alone(tier: str, identifier: str) -> float | None:
@@ -357,14 +360,17 @@ def _main(arguments: list[str], prog: str) -> int:
             binaries = coverage_binaries(package, extra)
             if report["passed"] and binaries:
                 started = time.monotonic()
+                assert profiles is not None, "a coverage run has its profiles' folder"
                 progress("== each test alone, for the lines it reaches (mutants run only those tests)")
-                per_test, functions, seconds = {}, {}, {}
+                per_test: dict = {}
+                functions: dict = {}
+                test_seconds: dict[str, float] = {}
                 for tests in binary:  # native's one test binary, or each swiftbuild runner in turn
                     found, functions = test_coverage.measure(tests, binaries, profiles / "tier.profdata",
-                                                             package.root, progress, seconds,
+                                                             package.root, progress, test_seconds,
                                                              coverage_build(package, extra))
                     per_test.update(found)
-                test_coverage.save(per_test, functions, package.root, coverage_scratch, seconds)
+                test_coverage.save(per_test, functions, package.root, coverage_scratch, test_seconds)
                 progress(f"   {len(per_test)} tests in {time.monotonic() - started:.0f} s")
     docs_problems = []
     if options.update_docs and report["passed"]:

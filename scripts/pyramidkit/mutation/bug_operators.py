@@ -242,7 +242,7 @@ def _swapped_arguments(file: str, number: int, line: str, code: str) -> list[Mut
         for start, stop in spans:
             text = code[start:stop]
             label = re.match(r"\s*(\w+\s*:\s*)?", text)
-            value_start = start + label.end()
+            value_start = start + (label.end() if label else 0)
             value = code[value_start:stop].rstrip()
             values.append((value_start, value_start + len(value), value))
         for (a_start, a_stop, a), (b_start, b_stop, b) in zip(values, values[1:]):

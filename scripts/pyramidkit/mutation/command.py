@@ -23,8 +23,8 @@ from pyramidkit.mutation.package import MutatedPackage
 from pyramidkit.mutation.reports import (
     DOC_TOOL,
     NOT_DOCUMENTABLE,
-    annotations,
     documentable,
+    github_annotations,
     hung_text,
     make_report,
     reclassified,
@@ -232,7 +232,7 @@ def from_report(options: argparse.Namespace, report: dict, package: MutatedPacka
     if options.stryker:
         Path(options.stryker).write_text(json.dumps(stryker.report(report, package.root), indent=2) + "\n")
     if options.github_annotations:
-        for line in annotations(report):
+        for line in github_annotations(report):
             print(line)
     unowed = [entry for entry in report["survivors"] if not entry.get("owed")]
     if options.check and unowed:

@@ -144,7 +144,7 @@ class Engine:
             return
         started = time.monotonic()
         checks, put_back = precheck_module.settle(schema, root, arguments, jobs=max(self.jobs, 2))
-        progress(f"   checked by the compiler module by module first ({manifest.parent.name}'s commands): {checks} "
+        progress(f"   checked by the compiler module by module first ({manifest.parent.name if manifest else '?'}'s commands): {checks} "
                  f"checks, {put_back} lines the schema cannot hold put back, {time.monotonic() - started:.1f} s")
 
     def set_limits(self, limits: dict[str, float], how: str = "") -> None:
@@ -227,6 +227,7 @@ class Engine:
         if self.schema is not None and self.schema.included(mutant):
             entry["engine"] = "schemata"
             self.finish()  # never against a binary that still holds a rebuilt mutant (run_order avoids paying this)
+            assert self.schema_copy is not None, "a schema is built in its copy"
             self._run_tiers(self.schema_copy, tiers, entry, {schemata_module.VARIABLE: str(self.schema.ids[mutant])},
                             patterns, selected)
             return
@@ -239,7 +240,7 @@ class Engine:
         # A mutant the schema could not hold is rebuilt in the schemata copy itself (its line is the original
         # there, but for the `return` before a held default's expression, which standalone() keeps), so that one
         # copy is built, not two.
-        copy = self.schema_copy if self.schema is not None else self._plain_copy()
+        copy = self.schema_copy if self.schema_copy is not None else self._plain_copy()
         with copy.mistake(schema_sites.Standalone(mutant)):
             built, seconds, _ = copy.build()
             self.dirty = copy
@@ -308,7 +309,7 @@ def run_mutant(engine: Engine | None, mutant: Mutant, ignored: dict, tiers: Sequ
                by_test=None) -> dict:
     """One mutant's entry in the report, against the package's `tiers`. `engine` may be None for a mutant that needs
     no run (excused, or on a line no tier runs)."""
-    entry = {"file": mutant.file, "line": mutant.line, "operator": mutant.operator, "original": mutant.original,
+    entry: dict = {"file": mutant.file, "line": mutant.line, "operator": mutant.operator, "original": mutant.original,
              "mutated": mutant.mutated, "killed_by": None, "seconds": {}, "status": "survived"}
     kind, reason = ignored.get(mutant.key, (None, None))
     if kind in ("equivalent", "untestable"):
@@ -327,7 +328,8 @@ def run_mutant(engine: Engine | None, mutant: Mutant, ignored: dict, tiers: Sequ
     if patterns:
         entry["tests"] = {tier: pattern.count("|") + 1 for tier, pattern in patterns.items()}
         entry["coveredBy"] = covering_tests(mutant, patterns, by_test)
-    selected = {tier: [test for test in entry["coveredBy"] if test.startswith(f"{tier}Tests.")]
+    covered_by: list[str] = entry.get("coveredBy", [])
+    selected = {tier: [test for test in covered_by if test.startswith(f"{tier}Tests.")]
                 for tier in patterns} if patterns else None
     engine.run(mutant, tiers, entry, patterns, selected)
     return entry

@@ -82,7 +82,8 @@ def split(log: str, held: dict[str, str], schema_files: dict[str, str],
         owner = owners.get((name, number)) or ("held" if name not in schema_files else
                                                  "schema" if name not in held else None)
         parts[{"held": 0, "schema": 1, None: 2}[owner]].append(line)
-    return tuple("\n".join(part) for part in parts)
+    held_log, schema_log, rest = ("\n".join(part) for part in parts)
+    return held_log, schema_log, rest
 
 
 def files_with_errors(log: str) -> set[str]:

@@ -180,12 +180,12 @@ class Precheck:
                 if not errors:  # every one clean, control flow too: each is built on its own, as before
                     pending = [mutant for mutant in pending if mutant not in batch.values()]
                     continue
-                rejected = {}
+                rejected: dict = {}
                 for file, line, message in errors:
-                    mutant = batch.get((file, body_of(file, line)))  # type: ignore[arg-type]
-                    if mutant is None:
+                    erring = batch.get((file, body_of(file, line)))  # type: ignore[arg-type]
+                    if erring is None:
                         return found  # an error in no body that holds a mutant: stop trusting this module's checks
-                    rejected.setdefault(mutant, message)
+                    rejected.setdefault(erring, message)
                 found.update(rejected)
                 pending = [mutant for mutant in pending if mutant not in rejected]
         return found

@@ -222,7 +222,7 @@ def _escaped(text: str, in_property: bool = False) -> str:
     return text.replace(":", "%3A").replace(",", "%2C") if in_property else text
 
 
-def annotations(report: dict) -> list[str]:
+def github_annotations(report: dict) -> list[str]:
     """Each survivor and each untestable mutant as a GitHub Actions annotation on its line: a survivor the ignore
     file does not excuse is an error, one it owes a test a warning, an untestable one a notice."""
     lines = []

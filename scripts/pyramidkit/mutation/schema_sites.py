@@ -21,15 +21,15 @@ def unholdable(mutants: list[generation.Mutant], sources: dict[str, str]) -> set
     found, or a whole-line mutant rewrites its line), a statement removed that holds the only `try` of its `do`
     block (alone, the `catch` has nothing left to catch, and a typed one no error to read), and a span that overlaps
     another mutant's span on the same line (the later one is rebuilt instead, a swap of arguments after the rest)."""
-    unheld = set()
+    unheld: set[generation.Mutant] = set()
     whole_lines = {(m.file, m.line) for m in mutants if m.column < 0}
     for mutant in mutants:
         if mutant.operator in ("deleted-statement", "removed-call") and \
                 only_try_of_a_do(sources.get(mutant.file, ""), mutant.line):
             unheld.add(mutant)  # the schema keeps the `try` it removes: its `catch` would still have an error to catch
         if mutant.operator == "default-body" and implicit_return(sources.get(mutant.file, ""), mutant):
-            start = expression_start(sources.get(mutant.file, ""), mutant)
-            if start is None or (mutant.file, start[0]) in whole_lines:
+            expression = expression_start(sources.get(mutant.file, ""), mutant)
+            if expression is None or (mutant.file, expression[0]) in whole_lines:
                 unheld.add(mutant)  # no expression, or one a whole-line mutant rewrites: rebuilt
     spans: dict[tuple[str, int], list[tuple[int, int, bool]]] = defaultdict(list)
     # A swap of two arguments claims its span last: a variable read in one of them is held, and the swap, which

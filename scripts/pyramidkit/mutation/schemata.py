@@ -69,7 +69,7 @@ class Schema:
         for mutant in mutants:
             if mutant.operator == "default-body" and mutant not in self.unheld and \
                     implicit_return(sources.get(mutant.file, ""), mutant):
-                self.returns[mutant] = expression_start(sources[mutant.file], mutant)
+                self.returns[mutant] = expression_start(sources[mutant.file], mutant) or (0, 0)
         # Mutants whose two values the compiler found of different types in the schema: they cannot compile alone.
         self.mismatched: set[generation.Mutant] = set()
         self.written: dict[str, str] = {}

@@ -166,6 +166,7 @@ def main(arguments: list[str], prog: str = "pyramid claims") -> int:
     built_alone = False
     for claim in order:
         print(f"== {claim.name}: {claim.says}", flush=True)
+        outcome: scratch.Outcome | None
         outcome, output = pristine[claim.name]
         if claim.find is None:
             if outcome.status == "passed" and outcome.tests and not outcome.skipped():

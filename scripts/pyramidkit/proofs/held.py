@@ -175,7 +175,7 @@ class HeldMistakes:
             if renamed is not None:
                 keys[mistake.file].append((number, renamed))
                 continue
-            site = held_site(source, single, number) if single is not None else None
+            site = held_site(source, single, number) if single is not None and source is not None else None
             if site is None:
                 continue
             others = [self.sites[other] for other in self.sites if self.mistakes[other].file == mistake.file]
@@ -311,7 +311,7 @@ def build(copy, holding: HeldMistakes, say, extra: dict[str, str] | None = None)
         if not merged_files.recall_schema(Path(copy.tree), holding.schema) and manifest is not None \
                 and manifest.is_file():
             arguments = precheck.module_arguments(manifest)
-            if arguments:
+            if arguments and root is not None:
                 precheck.settle(holding.schema, root, arguments)
     for attempt in range(1, 60):  # each round puts something back, or ends
         copy.prepare({**(extra or {}), **holding.files()})

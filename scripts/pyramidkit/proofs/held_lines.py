@@ -151,7 +151,7 @@ def _before_line(source: str, line_start: int, new: str | None, number: int) -> 
     word, past the indent the added lines share with it."""
     if new is None or not new.endswith("\n") or continues(source, line_start):
         return None
-    margin = re.match(r"[ \t]*", source[line_start:])[0]
+    margin = re.match(r"[ \t]*", source[line_start:])[0]  # type: ignore[index] # matches the empty text at least
     if not new.startswith(margin):
         return None
     statements = _statements(new[len(margin):])

@@ -30,11 +30,14 @@ STATE = Path(".build") / "check-claims-applied.json"
 class AppliedClaim(Protocol):
     """What this module needs of a claim (`claims.Claim`): its name, its file, its mistake and its check."""
 
-    name: str
-    file: str
-    find: str | None
-    check: str
-
+    @property
+    def name(self) -> str: ...
+    @property
+    def file(self) -> str: ...
+    @property
+    def find(self) -> str | None: ...
+    @property
+    def check(self) -> str: ...
     @property
     def mistake(self) -> Mistake | None: ...
 

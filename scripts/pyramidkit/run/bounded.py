@@ -92,7 +92,7 @@ def run(commands: list[list[str]], limit: float, *, cwd: Path | None = None, env
     open_streams = len(commands)
     try:
         for index, command in enumerate(commands):
-            reader, writer = _terminal() if terminal else (-1, subprocess.PIPE)
+            reader, writer = _terminal() if terminal else (-1, int(subprocess.PIPE))
             in_terminal = reader >= 0  # else a pipe, none to be had: the bound holds, names may not come
             try:
                 process = subprocess.Popen(command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=writer,
@@ -182,7 +182,7 @@ def _drain(lines: queue.Queue, open_streams: int, output: list[str], outputs: li
             outputs[index].append(line)
 
 
-def _terminal() -> tuple[int, object]:
+def _terminal() -> tuple[int, int]:
     """A pseudo-terminal's two ends (the one to read, the one to give a command), with no output processing (a
     line ends in "\n", not "\r\n"); a pipe's (-1, PIPE) where the system has no pseudo-terminal to give."""
     import termios

@@ -59,6 +59,8 @@ class HangBounds:
                 return f"{self.run:.1f} s the {self.tier} tier, which has no budget"
             return f"{self.run:.1f} s the {self.tier} tier, " + rule.format(budget=self.budget["maxTierSeconds"])
         budget = self.test_budget(identifier)
+        if budget is None:
+            return f"{self.run:.1f} s a test of the {self.tier} tier, which has no budget a test"
         return f"{hang_bound(budget):.1f} s a test, " + rule.format(budget=budget)
 
 

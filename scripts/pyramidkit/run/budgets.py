@@ -62,7 +62,8 @@ def over_budget(rounds: list[list[TierRun]], budgets: dict) -> dict[str, list[st
                 continue
             hung = {entry["test"] for entry in run.hung}
             for result in run.results:
-                if result.seconds > HangBounds(run.tier, budget).test_budget(result.identifier) and result.identifier not in hung and \
+                limit = HangBounds(run.tier, budget).test_budget(result.identifier)
+                if limit is not None and result.seconds > limit and result.identifier not in hung and \
                         result.identifier not in found.get(run.tier, []):
                     found.setdefault(run.tier, []).append(result.identifier)
     return found
@@ -87,7 +88,7 @@ def check_budgets(
         hung = {entry["test"] for entry in run.hung}
         for result in run.results:
             limit = HangBounds(run.tier, budget).test_budget(result.identifier)
-            if result.seconds <= limit or result.identifier in hung:  # a hung test has its own line, and no end
+            if limit is None or result.seconds <= limit or result.identifier in hung:  # a hung test has its own line, and no end
                 continue
             said = f"{result.identifier} took {result.seconds:.3f} s"
             seconds_alone = alone(run.tier, result.identifier) if alone else None

@@ -152,7 +152,8 @@ def parse(data, root: Path) -> Config:
     raw_tiers = data.get("tiers")
     if not isinstance(raw_tiers, list) or not raw_tiers:
         raise ConfigError(f"{where}: tiers must be a non-empty list of {{\"name\", \"targets\"}}")
-    tiers, owner = [], {}
+    tiers: list[Tier] = []
+    owner: dict[str, str] = {}
     for index, raw in enumerate(raw_tiers):
         if not isinstance(raw, dict) or set(raw) - {"name", "targets"}:
             raise ConfigError(f"{where}: tiers[{index}] must be {{\"name\": ..., \"targets\": [...]}} and no more")
@@ -218,7 +219,7 @@ def parse(data, root: Path) -> Config:
     )
 
 
-def _sample(data: dict, where: str) -> int | None:
+def _sample(data: dict, where: object) -> int | None:
     """mutantSample: a whole number of at least 1, or absent."""
     if "mutantSample" not in data:
         return None

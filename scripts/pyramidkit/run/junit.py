@@ -35,7 +35,7 @@ def tier_element(tier: str, results: list[TestResult], seconds: float) -> Elemen
     counts = {"tests": 0, "failures": 0, "skipped": 0}
     for result in results:
         classname, name = _split(result.identifier)
-        cases = result.cases or [None]
+        cases: list = result.cases or [None]
         for case in cases:
             outcome = case.outcome if case else result.outcome
             element = ElementTree.SubElement(
@@ -46,7 +46,7 @@ def tier_element(tier: str, results: list[TestResult], seconds: float) -> Elemen
             if outcome == "failed":
                 counts["failures"] += 1
                 mine = [failure for failure in result.failures if case is None or failure.case in ("", case.name)]
-                for failure in mine or [None]:
+                for failure in mine or [None]:  # type: ignore[list-item] # None: the failure said without one
                     child = ElementTree.SubElement(element, "failure",
                                                    message=xml_safe(failure.message if failure else result.message))
                     if failure and failure.location:

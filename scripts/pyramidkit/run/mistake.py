@@ -43,7 +43,8 @@ class MistakeError(ValueError):
 class PutIn(Protocol):
     """What the scratch copy needs of any mistake: a name for people, and the files it changes."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def changes(self, read: Reader) -> Changes: ...
 
@@ -84,7 +85,7 @@ class Mistake:
         found = text.count(self.find)
         if found != 1:
             raise MistakeError(f"{self.title()}: {self.file} holds {self.find!r} {found} times, not once")
-        return text.replace(self.find, self.replace, 1)
+        return text.replace(self.find, self.replace or "", 1)
 
     def changes(self, read: Reader) -> Changes:
         text = read(self.file)

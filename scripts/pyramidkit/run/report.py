@@ -68,7 +68,7 @@ def parameterized_cases(results: list[TestResult]) -> list[dict]:
 def failures(run: TierRun) -> list[dict]:
     """Every failure of the run, one entry each: the test (with its case when it has cases), the message, and
     `file:line` ("" when the library said none: a hung test, a crash)."""
-    found = []
+    found: list[dict] = []
     for result in run.results:
         if result.outcome != "failed":
             continue

@@ -148,7 +148,7 @@ def parse_event_stream(text: str, root: Path | None = None, console: str = "") -
             continue
         if record.get("kind") != "event":
             continue  # a kind of record this reader does not know: ignored, as the schema asks of a reader
-        kind, test = payload.get("kind"), payload.get("testID")
+        kind, test = payload.get("kind"), str(payload.get("testID") or "")
         instant = (payload.get("instant") or {}).get("absolute", 0.0)
         if kind == "testStarted":
             started[test] = instant
@@ -157,23 +157,23 @@ def parse_event_stream(text: str, root: Path | None = None, console: str = "") -
         elif kind == "testSkipped":
             skipped[test] = _skip_reason(payload)
         elif kind == "testCaseStarted":
-            known = cases.setdefault(test, {})
+            of_test = cases.setdefault(test, {})
             case = payload.get("_testCase") or {}
             said = CASE_STARTED.search(_message(payload))
-            name = case.get("displayName") or (said[1] if said else f"#{len(known) + 1}")
-            key = case.get("id") or f"{name}#{len(known) + 1}"
-            known.setdefault(key, Case(name, "passed", -instant))
+            name = case.get("displayName") or (said[1] if said else f"#{len(of_test) + 1}")
+            key = case.get("id") or f"{name}#{len(of_test) + 1}"
+            of_test.setdefault(key, Case(name, "passed", -instant))
         elif kind == "testCaseEnded":
-            case = (payload.get("_testCase") or {}).get("id")
-            if case and case in cases.get(test, {}) and cases[test][case].seconds < 0:
-                cases[test][case].seconds += instant
+            case_id = (payload.get("_testCase") or {}).get("id")
+            if case_id and case_id in cases.get(test, {}) and cases[test][case_id].seconds < 0:
+                cases[test][case_id].seconds += instant
         elif kind == "issueRecorded" and _is_failure(payload.get("issue") or {}):
             case = payload.get("_testCase") or {}
             where = (payload.get("issue") or {}).get("sourceLocation") or payload.get("_sourceLocation") or {}
             name = case.get("displayName", "")
             if not name and test in cases:  # 6.3: the console's line for this issue says the case
-                key = ((where.get("fileID") or "").rsplit("/", 1)[-1], where.get("line"), where.get("column"))
-                name = printed[key].pop(0) if printed.get(key) else ""
+                said_at = ((where.get("fileID") or "").rsplit("/", 1)[-1], where.get("line"), where.get("column"))
+                name = printed[said_at].pop(0) if printed.get(said_at) else ""  # type: ignore[index,arg-type]
             failures.setdefault(test or "", []).append(Failure(_message(payload), _location(where, root), name))
             matching = [known for key, known in cases.get(test, {}).items()
                         if key == case.get("id") or (not case and name and known.name == name)]

@@ -26,6 +26,7 @@ import re
 import shutil
 import subprocess
 import time
+import typing
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -220,7 +221,7 @@ class Scratch(BuiltTests):
                  build_system: str = layout.NATIVE) -> None:
         super().__init__(tree or root / ".build-mutants" / "tree", product, build_system)
         self.root = root
-        self._lock = None
+        self._lock: typing.Optional[typing.TextIO] = None
         self._written: set[Path] = set()  # files written since the last build
         self._seen: dict[Path, int] = {}  # a written file's modification time when the last build started
 

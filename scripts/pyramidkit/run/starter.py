@@ -33,7 +33,8 @@ def guess(dump: dict) -> tuple[dict, list[str]]:
     tests = [target["name"] for target in dump.get("targets", []) if target.get("type") == "test"]
     if not tests:
         raise ValueError(f"the package {dump.get('name', '?')} has no test targets: there is no pyramid to run")
-    said, tiers = [], {}
+    said: list[str] = []
+    tiers: dict[str, list[str]] = {}
     for target in tests:
         tier = next((name for name, pattern in KNOWN if pattern.search(target)), None)
         if tier:

@@ -337,7 +337,7 @@ class AnnotationTests(unittest.TestCase):
             entry(0), entry(1, "survived", line=12), entry(2, "survived", owed=True, line=13),
             entry(3, "untestable", reason="needs a seam", line=14), entry(4, "excused", reason="same", line=15),
         ], TIERS)
-        lines = reports.annotations(made)
+        lines = reports.github_annotations(made)
         self.assertEqual(lines, [
             "::error file=Sources/A/A.swift,line=12,title=mutant survived%3A equality::a == b  ->  a != b",
             "::warning file=Sources/A/A.swift,line=13,title=mutant survived (owed a test)%3A equality::a == b  ->  a != b",
@@ -348,7 +348,7 @@ class AnnotationTests(unittest.TestCase):
     def test_what_the_workflow_command_reads_as_syntax_is_escaped(self):
         made = reports.make_report([entry(0, "survived", file="Sources/A/a,b:c%.swift", original="    x = 100%",
                                           mutated="    x = 1\r\n")], TIERS)
-        self.assertEqual(reports.annotations(made), [
+        self.assertEqual(reports.github_annotations(made), [
             "::error file=Sources/A/a%2Cb%3Ac%25.swift,line=1,title=mutant survived%3A equality::x = 100%25  ->  x = 1"])
 
 
