@@ -641,6 +641,16 @@ class OneAfterAnotherTests(unittest.TestCase):
         self.assertEqual(kit_budgets.over_budget([[first, end_to_end], [again]], BUDGETS),
                          {"Unit": ["UnitTests/a()", "UnitTests/b()"], "EndToEnd": ["E2E/e()"]})
 
+    def test_a_tier_without_a_budget_a_test_has_no_test_over_one(self):
+        """A tier budgeted as a whole only: its tests are never over a budget, and the run is held to its own."""
+        budgets = {"tiers": {"Unit": {"maxTierSeconds": 1.0}}}
+        slow = run("Unit", [passed("UnitTests/a()", 30.0)])
+        self.assertEqual(kit_budgets.over_budget([[slow]], budgets), {})
+        checked = kit_budgets.check_budgets([slow], budgets)
+        self.assertFalse(any("UnitTests/a()" in breach for breach in checked.breaches), checked.breaches)
+        self.assertIn("a test of the Unit tier, which has no budget a test",
+                      kit_bounds.HangBounds("Unit", budgets["tiers"]["Unit"]).describe("UnitTests/a()"))
+
     def test_one_run_without_parallel_tests_reads_the_passed_ones_asked_for(self):
         calls = []
 
