@@ -252,6 +252,22 @@ struct CurrentLocationProviderCheckTests {
         #expect(fetcher.requests == 2)
     }
 
+    @Test(
+        "A provider is freed when its owner lets it go: the package's fetchers hold their delegate weakly",
+        arguments: ["fixed", "gpsd"])
+    func providerFreed(fetcher: String) {
+        weak var freed: CurrentLocationProvider?
+        do {
+            let provider =
+                fetcher == "fixed"
+                ? CurrentLocationProvider(locationFetcher: FixedLocationFetcher(position: Self.convention))
+                : CurrentLocationProvider(locationFetcher: GPSDLocationFetcher())
+            #expect(provider.isFetcherDelegate)
+            freed = provider
+        }
+        #expect(freed == nil, "a strong delegate: provider, fetcher, provider, and neither is ever freed")
+    }
+
     @Test("The fixed-position fetcher reports its position, and rejects one that is not on Earth")
     func fixedFetcher() async throws {
         let fixed = CurrentLocationProvider(locationFetcher: FixedLocationFetcher(position: Self.convention))
@@ -277,6 +293,13 @@ struct CurrentLocationProviderCheckTests {
                 var requests = 0
             }
             private let state = Lock(State())
+            /// Given, each request signals `entered` and is out until `release` is signalled: a request that a real
+            /// fetcher's thread answers while it is still out.
+            let gate: (entered: DispatchSemaphore, release: DispatchSemaphore)?
+
+            init(holdingRequests: Bool = false) {
+                gate = holdingRequests ? (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)) : nil
+            }
             var locationFetcherDelegate: (any LocationFetcherDelegate)? {
                 get { state.withLock { $0.delegate } }
                 set { state.withLock { $0.delegate = newValue } }
@@ -286,14 +309,21 @@ struct CurrentLocationProviderCheckTests {
                 set { state.withLock { $0.accuracy = newValue } }
             }
             var requests: Int { state.withLock { $0.requests } }
-            func requestLocation() { state.withLock { $0.requests += 1 } }
+            func requestLocation() {
+                state.withLock { $0.requests += 1 }
+                if let gate {
+                    gate.entered.signal()
+                    gate.release.wait()
+                }
+            }
         }
 
-        let fetcher = SilentFetcher()
+        let fetcher: SilentFetcher
         let provider: CurrentLocationProvider
         let answers = Lock<[String: [Coordinate]]>([:])
 
-        init(waiting: [String] = []) {
+        init(waiting: [String] = [], holdingRequests: Bool = false) {
+            fetcher = SilentFetcher(holdingRequests: holdingRequests)
             provider = CurrentLocationProvider(locationFetcher: fetcher)
             for name in waiting { check(name) }
         }
@@ -316,6 +346,37 @@ struct CurrentLocationProviderCheckTests {
     }
 
     static let checks: Set<String> = ["CurrentLocationProvider.checks", "CurrentLocationProvider.fetcher"]
+
+    /// A check whose request is out, on a thread of its own: its fetcher's `requestLocation()` has been entered there
+    /// and returns when the test lets it, as a real fetcher's request is out while its answer comes on another thread.
+    final class RequestOut: Sendable {
+        struct NotEntered: Error {}
+
+        let checked = Checked(holdingRequests: true)
+        private let returned = DispatchSemaphore(value: 0)
+        private let released = Lock(false)
+
+        init() throws {
+            DispatchQueue.global().async { [checked, returned] in
+                checked.check("first")
+                returned.signal()
+            }
+            // Bounded: a request never made fails the test instead of hanging it.
+            guard checked.fetcher.gate?.entered.wait(timeout: .now() + 10) == .success else { throw NotEntered() }
+        }
+
+        /// Lets the request return (once), and waits until the check has done what follows it: takes in an answer
+        /// that came meanwhile and delivers it.
+        func letTheRequestReturn() {
+            let first = released.withLock { released in
+                defer { released = true }
+                return !released
+            }
+            guard first else { return }
+            checked.fetcher.gate?.release.signal()
+            _ = returned.wait(timeout: .now() + 10)
+        }
+    }
 
     @Test("A second check anywhere in a first shares its one request, and both are answered once")
     func checkDuringACheck() throws {
@@ -345,6 +406,21 @@ struct CurrentLocationProviderCheckTests {
                 #expect(checked.fetcher.requests == 1, "\(trial)")
                 checked.answer(Self.paris)
                 #expect(checked.answered == ["first": [Self.convention]], "\(trial): answered twice")
+            })
+    }
+
+    @Test("An answer from another thread while the check's request is out is kept for it, wherever the request returns")
+    func answerWhileTheRequestIsOut() throws {
+        // The request returns, and the check takes in what came meanwhile, at each point of the answer: an answer
+        // whose check of `requesting` and keeping of itself were two lock sections is lost between them.
+        try Interleavings.each(
+            { try RequestOut() }, on: Self.checks, operation: { $0.checked.answer() },
+            competing: { $0.letTheRequestReturn() },
+            check: { out, trial in
+                #expect(trial.point == nil || trial.competed, "\(trial): not reached again")
+                out.letTheRequestReturn()
+                #expect(out.checked.answered == ["first": [Self.convention]], "\(trial): the answer was lost")
+                #expect(out.checked.fetcher.requests == 1, "\(trial)")
             })
     }
 
