@@ -32,6 +32,10 @@ let package = Package(
         .library(name: "POILocation", targets: ["POILocation"]),
         .library(name: "POIServer", targets: ["POIServer"]),
         .library(name: "POIApp", targets: ["POIApp"]),
+        // The test helpers another package's tests depend on (chapter 12), as swift-nio ships NIOTestUtils, and the
+        // lock they share with this package.
+        .library(name: "PortableTestSupport", targets: ["PortableTestSupport"]),
+        .library(name: "POILock", targets: ["POILock"]),
     ],
     // Toolchain only: the package must build offline on a fresh machine.
     dependencies: [],
@@ -44,8 +48,8 @@ let package = Package(
     //   4. POICommandLine                                what both command lines share
     //   5. POICommands, POIServerCommand                 poi's commands; poi-server's, beside the server
     //   6. poi, poi-server                               thin executables
-    // Two targets stand apart, for tests only, no product: PortableTestSupport, the helpers any package can copy (it
-    // depends on nothing of this one), and POITestSupport, this package's own.
+    // Two targets stand apart, for tests only: PortableTestSupport, the helpers any package's tests can depend on (a
+    // product; of this package it depends on POILock alone), and POITestSupport, this package's own (no product).
     targets: [
         // 0. A lock ThreadSanitizer sees (Synchronization's Mutex is not seen on Linux): docs/linux-and-swift6.md.
         .target(name: "POILock", swiftSettings: swiftSettings),
@@ -91,9 +95,9 @@ let package = Package(
         .executableTarget(
             name: "poi-server", dependencies: ["POIServerCommand", "POICommandLine"], swiftSettings: swiftSettings),
 
-        // Apart: the test helpers any package can copy (MockURLProtocol, ManualClock, BuiltProduct,
-        // ProgramUnderTest...), built on the toolchain alone; chapter 12 says what to copy. Not a product.
-        .target(name: "PortableTestSupport", swiftSettings: swiftSettings),
+        // Apart: the test helpers any package's tests can depend on (MockURLProtocol, ManualClock, BuiltProduct,
+        // ProgramUnderTest...), built on the toolchain and POILock alone; chapter 12 says how. A product.
+        .target(name: "PortableTestSupport", dependencies: ["POILock"], swiftSettings: swiftSettings),
         // Apart: this package's own test helpers (faults, sockets, gpsd fakes, recorded tracks, poi as a program
         // under test); not a product.
         .target(
@@ -133,11 +137,12 @@ let package = Package(
             path: "Tests/EndToEnd",
             swiftSettings: testSwiftSettings
         ),
-        // The portable helpers' own tests, which depend on nothing else: they go wherever the helpers are copied.
-        // pyramid.json puts them in the integration tier (URLSession over the stub, launched processes).
+        // The portable helpers' own tests, which depend on the helpers and their lock alone: chapter 12's fresh
+        // package runs them through the products. pyramid.json puts them in the integration tier (URLSession over
+        // the stub, launched processes).
         .testTarget(
             name: "PortableTestSupportTests",
-            dependencies: ["PortableTestSupport"],
+            dependencies: ["PortableTestSupport", "POILock"],
             swiftSettings: testSwiftSettings
         ),
         // Not a tier: the workshop's hidden tests, switched on by scripts/workshop (docs/workshop.md).

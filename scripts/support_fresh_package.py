@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""The portable test support on a package nobody here wrote: a fresh `swift package init --type library`, with
-Sources/PortableTestSupport and Tests/PortableTestSupportTests copied in as they are and chapter 12's manifest lines
-added; it must build with zero warnings and run every test of the copied folder, all passing.
+"""The portable test support from a package nobody here wrote: a fresh `swift package init --type library` beside a
+copy of this package (its manifest and sources, where chapter 12's dependency line points), chapter 12's manifest
+lines added and Tests/PortableTestSupportTests copied in as its test target, which reaches the support through the
+products alone; it must build with zero warnings and run every test of the copied folder, all passing.
 
     scripts/support-fresh-package [--keep]
 
 The manifest lines are the ones between `<!-- support:manifest -->` markers in
-docs/12-using-this-layout-as-a-template.md: a `platforms:` line goes into `Package(...)`, each line that starts with
-`.` into its `targets:`. A step of the `kit` stage (scripts/ci-stage), beside scripts/kit-fresh-package; tested by
+docs/12-using-this-layout-as-a-template.md: the `platforms:` and `dependencies:` lines go into `Package(...)`, each
+line that starts with `.` into its `targets:`; the dependency's path, relative to the fresh package, is where the copy
+of this package goes. A step of the `kit` stage (scripts/ci-stage), beside scripts/kit-fresh-package; tested by
 scripts/tests/test_support_fresh_package.py (the parts that need no build).
 """
 
@@ -28,7 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CHAPTER = ROOT / "docs" / "12-using-this-layout-as-a-template.md"
 MANIFEST_BLOCK = re.compile(r"<!-- support:manifest -->\s*```swift\n(.*?)```\s*<!-- /support:manifest -->", re.S)
 MODULE = "PortableTestSupport"
-FOLDERS = [f"Sources/{MODULE}", f"Tests/{MODULE}Tests"]
+TESTS = f"Tests/{MODULE}Tests"
+DEPENDENCY_PATH = re.compile(r'\.package\(path: "([^"]+)"\)')
 NAME = "Copier"
 # Swift Testing's closing line: `✔ Test run with 26 tests in 5 suites passed after 0.1 seconds.`
 SUMMARY = re.compile(r"Test run with (\d+) tests? in \d+ suites? passed")
@@ -53,9 +56,28 @@ def add_to_manifest(manifest: str, package_lines: list[str], target_lines: list[
     if not name or not targets:
         raise SystemExit(f"support-fresh-package: the manifest swift package init wrote has no name or targets:\n{manifest}")
     inner = targets[1] + "    "
-    manifest = (manifest[:targets.end()] + "".join(f"{inner}{line}\n" for line in target_lines)
+    # Package(...)'s arguments keep their order: `dependencies:` just before `targets:`, the others after the name.
+    before_targets = [line for line in package_lines if line.startswith("dependencies:")]
+    after_name = [line for line in package_lines if line not in before_targets]
+    manifest = (manifest[:targets.start()] + "".join(f"{targets[1]}{line}\n" for line in before_targets)
+                + manifest[targets.start():targets.end()] + "".join(f"{inner}{line}\n" for line in target_lines)
                 + manifest[targets.end():])
-    return manifest[:name.end()] + "".join(f"{name[1]}{line}\n" for line in package_lines) + manifest[name.end():]
+    return manifest[:name.end()] + "".join(f"{name[1]}{line}\n" for line in after_name) + manifest[name.end():]
+
+
+def dependency_path(package_lines: list[str]) -> str:
+    """The path chapter 12's `.package(path:)` line gives this package, relative to the package that depends on it."""
+    found = [match[1] for line in package_lines for match in [DEPENDENCY_PATH.search(line)] if match]
+    if len(found) != 1:
+        raise SystemExit("support-fresh-package: chapter 12's lines name this package by no one .package(path:)")
+    return found[0]
+
+
+def copy_of_this_package(destination: Path) -> None:
+    """This package as a dependency sees it: its manifest and its sources, nothing built."""
+    destination.mkdir(parents=True)
+    shutil.copy2(ROOT / "Package.swift", destination / "Package.swift")
+    shutil.copytree(ROOT / "Sources", destination / "Sources")
 
 
 def tests_in(folder: Path) -> int:
@@ -73,14 +95,14 @@ def main(arguments: list[str]) -> int:
         package = folder / NAME
         package.mkdir()
         run(["swift", "package", "init", "--type", "library", "--name", NAME], package)
-        for copied in FOLDERS:
-            shutil.copytree(ROOT / copied, package / copied)
         package_lines, target_lines = manifest_lines(CHAPTER.read_text())
+        copy_of_this_package((package / dependency_path(package_lines)).resolve())
+        shutil.copytree(ROOT / TESTS, package / TESTS)
         manifest = package / "Package.swift"
         manifest.write_text(add_to_manifest(manifest.read_text(), package_lines, target_lines))
-        expected = tests_in(package / FOLDERS[1])
-        print(f"== a fresh package in {package}: {' and '.join(FOLDERS)} copied, chapter 12's lines in its manifest",
-              flush=True)
+        expected = tests_in(package / TESTS)
+        print(f"== a fresh package in {package}: chapter 12's lines in its manifest, this package beside it, {TESTS} "
+              "copied in as its test target", flush=True)
         built = run(["swift", "build", "--build-tests"], package, check=False)
         warnings = sorted({line for line in (built.stdout + built.stderr).splitlines() if ": warning: " in line})
         if built.returncode != 0:

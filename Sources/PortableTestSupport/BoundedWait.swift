@@ -1,3 +1,5 @@
+import POILock
+
 /// Runs `operation` and returns what it returns, or throws `WaitTimedOut` when it has not finished within `limit`
 /// of `clock`'s time.
 ///

@@ -1,4 +1,5 @@
 public import Foundation
+import POILock
 
 #if canImport(Glibc)
     import Glibc

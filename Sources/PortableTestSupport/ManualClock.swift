@@ -1,3 +1,5 @@
+import POILock
+
 /// A `Clock` whose time moves only when a test advances it: sleepers wake at once, in order, without real waiting.
 ///
 /// The async twin of the talk's mocked timer scheduler (WWDC 2018 session 417, "Test execution speed"): code under

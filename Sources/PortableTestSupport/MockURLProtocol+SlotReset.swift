@@ -1,4 +1,5 @@
 import Foundation
+import POILock
 import XCTest
 
 extension MockURLProtocol {

@@ -1,4 +1,5 @@
 public import Foundation
+import POILock
 import Testing
 import XCTest
 

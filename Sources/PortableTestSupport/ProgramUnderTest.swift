@@ -1,4 +1,5 @@
 public import Foundation
+import POILock
 public import Testing
 
 /// A command-line program that a test runs one of two ways with the same body.

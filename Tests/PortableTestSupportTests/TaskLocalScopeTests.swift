@@ -1,4 +1,5 @@
 import Foundation
+import POILock
 import Testing
 
 @testable import PortableTestSupport

@@ -37,9 +37,16 @@ let package = Package(
 class ManifestTests(unittest.TestCase):
     def test_the_chapter_has_the_lines(self):
         package, targets = fresh.manifest_lines(fresh.CHAPTER.read_text())
-        self.assertEqual(package, ["platforms: [.macOS(.v15)],"])
-        self.assertEqual(targets, ['.target(name: "PortableTestSupport"),',
-                                   '.testTarget(name: "PortableTestSupportTests", dependencies: ["PortableTestSupport"]),'])
+        self.assertEqual(package, ["platforms: [.macOS(.v15)],", 'dependencies: [.package(path: "../PointsOfInterest")],'])
+        self.assertEqual(targets, ['.testTarget(name: "PortableTestSupportTests", dependencies: [.product(name: '
+                                   '"PortableTestSupport", package: "PointsOfInterest"), .product(name: "POILock", '
+                                   'package: "PointsOfInterest")]),'])
+        self.assertEqual(fresh.dependency_path(package), "../PointsOfInterest")
+
+    def test_lines_without_one_path_to_this_package_are_refused(self):
+        for lines in ([], ['dependencies: [.package(url: "https://example.com/x", from: "1.0.0")],']):
+            with self.assertRaises(SystemExit):
+                fresh.dependency_path(lines)
 
     def test_a_chapter_without_them_is_refused(self):
         with self.assertRaises(SystemExit):
@@ -52,6 +59,12 @@ class ManifestTests(unittest.TestCase):
         # The product's own `name:` and `targets:` are left alone.
         self.assertEqual(manifest.count("platforms:"), 1)
         self.assertEqual(manifest.count('.target(name: "Kit")'), 1)
+
+    def test_the_dependencies_go_just_before_the_targets(self):
+        manifest = fresh.add_to_manifest(INIT, ["platforms: [.macOS(.v15)],", 'dependencies: [.package(path: "../P")],'],
+                                         [])
+        self.assertIn('    name: "Copier",\n    platforms: [.macOS(.v15)],\n    products: [', manifest)
+        self.assertIn('    ],\n    dependencies: [.package(path: "../P")],\n    targets: [\n', manifest)
 
     def test_a_manifest_without_targets_is_refused(self):
         with self.assertRaises(SystemExit):
