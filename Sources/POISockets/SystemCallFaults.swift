@@ -53,6 +53,9 @@ public struct SystemCallFaults: Sendable {
         case atMost(Int)
         /// A non-blocking `connect` completes at once instead of reporting that it is in progress.
         case completeAtOnce
+        /// An `accept` behaves as Darwin's, in any process: the client inherits the listener's `O_NONBLOCK`
+        /// (`DarwinEmulation`), as the whole process's does under `POI_SYSTEM=darwin`.
+        case asOnDarwin
     }
 
     /// What a call took from the system or gave back to it: what a test counts to see that a path, failing or not,

@@ -187,8 +187,9 @@ extension SystemCallFaults {
     }
 
     func accept(_ descriptor: Int32) -> Int32 {
-        if let action = action(for: .accept), let failed = failing(action) { return failed }
-        return opened(systemAccept(descriptor))
+        let action = action(for: .accept)
+        if let action, let failed = failing(action) { return failed }
+        return opened(systemAccept(descriptor, profile: action == .asOnDarwin ? .darwin : .current))
     }
 
     func send(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {

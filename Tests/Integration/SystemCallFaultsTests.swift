@@ -1,3 +1,4 @@
+import Dispatch
 import POILock
 import POITestSupport
 import Testing
@@ -208,6 +209,95 @@ struct SystemCallFaultsTests {
         try Socket.send([9], to: server)
         #expect(try Socket.receive(from: client, deadline: Self.deadline()) == [9])
         #expect(injector.count(of: .accept) == 3)
+    }
+
+    @Test("A connection accepted as on Darwin, where it inherits the listening socket's O_NONBLOCK, is made blocking")
+    func acceptedAsOnDarwinBlocks() throws {
+        let injector = FaultInjector(FaultInjector.Rule(.accept, .asOnDarwin))
+        let listener = try SocketListener(faults: injector.faults)
+        defer { listener.stop() }
+        let client = try Socket.connect(host: "127.0.0.1", port: listener.port, deadline: Self.deadline())
+        defer { client.close() }
+        let server = try #require(listener.accept())
+        defer { server.close() }
+        #expect(injector.faulted(.accept) == 1)
+        #expect(try server.use { systemIsNonBlocking($0) } == false, "a reader would see EAGAIN instead of waiting")
+    }
+
+    @Test("An accept that fails otherwise than for want of resources is .closed: nothing to wait for")
+    func acceptFailsOtherwise() throws {
+        // Socket.accept itself: a listener would take any other error for want of descriptors, and pause.
+        let injector = FaultInjector(.fail(.accept, with: EINVAL))
+        let (listener, port) = try Socket.bind(host: "127.0.0.1", port: 0, faults: injector.faults)
+        defer { listener.close() }
+        let client = try Socket.connect(host: "127.0.0.1", port: port, deadline: Self.deadline())
+        defer { client.close() }
+        #expect(throws: SocketError.closed) { try Socket.accept(listener) }
+        #expect(injector.count(of: .accept) == 1)
+    }
+
+    @Test("A socket let go without close() is closed as it goes, and the ledger says it was dropped open")
+    func droppedSocketIsClosed() throws {
+        let injector = FaultInjector()
+        let listener = try SocketListener()
+        defer { listener.stop() }
+        do {
+            let client = try Socket.connect(
+                host: "127.0.0.1", port: listener.port, deadline: Self.deadline(), faults: injector.faults)
+            #expect(injector.openDescriptors.count == 1, "the ledger counts the socket the connect opened")
+            #expect(!client.isClosed)
+        }
+        #expect(injector.droppedOpen == 1)
+        #expect(injector.openDescriptors.isEmpty, "\(injector.leftovers)")
+    }
+
+    @Test("A wake pipe's two ends are non-blocking and kept from the programs the process starts (FD_CLOEXEC)")
+    func wakePipeEnds() throws {
+        let ends = try #require(systemPipe())
+        defer {
+            _ = close(ends.read)
+            _ = close(ends.write)
+        }
+        for end in [ends.read, ends.write] {
+            #expect(systemIsNonBlocking(end), "end \(end)")
+            #expect(fcntl(end, F_GETFD, 0) & FD_CLOEXEC != 0, "end \(end)")
+        }
+    }
+
+    @Test("close() while another thread waits to read wakes it: the read ends with .closed, long before its deadline")
+    func closeWakesAReader() throws {
+        // The reader's wait is known to have begun: its poll is the call the faults hear it about to make. A close
+        // just before the poll still wakes it, the shutdown being a state the poll then finds.
+        let polling = DispatchSemaphore(value: 0)
+        let armed = Lock(false)  // the connect's own wait for the handshake is no reader's
+        let faults = SystemCallFaults { call in
+            if call == .poll, armed.withLock({ $0 }) { polling.signal() }
+            return nil
+        }
+        let (client, server, listener) = try Self.pair(clientFaults: faults)
+        armed.withLock { $0 = true }
+        defer {
+            server.close()
+            listener.stop()
+        }
+        let read = DispatchSemaphore(value: 0)
+        let outcome = Lock<Result<[UInt8], SocketError>?>(nil)
+        let started = ContinuousClock.now
+        DispatchQueue.global().async {
+            let result = Result { () throws(SocketError) -> [UInt8] in
+                try Socket.receive(from: client, deadline: .now.advanced(by: .seconds(30)))
+            }
+            outcome.withLock { $0 = result }
+            read.signal()
+        }
+        #expect(polling.wait(timeout: .now() + 10) == .success, "the reader never waited")
+        client.close()
+        #expect(read.wait(timeout: .now() + 40) == .success)
+        #expect(ContinuousClock.now - started < .seconds(20), "woken by its deadline, not by the close")
+        guard case .failure(.closed)? = outcome.withLock({ $0 }) else {
+            Issue.record("the read ended with \(String(describing: outcome.withLock { $0 })), not .closed")
+            return
+        }
     }
 
     /// Accepts one client through a listener that carries `injector`'s faults and records its pauses instead of
