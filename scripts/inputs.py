@@ -44,6 +44,7 @@ from pathlib import Path
 
 import promises
 from pyramidkit.docs import markers
+from pyramidkit.run.errors import exit_status
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "scripts" / "inputs.json"
@@ -254,4 +255,4 @@ def main(arguments: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(exit_status(main, sys.argv[1:]))

@@ -29,6 +29,7 @@ from pyramidkit.run import config as kit_config
 from pyramidkit.run import layout, testrun
 from pyramidkit.run import results as kit_results
 from pyramidkit.run.bounds import HangBounds
+from pyramidkit.run.errors import exit_status
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOL = "measure"  # its blocks: <!-- measure:KEY -->, through pyramidkit/docs/markers.py
@@ -237,4 +238,4 @@ def main(arguments: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(exit_status(main, sys.argv[1:]))

@@ -26,6 +26,7 @@ from pathlib import Path
 import workshop_plan
 import write_the_test
 from pyramidkit.docs import markers
+from pyramidkit.run.errors import exit_status
 
 ROOT = Path(__file__).resolve().parent.parent
 FACILITATOR = ROOT / "docs" / "workshop-facilitator.md"
@@ -130,4 +131,4 @@ def main(arguments: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(exit_status(main, sys.argv[1:]))

@@ -41,6 +41,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pyramidkit.run import layout
+from pyramidkit.run.errors import exit_status
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVER = "poi-server"  # the built one, where SwiftPM says it is for --build-system (scripts/pyramidkit/run/layout.py)
@@ -338,4 +339,4 @@ def main(arguments: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(exit_status(main, sys.argv[1:]))

@@ -25,6 +25,7 @@ from pathlib import Path
 from pyramidkit.proofs import held, universe
 from pyramidkit.run import config as kit_config
 from pyramidkit.run import scratch
+from pyramidkit.run.errors import exit_status
 
 ROOT = Path(__file__).resolve().parent.parent
 STEP_TESTS = ROOT / "docs" / "steps"
@@ -262,4 +263,4 @@ def main(arguments: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(exit_status(main, sys.argv[1:]))

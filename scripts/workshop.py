@@ -39,6 +39,7 @@ from pyramidkit.proofs import held, universe
 from pyramidkit.run import config as kit_config
 from pyramidkit.run import scratch
 from pyramidkit.run.bounds import HangBounds
+from pyramidkit.run.errors import exit_status
 from pyramidkit.run.mistake import PatchMistake
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -342,4 +343,4 @@ def main(arguments: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(exit_status(main, sys.argv[1:]))

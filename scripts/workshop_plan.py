@@ -32,6 +32,7 @@ import sys
 from pathlib import Path
 
 from pyramidkit.docs import markers
+from pyramidkit.run.errors import exit_status
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -392,4 +393,4 @@ def main(arguments: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(exit_status(main, sys.argv[1:]))

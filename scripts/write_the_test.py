@@ -38,6 +38,7 @@ from pathlib import Path
 from pyramidkit.proofs import held, universe
 from pyramidkit.run import config as kit_config
 from pyramidkit.run import scratch
+from pyramidkit.run.errors import exit_status
 from pyramidkit.run.mistake import Mistake, MistakeError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -569,4 +570,4 @@ def main(arguments: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(exit_status(main, sys.argv[1:]))

@@ -22,6 +22,7 @@ __version__ = "0.1.0"
 
 # The modules a tool built on the kit may import (scripts/tests/test_kit_surface.py holds this package's tools to it).
 PUBLIC = (
+    "pyramidkit.run.errors",  # the errors the kit raises, their exit statuses, and how a command ends on one
     "pyramidkit.run.config",  # pyramid.json: the tiers, the test product, the budgets
     "pyramidkit.run.bounds",  # the hang bounds a run is held to
     "pyramidkit.run.results",  # the results of a run, read from the test libraries' output

@@ -19,6 +19,7 @@ import sys
 from collections.abc import Callable
 
 from pyramidkit import __version__
+from pyramidkit.run.errors import UsageError, exit_status
 
 # verb -> (what it does, for the usage; the function that runs it with its arguments and its name)
 Verb = Callable[[list, str], int]
@@ -75,7 +76,7 @@ def _version(arguments: list[str], prog: str) -> int:
         return 0
     if arguments:
         print(f"{prog}: takes no arguments, not {' '.join(arguments)}", file=sys.stderr)
-        return 64
+        return UsageError.status
     print(f"pyramid {__version__}")
     return 0
 
@@ -107,9 +108,13 @@ def terminated(signal_number: int, _frame) -> None:
 
 
 def main(arguments: list[str] | None = None, name: str = "pyramid") -> int:
-    """The command: `arguments` without the program's name; `name` is how the caller called it (in usage lines)."""
-    arguments = list(sys.argv[1:] if arguments is None else arguments)
+    """The command: `arguments` without the program's name; `name` is how the caller called it (in usage lines). A
+    `KitError` a verb raises is said on standard error and ends the command with its status (errors.EXIT_STATUSES)."""
     signal.signal(signal.SIGTERM, terminated)
+    return exit_status(lambda given: _dispatch(given, name), list(sys.argv[1:] if arguments is None else arguments))
+
+
+def _dispatch(arguments: list[str], name: str) -> int:
     first = arguments[0] if arguments else ""
     if first in ("-h", "--help", "help"):
         print(usage(name))
@@ -123,4 +128,4 @@ def main(arguments: list[str] | None = None, name: str = "pyramid") -> int:
     if not first or first.startswith("-"):
         return _run(arguments, name)
     print(f"{name}: no verb named {first!r}\n\n{usage(name)}", file=sys.stderr)
-    return 64
+    return UsageError.status

@@ -43,6 +43,7 @@ from pyramidkit.run import config as kit_config
 from pyramidkit.run import junit, layout, starter
 from pyramidkit.run.bounds import HANG_FACTOR, HANG_MARGIN, UNBUDGETED_SECONDS, HangBounds
 from pyramidkit.run.budgets import check_budgets, flaky_tests, over_budget, unmeasured, unmeasured_line
+from pyramidkit.run.errors import KitError
 from pyramidkit.run.report import NAMED_CLEARED, PROBLEM, closing_line, report_json, report_markdown, report_text
 from pyramidkit.run.shards import Shard, shard_argument
 from pyramidkit.run.testrun import (
@@ -163,7 +164,10 @@ def main(arguments: list[str], prog: str = "pyramid run") -> int:
         return _main(arguments, prog)
     except layout.LayoutError as error:
         print(f"pyramid: {error}", file=sys.stderr)
-        return 2
+        return error.status
+    except KitError as error:  # the build failed or warned: the tiers cannot run (errors.EXIT_STATUSES)
+        print(error, file=sys.stderr)
+        return error.status
 
 
 def _main(arguments: list[str], prog: str) -> int:

@@ -14,6 +14,8 @@ import re
 import subprocess
 from pathlib import Path
 
+from pyramidkit.run.errors import UsageError
+
 # The modules whose lines are not counted (the tests' helpers): pyramid.json's excludedModules, set by exclude().
 EXCLUDED_MODULES: set[str] = set()
 
@@ -231,7 +233,7 @@ def tool(name: str) -> str:
     found = subprocess.run(["xcrun", "--find", name], capture_output=True, text=True)
     if found.returncode == 0:
         return found.stdout.strip()
-    raise SystemExit(f"pyramid: cannot find {name} beside swift or through xcrun")
+    raise UsageError(f"pyramid: cannot find {name} beside swift or through xcrun")
 
 
 def clear_profiles(folder: Path) -> None:

@@ -36,6 +36,7 @@ from pyramidkit.mutation.sampling import sample
 from pyramidkit.mutation.selection import fingerprint
 from pyramidkit.run import config as kit_config
 from pyramidkit.run import layout
+from pyramidkit.run.errors import UsageError
 
 
 def whole_number(text: str) -> int:
@@ -218,10 +219,10 @@ def from_report(options: argparse.Namespace, report: dict, package: MutatedPacka
         selection = report.get("selection", {})
         engine = "schemata" if report.get("engines", {}).get("schemata") else "rebuild"
         if not documentable(selection.get("limit"), selection.get("modules"), engine):
-            raise SystemExit(f"mutants: {NOT_DOCUMENTABLE}")
+            raise UsageError(f"mutants: {NOT_DOCUMENTABLE}")
         chapters = [path for path in figures.doc_files(package.config) if f"<!-- {DOC_TOOL}:" in path.read_text()]
         if not chapters:
-            raise SystemExit(f"mutants: no file of pyramid.json's docs holds a <!-- {DOC_TOOL}:KEY --> block")
+            raise UsageError(f"mutants: no file of pyramid.json's docs holds a <!-- {DOC_TOOL}:KEY --> block")
         for chapter in chapters:
             chapter.write_text(update_docs(chapter.read_text(), report, engine, package.tiers))
             progress(f"   wrote the run's tables into {chapter.relative_to(package.root)}")

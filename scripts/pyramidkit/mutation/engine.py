@@ -16,6 +16,7 @@ from pyramidkit.mutation import schemata as schemata_module
 from pyramidkit.mutation.package import MutatedPackage
 from pyramidkit.mutation.swift_source import Mutant
 from pyramidkit.run import layout, scratch
+from pyramidkit.run.errors import NotRunnable
 
 # From how many mutants to run the schemata pay for a copy of their own (.build-mutants/schemata, a clean build the
 # first time). Below it, `auto` compiles the schema into .build-mutants/tree, the copy scripts/check-claims keeps
@@ -115,10 +116,10 @@ class Engine:
                 put_back += 1
             progress(f"   build {attempt}: {seconds:.0f} s, {put_back} lines the schema cannot hold put back")
             if not put_back:
-                raise SystemExit(f"mutants: the schemata do not build, for a reason not on a mutated line\n"
+                raise NotRunnable(f"mutants: the schemata do not build, for a reason not on a mutated line\n"
                                  f"{log[-3000:]}")
         else:
-            raise SystemExit("mutants: the schemata still do not build after 59 attempts")
+            raise NotRunnable("mutants: the schemata still do not build after 59 attempts")
         self.setup_seconds["schemata"] = round(time.monotonic() - started, 1)
         if proofs:  # what the copy now holds, for the proofs' next build and the next run's
             merged_files.remember(copy.tree, proofs, {name: (package.root / name).read_text() for name in proofs

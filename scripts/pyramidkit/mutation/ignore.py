@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from pyramidkit.mutation.package import MutatedPackage
+from pyramidkit.run.errors import UsageError
 
 KINDS = ("equivalent", "untestable", "owed")
 
@@ -25,7 +26,7 @@ def parse_ignored(text: str, name: str = "the ignore file") -> dict[tuple[str, s
         heading = re.match(r"##\s+(\w+)", line)
         if heading:
             if heading[1] not in KINDS:
-                raise SystemExit(f"mutants: {name}: no list named {heading[1]} (one of {', '.join(KINDS)})")
+                raise UsageError(f"mutants: {name}: no list named {heading[1]} (one of {', '.join(KINDS)})")
             kind = heading[1]
         elif line.strip() and not line.startswith("#"):
             file, operator, original, reason = line.split("\t")

@@ -16,12 +16,13 @@ import subprocess
 from pathlib import Path
 
 from pyramidkit.mutation.swift_source import Mutant
+from pyramidkit.run.errors import UsageError
 from pyramidkit.run.shards import Shard, shard_argument  # noqa: F401 - the names --shard is read with
 
 HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
 
 
-class DiffError(Exception):
+class DiffError(UsageError):
     """Why the lines of a change cannot be read: not a git checkout, or a reference git does not know."""
 
 

@@ -27,6 +27,7 @@ from typing import Callable, Sequence
 
 from pyramidkit.mutation.swift_source import Mutant
 from pyramidkit.run import layout, scratch
+from pyramidkit.run.errors import NotRunnable
 
 # The state a worker process inherits when it is forked: what every one of its runs needs. Each worker has its own
 # copy; nothing is written back.
@@ -88,7 +89,7 @@ class SideBySide:
     def limits(self, tiers: dict[str, str], rounds: int = 3) -> dict[str, float]:
         """Each tier's limit (tier name -> its filter): `rounds` rounds of a run in every worker at once, four times
         the slowest plus a second, at least two seconds. A tier that fails, or runs no test, as the code is stops the
-        run (SystemExit), as scratch.time_limits does."""
+        run (NotRunnable), as scratch.time_limits does."""
         limits = {}
         for tier, pattern in tiers.items():
             slowest = 0.0
@@ -96,7 +97,7 @@ class SideBySide:
                 for status, tests, seconds, output in [future.result() for future in
                                                        [pool.submit(_measure, pattern) for pool in self.pools]]:
                     if status != "passed" or not tests:
-                        raise SystemExit(f"the {tier} tier does not pass as the code is\n{output}")
+                        raise NotRunnable(f"the {tier} tier does not pass as the code is\n{output}")
                     slowest = max(slowest, seconds)
             limits[tier] = scratch.limit_from(slowest)
         self.measured = limits

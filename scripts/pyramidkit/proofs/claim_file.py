@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 from pyramidkit.run import config as kit_config
+from pyramidkit.run.errors import UsageError
 from pyramidkit.run.mistake import Mistake
 
 
@@ -38,7 +39,7 @@ class Claim:
 FIELDS = {"name", "says", "file", "find", "replace", "check", "environment"}
 
 
-class ClaimsError(Exception):
+class ClaimsError(UsageError):
     """The claims file is missing or says something check-claims cannot use; the message says what and where."""
 
 

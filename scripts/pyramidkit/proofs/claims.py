@@ -40,6 +40,7 @@ from pyramidkit.proofs.claim_file import Claim, ClaimsError, load, parse  # noqa
 from pyramidkit.run import config as kit_config
 from pyramidkit.run import layout, scratch
 from pyramidkit.run.bounds import HangBounds
+from pyramidkit.run.errors import UsageError
 
 
 def check(copy: scratch.Scratch, claim: Claim, package: kit_config.Config,
@@ -115,11 +116,11 @@ def main(arguments: list[str], prog: str = "pyramid claims") -> int:
         every = load(package)
     except (kit_config.ConfigError, ClaimsError) as error:
         print(f"{prog}: {error}", file=sys.stderr)
-        return 64
+        return UsageError.status
     if not every:
         print(f"{prog}: {package.root / kit_config.FILE} names no claims file (\"claims\": \"FILE\")",
               file=sys.stderr)
-        return 64
+        return UsageError.status
     if options.force and not options.undo:
         parser.error("--force goes with --undo")
     if (options.apply or options.undo) and (options.names or options.list or (options.apply and options.undo)):
@@ -136,7 +137,7 @@ def main(arguments: list[str], prog: str = "pyramid claims") -> int:
     if unknown:
         print(f"{prog}: no claim named {', '.join(unknown)} ({prog} --list lists them)",
               file=sys.stderr)
-        return 64
+        return UsageError.status
     selected = [claim for claim in every if not options.names or claim.name in options.names]
     if options.apply:
         return claim_in_place.apply(selected[0], package.root)
@@ -149,7 +150,7 @@ def main(arguments: list[str], prog: str = "pyramid claims") -> int:
         holding = universe.holding(package)
     except universe.MistakesFileError as error:
         print(f"{prog}: {error}", file=sys.stderr)
-        return 64
+        return UsageError.status
     built, seconds, log = held.build(copy, holding, print)
     if not built:
         print(log[-3000:])

@@ -26,10 +26,11 @@ from pyramidkit.mutation.package import MutatedPackage
 from pyramidkit.mutation.sampling import sample
 from pyramidkit.proofs import claim_file, held
 from pyramidkit.run import config as kit_config
+from pyramidkit.run.errors import UsageError
 from pyramidkit.run.mistake import Mistake, MistakeError
 
 
-class MistakesFileError(Exception):
+class MistakesFileError(UsageError):
     """A mistakes file pyramid.json names is not a list of find-and-replace rows; the message says where."""
 
 

@@ -55,6 +55,8 @@ import os
 import re
 from pathlib import Path
 
+from pyramidkit.run.errors import UsageError
+
 FILE = "pyramid.json"
 KEYS = {"testProduct", "tiers", "budgets", "claims", "mistakes", "programs", "excludedModules", "docs", "allowWarnings", "mutantsIgnore", "mutantSample",
         "about"}
@@ -63,7 +65,7 @@ NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 PRODUCT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 
 
-class ConfigError(Exception):
+class ConfigError(UsageError):
     """pyramid.json is missing or says something the kit cannot use; the message says what and where."""
 
 

@@ -64,6 +64,8 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+from pyramidkit.run.errors import UsageError
+
 NATIVE, SWIFTBUILD = "native", "swiftbuild"
 BUILD_SYSTEMS = (NATIVE, SWIFTBUILD)
 RUNNER_SUFFIX = "-test-runner"
@@ -80,7 +82,7 @@ def build_system_crashed(output: str) -> bool:
     return BUILD_SYSTEM_CRASH.search(output) is not None
 
 
-class LayoutError(Exception):
+class LayoutError(UsageError):
     """SwiftPM could not say where the products are, or a product is not built: the message says what to do."""
 
 

@@ -8,12 +8,13 @@ flaky tests are the shards' together.
 
 from __future__ import annotations
 
+from pyramidkit.run.errors import UsageError
 from pyramidkit.run.report import report_json
 from pyramidkit.run.results import Case, Failure, TestResult
 from pyramidkit.run.testrun import TierRun
 
 
-class MergeError(Exception):
+class MergeError(UsageError):
     """Why these reports do not make one run."""
 
 

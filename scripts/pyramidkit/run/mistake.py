@@ -31,12 +31,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Dict, Optional, Protocol
 
+from pyramidkit.run.errors import KitError
+
 # How a mistake reads the files as they are: a file's text, or None when there is no such file.
 Reader = Callable[[str], Optional[str]]
 Changes = Dict[str, Optional[str]]
 
 
-class MistakeError(ValueError):
+class MistakeError(KitError, ValueError):
     """The mistake does not apply to the file as it is; the message says what was looked for and what was found."""
 
 

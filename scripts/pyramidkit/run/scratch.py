@@ -32,6 +32,7 @@ from pathlib import Path
 
 from pyramidkit.run import bounded, layout, listing, running, testrun
 from pyramidkit.run import config as kit_config
+from pyramidkit.run.errors import CopyInUse, NotRunnable
 from pyramidkit.run.mistake import PutIn
 from pyramidkit.run.report import failure_text
 from pyramidkit.run.results import Failure, TestResult
@@ -120,11 +121,11 @@ class BuiltTests:
 
     def binaries(self) -> list[Path]:
         """The test binaries where SwiftPM says the build put them (layout.py): native's one, swiftbuild's runner of
-        each test target. None built: SystemExit, saying what builds them."""
+        each test target. None built: layout.LayoutError, saying what builds them."""
         try:
             return layout.built_tests(self.tree, layout.Build(self.build_system), self.product)
-        except layout.LayoutError as error:
-            raise SystemExit(str(error)) from None
+        except layout.LayoutError:
+            raise
 
     def products(self) -> Path:
         """The products folder of the build (layout.bin_path): the programs are there."""
@@ -141,8 +142,8 @@ class BuiltTests:
         if binary not in self._by_binary:
             try:
                 self._by_binary[binary] = listing.listed(binary, self.tree, layout.Build(self.build_system))
-            except listing.ListingError as error:
-                raise SystemExit(str(error)) from None
+            except listing.ListingError:
+                raise
         return self._by_binary[binary]
 
     # MARK: Running tests
@@ -239,7 +240,7 @@ class Scratch(BuiltTests):
 
                 fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                raise SystemExit(f"{self.tree} is in use by another run of a tool that makes mistakes in it "
+                raise CopyInUse(f"{self.tree} is in use by another run of a tool that makes mistakes in it "
                                  "(mutants, check-claims, promises, steps, workshop verify); wait for it to end") from None
         overrides = overrides or {}
         listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
@@ -347,7 +348,7 @@ class Scratch(BuiltTests):
         built, seconds, log = self.build()
         if not built:
             print(log[-3000:])
-            raise SystemExit(f"{tool}: the package does not build as it is")
+            raise NotRunnable(f"{tool}: the package does not build as it is")
         return seconds
 
 def stamp(path: Path, seen: int) -> None:
@@ -391,7 +392,7 @@ def time_limits(copy: BuiltTests, package: kit_config.Config, now: Callable[[], 
         runs = [copy.run(package.tier(tier).filter, 600) for _ in range(3)]
         failed = [run for run in runs if run.status != "passed" or not run.tests]
         if failed:
-            raise SystemExit(f"the {tier} tier does not pass as the code is\n{failed[0].output[-2000:]}")
+            raise NotRunnable(f"the {tier} tier does not pass as the code is\n{failed[0].output[-2000:]}")
         limits[tier] = limit_from(max(run.seconds for run in runs))
     try:
         kept.write_text(json.dumps({"binaries": built, "tiers": package.names, "measured": now(), "limits": limits}))

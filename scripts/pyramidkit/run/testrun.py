@@ -20,6 +20,7 @@ from pyramidkit.run import bounded, layout, listing, running
 from pyramidkit.run import config as kit_config
 from pyramidkit.run import results as kit_results
 from pyramidkit.run.bounds import HangBounds, hung_entries, hung_line
+from pyramidkit.run.errors import NotRunnable
 from pyramidkit.run.results import TestResult
 
 # The instrumented build of --coverage, apart from the normal one (.gitignore has .build-*/), in the package's root.
@@ -72,14 +73,14 @@ def build(package: kit_config.Config, extra: list[str] | None = None) -> float:
     output = completed.stdout
     if completed.returncode != 0:
         sys.stdout.write(output)
-        raise SystemExit("pyramid: the build failed")
+        raise NotRunnable("pyramid: the build failed")
     warnings = sorted({line for line in output.splitlines()
                        if re.match(r"^/.*: warning: ", line) and not layout.TOOLCHAIN_WARNING.search(line)})
     if warnings and package.allow_warnings:
         progress(f"   the build printed {len(warnings)} warnings (pyramid.json allows them)")
     elif warnings:
         print("\n".join(warnings))
-        raise SystemExit("pyramid: the build printed warnings (pyramid.json's \"allowWarnings\": true runs the tiers "
+        raise NotRunnable("pyramid: the build printed warnings (pyramid.json's \"allowWarnings\": true runs the tiers "
                          "of a build that warns)")
     progress(f"   built in {seconds:.1f} s")
     return seconds

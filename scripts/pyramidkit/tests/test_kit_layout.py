@@ -30,6 +30,8 @@ from pyramidkit.run import (
 )
 from pyramidkit.run import results as kit_results
 from pyramidkit.run import testrun as kit_testrun
+from pyramidkit.run.errors import KitError, NotRunnable
+from pyramidkit.run.layout import LayoutError
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -321,9 +323,10 @@ class PyramidOnSwiftbuildTests(FakeSwiftTestCase):
         with unittest.mock.patch.dict(os.environ, {"FAKE_SWIFT_BUILD_OUTPUT": toolchain}):
             self.assertEqual(self.main("--build-system", "swiftbuild")[0], 0)
         own = f"{self.root}/Sources/Lib/A.swift:1:5: warning: never used\nBuild complete!"
-        with unittest.mock.patch.dict(os.environ, {"FAKE_SWIFT_BUILD_OUTPUT": own}), \
-                self.assertRaisesRegex(SystemExit, "the build printed warnings"):
-            self.main("--build-system", "swiftbuild")
+        with unittest.mock.patch.dict(os.environ, {"FAKE_SWIFT_BUILD_OUTPUT": own}):
+            code, _, said = self.main("--build-system", "swiftbuild")
+        self.assertEqual(code, NotRunnable.status)
+        self.assertIn("the build printed warnings", said)
 
 
 class BuildSystemCrashTests(FakeSwiftTestCase):
@@ -340,8 +343,8 @@ class BuildSystemCrashTests(FakeSwiftTestCase):
             try:
                 kit_testrun.build(self.package, ["--build-system", "swiftbuild"])
                 code: int | str = 0
-            except SystemExit as stopped:
-                code = str(stopped.code)
+            except KitError as stopped:
+                code = str(stopped)
         return code, said.getvalue()
 
     def build_calls(self) -> int:
@@ -422,7 +425,7 @@ class ToolsOnSwiftbuildTests(FakeSwiftTestCase):
     def test_an_unbuilt_scratch_copy_says_what_builds_it(self):
         self.build_native()
         copy = scratch.Scratch(self.root, self.root, "FakePackageTests", build_system="swiftbuild")
-        with self.assertRaisesRegex(SystemExit, "build them with `swift build --build-tests --build-system swiftbuild`"):
+        with self.assertRaisesRegex(LayoutError, "build them with `swift build --build-tests --build-system swiftbuild`"):
             copy.binaries()
 
 

@@ -32,6 +32,7 @@ from pyramidkit.mutation import (
 )
 from pyramidkit.mutation.package import MutatedPackage
 from pyramidkit.run import scratch
+from pyramidkit.run.errors import UsageError
 
 REPOSITORY = Path(__file__).resolve().parents[3]
 PACKAGE = MutatedPackage.load(REPOSITORY)  # this package: its tiers and its ignore file (the tables below use them)
@@ -169,7 +170,7 @@ class SelectionTests(unittest.TestCase):
         self.assertEqual(ignore.parse_ignored(text), {("A", "equality", "a == b"): ("equivalent", "same"),
                                                       ("B", "logical", "c"): ("untestable", "seam"),
                                                       ("C", "default-body", "d"): ("owed", "a test of e")})
-        with self.assertRaises(SystemExit):
+        with self.assertRaises(UsageError):
             ignore.parse_ignored("## later\n")
 
     def test_an_owed_survivor_counts_as_a_survivor_and_a_killed_one_is_reported(self):

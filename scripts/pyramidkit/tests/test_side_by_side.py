@@ -25,6 +25,7 @@ from pyramidkit.mutation import (
     reports,
     side_by_side,
 )
+from pyramidkit.run.errors import NotRunnable
 from pyramidkit.run.scratch import Outcome
 from pyramidkit.tests.test_mutants import small_package
 
@@ -103,7 +104,7 @@ class SideBySideTests(unittest.TestCase):
         for copy in (Copy([0.1], status="failed"), Copy([0.1], tests=0)):
             workers = side_by_side.SideBySide(2, {"copy": copy, "limits": {}})
             try:
-                with self.assertRaisesRegex(SystemExit, "the Fast tier does not pass as the code is\nran FastTests"):
+                with self.assertRaisesRegex(NotRunnable, "the Fast tier does not pass as the code is\nran FastTests"):
                     workers.limits({"Fast": "FastTests"})
             finally:
                 workers.close()
