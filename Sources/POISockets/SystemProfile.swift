@@ -66,11 +66,10 @@ public enum SystemProfile: String, Sendable, CaseIterable {
     /// pass while following another's. The programs check the variable first and report it as a usage error.
     public static let current: SystemProfile = {
         let value = getenv(variable).map { String(cString: $0) }
-        do throws(UnknownProfile) {
-            return try SystemProfile(environmentValue: value)
-        } catch {
-            fatalError(error.description)
-        }
+        let profile = try? SystemProfile(environmentValue: value)
+        // A precondition every process runs, rather than a stop in a branch only the stopped process reaches.
+        precondition(profile != nil, UnknownProfile(value: value ?? "").description)
+        return profile ?? .native
     }()
 
     /// What `fstat` tells of `descriptor` as the profile has it: its type (`isSocket`), device and inode (under

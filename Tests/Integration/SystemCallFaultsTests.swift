@@ -214,13 +214,24 @@ struct SystemCallFaultsTests {
     @Test("A connection accepted as on Darwin, where it inherits the listening socket's O_NONBLOCK, is made blocking")
     func acceptedAsOnDarwinBlocks() throws {
         let injector = FaultInjector(FaultInjector.Rule(.accept, .asOnDarwin))
+        // The fault itself: the raw accept of a non-blocking listening socket inherits its mode, as Darwin's does.
+        let (bound, port) = try Socket.bind(host: "127.0.0.1", port: 0)
+        defer { bound.close() }
+        let first = try Socket.connect(host: "127.0.0.1", port: port, deadline: Self.deadline())
+        defer { first.close() }
+        try Socket.waitUntilReadable(bound, until: Self.deadline())
+        let raw = try bound.use { injector.faults.accept($0) }
+        #expect(raw >= 0)
+        defer { _ = close(raw) }
+        #expect(systemIsNonBlocking(raw), "accepted as on Darwin, the client inherits O_NONBLOCK")
+
         let listener = try SocketListener(faults: injector.faults)
         defer { listener.stop() }
         let client = try Socket.connect(host: "127.0.0.1", port: listener.port, deadline: Self.deadline())
         defer { client.close() }
         let server = try #require(listener.accept())
         defer { server.close() }
-        #expect(injector.faulted(.accept) == 1)
+        #expect(injector.faulted(.accept) == 2)
         #expect(try server.use { systemIsNonBlocking($0) } == false, "a reader would see EAGAIN instead of waiting")
     }
 
