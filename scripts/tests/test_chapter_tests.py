@@ -1,12 +1,9 @@
 """Tests of scripts/chapter_tests.py: which lines of a run a chapter shows, and which differences --check ignores."""
 
-import sys
 import tempfile
 import unittest
 from pathlib import Path
 from unittest import mock
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import chapter_tests
 

@@ -1,13 +1,9 @@
 """Tests of scripts/check_kit_names.py: which names count, and as whole words only.
 
-Run with: python3 -m unittest discover -s scripts/tests
+Run with: python3 -m unittest discover -s scripts -t scripts
 """
 
-import sys
 import unittest
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import check_kit_names
 

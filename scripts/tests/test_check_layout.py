@@ -2,20 +2,16 @@
 reading of `nm` and `ldd` behind `--binaries` (what the built poi-server must not link), every platform fork in the
 table of docs/macos.md, and Darwin's rules that a build on Linux does not enforce.
 
-Run with: python3 -m unittest discover -s scripts/tests
+Run with: python3 -m unittest discover -s scripts -t scripts
 """
 
-import importlib.machinery
-import importlib.util
 import tempfile
 import unittest
 from pathlib import Path
 
+import check_layout as layout
+
 ROOT = Path(__file__).resolve().parent.parent.parent
-_loader = importlib.machinery.SourceFileLoader("check_layout", str(ROOT / "scripts" / "check-layout"))
-_spec = importlib.util.spec_from_loader("check_layout", _loader)
-layout = importlib.util.module_from_spec(_spec)
-_loader.exec_module(layout)
 
 SUITE = """import Testing
 

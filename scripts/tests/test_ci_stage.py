@@ -1,7 +1,7 @@
 """Tests of scripts/ci-stage, the stages .ci/run and the workflow share: with-poi-server gives the command a running
 server's URL, passes the command's status on, and leaves no server behind.
 
-Run with: python3 -m unittest discover -s scripts/tests
+Run with: python3 -m unittest discover -s scripts -t scripts
 """
 
 import re

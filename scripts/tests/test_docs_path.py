@@ -1,12 +1,9 @@
 """Tests of scripts/docs_path.py: contents, path blocks and glossary links."""
 
-import sys
 import tempfile
 import unittest
 from pathlib import Path
 from unittest import mock
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import docs_path
 from docs_path import Page

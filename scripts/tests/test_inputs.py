@@ -4,12 +4,9 @@ that fails when an input lacks a kind of value, when a case names no input, or w
 from __future__ import annotations
 
 import json
-import sys
 import tempfile
 import unittest
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import inputs
 

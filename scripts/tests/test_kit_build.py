@@ -2,7 +2,7 @@
 and the metadata pyproject.toml gives, every file's hash in RECORD, the same bytes from the same files; the sdist
 holds what a wheel is built from; a version that disagrees with the package's stops the build.
 
-Run with: python3 -m unittest discover -s scripts/tests
+Run with: python3 -m unittest discover -s scripts -t scripts
 """
 
 import base64
@@ -15,11 +15,10 @@ import unittest
 import zipfile
 from pathlib import Path
 
-SCRIPTS = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(SCRIPTS))
+import kit_build
+import pyramidkit
 
-import kit_build  # noqa: E402
-import pyramidkit  # noqa: E402
+SCRIPTS = Path(__file__).resolve().parent.parent
 
 
 class WheelTests(unittest.TestCase):

@@ -1,7 +1,7 @@
 """Tests of scripts/kit_fresh_package.py's parts that need no build: chapter 12's install block is found and installs a
 command that runs from any folder, and the counts and the reports are compared tier by tier.
 
-Run with: python3 -m unittest discover -s scripts/tests
+Run with: python3 -m unittest discover -s scripts -t scripts
 """
 
 import os
@@ -10,8 +10,6 @@ import sys
 import tempfile
 import unittest
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import kit_fresh_package as fresh
 

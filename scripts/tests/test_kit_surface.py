@@ -1,18 +1,16 @@
 """This package's own tools (the workshop, promises, steps, measure, the chapter checks) are built on the pyramid
 kit's public surface only (pyramidkit.PUBLIC), so the kit can change inside without breaking them.
 
-Run with: python3 -m unittest discover -s scripts/tests
+Run with: python3 -m unittest discover -s scripts -t scripts
 """
 
 import ast
-import sys
 import unittest
 from pathlib import Path
 
-SCRIPTS = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(SCRIPTS))
+import pyramidkit
 
-import pyramidkit  # noqa: E402
+SCRIPTS = Path(__file__).resolve().parent.parent
 
 
 def kit_imports(path: Path) -> list[tuple[int, str]]:

@@ -2,7 +2,7 @@
 its code (the preloaded like-darwin.c), each interposed call held to what it claims, on Python's own sockets, with the
 same calls made without the preload as the control.
 
-Run with: python3 -m unittest discover -s scripts/tests
+Run with: python3 -m unittest discover -s scripts -t scripts
 """
 
 from __future__ import annotations

@@ -2,13 +2,10 @@
 
 import contextlib
 import io
-import sys
 import tempfile
 import unittest
 from pathlib import Path
 from unittest import mock
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import measure
 

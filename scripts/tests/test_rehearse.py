@@ -2,12 +2,8 @@
 
 import contextlib
 import io
-import sys
 import unittest
-from pathlib import Path
 from unittest import mock
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import rehearse
 

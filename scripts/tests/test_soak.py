@@ -7,9 +7,6 @@ import io
 import sys
 import unittest
 import unittest.mock
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import soak
 

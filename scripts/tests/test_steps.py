@@ -1,11 +1,8 @@
 """Tests of scripts/steps.py (the parts that run without a build; CI replays every step on the package)."""
 
-import sys
 import tempfile
 import unittest
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import steps
 from pyramidkit.run import scratch

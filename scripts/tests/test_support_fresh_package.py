@@ -1,15 +1,12 @@
 """Tests of scripts/support_fresh_package.py's parts that need no build: chapter 12's manifest lines are found and go
 where `swift package init` puts a package's name and targets, and the copied folder's tests are counted.
 
-Run with: python3 -m unittest discover -s scripts/tests
+Run with: python3 -m unittest discover -s scripts -t scripts
 """
 
-import sys
 import tempfile
 import unittest
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import support_fresh_package as fresh
 

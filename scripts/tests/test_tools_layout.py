@@ -1,17 +1,13 @@
 """This package's soak and measure find poi and poi-server where SwiftPM says they are, for either build system, and
 say what builds them when they are not there (with the kit's fake `swift`: pyramidkit/tests/test_kit_layout.py).
 
-Run with: python3 -m unittest discover -s scripts/tests
+Run with: python3 -m unittest discover -s scripts -t scripts
 """
 
 import contextlib
 import io
-import sys
 import unittest
 import unittest.mock
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import measure
 import soak

@@ -6,14 +6,11 @@ from __future__ import annotations
 import contextlib
 import io
 import re
-import sys
 import tempfile
 import unittest
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from unittest import mock
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import workshop
 from pyramidkit.run import scratch

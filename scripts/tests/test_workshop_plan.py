@@ -3,13 +3,10 @@
 import contextlib
 import dataclasses
 import io
-import sys
 import tempfile
 import unittest
 from pathlib import Path
 from unittest import mock
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import workshop_plan
 from workshop_plan import Slot

@@ -5,13 +5,10 @@ import contextlib
 import dataclasses
 import io
 import subprocess
-import sys
 import tempfile
 import unittest
 from pathlib import Path
 from unittest import mock
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import write_the_test
 from pyramidkit.run import scratch

@@ -22,8 +22,6 @@ import unittest
 import unittest.mock
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
 from pyramidkit.run import (
     layout,
     testrun,

@@ -1,7 +1,7 @@
 """Tests of scripts/pyramidkit/run/bounded.py: a run stopped at its bound, or at a test's, with every process it started, and the
 stopping of a whole process tree. The test binaries are fakes (fake_test_binary.py), so nothing is built.
 
-Run with: python3 -m unittest discover -s scripts/tests
+Run with: python3 -m unittest discover -s scripts -t scripts
 """
 
 import os
@@ -11,8 +11,6 @@ import sys
 import unittest
 import unittest.mock
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.run import bounded
 

@@ -1,14 +1,10 @@
 """Tests of scripts/pyramidkit/mutation/bug_operators.py: what each operator generates, and nothing inside a comment, a string literal
 or a branch of #if this machine does not compile.
 
-Run with: python3 -m unittest discover -s scripts/tests
+Run with: python3 -m unittest discover -s scripts -t scripts
 """
 
-import sys
 import unittest
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.mutation import operators
 

@@ -5,13 +5,10 @@ import dataclasses
 import io
 import json
 import os
-import sys
 import tempfile
 import time
 import unittest
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.proofs import claims
 from pyramidkit.proofs import in_place as claim_in_place

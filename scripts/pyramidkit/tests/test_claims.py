@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import json
-import sys
 import tempfile
 import types
 import unittest
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.proofs import claims
 from pyramidkit.run import config as kit_config

@@ -1,7 +1,7 @@
 """Tests of the kit's command (pyramidkit/cli): its verbs, its version, its usage, and how it says what is wrong;
 and of the two things every verb shares from run/config.py: which package it means, and how it names itself.
 
-Run with: python3 -m unittest discover -s scripts/pyramidkit/tests -t scripts
+Run with: python3 -m unittest discover -s scripts -t scripts
 """
 
 from __future__ import annotations
@@ -9,13 +9,10 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import sys
 import tempfile
 import unittest
 from pathlib import Path
 from unittest import mock
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import pyramidkit
 from pyramidkit import cli

@@ -4,18 +4,14 @@ a stand-in `swift` that answers as macOS's SwiftPM does and replays a real run (
 fixtures/kitrec/). Each run must count what the kit counted on Linux from the real test binary of the same tests
 (fixtures/kitrec/linux-*-report.json), going through `swift test` only.
 
-Run with: python3 -m unittest discover -s scripts/pyramidkit/tests
+Run with: python3 -m unittest discover -s scripts -t scripts
 """
 
 from __future__ import annotations
 
 import json
-import sys
 import unittest
 import unittest.mock
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.cli import run as pyramid
 from pyramidkit.mutation import command as mutants

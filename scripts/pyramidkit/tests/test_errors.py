@@ -7,12 +7,9 @@ import ast
 import contextlib
 import io
 import re
-import sys
 import unittest
 import unittest.mock
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.run import errors
 

@@ -5,11 +5,8 @@ Run with: cd scripts && python3 -m unittest pyramidkit.tests.test_held
 
 from __future__ import annotations
 
-import sys
 import unittest
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.proofs import held, held_keys
 from pyramidkit.run.mistake import Mistake

@@ -1,15 +1,12 @@
 """Tests of scripts/pyramidkit/run/config.py (pyramid.json) and starter.py (--init's guesses).
 
-Run with: python3 -m unittest discover -s scripts/tests
+Run with: python3 -m unittest discover -s scripts -t scripts
 """
 
 import json
-import sys
 import tempfile
 import unittest
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.run import (
     config,

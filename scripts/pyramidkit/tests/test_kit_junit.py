@@ -1,15 +1,12 @@
 """Tests of scripts/pyramidkit/run/junit.py: a <testcase> per case, failures with file:line, skips, the counts.
 
-Run with: python3 -m unittest discover -s scripts/tests
+Run with: python3 -m unittest discover -s scripts -t scripts
 """
 
-import sys
 import tempfile
 import unittest
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.run import (
     junit,

@@ -4,7 +4,7 @@ system handed to every `swift build` and `swift test`, swiftbuild's runners run 
 (whose runners each truncate the one stream path, as 6.3.1's do), the errors when nothing is built, and the results
 reader on a "6.4" event stream (fixtures/README.md: written from the schema, not recorded).
 
-Run with: python3 -m unittest discover -s scripts/tests
+Run with: python3 -m unittest discover -s scripts -t scripts
 """
 
 from __future__ import annotations
@@ -19,8 +19,6 @@ import unittest
 import unittest.mock
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.cli import run as pyramid
 from pyramidkit.run import config as kit_config

@@ -2,15 +2,12 @@
 in fixtures/kit-DemoTests.swift.txt (a parameterized test of 3 passing cases, one of 2 cases failing on the second,
 a disabled test, a test in a suite, a warning, a known issue, and three XCTest methods: pass, skip, fail).
 
-Run with: python3 -m unittest discover -s scripts/tests
+Run with: python3 -m unittest discover -s scripts -t scripts
 """
 
 import json
-import sys
 import unittest
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.run import results
 

@@ -7,12 +7,9 @@ Run with: cd scripts && python3 -m unittest pyramidkit.tests.test_merged_files
 from __future__ import annotations
 
 import json
-import sys
 import tempfile
 import unittest
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.mutation import merged_files, operators, schemata
 from pyramidkit.proofs import held

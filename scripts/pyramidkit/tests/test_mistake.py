@@ -1,13 +1,9 @@
 """Tests of scripts/pyramidkit/run/mistake.py: the one model of a mistake put in on purpose.
 
-Run with: python3 -m unittest discover -s scripts/pyramidkit/tests -t scripts
+Run with: python3 -m unittest discover -s scripts -t scripts
 """
 
-import sys
 import unittest
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.run.mistake import Mistake, MistakeError
 

@@ -2,7 +2,7 @@
 a comment, a string literal of any form, or code this machine does not compile; the sample, the ignore file, the
 run of one mutant and the report.
 
-Run with: python3 -m unittest discover -s scripts/tests
+Run with: python3 -m unittest discover -s scripts -t scripts
 """
 
 from __future__ import annotations
@@ -12,13 +12,10 @@ import contextlib
 import io
 import json
 import os
-import sys
 import tempfile
 import unittest
 import unittest.mock
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.mutation import (
     command,

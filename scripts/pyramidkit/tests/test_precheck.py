@@ -1,18 +1,15 @@
 """Tests of scripts/pyramidkit/mutation/precheck.py: which bodies are checked on their own, the check's command, and
 which mutants a check with several at once may call not compiling.
 
-Run with: python3 -m unittest discover -s scripts/pyramidkit/tests -t scripts
+Run with: python3 -m unittest discover -s scripts -t scripts
 """
 
 from __future__ import annotations
 
 import re
-import sys
 import tempfile
 import unittest
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.mutation import precheck
 from pyramidkit.mutation.swift_source import Mutant

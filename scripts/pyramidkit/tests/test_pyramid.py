@@ -1,7 +1,7 @@
 """Tests of scripts/pyramidkit/cli/run.py's own logic: parsing both test runners' output, budgets, shape, flakiness, drawing,
 and the hang bound (a fake test binary that hangs, from fake_test_binary.py: nothing is built).
 
-Run with: python3 -m unittest discover -s scripts/tests
+Run with: python3 -m unittest discover -s scripts -t scripts
 """
 
 import contextlib
@@ -14,8 +14,6 @@ import tempfile
 import unittest
 import unittest.mock
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.cli import run as pyramid
 from pyramidkit.coverage import by_tier as tier_coverage

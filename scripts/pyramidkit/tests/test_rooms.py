@@ -2,7 +2,7 @@
 below it (run, coverage, docs, mutation, proofs, cli), no module imports itself back through others, no module finds
 a package's root from where the kit's own files are, none passes 500 lines, and none sets a global.
 
-Run with: python3 -m unittest discover -s scripts/pyramidkit/tests -t scripts
+Run with: python3 -m unittest discover -s scripts -t scripts
 """
 
 import ast

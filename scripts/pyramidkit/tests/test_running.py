@@ -1,15 +1,13 @@
 """Tests of scripts/pyramidkit/run/running.py: which tests started and never ended, in both libraries' console lines, and the
 identifiers of the tests a console names.
 
-Run with: python3 -m unittest discover -s scripts/tests
+Run with: python3 -m unittest discover -s scripts -t scripts
 """
 
 import sys
 import tempfile
 import unittest
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.run import (
     layout,

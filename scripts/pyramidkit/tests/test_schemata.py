@@ -1,17 +1,13 @@
 """Tests of scripts/pyramidkit/mutation/schemata.py: each kind of mutant compiled into the line it came from, line numbers kept, and the
 lines the compiler rejects put back.
 
-Run with: python3 -m unittest discover -s scripts/tests
+Run with: python3 -m unittest discover -s scripts -t scripts
 """
 
 from __future__ import annotations
 
 import re
-import sys
 import unittest
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.mutation import (
     operators,

@@ -1,6 +1,6 @@
 """Tests of scripts/pyramidkit/run/scratch.py's reading of test output, its time-outs and its writes to the copy.
 
-Run with: python3 -m unittest discover -s scripts/tests
+Run with: python3 -m unittest discover -s scripts -t scripts
 """
 
 import os
@@ -13,8 +13,6 @@ import time
 import unittest
 import unittest.mock
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.run import (
     bounded,

@@ -13,12 +13,9 @@ import io
 import json
 import os
 import subprocess
-import sys
 import tempfile
 import unittest
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.cli import merge as merge_verb
 from pyramidkit.mutation import merge, reports, selection, stryker

@@ -2,7 +2,7 @@
 each in a forked worker of its own, with limits measured N runs at a time; the rebuilt ones after them, in this
 process, one at a time.
 
-Run with: python3 -m unittest discover -s scripts/pyramidkit/tests -t scripts
+Run with: python3 -m unittest discover -s scripts -t scripts
 """
 
 from __future__ import annotations
@@ -12,13 +12,10 @@ import io
 import json
 import multiprocessing
 import os
-import sys
 import threading
 import unittest
 import unittest.mock
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.mutation import (
     command,

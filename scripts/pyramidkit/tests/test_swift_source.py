@@ -1,15 +1,12 @@
 """Tests of scripts/pyramidkit/mutation/swift_source.py's bracket scanning: a call's arguments and a literal's entries, found at their
 top level, with comments and strings passed over when the code mask is given.
 
-Run with: python3 -m unittest discover -s scripts/tests
+Run with: python3 -m unittest discover -s scripts -t scripts
 """
 
 import sys
 import unittest
 import unittest.mock
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.mutation import (
     operators,

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import re
-import sys
 import unittest
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.coverage import by_test as test_coverage
 from pyramidkit.mutation import (

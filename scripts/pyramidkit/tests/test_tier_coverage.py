@@ -1,13 +1,10 @@
 """Tests of scripts/pyramidkit/coverage/by_tier.py: reading llvm-cov's lcov export, merging binaries and tiers, the per-module table.
 
-Run with: python3 -m unittest discover -s scripts/tests
+Run with: python3 -m unittest discover -s scripts -t scripts
 """
 
-import sys
 import unittest
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pyramidkit.coverage import by_tier as coverage
 
