@@ -37,7 +37,7 @@ class MeasureTests(unittest.TestCase):
         self.assertEqual((tier, pattern, extra), ("EndToEnd", "^EndToEndTests\\.X", []))
         self.assertEqual(package.test_product, "PointsOfInterestPackageTests")
         self.assertIsInstance(bounds, measure.HangBounds)
-        self.assertIsNotNone(bounds.test)  # the end-to-end tier's per-test bound, from budgets.json
+        self.assertIsNotNone(bounds.test)  # the end-to-end tier's per-test bound, from pyramid.json's budgets
 
     def test_a_test_that_did_not_pass_is_said_with_why(self):
         failed = measure.kit_results.TestResult("EndToEndTests.G/nearby()", 1.5, "failed", "gpsfake did not start")

@@ -102,12 +102,13 @@ def sharded(package: kit_config.Config, tiers: list[str], binaries, only: str | 
 
 def hang_example(package: kit_config.Config | None) -> str:
     """The first tier's hang bounds from the package's budgets, for --help: '; with ..., the Unit tier ...'."""
-    if package is None or not package.budgets_path or not package.tier_budget(package.names[0]):
+    if package is None or not package.budgets or not package.tier_budget(package.names[0]):
         return ""
     first = HangBounds(package.names[0], package.tier_budget(package.names[0]))
     if first.test is None or "maxTierSeconds" not in first.budget:
         return ""
-    return (f"; with {package.budgets_path.name}, the {first.tier} tier after {first.run:g} s, a test of it after "
+    where = package.budgets_path.name if package.budgets_path else "pyramid.json's budgets"
+    return (f"; with {where}, the {first.tier} tier after {first.run:g} s, a test of it after "
             f"{first.test:g} s")
 
 

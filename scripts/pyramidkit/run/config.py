@@ -7,7 +7,8 @@ budgets and programs.
         {"name": "Unit", "targets": ["MyUnitTests"]},
         {"name": "EndToEnd", "targets": ["MyEndToEndTests"]}
       ],
-      "budgets": "scripts/budgets.json",                optional: time budgets (see scripts/budgets.json)
+      "budgets": {"tiers": {...}},                      optional: time budgets (below), here or in a file whose
+                                                        path it gives instead ("budgets": "budgets.json")
       "claims": "scripts/claims.json",                  optional: "this test catches that mistake" (check-claims)
       "mistakes": ["scripts/promises.json"],            optional: files of the package's other find-and-replace
                                                         mistakes (a JSON list of {"file", "find", "replace"}), held
@@ -23,7 +24,7 @@ budgets and programs.
                                                         100: from there such a run has a copy of its own)
     }
 
-The budgets file it names (this package's: scripts/budgets.json; read by run/budgets.py and run/bounds.py):
+The budgets, in pyramid.json itself or in the file it names (read by run/budgets.py and run/bounds.py):
 
     {
       "tiers": {                                        each tier's budgets, in seconds:
@@ -91,7 +92,8 @@ class Config:
     test_product: str
     tiers: tuple[Tier, ...]
     budgets: dict
-    budgets_path: Path | None = None
+    budgets_path: Path | None = None  # the budgets' file; None when pyramid.json holds them, or has none
+    budgets_where: str = "budgets"  # where the budgets are, as a message names them
     claims_path: Path | None = None
     mistakes_paths: tuple[Path, ...] = ()
     programs: tuple[str, ...] = ()
@@ -174,25 +176,33 @@ def parse(data, root: Path) -> Config:
                 raise ConfigError(f"{where}: {target} is in two tiers, {owner[target]} and {name}")
             owner[target] = name
         tiers.append(Tier(name, targets))
-    budgets, budgets_path = {}, None
+    budgets: dict = {}
+    budgets_path = None
+    budgets_where = f"{where}: budgets"
     if "budgets" in data:
-        if not isinstance(data["budgets"], str) or not data["budgets"]:
-            raise ConfigError(f"{where}: budgets must be the path of a budgets file, from the package's root")
-        budgets_path = root / data["budgets"]
-        try:
-            budgets = json.loads(budgets_path.read_text())
-        except OSError:
-            raise ConfigError(f"{where}: budgets names {data['budgets']}, which is not there") from None
-        except ValueError as error:
-            raise ConfigError(f"{budgets_path}: not JSON ({error})") from None
+        given = data["budgets"]
+        if isinstance(given, dict):
+            budgets = given
+        elif isinstance(given, str) and given:
+            budgets_path = root / given
+            budgets_where = str(budgets_path)
+            try:
+                budgets = json.loads(budgets_path.read_text())
+            except OSError:
+                raise ConfigError(f"{where}: budgets names {given}, which is not there") from None
+            except ValueError as error:
+                raise ConfigError(f"{budgets_path}: not JSON ({error})") from None
+        else:
+            raise ConfigError(f"{where}: budgets must be the budgets ({{\"tiers\": ...}}) or the path of a budgets "
+                              "file, from the package's root")
         stray = sorted(set(budgets.get("tiers", {})) - set(owner.values()))
         if stray:
-            raise ConfigError(f"{budgets_path}: budgets for {', '.join(stray)}, which {where} has no tier for")
+            raise ConfigError(f"{budgets_where}: budgets for {', '.join(stray)}, which {where} has no tier for")
         if "measuredOn" in budgets:
-            _strings(budgets["measuredOn"], f"{budgets_path}: measuredOn (the platforms the times were measured on, "
+            _strings(budgets["measuredOn"], f"{budgets_where}: measuredOn (the platforms the times were measured on, "
                                             "sys.platform's names: linux, darwin)")
             if not budgets["measuredOn"]:
-                raise ConfigError(f"{budgets_path}: measuredOn names no platform (leave it out: measured everywhere)")
+                raise ConfigError(f"{budgets_where}: measuredOn names no platform (leave it out: measured everywhere)")
     claims_path = None
     if "claims" in data:
         if not isinstance(data["claims"], str) or not data["claims"]:
@@ -210,6 +220,7 @@ def parse(data, root: Path) -> Config:
         tiers=tuple(tiers),
         budgets=budgets,
         budgets_path=budgets_path,
+        budgets_where=budgets_where,
         claims_path=claims_path,
         mistakes_paths=mistakes_paths,
         programs=_strings(data.get("programs", []), f"{where}: programs"),

@@ -104,6 +104,16 @@ class ConfigTests(unittest.TestCase):
         self.assertFalse(read.allow_warnings)
         self.assertTrue(config.parse({**GOOD, "allowWarnings": True}, self.root).allow_warnings)
 
+    def test_budgets_in_pyramid_json_itself(self):
+        read = config.parse({**GOOD, "budgets": {"tiers": {"Unit": {"maxTierSeconds": 2}}, "measuredOn": ["linux"]}},
+                            self.root)
+        self.assertEqual(read.tier_budget("Unit"), {"maxTierSeconds": 2})
+        self.assertIsNone(read.budgets_path)
+        self.refused({**GOOD, "budgets": {"tiers": {"Units": {}}}}, "budgets: budgets for Units")
+        self.refused({**GOOD, "budgets": {"measuredOn": [], "tiers": {}}}, "measuredOn names no platform")
+        for wrong in ([], 3, ""):
+            self.refused({**GOOD, "budgets": wrong}, "budgets must be the budgets")
+
     def test_budgets_are_read_and_must_name_known_tiers(self):
         (self.root / "b.json").write_text(json.dumps({"tiers": {"Unit": {"maxTierSeconds": 2}}}))
         self.assertEqual(config.parse({**GOOD, "budgets": "b.json"}, self.root).tier_budget("Unit"), {"maxTierSeconds": 2})
