@@ -187,7 +187,7 @@ def _main(arguments: list[str], prog: str) -> int:
         prog=prog,
         description=__doc__.splitlines()[0],
         epilog=f"Every test must end. A tier's run is taken to hang after {HANG_FACTOR} x the tier's budget + "
-        f"{HANG_MARGIN:g} s (maxTierSeconds in the budgets file), one test after {HANG_FACTOR} x its own budget + "
+        f"{HANG_MARGIN:g} s (maxTierSeconds in the budgets), one test after {HANG_FACTOR} x its own budget + "
         f"{HANG_MARGIN:g} s (maxSecondsPerTest, or its exception), counted from its 'started' line"
         f"{hang_example(package)}; a tier without a budget after {UNBUDGETED_SECONDS:g} s. "
         "Then the run is stopped with every process it started, each test still running fails with a HUNG line "
