@@ -58,15 +58,6 @@ from pyramidkit.run.testrun import (
     tests_one_at_a_time,
 )
 
-# MARK: Parsing (the kit's one reader of results: scripts/pyramidkit/run/results.py)
-
-
-# MARK: Budgets, shape, flakiness
-
-
-# MARK: Figures in the docs
-
-
 # How many tests over their budget in a tier's run are named as each runs alone (and in the report's `budget:`
 # lines): on a loaded machine nearly every test of a tier can be, and a line each buried the report (a workshop
 # attendee's first run printed 248 such lines); the rest are counted, and the JSON report lists them all. They first
@@ -280,7 +271,6 @@ def _main(arguments: list[str], prog: str) -> int:
         budget_file = package.budgets
     bounds = {tier: HangBounds(tier, budget_file.get("tiers", {}).get(tier, {})) for tier in tiers}
     coverage_scratch = package.root / COVERAGE_FOLDER
-    tier_coverage.exclude(package.excluded_modules)
     extra = [*extra, *layout.system_arguments(options.build_system)]
     build_extra = ["--enable-code-coverage", "--scratch-path", str(coverage_scratch)] if options.coverage else []
     build_seconds = build(package, [*layout.system_arguments(options.build_system), *build_extra]) \
@@ -359,7 +349,7 @@ def _main(arguments: list[str], prog: str) -> int:
             report["tiers"][run.tier]["results"] = [dataclasses.asdict(result) for result in run.results]
             report["tiers"][run.tier]["exitCode"] = run.exit_code
     if options.coverage:
-        report.update(tier_coverage.report(per_tier_lines, tiers))
+        report.update(tier_coverage.report(per_tier_lines, tiers, package.excluded_modules))
         if set(tiers) == set(package.names):
             tier_coverage.save_lines(per_tier_lines, package.root, coverage_scratch)
             binaries = coverage_binaries(package, extra)
@@ -408,8 +398,3 @@ def _main(arguments: list[str], prog: str) -> int:
             junit.write(Path(options.junit), run.tier, run.results, run.wall_seconds)
     print(closing_line(runs))
     return 0 if report["passed"] and not docs_problems and not differences else 1
-
-
-def terminated(signal_number: int, _frame) -> None:
-    """SIGTERM (a CI job cancelled) ends the script as Ctrl-C does: the run under way stops what it started."""
-    raise SystemExit(128 + signal_number)

@@ -12,18 +12,13 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+from collections.abc import Collection
 from pathlib import Path
 
 from pyramidkit.run.errors import UsageError
 
-# The modules whose lines are not counted (the tests' helpers): pyramid.json's excludedModules, set by exclude().
-EXCLUDED_MODULES: set[str] = set()
-
-
-def exclude(modules) -> None:
-    """Leaves these modules' lines out of the counts (pyramid.json's excludedModules)."""
-    EXCLUDED_MODULES.clear()
-    EXCLUDED_MODULES.update(modules)
+# Every function below that counts by module takes `excluded`: the modules whose lines are not counted (the tests'
+# helpers, pyramid.json's excludedModules), passed along rather than kept in the module between calls.
 
 LineCounts = dict[str, dict[int, int]]  # file (relative to the package) -> line -> execution count
 
@@ -56,19 +51,19 @@ def merge(*counts: LineCounts) -> LineCounts:
     return merged
 
 
-def module_of(file: str) -> str | None:
-    """The module a file of Sources/ belongs to, or None when it is not counted."""
+def module_of(file: str, excluded: Collection[str] = ()) -> str | None:
+    """The module a file of Sources/ belongs to, or None when it is not counted (outside Sources/, or `excluded`)."""
     parts = Path(file).parts
-    if len(parts) < 3 or parts[0] != "Sources" or parts[1] in EXCLUDED_MODULES:
+    if len(parts) < 3 or parts[0] != "Sources" or parts[1] in excluded:
         return None
     return parts[1]
 
 
-def by_module(counts: LineCounts, universe: LineCounts) -> dict[str, dict[str, int]]:
+def by_module(counts: LineCounts, universe: LineCounts, excluded: Collection[str] = ()) -> dict[str, dict[str, int]]:
     """Covered and executable lines per module; `universe` says which lines are executable (every tier's union)."""
     table: dict[str, dict[str, int]] = {}
     for file, lines in universe.items():
-        module = module_of(file)
+        module = module_of(file, excluded)
         if module is None:
             continue
         entry = table.setdefault(module, {"covered": 0, "lines": 0})
@@ -88,11 +83,13 @@ def ranges(numbers: list[int]) -> str:
     return ", ".join(parts)
 
 
-def only_in(tier: str, per_tier: dict[str, LineCounts], universe: LineCounts) -> dict[str, list[int]]:
+def only_in(
+    tier: str, per_tier: dict[str, LineCounts], universe: LineCounts, excluded: Collection[str] = ()
+) -> dict[str, list[int]]:
     """The lines `tier` runs and no other tier does, per counted file."""
     found: dict[str, list[int]] = {}
     for file, lines in universe.items():
-        if module_of(file) is None:
+        if module_of(file, excluded) is None:
             continue
         numbers = [
             number for number in lines
@@ -104,11 +101,13 @@ def only_in(tier: str, per_tier: dict[str, LineCounts], universe: LineCounts) ->
     return dict(sorted(found.items()))
 
 
-def unreached(per_tier: dict[str, LineCounts], universe: LineCounts) -> dict[str, list[int]]:
+def unreached(
+    per_tier: dict[str, LineCounts], universe: LineCounts, excluded: Collection[str] = ()
+) -> dict[str, list[int]]:
     """The lines no tier runs, per counted file."""
     found: dict[str, list[int]] = {}
     for file, lines in universe.items():
-        if module_of(file) is None:
+        if module_of(file, excluded) is None:
             continue
         numbers = [n for n in lines if all(c.get(file, {}).get(n, 0) == 0 for c in per_tier.values())]
         if numbers:
@@ -116,17 +115,18 @@ def unreached(per_tier: dict[str, LineCounts], universe: LineCounts) -> dict[str
     return dict(sorted(found.items()))
 
 
-def report(per_tier: dict[str, LineCounts], tiers: list[str]) -> dict:
+def report(per_tier: dict[str, LineCounts], tiers: list[str], excluded: Collection[str] = ()) -> dict:
     """The JSON part of the report: per tier and module, covered and executable lines; what only end to end
-    reaches; what no tier reaches."""
+    reaches; what no tier reaches. The lines of the `excluded` modules are not counted."""
     universe = merge(*per_tier.values())
+    none = unreached(per_tier, universe, excluded)
     return {
-        "coverage": {tier: by_module(per_tier[tier], universe) for tier in tiers if tier in per_tier},
-        "onlyEndToEnd": {f: ranges(n) for f, n in only_in("EndToEnd", per_tier, universe).items()}
+        "coverage": {tier: by_module(per_tier[tier], universe, excluded) for tier in tiers if tier in per_tier},
+        "onlyEndToEnd": {f: ranges(n) for f, n in only_in("EndToEnd", per_tier, universe, excluded).items()}
         if "EndToEnd" in per_tier and len(per_tier) > 1
         else {},
-        "unreached": {f: ranges(n) for f, n in unreached(per_tier, universe).items()},
-        "unreachedLines": sum(len(n) for n in unreached(per_tier, universe).values()),
+        "unreached": {f: ranges(n) for f, n in none.items()},
+        "unreachedLines": sum(len(n) for n in none.values()),
     }
 
 

@@ -99,6 +99,37 @@ class RoomTests(unittest.TestCase):
             assigned = [node.lineno for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, ast.Global)]
             self.assertEqual(assigned, [], f"{name} sets globals at lines {assigned}")
 
+    def test_no_function_changes_a_module_level_value(self):
+        """Nor changed in place: a function that calls a mutating method on a module-level name (`NAMES.clear()`,
+        `.update`, `.append`, `.add`...) or assigns into it (`NAMES[key] = ...`) keeps a run in the module too."""
+        # The one allowed: what side_by_side's forked workers inherit, set just for the fork and cleared in this
+        # process at once (a worker's tasks are module-level functions, which read it there).
+        allowed = {("pyramidkit.mutation.side_by_side", "_INHERITED")}
+        mutating = {"clear", "update", "append", "extend", "add", "discard", "remove", "pop", "insert", "setdefault",
+                    "popitem", "sort", "reverse", "__setitem__"}
+        for name, path in self.modules.items():
+            tree = ast.parse(path.read_text())
+            module_names = {target.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
+                            for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                            if isinstance(target, ast.Name)}
+            changed = []
+            for function in ast.walk(tree):
+                if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                local = {argument.arg for argument in function.args.args + function.args.kwonlyargs}
+                local |= {target.id for node in ast.walk(function) if isinstance(node, (ast.Assign, ast.AnnAssign))
+                          for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                          if isinstance(target, ast.Name)}
+                for node in ast.walk(function):
+                    call = isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                        and isinstance(node.func.value, ast.Name) and node.func.attr in mutating
+                    store = isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) \
+                        and isinstance(node.value, ast.Name)
+                    target = node.func.value.id if call else node.value.id if store else None
+                    if target in module_names and target not in local and (name, target) not in allowed:
+                        changed.append(f"{function.name}:{node.lineno} {target}")
+            self.assertEqual(changed, [], f"{name} changes module-level values")
+
 
 if __name__ == "__main__":
     unittest.main()
