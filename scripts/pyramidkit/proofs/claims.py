@@ -40,7 +40,7 @@ from pyramidkit.proofs.claim_file import Claim, ClaimsError, load, parse  # noqa
 from pyramidkit.run import config as kit_config
 from pyramidkit.run import layout, scratch
 from pyramidkit.run.bounds import HangBounds
-from pyramidkit.run.errors import UsageError
+from pyramidkit.run.errors import KitError, NotRunnable, UsageError
 
 
 def check(copy: scratch.Scratch, claim: Claim, package: kit_config.Config,
@@ -97,7 +97,7 @@ def report_build_error(claim: Claim, built: bool, seconds: float, log: str) -> i
     return 0
 
 
-def main(arguments: list[str], prog: str = "pyramid claims") -> int:
+def _parser(prog: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", metavar="NAME", help="the claims to check (all when none is named)")
     parser.add_argument("--list", action="store_true", help="list the claims and what each says, and exit")
@@ -110,117 +110,119 @@ def main(arguments: list[str], prog: str = "pyramid claims") -> int:
                              "file under \"claims\"")
     parser.add_argument("--build-system", choices=layout.BUILD_SYSTEMS, default=layout.NATIVE,
                         help="SwiftPM's build system for the scratch copy's build and test binaries (default native)")
+    return parser
+
+
+def main(arguments: list[str], prog: str = "pyramid claims") -> int:
+    parser = _parser(prog)
     options = parser.parse_args(arguments)
     try:
         package = kit_config.load(kit_config.package_root(options.package_path))
         every = load(package)
-    except (kit_config.ConfigError, ClaimsError) as error:
+        if not every:
+            raise UsageError(f"{package.root / kit_config.FILE} names no claims file (\"claims\": \"FILE\")")
+        if options.force and not options.undo:
+            parser.error("--force goes with --undo")
+        if (options.apply or options.undo) and (options.names or options.list or (options.apply and options.undo)):
+            parser.error("--apply NAME and --undo go alone")
+        if options.list:
+            for claim in every:
+                print(f"{claim.name}: {claim.says}")
+            return 0
+        if options.undo:
+            return claim_in_place.undo(package.root, force=options.force)
+        names = [options.apply] if options.apply else options.names
+        unknown = sorted(set(names) - {claim.name for claim in every})
+        if unknown:
+            raise UsageError(f"no claim named {', '.join(unknown)} ({prog} --list lists them)")
+        selected = [claim for claim in every if not names or claim.name in names]
+        if options.apply:
+            return claim_in_place.apply(selected[0], package.root)
+        return _prove(package, selected, options.build_system)
+    except KitError as error:  # the files' errors (config, claims, mistakes); a package that does not build
         print(f"{prog}: {error}", file=sys.stderr)
-        return UsageError.status
-    if not every:
-        print(f"{prog}: {package.root / kit_config.FILE} names no claims file (\"claims\": \"FILE\")",
-              file=sys.stderr)
-        return UsageError.status
-    if options.force and not options.undo:
-        parser.error("--force goes with --undo")
-    if (options.apply or options.undo) and (options.names or options.list or (options.apply and options.undo)):
-        parser.error("--apply NAME and --undo go alone")
-    if options.list:
-        for claim in every:
-            print(f"{claim.name}: {claim.says}")
-        return 0
-    if options.undo:
-        return claim_in_place.undo(package.root, force=options.force)
-    if options.apply:
-        options.names = [options.apply]
-    unknown = sorted(set(options.names) - {claim.name for claim in every})
-    if unknown:
-        print(f"{prog}: no claim named {', '.join(unknown)} ({prog} --list lists them)",
-              file=sys.stderr)
-        return UsageError.status
-    selected = [claim for claim in every if not options.names or claim.name in options.names]
-    if options.apply:
-        return claim_in_place.apply(selected[0], package.root)
+        return error.status
 
-    copy = scratch.Scratch(None, package.root, package.test_product, build_system=options.build_system)
+
+def _prove(package: kit_config.Config, selected: list[Claim], build_system: str) -> int:
+    """Each of `selected`'s tests run on the code as it is, then with its mistake switched on (held) or built alone in
+    its file: the held ones first, since a mistake built alone stays in the binary until the next build."""
+    copy = scratch.Scratch(None, package.root, package.test_product, build_system=build_system)
     print(f"== the scratch copy in {copy.tree}, built incrementally, every mistake it can hold in its one build",
           flush=True)
     started = time.monotonic()
-    try:
-        holding = universe.holding(package)
-    except universe.MistakesFileError as error:
-        print(f"{prog}: {error}", file=sys.stderr)
-        return UsageError.status
+    holding = universe.holding(package)
     built, seconds, log = held.build(copy, holding, print)
     if not built:
         print(log[-3000:])
-        print(f"{prog}: the package does not build as it is", file=sys.stderr)
-        return 1
+        raise NotRunnable("the package does not build as it is")
     print(f"   built in {seconds:.1f} s", flush=True)
-
-    # Every claim's tests run first on the code as it is (the held mistakes switched off), then each mistake is
-    # switched on (held) or built alone in its file as the code is: the held ones first, since a mistake built
-    # alone stays in the binary until the next build.
     pristine = {claim.name: check(copy, claim, package) for claim in selected}
     order = sorted(selected, key=lambda claim: claim.mistake is None or holding.held_as(claim.mistake) is None)
     failures = 0
     built_alone = False
     for claim in order:
         print(f"== {claim.name}: {claim.says}", flush=True)
-        outcome: scratch.Outcome | None
-        outcome, output = pristine[claim.name]
-        if claim.find is None:
-            if outcome.status == "passed" and outcome.tests and not outcome.skipped():
-                for line in [line for line in output.splitlines() if re.search("comparison|median", line)][:3]:
-                    print(f"     {line}")
-                print(f"   measured, as claimed ({outcome.seconds:.1f} s)")
-            else:
-                print(output[-3000:])
-                print("   FAILED: the measurement does not hold", file=sys.stderr)
-                failures += 1
-            continue
-        if outcome.status != "passed" or not outcome.tests:
-            print(output[-3000:])
-            print(f"   FAILED: without the mistake the tests do not pass, or none ran{timed_out(outcome)}",
-                  file=sys.stderr)
-            failures += 1
-            continue
-        if claim.check.startswith("build-error:"):
-            print("   without the mistake: the package builds")
-        else:
-            print(f"   without the mistake: the tests pass ({outcome.seconds:.1f} s)")
-        source = holding.original(claim.file) or copy.read(claim.file)
-        if claim.mistake is None or not claim.mistake.applies(source):
-            print(f"   the mistake does not change {claim.file}: the claim is stale", file=sys.stderr)
-            failures += 1
-            continue
-        number = holding.held_as(claim.mistake)
-        if number is not None:
-            built, seconds, log = True, 0.0, ""
-            outcome, output = check(copy, claim, package, {held.VARIABLE: str(number)})
-        else:
-            with copy.changed({claim.file: claim.mistake.made(source)}):
-                built, seconds, log = copy.build()
-                built_alone = True
-                outcome, output = check(copy, claim, package) if built else (None, log)
-        if claim.check.startswith("build-error:"):
-            failures += report_build_error(claim, built, seconds, log)
-            continue
-        how = "switched on in the held build" if number is not None else f"built in {seconds:.1f} s"
-        if outcome is None or not outcome.tests:
-            print(output[-3000:])
-            print("   FAILED: with the mistake in place the build failed or no test ran", file=sys.stderr)
-            failures += 1
-        elif outcome.status == "passed":
-            print("   FAILED: with the mistake in place the tests still pass", file=sys.stderr)
-            failures += 1
-        else:
-            print(f"   with the mistake: the tests fail, as claimed ({how}, tests {outcome.seconds:.1f} s)"
-                  f"{timed_out(outcome)}")
-            for line in (outcome.failures() or [line for line in output.splitlines() if "BUDGET" in line])[:6]:
-                print(f"     {line}")
-
+        failed, alone = _prove_one(copy, claim, package, holding, pristine[claim.name])
+        failures += failed
+        built_alone = built_alone or alone
     # The copy's build is left with every mistake held and switched off, so that the next run starts from it.
     built = copy.build()[0] if built_alone else True
     print(f"claims: {len(selected)} checked, {failures} failed, in {time.monotonic() - started:.0f} s")
     return 0 if failures == 0 and built else 1
+
+
+def _prove_one(copy: scratch.Scratch, claim: Claim, package: kit_config.Config, holding: held.HeldMistakes,
+               pristine: tuple[scratch.Outcome, str]) -> tuple[int, bool]:
+    """One claim: 1 when it fails (0 when it holds), and whether its mistake was built alone in the copy."""
+    outcome: scratch.Outcome | None
+    outcome, output = pristine
+    if claim.find is None:
+        return _measured(outcome, output), False
+    if outcome.status != "passed" or not outcome.tests:
+        print(output[-3000:])
+        print(f"   FAILED: without the mistake the tests do not pass, or none ran{timed_out(outcome)}", file=sys.stderr)
+        return 1, False
+    if claim.check.startswith("build-error:"):
+        print("   without the mistake: the package builds")
+    else:
+        print(f"   without the mistake: the tests pass ({outcome.seconds:.1f} s)")
+    source = holding.original(claim.file) or copy.read(claim.file)
+    if claim.mistake is None or not claim.mistake.applies(source):
+        print(f"   the mistake does not change {claim.file}: the claim is stale", file=sys.stderr)
+        return 1, False
+    number = holding.held_as(claim.mistake)
+    built_alone = number is None
+    if number is not None:
+        built, seconds, log = True, 0.0, ""
+        outcome, output = check(copy, claim, package, {held.VARIABLE: str(number)})
+    else:
+        with copy.changed({claim.file: claim.mistake.made(source)}):
+            built, seconds, log = copy.build()
+            outcome, output = check(copy, claim, package) if built else (None, log)
+    if claim.check.startswith("build-error:"):
+        return report_build_error(claim, built, seconds, log), built_alone
+    how = "switched on in the held build" if number is not None else f"built in {seconds:.1f} s"
+    if outcome is None or not outcome.tests:
+        print(output[-3000:])
+        print("   FAILED: with the mistake in place the build failed or no test ran", file=sys.stderr)
+        return 1, built_alone
+    if outcome.status == "passed":
+        print("   FAILED: with the mistake in place the tests still pass", file=sys.stderr)
+        return 1, built_alone
+    print(f"   with the mistake: the tests fail, as claimed ({how}, tests {outcome.seconds:.1f} s){timed_out(outcome)}")
+    for line in (outcome.failures() or [line for line in output.splitlines() if "BUDGET" in line])[:6]:
+        print(f"     {line}")
+    return 0, built_alone
+
+
+def _measured(outcome: scratch.Outcome, output: str) -> int:
+    """A claim without a mistake is a measurement: its tests must pass as the code is, none skipped. 1 when not."""
+    if outcome.status == "passed" and outcome.tests and not outcome.skipped():
+        for line in [line for line in output.splitlines() if re.search("comparison|median", line)][:3]:
+            print(f"     {line}")
+        print(f"   measured, as claimed ({outcome.seconds:.1f} s)")
+        return 0
+    print(output[-3000:])
+    print("   FAILED: the measurement does not hold", file=sys.stderr)
+    return 1
