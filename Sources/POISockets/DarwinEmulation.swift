@@ -11,7 +11,7 @@ import POILock
 /// Darwin's documented socket behaviour, put on the calls of another system (`SystemProfile.darwin`).
 ///
 /// Only what the package depends on and Linux does otherwise. Each is Darwin's as Apple's man pages and XNU's sources
-/// (bsd/kern/uipc_socket.c, bsd/kern/sys_socket.c) describe it; docs/platforms.md lists them with their sources.
+/// (bsd/kern/uipc_socket.c, bsd/kern/sys_socket.c) describe it; docs/macos.md lists them with their sources.
 enum DarwinEmulation {
     /// `shutdown` of a listening socket, which Darwin refuses: -1 with `ENOTCONN`; `nil` for any other socket.
     ///

@@ -62,7 +62,7 @@ func systemSetOption(_ descriptor: Int32, _ name: Int32) {
     _ = setsockopt(descriptor, SOL_SOCKET, name, &on, socklen_t(MemoryLayout<Int32>.size))
 }
 /// Puts `descriptor` in blocking (`false`) or non-blocking mode, by `fcntl` as POSIX has it on both systems (Darwin's
-/// `FIONBIO` is a macro Swift does not import).
+/// non-blocking `ioctl` request is a function-like macro, which Swift does not import).
 func systemSetNonBlocking(_ descriptor: Int32, _ nonBlocking: Bool) {
     let flags = fcntl(descriptor, F_GETFL, 0)
     guard flags >= 0 else { return }

@@ -11,7 +11,7 @@
 ///
 /// `POI_SYSTEM=darwin` in a process's environment turns Darwin's behaviour on for every socket of the process, and of
 /// the programs it launches, which inherit the variable. Under it, on Linux, the calls the package depends on behave as
-/// Apple's headers and XNU document them, where Linux differs (docs/platforms.md lists each with its source):
+/// Apple's headers and XNU document them, where Linux differs (docs/macos.md lists each with its source):
 ///
 /// - `shutdown` of a listening socket fails with `ENOTCONN` and wakes no thread blocked on it (XNU's `soshutdown`
 ///   refuses a socket that is neither connected nor connecting; Linux's disconnects the listener and wakes `accept`);
