@@ -7,6 +7,7 @@ mutants, runs them (engine.py) and prints and writes the report (reports.py), or
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import time
@@ -50,7 +51,7 @@ def whole_number(text: str) -> int:
     return number
 
 
-def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
+def _parser(prog: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
     parser.add_argument("--package-path", metavar="DIR",
                         help="mutate the package at DIR (its root holds pyramid.json; default: the package the current "
@@ -90,6 +91,25 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
                              "each tier's time limit measured N runs at a time (default 1; a full run here: 2)")
     parser.add_argument("--report", metavar="FILE",
                         help="read a run's JSON report instead of running, and print, write or update from it")
+    return parser
+
+
+@dataclasses.dataclass
+class Chosen:
+    """The mutants a run takes: `numbered`, each with its place in the whole selection (a shard's entries keep it),
+    and the whole selection (`whole`, every shard's, so that each shard compiles the same schema)."""
+
+    numbered: list
+    whole: list
+    fingerprint: str
+
+    @property
+    def mutants(self) -> list:
+        return [mutant for _, mutant in self.numbered]
+
+
+def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
+    parser = _parser(prog)
     options = parser.parse_args(arguments)
     try:
         package = MutatedPackage.load(kit_config.package_root(options.package_path))
@@ -99,37 +119,49 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
     for name in ("json", "markdown", "report", "stryker"):
         if getattr(options, name):
             setattr(options, name, str(Path(getattr(options, name)).resolve()))
-    root = package.root
-    os.chdir(root)
+    os.chdir(package.root)
     if options.report:
         saved = json.loads(Path(options.report).read_text())
         return from_report(options, reclassified(saved, load_ignored(package), package.tiers), package)
-
     if options.update_docs and not (documentable(options.limit, options.module, options.engine)
                                     and not options.in_diff and not options.shard):
         parser.error(NOT_DOCUMENTABLE)
+    try:
+        chosen = _chosen(options, package)
+    except selection.DiffError as error:
+        parser.error(str(error))
+    if options.list:
+        for mutant in chosen.mutants:
+            print(f"{mutant.file}:{mutant.line} {mutant.operator}: {mutant.original.strip()} -> {mutant.mutated.strip()}")
+        print(f"mutants: {len(chosen.mutants)}")
+        return 0
+    report = _run(options, package, chosen)
+    report["selection"] = {"modules": options.module, "limit": options.limit, "inDiff": options.in_diff,
+                           "mutants": len(chosen.whole), "fingerprint": chosen.fingerprint}
+    if options.shard:
+        report["shard"] = {"index": options.shard.index, "count": options.shard.count}
+    return from_report(options, report, package)
+
+
+def _chosen(options: argparse.Namespace, package: MutatedPackage) -> Chosen:
+    """The mutants of the modules asked for, on the lines of the diff, sampled, then the shard's slice."""
     mutants = all_mutants(package, options.module)
     if options.in_diff:
-        try:
-            mutants = selection.in_diff(mutants, selection.changed_lines(root, options.in_diff))
-        except selection.DiffError as error:
-            parser.error(str(error))
+        mutants = selection.in_diff(mutants, selection.changed_lines(package.root, options.in_diff))
         progress(f"   --in-diff {options.in_diff}: {len(mutants)} mutants on the lines this change touched")
     if options.limit:
         mutants = sample(mutants, options.limit)
-    whole = len(mutants)
-    selected = fingerprint(mutants)
-    numbered = list(enumerate(mutants))  # each mutant's place in the whole run: a shard's entries keep it
-    whole_selection = mutants  # every shard's, so that each shard compiles the same schema
+    numbered = list(enumerate(mutants))
     if options.shard:
         numbered = options.shard.take(numbered)
-        progress(f"   shard {options.shard}: {len(numbered)} of {whole} mutants")
-    mutants = [mutant for _, mutant in numbered]
-    if options.list:
-        for mutant in mutants:
-            print(f"{mutant.file}:{mutant.line} {mutant.operator}: {mutant.original.strip()} -> {mutant.mutated.strip()}")
-        print(f"mutants: {len(mutants)}")
-        return 0
+        progress(f"   shard {options.shard}: {len(numbered)} of {len(mutants)} mutants")
+    return Chosen(numbered, mutants, fingerprint(mutants))
+
+
+def _run(options: argparse.Namespace, package: MutatedPackage, chosen: Chosen) -> dict:
+    """Runs the chosen mutants, and the report of the run (without its selection)."""
+    root = package.root
+    mutants, numbered, whole_selection = chosen.mutants, chosen.numbered, chosen.whole
     ignored = load_ignored(package)
     run_started = time.monotonic()
     reached = tier_coverage.load_lines(root, root / ".build-coverage")
@@ -205,11 +237,7 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
     report["jobs"] = jobs if together else 1  # how many held mutants ran at a time
     if engine.checked is not None:
         report["precheck"] = engine.checked
-    report["selection"] = {"modules": options.module, "limit": options.limit, "inDiff": options.in_diff,
-                           "mutants": whole, "fingerprint": selected}
-    if options.shard:
-        report["shard"] = {"index": options.shard.index, "count": options.shard.count}
-    return from_report(options, report, package)
+    return report
 
 
 def from_report(options: argparse.Namespace, report: dict, package: MutatedPackage) -> int:
