@@ -33,6 +33,7 @@ import json
 import re
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from pyramidkit.coverage import by_test as test_coverage
@@ -162,18 +163,61 @@ def main(arguments: list[str], prog: str = "pyramid run") -> int:
         return error.status
 
 
-def _main(arguments: list[str], prog: str) -> int:
-    asks_help = any(argument in ("-h", "--help") for argument in arguments)
-    try:
-        root = package_path(arguments)
-        if "--init" in arguments and not asks_help:
-            return initialise(root)
-        package = kit_config.load(root)
-    except kit_config.ConfigError as error:
-        if not asks_help:  # the help is there without a package; only its tiers and its budgets' example are not
-            print(f"pyramid: {error}", file=sys.stderr)
-            return 2
-        package = None
+def _coverage_by_test(package: kit_config.Config, binary: Sequence[Path], binaries: list, extra: list[str], profiles: Path,
+                      coverage_scratch: Path) -> None:
+    """Each test run alone, instrumented, for the lines it reaches, saved beside the tiers' (mutants run only those
+    tests)."""
+    started = time.monotonic()
+    progress("== each test alone, for the lines it reaches (mutants run only those tests)")
+    per_test: dict = {}
+    functions: dict = {}
+    test_seconds: dict[str, float] = {}
+    for tests in binary:  # native's one test binary, or each swiftbuild runner in turn
+        found, functions = test_coverage.measure(tests, binaries, profiles / "tier.profdata", package.root, progress,
+                                                 test_seconds, coverage_build(package, extra))
+        per_test.update(found)
+    test_coverage.save(per_test, functions, package.root, coverage_scratch, test_seconds)
+    progress(f"   {len(per_test)} tests in {time.monotonic() - started:.0f} s")
+
+
+def _said(options: argparse.Namespace, package: kit_config.Config, report: dict, runs: list) -> int:
+    """The run's report said: the docs' figures written or checked, the report printed and written in each form asked
+    for, the closing line; the exit status."""
+    docs_problems = []
+    if options.update_docs and report["passed"]:
+        values = figures(report)
+        if options.coverage:  # an instrumented run's times are not the pyramid's: only its coverage table is written
+            values = {"coverage": values["coverage"]}
+        for path in markers.write({path: update_docs(path.read_text(), values) for path in doc_files(package)}):
+            progress(f"   updated the figures in {path.relative_to(package.root)}")
+    elif options.check_docs:
+        values = figures(report)
+        for path in doc_files(package):
+            docs_problems += check_docs(path.read_text(), values, str(path.relative_to(package.root)))
+
+    print(printed(report, options.quiet, options.coverage))
+    differences = []
+    if options.same_counts_as:
+        differences = layout.count_differences(report, json.loads(Path(options.same_counts_as).read_text()),
+                                               options.same_counts_as)
+        for difference in differences:
+            print(f"  COUNTS {difference}")
+        if not differences:
+            progress(f"   the same counts as {options.same_counts_as}: every tier's tests, cases and suites")
+    for problem in docs_problems:
+        print(f"  DOCS {problem} ({kit_config.command('--update-docs')})")
+    write_output(options.json, json.dumps(report, indent=2) + "\n")
+    write_output(options.markdown,
+                 report_markdown(report) + (tier_coverage.markdown(report) if options.coverage else ""), append=True)
+    if options.junit:
+        for run in runs:
+            junit.write(Path(options.junit), run.tier, run.results, run.wall_seconds)
+    print(closing_line(runs))
+    return 0 if report["passed"] and not docs_problems and not differences else 1
+
+
+def _parser(prog: str, package: kit_config.Config | None) -> argparse.ArgumentParser:
+    """run's options; with the package's tiers and budgets when there is one (`--help` needs none)."""
     parser = argparse.ArgumentParser(
         prog=prog,
         description=__doc__.splitlines()[0],
@@ -239,6 +283,22 @@ def _main(arguments: list[str], prog: str) -> int:
         action="store_true",
         help=f"fail when a quoted count differs from this run's, or a time by more than {TIME_FACTOR:g}x",
     )
+    return parser
+
+
+def _main(arguments: list[str], prog: str) -> int:
+    asks_help = any(argument in ("-h", "--help") for argument in arguments)
+    try:
+        root = package_path(arguments)
+        if "--init" in arguments and not asks_help:
+            return initialise(root)
+        package = kit_config.load(root)
+    except kit_config.ConfigError as error:
+        if not asks_help:  # the help is there without a package; only its tiers and its budgets' example are not
+            print(f"pyramid: {error}", file=sys.stderr)
+            return 2
+        package = None
+    parser = _parser(prog, package)
     options, extra = parser.parse_known_args(arguments)
     assert package is not None, "without a package only --help gets here, and argparse exits after it"
     if options.coverage and (options.repeat > 1 or options.check_docs):
@@ -354,47 +414,6 @@ def _main(arguments: list[str], prog: str) -> int:
             tier_coverage.save_lines(per_tier_lines, package.root, coverage_scratch)
             binaries = coverage_binaries(package, extra)
             if report["passed"] and binaries:
-                started = time.monotonic()
                 assert profiles is not None, "a coverage run has its profiles' folder"
-                progress("== each test alone, for the lines it reaches (mutants run only those tests)")
-                per_test: dict = {}
-                functions: dict = {}
-                test_seconds: dict[str, float] = {}
-                for tests in binary:  # native's one test binary, or each swiftbuild runner in turn
-                    found, functions = test_coverage.measure(tests, binaries, profiles / "tier.profdata",
-                                                             package.root, progress, test_seconds,
-                                                             coverage_build(package, extra))
-                    per_test.update(found)
-                test_coverage.save(per_test, functions, package.root, coverage_scratch, test_seconds)
-                progress(f"   {len(per_test)} tests in {time.monotonic() - started:.0f} s")
-    docs_problems = []
-    if options.update_docs and report["passed"]:
-        values = figures(report)
-        if options.coverage:  # an instrumented run's times are not the pyramid's: only its coverage table is written
-            values = {"coverage": values["coverage"]}
-        for path in markers.write({path: update_docs(path.read_text(), values) for path in doc_files(package)}):
-            progress(f"   updated the figures in {path.relative_to(package.root)}")
-    elif options.check_docs:
-        values = figures(report)
-        for path in doc_files(package):
-            docs_problems += check_docs(path.read_text(), values, str(path.relative_to(package.root)))
-
-    print(printed(report, options.quiet, options.coverage))
-    differences = []
-    if options.same_counts_as:
-        differences = layout.count_differences(report, json.loads(Path(options.same_counts_as).read_text()),
-                                               options.same_counts_as)
-        for difference in differences:
-            print(f"  COUNTS {difference}")
-        if not differences:
-            progress(f"   the same counts as {options.same_counts_as}: every tier's tests, cases and suites")
-    for problem in docs_problems:
-        print(f"  DOCS {problem} ({kit_config.command('--update-docs')})")
-    write_output(options.json, json.dumps(report, indent=2) + "\n")
-    write_output(options.markdown,
-                 report_markdown(report) + (tier_coverage.markdown(report) if options.coverage else ""), append=True)
-    if options.junit:
-        for run in runs:
-            junit.write(Path(options.junit), run.tier, run.results, run.wall_seconds)
-    print(closing_line(runs))
-    return 0 if report["passed"] and not docs_problems and not differences else 1
+                _coverage_by_test(package, binary, binaries, extra, profiles, coverage_scratch)
+    return _said(options, package, report, runs)
