@@ -33,7 +33,6 @@ import json
 import re
 import sys
 import time
-from collections.abc import Sequence
 from pathlib import Path
 
 from pyramidkit.coverage import by_test as test_coverage
@@ -163,7 +162,101 @@ def main(arguments: list[str], prog: str = "pyramid run") -> int:
         return error.status
 
 
-def _coverage_by_test(package: kit_config.Config, binary: Sequence[Path], binaries: list, extra: list[str], profiles: Path,
+def _budget_file(parser: argparse.ArgumentParser, path: str | None, package: kit_config.Config) -> dict:
+    """The budgets --budgets names (a usage error when it cannot be read), or pyramid.json's."""
+    if not path:
+        return package.budgets
+    try:
+        return json.loads(Path(path).read_text())
+    except (OSError, ValueError) as error:
+        parser.error(f"--budgets {path}: {error}")
+
+
+def _check_options(parser: argparse.ArgumentParser, options: argparse.Namespace) -> None:
+    """Options that cannot go together, or values out of their range: a usage error each (argparse exits 2)."""
+    if options.coverage and (options.repeat > 1 or options.check_docs):
+        parser.error("--coverage runs once, on an instrumented build: leave out --repeat and --check-docs "
+                     "(--update-docs writes only its coverage table)")
+    if (options.update_docs or options.check_docs) and (options.tier or options.filter):
+        parser.error("--update-docs and --check-docs need every test of every tier: leave out --tier and --filter")
+    if options.coverage and options.filter:
+        parser.error("--coverage measures whole tiers: leave out --filter")
+    if options.shard and (options.coverage or options.update_docs or options.check_docs or options.same_counts_as):
+        parser.error("--shard runs a slice of each tier: leave out --coverage, --update-docs, --check-docs and "
+                     "--same-counts-as (the merged report is the whole run's)")
+    if options.filter is not None:
+        try:
+            re.compile(options.filter)
+        except re.error as error:
+            parser.error(f"--filter {options.filter!r} is not a regular expression ({error})")
+    if options.repeat < 1:
+        parser.error("--repeat takes a whole number of at least 1")
+    if options.same_counts_as and not Path(options.same_counts_as).is_file():
+        parser.error(f"--same-counts-as {options.same_counts_as}: no such report (scripts/pyramid --json FILE writes one)")
+
+
+def _rounds(package: kit_config.Config, options: argparse.Namespace, tiers: list[str], extra: list[str],
+            build_extra: list[str], bounds: dict, binary: tuple[Path, ...], only: dict, profiles: Path | None
+            ) -> tuple[list[list], dict]:
+    """Every tier run `options.repeat` times, one round after another; with --coverage, each tier's lines."""
+    rounds = []
+    per_tier_lines = {}
+    for index in range(options.repeat):
+        if options.repeat > 1:
+            progress(f"== round {index + 1} of {options.repeat}")
+        if options.coverage:
+            assert profiles is not None, "a coverage run has its profiles' folder"
+            round_runs = []
+            for tier in tiers:
+                tier_coverage.clear_profiles(profiles)
+                round_runs.append(run_tier(package, tier, [*extra, *build_extra], bounds[tier], binary=binary))
+                per_tier_lines[tier] = tier_coverage.tier_counts(profiles, coverage_binaries(package, extra),
+                                                                 package.root)
+            rounds.append(round_runs)
+        else:
+            rounds.append([run_tier(package, tier, extra, bounds[tier], binary=binary, only=only[tier])
+                           for tier in tiers])
+    return rounds, per_tier_lines
+
+
+def _budget_verdict(package: kit_config.Config, budgets: dict, rounds: list[list], extra: list[str],
+                    bounds: dict) -> tuple[list[str], list[str], dict | None]:
+    """The budgets' breaches and the tests cleared, over every round, with what the report says of budgets not
+    measured here (None when they hold here). A test over its budget runs again, one after another, then alone."""
+    not_measured = unmeasured(budgets) if budgets else None
+    if not_measured:  # times measured elsewhere: reported, not held to; the shape still holds
+        progress(f"   budgets {unmeasured_line(not_measured)}")
+        budgets = {"shape": budgets.get("shape", [])}
+    alone_seconds: dict[str, float | None] = {}
+    alone_in: dict[str, int] = {}  # tests run alone, by tier: the first few said by name, the rest counted
+
+    for tier, identifiers in (over_budget(rounds, budgets) if budgets else {}).items():
+        progress(f"   over their budgets in the {tier} tier's run: {len(identifiers)} tests, run again one after "
+                 f"another (a busy machine: a test's time in a parallel run counts its waits for a core)")
+        budget = HangBounds(tier, budgets["tiers"][tier])
+        for identifier, seconds in tests_one_at_a_time(package, tier, identifiers, extra, bounds[tier]).items():
+            limit = budget.test_budget(identifier)
+            if limit is not None and seconds <= limit:
+                alone_seconds[identifier] = seconds
+
+    def alone(tier: str, identifier: str) -> float | None:
+        if identifier not in alone_seconds:
+            alone_in[tier] = alone_in.get(tier, 0) + 1
+            say = progress if alone_in[tier] <= NAMED_ALONE else lambda _line: None
+            alone_seconds[identifier] = test_alone(package, tier, identifier, extra, bounds[tier], say)
+        return alone_seconds[identifier]
+
+    checks = [check_budgets(round_runs, budgets, alone) for round_runs in rounds]
+    for tier, count in alone_in.items():
+        if count > NAMED_ALONE:
+            progress(f"   over their budgets one after another too: {count - NAMED_ALONE} more tests of the {tier} "
+                     f"tier, each run alone")
+    breaches = sorted({breach for check in checks for breach in check.breaches})
+    cleared = sorted({note for check in checks for note in check.cleared})
+    return breaches, cleared, not_measured
+
+
+def _coverage_by_test(package: kit_config.Config, binary: tuple[Path, ...], binaries: list, extra: list[str], profiles: Path,
                       coverage_scratch: Path) -> None:
     """Each test run alone, instrumented, for the lines it reaches, saved beside the tiers' (mutants run only those
     tests)."""
@@ -301,34 +394,10 @@ def _main(arguments: list[str], prog: str) -> int:
     parser = _parser(prog, package)
     options, extra = parser.parse_known_args(arguments)
     assert package is not None, "without a package only --help gets here, and argparse exits after it"
-    if options.coverage and (options.repeat > 1 or options.check_docs):
-        parser.error("--coverage runs once, on an instrumented build: leave out --repeat and --check-docs "
-                     "(--update-docs writes only its coverage table)")
-    if (options.update_docs or options.check_docs) and (options.tier or options.filter):
-        parser.error("--update-docs and --check-docs need every test of every tier: leave out --tier and --filter")
-    if options.coverage and options.filter:
-        parser.error("--coverage measures whole tiers: leave out --filter")
-    if options.shard and (options.coverage or options.update_docs or options.check_docs or options.same_counts_as):
-        parser.error("--shard runs a slice of each tier: leave out --coverage, --update-docs, --check-docs and "
-                     "--same-counts-as (the merged report is the whole run's)")
-    if options.filter is not None:
-        try:
-            re.compile(options.filter)
-        except re.error as error:
-            parser.error(f"--filter {options.filter!r} is not a regular expression ({error})")
-    if options.repeat < 1:
-        parser.error("--repeat takes a whole number of at least 1")
-    if options.same_counts_as and not Path(options.same_counts_as).is_file():
-        parser.error(f"--same-counts-as {options.same_counts_as}: no such report (scripts/pyramid --json FILE writes one)")
+    _check_options(parser, options)
     tiers = [tier for tier in package.names if tier in (options.tier or package.names)]
 
-    if options.budgets:
-        try:
-            budget_file = json.loads(Path(options.budgets).read_text())
-        except (OSError, ValueError) as error:
-            parser.error(f"--budgets {options.budgets}: {error}")
-    else:
-        budget_file = package.budgets
+    budget_file = _budget_file(parser, options.budgets, package)
     bounds = {tier: HangBounds(tier, budget_file.get("tiers", {}).get(tier, {})) for tier in tiers}
     coverage_scratch = package.root / COVERAGE_FOLDER
     extra = [*extra, *layout.system_arguments(options.build_system)]
@@ -347,67 +416,20 @@ def _main(arguments: list[str], prog: str) -> int:
     if options.shard:
         only, selection = sharded(package, tiers, binary, options.filter, options.shard, layout.Build.of(extra))
         tiers = [tier for tier in tiers if only[tier] is not None]
-    rounds = []
-    per_tier_lines = {}
-    for index in range(options.repeat):
-        if options.repeat > 1:
-            progress(f"== round {index + 1} of {options.repeat}")
-        if options.coverage:
-            assert profiles is not None, "a coverage run has its profiles' folder"
-            round_runs = []
-            for tier in tiers:
-                tier_coverage.clear_profiles(profiles)
-                round_runs.append(run_tier(package, tier, [*extra, *build_extra], bounds[tier], binary=binary))
-                per_tier_lines[tier] = tier_coverage.tier_counts(profiles, coverage_binaries(package, extra),
-                                                                 package.root)
-            rounds.append(round_runs)
-        else:
-            rounds.append([run_tier(package, tier, extra, bounds[tier], binary=binary, only=only[tier])
-                           for tier in tiers])
+    rounds, per_tier_lines = _rounds(package, options, tiers, extra, build_extra, bounds, binary, only, profiles)
     runs = rounds[-1]
 
-    no_budgets = options.no_budgets or options.coverage
-    budgets = budget_file if not no_budgets else {}
-    not_measured = unmeasured(budgets) if budgets else None
-    if not_measured:  # times measured elsewhere: reported, not held to; the shape still holds
-        progress(f"   budgets {unmeasured_line(not_measured)}")
-        budgets = {"shape": budgets.get("shape", [])}
-    alone_seconds: dict[str, float | None] = {}
-    alone_in: dict[str, int] = {}  # tests run alone, by tier: the first few said by name, the rest counted
-
-    for tier, identifiers in (over_budget(rounds, budgets) if budgets else {}).items():
-        progress(f"   over their budgets in the {tier} tier's run: {len(identifiers)} tests, run again one after "
-                 f"another (a busy machine: a test's time in a parallel run counts its waits for a core)")
-        budget = HangBounds(tier, budgets["tiers"][tier])
-        for identifier, seconds in tests_one_at_a_time(package, tier, identifiers, extra, bounds[tier]).items():
-            limit = budget.test_budget(identifier)
-            if limit is not None and seconds <= limit:
-                alone_seconds[identifier] = seconds
-
-    def alone(tier: str, identifier: str) -> float | None:
-        if identifier not in alone_seconds:
-            alone_in[tier] = alone_in.get(tier, 0) + 1
-            say = progress if alone_in[tier] <= NAMED_ALONE else lambda _line: None
-            alone_seconds[identifier] = test_alone(package, tier, identifier, extra, bounds[tier], say)
-        return alone_seconds[identifier]
-
-    checks = [check_budgets(round_runs, budgets, alone) for round_runs in rounds]
-    for tier, count in alone_in.items():
-        if count > NAMED_ALONE:
-            progress(f"   over their budgets one after another too: {count - NAMED_ALONE} more tests of the {tier} "
-                     f"tier, each run alone")
-    breaches = sorted({breach for check in checks for breach in check.breaches})
-    cleared = sorted({note for check in checks for note in check.cleared})
+    budgets = budget_file if not (options.no_budgets or options.coverage) else {}
+    breaches, cleared, not_measured = _budget_verdict(package, budgets, rounds, extra, bounds)
     if options.tier or options.filter or options.shard:  # part of the tests says nothing of the pyramid's shape
         breaches = [breach for breach in breaches if not breach.startswith("not a pyramid")]
     flaky = flaky_tests(rounds)
     report = report_json(runs, build_seconds, breaches, flaky, cleared, not_measured)
-    if options.shard:
-        report["shard"] = {"index": options.shard.index, "count": options.shard.count}
-        report["selection"] = selection
-        for run in runs:  # what `pyramid merge` makes the whole run's tables from
-            report["tiers"][run.tier]["results"] = [dataclasses.asdict(result) for result in run.results]
-            report["tiers"][run.tier]["exitCode"] = run.exit_code
+    if options.shard:  # what `pyramid merge` makes the whole run's tables from
+        report.update(shard={"index": options.shard.index, "count": options.shard.count}, selection=selection)
+        for run in runs:
+            report["tiers"][run.tier].update(results=[dataclasses.asdict(result) for result in run.results],
+                                             exitCode=run.exit_code)
     if options.coverage:
         report.update(tier_coverage.report(per_tier_lines, tiers, package.excluded_modules))
         if set(tiers) == set(package.names):
