@@ -82,7 +82,10 @@ def load(path: Path = TABLE) -> list[Row]:
 
 
 def save(rows: list[Row], path: Path = TABLE) -> None:
-    path.write_text(json.dumps([dataclasses.asdict(row) for row in rows], indent=1, ensure_ascii=False) + "\n")
+    """The rows as the table keeps them: a row's `covers` and `why` only when it covers other promises."""
+    entries = [{key: value for key, value in dataclasses.asdict(row).items() if key not in ("covers", "why") or value}
+               for row in rows]
+    path.write_text(json.dumps(entries, indent=1, ensure_ascii=False) + "\n")
 
 
 # MARK: What is promised

@@ -192,6 +192,19 @@ class TableTests(unittest.TestCase):
         self.assertIn("promises.md", str(raised.exception))
 
 
+class TableFileTests(unittest.TestCase):
+    def test_a_row_keeps_covers_and_why_only_when_it_covers_other_promises(self):
+        plain = promises.Row("poi --version", "Sources/A.swift", "a", "b", ["T/a()"])
+        covering = promises.Row("poi -V", "Sources/A.swift", "c", "", ["T/b()"], ["poi --version"], "one flag")
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "promises.json"
+            promises.save([plain, covering], path)
+            text = path.read_text()
+            self.assertEqual(text.count('"covers"'), 1)
+            self.assertEqual(text.count('"why"'), 1)
+            self.assertEqual(promises.load(path), [plain, covering])
+
+
 class RepositoryTests(unittest.TestCase):
     def test_every_row_of_the_repository_table_applies_to_the_code_as_it_is(self):
         rows = promises.load()
@@ -206,9 +219,6 @@ class RepositoryTests(unittest.TestCase):
                     "poi nearby --json places[].distanceMeters", "StubServer.Configuration.maximumConnections = 64"]:
             self.assertIn(key, keys)
 
-
-if __name__ == "__main__":
-    unittest.main()
 
 
 class FakeOutcome:
@@ -381,3 +391,7 @@ class OneAtATimeOptionTests(unittest.TestCase):
         copy.prepare_built.assert_called_once_with("promises")
         self.assertIsNone(given)
         copy.build.assert_called_once()
+
+
+if __name__ == "__main__":
+    unittest.main()
