@@ -346,7 +346,7 @@ def _parser(prog: str, package: kit_config.Config | None) -> argparse.ArgumentPa
     parser.add_argument("--junit", metavar="DIR",
                         help="write JUnit XML into DIR, a file per tier (TIER.xml) and a <testcase> per case")
     parser.add_argument("--budgets", metavar="FILE",
-                        help="the budgets file (default: pyramid.json's budgets, if it names one)")
+                        help="a budgets file instead of pyramid.json's budgets (held there, or in the file it names)")
     parser.add_argument("--no-budgets", action="store_true", help="report without checking the budgets")
     parser.add_argument(
         "--quiet", action="store_true", help="print only the tiers' lines, what broke (FAILED, HUNG, BUDGET, FLAKY) and the closing line"
