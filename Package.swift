@@ -39,7 +39,7 @@ let package = Package(
     ],
     // Toolchain only: the package must build offline on a fresh machine.
     dependencies: [],
-    // Layers, each target importing only targets of the layers below it (docs/12 draws the graph; scripts/check-layout
+    // Layers, each target importing only targets of the layers below it (docs/12 draws the graph; scripts/tool check-layout
     // checks it against every import):
     //   0. POILock                                       a lock ThreadSanitizer sees, for the layers above
     //   1. POIDomain, POISockets, POIHTTP                what everything stands on

@@ -13,7 +13,7 @@
 /// intercepts on every platform. `Mutex` on Linux is not seen: its uncontended path is an atomic in the caller's
 /// code, which the sanitizer does see, but under contention the lock changes hands in the Synchronization library
 /// (not instrumented) and in the kernel (a futex), so the sanitizer misses the ordering it gives and reports the
-/// state it guards as a race. `scripts/sanitizers/mutex-tsan-repro` shows it in 20 lines; docs/linux-and-swift6.md
+/// state it guards as a race. `scripts/ci/sanitizers/mutex-tsan-repro` shows it in 20 lines; docs/linux-and-swift6.md
 /// says why this package locks with this type rather than suppress those reports.
 ///
 /// The price against `Mutex`: one allocation for the object and one for the `pthread_mutex_t`, which must not move.

@@ -5,7 +5,7 @@ public import Testing
 /// An input (an option, an environment variable, a query parameter, a gpsd report, the data file...) has valid
 /// values and invalid ones, and boundaries between them; a value may hold the separator the parser splits on, be
 /// empty, or be huge. A test that takes `InputCase`s says which of those each of its cases is, and Swift Testing
-/// shows it in the case's name: `⟨poi nearby --limit⟩ boundary: 5, as many as there are places`. `scripts/inputs`
+/// shows it in the case's name: `⟨poi nearby --limit⟩ boundary: 5, as many as there are places`. `scripts/tool inputs`
 /// reads those names from a run's report and writes the table of `docs/inputs.md`: for each input, each class and
 /// boundary, and the test case that covers it; and it fails when an input the programs or the API read has a kind
 /// of value no case covers.
@@ -55,7 +55,7 @@ public struct InputCase<Value: Sendable>: Sendable, CustomTestStringConvertible 
         self.value = value
     }
 
-    /// The case's name in Swift Testing's output, which `scripts/inputs` reads: `⟨INPUT⟩ KIND: LABEL`.
+    /// The case's name in Swift Testing's output, which `scripts/tool inputs` reads: `⟨INPUT⟩ KIND: LABEL`.
     public var testDescription: String {
         "⟨\(input)⟩ \(kind.rawValue): \(label)"
     }

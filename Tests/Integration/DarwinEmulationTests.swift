@@ -13,7 +13,7 @@ import Testing
 /// Darwin's documented socket behaviour as `POI_SYSTEM=darwin` puts it on Linux (`DarwinEmulation`).
 ///
 /// Each behaviour against a real socket, whatever profile this process runs under, so that the profile itself cannot drift from what
-/// it claims. The whole pyramid runs under the profile in CI (`scripts/ci-stage darwin`).
+/// it claims. The whole pyramid runs under the profile in CI (`scripts/ci/stage darwin`).
 @Suite("Darwin's socket behaviour, emulated", .timeLimit(.minutes(1)))
 struct DarwinEmulationTests {
     static func deadline() -> ContinuousClock.Instant { .now.advanced(by: .seconds(10)) }

@@ -5,7 +5,7 @@ import Testing
 
 /// An HTTP error's body, by class and boundary, as the error's one-line description shows it.
 ///
-/// docs/inputs.md lists the cases (scripts/inputs).
+/// docs/inputs.md lists the cases (scripts/tool inputs).
 @Suite("An error status's body, by class and boundary")
 struct APIErrorInputTests {
     static func body(_ kind: InputCase<(Data, String)>.Kind, _ label: String, _ body: String, _ shown: String)

@@ -15,7 +15,7 @@ import Testing
 
 /// The server's answer as the app reads it, by class and boundary: each status and body, and the places or the error.
 ///
-/// docs/inputs.md lists the cases (scripts/inputs).
+/// docs/inputs.md lists the cases (scripts/tool inputs).
 @Suite("The server's answer, by class and boundary")
 struct APIRequestLoaderInputTests {
 

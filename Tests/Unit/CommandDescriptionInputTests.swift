@@ -13,7 +13,7 @@ import Testing
 /// parser makes of each kind of value, in both forms (`--name value`, `--name=value`), with the empty and the huge
 /// value, with a value that holds the separator, and with the settings that touch the same value given together.
 ///
-/// Each case is an `InputCase`, so docs/inputs.md lists it under its input (scripts/inputs). What a value does once
+/// Each case is an `InputCase`, so docs/inputs.md lists it under its input (scripts/tool inputs). What a value does once
 /// the command runs (a limit larger than the places, a fraction of a second waited for) is tested in the
 /// integration and end-to-end tiers.
 @Suite("The command lines' inputs, by class and boundary")

@@ -6,7 +6,7 @@ import Testing
 
 /// Which place the provider says the user is at, by class and boundary of the places around a position.
 ///
-/// docs/inputs.md lists the cases (scripts/inputs).
+/// docs/inputs.md lists the cases (scripts/tool inputs).
 @Suite("The place at a position, by class and boundary")
 struct CurrentLocationProviderInputTests {
     static let here = Coordinate(latitude: 0, longitude: 0)

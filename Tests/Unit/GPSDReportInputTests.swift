@@ -15,7 +15,7 @@ import Testing
 
 /// gpsd's reports, by class and boundary: what position each kind of line gives.
 ///
-/// docs/inputs.md lists the cases (scripts/inputs).
+/// docs/inputs.md lists the cases (scripts/tool inputs).
 @Suite("gpsd's reports, by class and boundary")
 struct GPSDReportInputTests {
 

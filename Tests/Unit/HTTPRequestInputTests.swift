@@ -15,7 +15,7 @@ import Testing
 
 /// The request head, by class and boundary, as the server reads it.
 ///
-/// docs/inputs.md lists the cases (scripts/inputs).
+/// docs/inputs.md lists the cases (scripts/tool inputs).
 @Suite("The request head, by class and boundary")
 struct HTTPRequestInputTests {
 

@@ -7,7 +7,7 @@ import Testing
 /// The list model's position and places across updates.
 ///
 /// State that changes over time is tested across the change: set, reset, the same value again. docs/inputs.md lists
-/// the cases (scripts/inputs).
+/// the cases (scripts/tool inputs).
 @Suite("The list model's updates, by class and across the change")
 struct PointsOfInterestListModelInputTests {
     static let zulu = PointOfInterest(name: "Zulu", coordinate: Coordinate(latitude: 0, longitude: 0.001))

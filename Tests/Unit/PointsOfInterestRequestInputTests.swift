@@ -15,7 +15,7 @@ import Testing
 
 /// A request's base URL, by class and boundary: the request URL each kind gives.
 ///
-/// docs/inputs.md lists the cases (scripts/inputs).
+/// docs/inputs.md lists the cases (scripts/tool inputs).
 @Suite("A request's base URL, by class and boundary")
 struct PointsOfInterestRequestInputTests {
 

@@ -16,7 +16,7 @@ import Testing
 
 /// poi-server's data file, by class and boundary: the places each kind of file gives, or the exit status.
 ///
-/// docs/inputs.md lists the cases (scripts/inputs).
+/// docs/inputs.md lists the cases (scripts/tool inputs).
 @Suite("poi-server's data file, by class and boundary")
 struct ServerCommandInputTests {
 

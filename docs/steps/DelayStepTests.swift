@@ -3,7 +3,7 @@ import POIApp
 import POIDomain
 import XCTest
 
-/// Chapter 9's steps (scripts/steps 9): the talk's three ways to test the ten-second rotation, and their cost.
+/// Chapter 9's steps (scripts/tool steps 9): the talk's three ways to test the ten-second rotation, and their cost.
 final class DelayStepTests: XCTestCase {
     let places = ["A", "B", "C"].map { PointOfInterest(name: $0) }
 

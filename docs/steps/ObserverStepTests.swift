@@ -3,7 +3,7 @@ import POIApp
 import POILocation
 import XCTest
 
-/// Chapter 5's steps (scripts/steps 5): the talk's test of the list, on `.default` and then on a center of the
+/// Chapter 5's steps (scripts/tool steps 5): the talk's test of the list, on `.default` and then on a center of the
 /// test's own, and what each post reaches.
 final class ObserverStepTests: XCTestCase {
     /// Step 1, the talk's first test: post on `.default`, check that the list handled it.

@@ -2,7 +2,7 @@ import Foundation
 import POILocation
 import XCTest
 
-/// Chapter 6's steps (scripts/steps 6): the talk's expectation for a posted notification, and what fulfils it.
+/// Chapter 6's steps (scripts/tool steps 6): the talk's expectation for a posted notification, and what fulfils it.
 final class PosterStepTests: XCTestCase {
     /// Steps 1 and 2, the talk's tests on `.default`: an observer block, then `XCTNSNotificationExpectation`.
     func testOnDefaultAnObserverBlockSeesThePost() {

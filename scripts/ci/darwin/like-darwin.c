@@ -1,0 +1,108 @@
+/*
+ * Darwin's documented socket behaviour, imposed on any Linux program from outside its code: a library that
+ * scripts/ci/darwin/like-darwin preloads (LD_PRELOAD) into the command it runs and into every process that command
+ * starts. The package's own emulation (POI_SYSTEM=darwin, Sources/POISockets/DarwinEmulation.swift) sits at its
+ * system-call seam; this one sits below it, in the C library's calls, so that it holds whatever path the code takes.
+ *
+ *   shutdown of a listening socket   fails with ENOTCONN and wakes nothing (XNU, bsd/kern/uipc_socket.c: soshutdown
+ *                                    refuses a socket that is neither connected nor connecting)
+ *   fstat of a socket                gives no device and no inode (XNU, bsd/kern/sys_socket.c: soo_stat)
+ *   accept, accept4                  the accepted socket inherits the listener's O_NONBLOCK (BSD's accept(2); Linux's
+ *                                    man page: "does not inherit file status flags such as O_NONBLOCK")
+ *
+ * Each interposed call counts itself in a file when LIKE_DARWIN_LOG names one, so that a check can see the library
+ * was loaded and acted (a preload that silently did nothing would prove nothing).
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void note(const char *what) {
+    const char *path = getenv("LIKE_DARWIN_LOG");
+    if (path == NULL || *path == '\0') return;
+    int saved = errno;
+    int log = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (log >= 0) {
+        char line[64];
+        int length = snprintf(line, sizeof line, "%s %d\n", what, (int)getpid());
+        if (length > 0) (void)!write(log, line, (size_t)length);
+        close(log);
+    }
+    errno = saved;
+}
+
+static int is_listening(int descriptor) {
+    int listening = 0;
+    socklen_t length = sizeof listening;
+    return getsockopt(descriptor, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) == 0 && listening;
+}
+
+int shutdown(int descriptor, int how) {
+    static int (*real)(int, int);
+    if (!real) real = (int (*)(int, int))dlsym(RTLD_NEXT, "shutdown");
+    if (is_listening(descriptor)) {
+        note("shutdown-refused");
+        errno = ENOTCONN;
+        return -1;
+    }
+    return real(descriptor, how);
+}
+
+static void without_identity(int result, struct stat *status) {
+    if (result == 0 && S_ISSOCK(status->st_mode)) {
+        note("fstat-socket");
+        status->st_dev = 0;
+        status->st_ino = 0;
+    }
+}
+
+int fstat(int descriptor, struct stat *status) {
+    static int (*real)(int, struct stat *);
+    if (!real) real = (int (*)(int, struct stat *))dlsym(RTLD_NEXT, "fstat");
+    int result = real(descriptor, status);
+    without_identity(result, status);
+    return result;
+}
+
+int fstat64(int descriptor, struct stat64 *status) {
+    static int (*real)(int, struct stat64 *);
+    if (!real) real = (int (*)(int, struct stat64 *))dlsym(RTLD_NEXT, "fstat64");
+    int result = real(descriptor, status);
+    if (result == 0 && S_ISSOCK(status->st_mode)) {
+        note("fstat-socket");
+        status->st_dev = 0;
+        status->st_ino = 0;
+    }
+    return result;
+}
+
+static int inherit(int listener, int accepted) {
+    if (accepted >= 0) {
+        int flags = fcntl(listener, F_GETFL, 0);
+        if (flags >= 0 && (flags & O_NONBLOCK)) {
+            note("accept-inherits");
+            int own = fcntl(accepted, F_GETFL, 0);
+            if (own >= 0) fcntl(accepted, F_SETFL, own | O_NONBLOCK);
+        }
+    }
+    return accepted;
+}
+
+int accept(int listener, struct sockaddr *address, socklen_t *length) {
+    static int (*real)(int, struct sockaddr *, socklen_t *);
+    if (!real) real = (int (*)(int, struct sockaddr *, socklen_t *))dlsym(RTLD_NEXT, "accept");
+    return inherit(listener, real(listener, address, length));
+}
+
+int accept4(int listener, struct sockaddr *address, socklen_t *length, int flags) {
+    static int (*real)(int, struct sockaddr *, socklen_t *, int);
+    if (!real) real = (int (*)(int, struct sockaddr *, socklen_t *, int))dlsym(RTLD_NEXT, "accept4");
+    return inherit(listener, real(listener, address, length, flags));
+}

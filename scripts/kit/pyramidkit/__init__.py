@@ -1,0 +1,38 @@
+"""The pyramid kit: the test pyramid of any SwiftPM package, run tier by tier and reported from the test libraries'
+own machine-readable output; with mutation testing by tier and claims that a test catches a mistake. Python's
+standard library only (3.9 or later). One command, `pyramid` (pyramidkit.cli), with verbs.
+
+Its rooms, each a sub-package with one job, importing only downwards (a test fails on an arrow up or a cycle):
+
+    run/        the ground: pyramid.json (config, starter), commands under a bound (bounded, running, bounds), the one
+                reader of results (results), a tier's run (testrun), budgets, the report, JUnit, and the scratch
+                copy where a mistake is made, built and tested (scratch)
+    coverage/   line coverage by tier (by_tier) and by test (by_test)
+    docs/       the docs' marked blocks (markers) and the figures the run writes into them (figures)
+    mutation/   Swift source scanning (swift_source), the operators (mutants, bug_operators), schemata, the engine
+    proofs/     claims: a named mistake and the tests that must catch it (claims, in_place)
+    cli/        the command and its verbs (run is the report's command line)
+
+Its public surface, for tools built on it (this package's workshop, promises, steps, measure and chapter checks
+are), is PUBLIC below and the command; the rest may change between versions. Nothing in the kit names a package, a
+module, a tier or a test product: they come from pyramid.json.
+"""
+
+__version__ = "0.1.0"
+
+# The modules a tool built on the kit may import (scripts/tools/tests/test_kit_surface.py holds this package's tools to it).
+PUBLIC = (
+    "pyramidkit.run.errors",  # the errors the kit raises, their exit statuses, and how a command ends on one
+    "pyramidkit.run.config",  # pyramid.json: the tiers, the test product, the budgets
+    "pyramidkit.run.bounds",  # the hang bounds a run is held to
+    "pyramidkit.run.results",  # the results of a run, read from the test libraries' output
+    "pyramidkit.run.testrun",  # a tier's tests run, and the build
+    "pyramidkit.run.layout",  # where SwiftPM put the products, for either build system
+    "pyramidkit.run.mistake",  # a mistake put in on purpose
+    "pyramidkit.run.scratch",  # a scratch copy of the package: a mistake made, built and tested
+    "pyramidkit.proofs.held",  # find-and-replace mistakes held in one build, switched on at run time
+    "pyramidkit.proofs.universe",  # every mistake of the package's proofs, held in the scratch copy's one build
+    "pyramidkit.mutation.precheck",  # a module's sources checked by the compiler alone, without a build
+    "pyramidkit.coverage.by_test",  # which tests reach which lines
+    "pyramidkit.docs.markers",  # the docs' marked blocks, found, rewritten, checked
+)

@@ -1,0 +1,431 @@
+"""Mutation operators that model the bugs engineers make, beyond one flipped token (issue 16).
+
+  default-body         a function's or computed property's body replaced by `return` of an empty value of its
+                       type ("", 0, false, [], [:], nil, .init()), or emptied when it returns nothing
+  deleted-statement    an assignment, a `defer`'s work, a `try`/`await` call or an `_ =` line deleted
+  swapped-arguments    two neighbouring arguments of a call exchanged, labels kept (latitude for longitude)
+  swapped-variable     a parameter read where another parameter of the same declared type was meant
+  injected-default     an injected dependency's use replaced by the default its parameter declares
+  collection-selection first <-> last, min <-> max, a filter or a sort dropped, prefix(n) -> prefix(n - 1), a
+                       dropFirst() removed
+  removed-entry        an entry of an array or dictionary literal removed (a header, a table row, an option)
+
+Each operator reads one file's text with the code mask of scripts/kit/pyramidkit/mutation/swift_source.py (never inside a comment or a
+string literal, never in a branch of #if this machine does not compile) and returns Mutants of one line each, so
+that line numbers never move. A mutant that changes a span of the line records its column and length, which the
+schemata (scripts/kit/pyramidkit/mutation/schemata.py) rewrite into a choice made when the tests run. Whether a mutant type-checks is the
+compiler's call: one that does not is counted apart ("not compiled"), never as killed.
+Python's standard library only; tested by scripts/kit/pyramidkit/tests/test_bug_operators.py.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pyramidkit.mutation.swift_source import Mutant, bracket_spans, code_only
+
+OPERATORS = ["default-body", "deleted-statement", "swapped-arguments", "swapped-variable", "injected-default",
+             "collection-selection", "removed-entry"]
+
+# The empty value of a return type, by its spelling; None: no body mutant (the type has no value one can make).
+EMPTY_VALUES = {
+    "String": '""', "Substring": '""', "Bool": "false", "Int": "0", "Int8": "0", "Int16": "0", "Int32": "0",
+    "Int64": "0", "UInt": "0", "UInt8": "0", "UInt16": "0", "UInt32": "0", "UInt64": "0", "Double": "0",
+    "Float": "0", "TimeInterval": "0", "Duration": ".zero", "Data": "Data()",
+}
+SIMPLE_ARGUMENT = re.compile(r"(?:self\.)?[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*|-?\d+(?:\.\d+)?")
+KEYWORDS = {"self", "Self", "super", "true", "false", "nil", "try", "await", "return", "let", "var", "in", "is", "as",
+            "if", "else", "guard", "case", "switch", "for", "while", "func", "init", "throw", "throws", "some", "any"}
+
+
+def empty_value(return_type: str) -> str | None:
+    """What `return` gives for a body replaced by a default, or None where no such value is written simply."""
+    spelled = return_type.strip()
+    if spelled.endswith("?"):
+        return "nil"
+    if spelled in EMPTY_VALUES:
+        return EMPTY_VALUES[spelled]
+    if spelled.startswith("[") and spelled.endswith("]"):
+        return "[:]" if _top_level(spelled[1:-1], ":") else "[]"
+    if re.fullmatch(r"(Array|Set|ArraySlice)<.+>", spelled):
+        return "[]"
+    if re.fullmatch(r"Dictionary<.+>", spelled):
+        return "[:]"
+    if spelled in ("Never", "Self") or spelled.startswith(("some ", "any ", "(")) or "->" in spelled:
+        return None
+    if re.fullmatch(r"[A-Z]\w*(\.[A-Z]\w*)*", spelled):
+        return ".init()"  # compiles only where the type has an init() that is visible here: the compiler decides
+    return None
+
+
+def _top_level(text: str, character: str) -> bool:
+    """Whether `character` occurs in `text` outside every bracket, parenthesis and angle bracket."""
+    depth = 0
+    for c in text:
+        depth += {"[": 1, "(": 1, "<": 1, "]": -1, ")": -1, ">": -1}.get(c, 0)
+        if c == character and depth == 0:
+            return True
+    return False
+
+
+def mutants_of(file: str, text: str, mask: list[bool], compiled: set[int]) -> list[Mutant]:
+    """Every mutant of these operators in one file, in line order."""
+    lines = text.split("\n")
+    codes, starts, offset = [], [], 0
+    for line in lines:
+        codes.append(code_only(line, mask[offset:offset + len(line)]))
+        starts.append(offset)
+        offset += len(line) + 1
+    found: list[Mutant] = []
+    found += _default_bodies(file, lines, codes, compiled)
+    found += _parameter_mutants(file, lines, codes, compiled)
+    required = _required_properties("\n".join(codes))
+    for number, (line, code) in enumerate(zip(lines, codes), start=1):
+        if number not in compiled or not code.strip():
+            continue
+        following = next((c.strip() for c in codes[number:] if c.strip()), "")
+        assigned = re.match(r"\s*self\.(\w+)\s*=[^=]", code)
+        if not (assigned and assigned[1] in required and _in_initializer(codes, number)):
+            found += _deleted_statements(file, number, line, code, following)
+        found += _swapped_arguments(file, number, line, code)
+        found += _collection_selections(file, number, line, code)
+    found += _removed_entries(file, lines, codes, compiled)
+    return sorted(found, key=lambda m: (m.line, OPERATORS.index(m.operator), m.column))
+
+
+# MARK: default-body
+
+FUNCTION = re.compile(r"(?<![\w.])func\s+[^\s(<]+")
+COMPUTED = re.compile(r"^\s*(?:(?:public|internal|private|fileprivate|package|static|override|nonisolated|@\w+)\s+)*"
+                      r"var\s+\w+\s*:\s*(.+?)\s*\{\s*$")
+
+
+def _default_bodies(file: str, lines: list[str], codes: list[str], compiled: set[int]) -> list[Mutant]:
+    found = []
+    joined = "\n".join(codes)
+    line_starts = [0]
+    for code in codes:
+        line_starts.append(line_starts[-1] + len(code) + 1)
+    for match in FUNCTION.finditer(joined):
+        brace = _body_start(joined, match.end())
+        if brace is None:
+            continue
+        number = next(n for n in range(len(codes)) if line_starts[n + 1] > brace) + 1
+        if number not in compiled:
+            continue
+        signature = joined[match.start():brace]
+        returned = _return_type(signature)
+        column = brace - line_starts[number - 1] + 1
+        line = lines[number - 1]
+        generic = re.search(r"<([^>]*)>\s*\(", signature)
+        if returned is not None and generic and returned in re.findall(r"\b(\w+)\s*(?::|,|$)", generic[1]):
+            continue  # a generic parameter has no empty value to write
+        if returned is None:
+            inserted = " return;"  # the body emptied: what follows is never run
+        else:
+            value = empty_value(returned)
+            if value is None:
+                continue
+            inserted = f" return {value};"
+        found.append(Mutant(file, number, "default-body", line, line[:column] + inserted + line[column:], column, 0))
+    for number, code in enumerate(codes, start=1):
+        computed = COMPUTED.match(code)
+        following = next((c.strip() for c in codes[number:] if c.strip()), "")
+        if (not computed or number not in compiled or re.match(r"(get|set|willSet|didSet)\b", following)
+                or "=" in computed[1]):
+            continue
+        value = empty_value(computed[1])
+        if value is None:
+            continue
+        line = lines[number - 1]
+        column = code.rstrip().rfind("{") + 1
+        found.append(Mutant(file, number, "default-body", line,
+                            line[:column] + f" return {value};" + line[column:], column, 0))
+    return found
+
+
+def _body_start(code: str, start: int) -> int | None:
+    """The index of the `{` that opens the body of the declaration starting at `start`, or None (a protocol's
+    requirement, which has no body)."""
+    depth = 0
+    for index in range(start, len(code)):
+        c = code[index]
+        if c in "([<":
+            depth += 1
+        elif c in ")]>":
+            if c == ">" and code[index - 1] == "-":
+                continue  # the arrow of a return type
+            depth -= 1
+        elif c == "{" and depth <= 0:
+            return index
+        elif c == "}" or (depth <= 0 and code.startswith(("func ", "var ", "let ", "init(", "case "), index)
+                          and index > start and not code[index - 1].isalnum()):
+            return None
+    return None
+
+
+def _return_type(signature: str) -> str | None:
+    """The return type of a `func` signature (the text before its body), or None for a function that returns
+    nothing."""
+    depth, arrow = 0, -1
+    for index, c in enumerate(signature):
+        if c in "([<":
+            depth += 1
+        elif c in ")]" or (c == ">" and signature[index - 1] != "-"):
+            depth -= 1
+        elif c == "-" and signature.startswith("->", index) and depth == 0:
+            arrow = index
+    if arrow < 0:
+        return None
+    returned = re.split(r"\s+where\s+", signature[arrow + 2:])[0].strip()
+    return None if returned in ("Void", "()") else returned
+
+
+# MARK: deleted-statement
+
+ASSIGNMENT = re.compile(r"^\s*(?:self\.)?[A-Za-z_][\w.]*(?:\[[^\]]*\])?\s*(?:[-+*/|&]?=)\s*(?!=)\S")
+EFFECT_CALL = re.compile(r"^\s*(?:_\s*=\s*)?(?:try[?!]?\s+)?(?:await\s+)?[\w.?!]+\(.*\)\s*$")
+CONTINUES = re.compile(r"^(\.|\?\?|&&|\|\||[-+*/]\s|\)|\]|:|else\b|catch\b)")
+
+
+def _balanced(code: str) -> bool:
+    return all(code.count(a) == code.count(b) for a, b in ("()", "[]", "{}"))
+
+
+def _deleted_statements(file: str, number: int, line: str, code: str, following: str) -> list[Mutant]:
+    stripped = code.strip()
+    if not _balanced(code) or CONTINUES.match(following) or stripped.endswith((",", "=", "(", "[", "{", "in")):
+        return []
+    indent_end = len(code) - len(code.lstrip())
+    end = len(code.rstrip())
+    defer = re.fullmatch(r"(\s*defer \{ )(.+?)( \}\s*)", code)
+    if defer:  # the deferred work deleted, the defer kept: a schema can keep the work behind a check
+        start, stop = len(defer[1]), len(defer[1]) + len(defer[2])
+        return [Mutant(file, number, "deleted-statement", line, line[:start] + line[stop:], start, stop - start)]
+    is_assignment = bool(ASSIGNMENT.match(code)) and not re.match(r"\s*(let|var|case|if|guard|while)\b", code)
+    is_effect = bool(EFFECT_CALL.match(code)) and re.match(r"\s*(_\s*=|try|await)", code) is not None
+    if not (is_assignment or is_effect):
+        return []
+    return [Mutant(file, number, "deleted-statement", line, line[:indent_end] + line[end:], indent_end,
+                   end - indent_end)]
+
+
+def _required_properties(code: str) -> set[str]:
+    """Stored properties an initializer must set: a `let` or a `var` declared with a type and no value. Deleting
+    their assignment in an initializer never compiles, so it is not made."""
+    return set(re.findall(r"^[ \t]*(?:(?:public|internal|private|fileprivate|package|nonisolated)[ \t]+)*"
+                          r"(?:let|var)[ \t]+(\w+)[ \t]*:[ \t]*[^={\n]+$", code, re.MULTILINE))
+
+
+def _in_initializer(codes: list[str], number: int) -> bool:
+    """Whether line `number` is inside an `init` rather than a `func` (the nearer declaration above it)."""
+    for code in reversed(codes[:number - 1]):
+        if re.search(r"(?<![\w.])init[?!]?\s*[(<]", code):
+            return True
+        if re.search(r"(?<![\w.])func\s", code) or re.search(r"\bvar\s+\w+\s*:[^=]*\{\s*$", code):
+            return False  # a method, or a computed property
+    return False
+
+
+# MARK: swapped-arguments
+
+
+def _swapped_arguments(file: str, number: int, line: str, code: str) -> list[Mutant]:
+    found = []
+    for call in re.finditer(r"[\w)\]?!]\(", code):
+        if re.search(r"\b(func|init|if|guard|while|switch|case|catch)\s*\w*$", code[:call.start() + 1]):
+            continue
+        spans = bracket_spans(code, call.end() - 1)
+        if not spans or len(spans) < 2:
+            continue
+        values = []
+        for start, stop in spans:
+            text = code[start:stop]
+            label = re.match(r"\s*(\w+\s*:\s*)?", text)
+            value_start = start + (label.end() if label else 0)
+            value = code[value_start:stop].rstrip()
+            values.append((value_start, value_start + len(value), value))
+        for (a_start, a_stop, a), (b_start, b_stop, b) in zip(values, values[1:]):
+            if (a == b or not SIMPLE_ARGUMENT.fullmatch(a) or not SIMPLE_ARGUMENT.fullmatch(b)
+                    or a in KEYWORDS or b in KEYWORDS or _is_number(a) != _is_number(b)):
+                continue
+            mutated = line[:a_start] + b + line[a_stop:b_start] + a + line[b_stop:]
+            found.append(Mutant(file, number, "swapped-arguments", line, mutated, a_start, b_stop - a_start))
+    return found
+
+
+def _is_number(text: str) -> bool:
+    return bool(re.fullmatch(r"-?\d+(\.\d+)?", text))
+
+
+# MARK: swapped-variable and injected-default
+
+PARAMETER = re.compile(r"(?:(\w+)\s+)?(\w+)\s*:\s*(?:inout\s+|@\w+\s+)*([\w.<>\[\]?: ]+?)\s*(?:=\s*([^,)]+?))?\s*(?=[,)])")
+
+
+def _parameter_mutants(file: str, lines: list[str], codes: list[str], compiled: set[int]) -> list[Mutant]:
+    """A parameter's first read in its function's body replaced by another parameter of the same type, and by
+    the default the parameter declares (what a function that ignores the injected dependency does)."""
+    found = []
+    joined = "\n".join(codes)
+    line_starts = [0]
+    for code in codes:
+        line_starts.append(line_starts[-1] + len(code) + 1)
+    for match in re.finditer(r"(?<![\w.])(func\s+\w+|init)\s*(<[^>]*>)?\s*\(", joined):
+        arguments = bracket_spans(joined, match.end() - 1)
+        brace = _body_start(joined, match.end())
+        if not arguments or brace is None:
+            continue
+        closing = arguments[-1][1]
+        parameters = []  # (internal name, type, default)
+        for start, stop in arguments:
+            parameter = PARAMETER.fullmatch(joined[start:stop].strip() + ")")
+            if parameter is None:
+                parameter = PARAMETER.match(joined[start:stop].strip() + ",")
+            if parameter and parameter[2] != "_":
+                parameters.append((parameter[2], parameter[3].strip(), (parameter[4] or "").strip()))
+        if not parameters or closing > brace:
+            continue
+        body_end = _block_end(joined, brace)
+        for name, kind, default in parameters:
+            use = _first_read(joined, brace + 1, body_end, name)
+            if use is None:
+                continue
+            number = next(n for n in range(len(codes)) if line_starts[n + 1] > use) + 1
+            if number not in compiled:
+                continue
+            column = use - line_starts[number - 1]
+            line = lines[number - 1]
+            others = [other for other, other_kind, _ in parameters if other != name and other_kind == kind]
+            for other in others[:1]:
+                found.append(Mutant(file, number, "swapped-variable", line,
+                                    line[:column] + other + line[column + len(name):], column, len(name)))
+            if default and "(" not in default and default not in ("nil", "[]", "[:]"):
+                found.append(Mutant(file, number, "injected-default", line,
+                                    line[:column] + default + line[column + len(name):], column, len(name)))
+    return found
+
+
+def _block_end(code: str, brace: int) -> int:
+    depth = 0
+    for index in range(brace, len(code)):
+        depth += {"{": 1, "}": -1}.get(code[index], 0)
+        if depth == 0:
+            return index
+    return len(code)
+
+
+def _first_read(code: str, start: int, end: int, name: str) -> int | None:
+    """Where `name` is first read in code[start:end]: a whole word, not a member (`.name`), not a label
+    (`name:`), not assigned to, not shadowed before."""
+    for match in re.finditer(rf"(?<![\w.$]){re.escape(name)}(?!\w)", code[start:end]):
+        before = code[start:start + match.start()].rstrip()
+        after = code[start + match.end():end].lstrip()
+        if after.startswith(":") and not after.startswith("::"):
+            continue  # a label, or a declaration
+        if re.search(r"\b(let|var|case)\s*$", before) or re.match(r"=(?!=)", after):
+            return None  # shadowed or assigned: leave this parameter alone
+        return start + match.start()
+    return None
+
+
+# MARK: collection-selection
+
+SELECTIONS = [
+    (r"(?<=\.)first(?=\b(?!\())", "last"), (r"(?<=\.)last(?=\b(?!\())", "first"),
+    (r"(?<=\.)first(?=\(where:)", "last"), (r"(?<=\.)last(?=\(where:)", "first"),
+    (r"(?<=\.)min(?=\()", "max"), (r"(?<=\.)max(?=\()", "min"),
+    (r"(?<![\w.])min(?=\()", "max"), (r"(?<![\w.])max(?=\()", "min"),
+]
+
+
+def _collection_selections(file: str, number: int, line: str, code: str) -> list[Mutant]:
+    found = []
+    for pattern, replacement in SELECTIONS:
+        for match in re.finditer(pattern, code):
+            found.append(Mutant(file, number, "collection-selection", line,
+                                line[:match.start()] + replacement + line[match.end():], match.start(),
+                                match.end() - match.start()))
+    for match in re.finditer(r"\.(filter|sorted|dropFirst)\s*[({]", code):
+        opener = match.end() - 1
+        closer = _block_end(code.replace("(", "{").replace(")", "}"), opener)
+        if closer >= len(code):
+            continue
+        stop = closer + 1
+        if code[opener] == "(" and code[stop:stop + 2].lstrip().startswith("{"):
+            continue  # a trailing closure after the parentheses: left alone
+        found.append(Mutant(file, number, "collection-selection", line, line[:match.start()] + line[stop:],
+                            match.start(), stop - match.start()))
+    for match in re.finditer(r"\b(prefix|suffix)\(", code):
+        spans = bracket_spans(code, match.end() - 1)
+        if spans and len(spans) == 1:
+            start, stop = spans[0]
+            argument = code[start:stop].strip()
+            if argument and not argument.startswith(("while", "upTo", "through")) and ":" not in argument:
+                start += len(code[start:stop]) - len(code[start:stop].lstrip())
+                found.append(Mutant(file, number, "collection-selection", line,
+                                    line[:start] + f"{argument} - 1" + line[start + len(argument):], start,
+                                    len(argument)))
+    return found
+
+
+# MARK: removed-entry
+
+
+def _removed_entries(file: str, lines: list[str], codes: list[str], compiled: set[int]) -> list[Mutant]:
+    """Entries of array and dictionary literals: a line of its own inside a literal written over several lines,
+    or one of two or more entries of a literal on one line."""
+    found = []
+    stack: list[str] = []  # per open bracket: "literal", or "other"
+    for number, code in enumerate(codes, start=1):
+        line = lines[number - 1]
+        inside_literal = bool(stack) and stack[-1] == "literal"
+        stripped = code.strip()
+        if (inside_literal and number in compiled and stripped and stripped[0] not in "])}"
+                and _balanced(code) and (stripped.endswith(",") or _closes_next(codes, number))):
+            found.append(Mutant(file, number, "removed-entry", line, ""))
+        for index, c in enumerate(code):
+            if c == "[":
+                before = code[:index].rstrip()
+                literal = not before or before[-1] in "=(:,[" or before.endswith(("return", "in"))
+                stack.append("literal" if literal and not _is_type(code, index) else "other")
+            elif c in "({":
+                stack.append("other")
+            elif c in ")]}" and stack:
+                stack.pop()
+        if number in compiled and not inside_literal:
+            found += _one_line_entries(file, number, line, code)
+    return found
+
+
+def _closes_next(codes: list[str], number: int) -> bool:
+    following = next((c.strip() for c in codes[number:] if c.strip()), "")
+    return following.startswith("]")
+
+
+def _is_type(code: str, index: int) -> bool:
+    """Whether the `[` at `index` opens a type (`[String: Int]` after a colon of a declaration) rather than a
+    value."""
+    before = code[:index].rstrip()
+    return (before.endswith(":") and re.search(r"\b(let|var)\s+\w+\s*:$", before) is not None) or (
+        before.endswith("->"))
+
+
+def _one_line_entries(file: str, number: int, line: str, code: str) -> list[Mutant]:
+    found = []
+    for match in re.finditer(r"(?:[=(:,]|return|in)\s*\[", code):
+        opener = match.end() - 1
+        if _is_type(code, opener):
+            continue
+        spans = bracket_spans(code, opener)  # a literal's entries split as a call's arguments are
+        if spans is None or len(spans) < 2 or not all(code[a:b].strip() for a, b in spans):
+            continue
+        for position, (start, stop) in enumerate(spans):
+            if position + 1 < len(spans):
+                cut_start, cut_stop = start + (len(code[start:stop]) - len(code[start:stop].lstrip())), stop + 1
+                cut_stop += len(code[cut_stop:]) - len(code[cut_stop:].lstrip())
+            else:
+                cut_start, cut_stop = spans[position - 1][1], stop
+            found.append(Mutant(file, number, "removed-entry", line, line[:cut_start] + line[cut_stop:],
+                                cut_start, cut_stop - cut_start))
+    return found

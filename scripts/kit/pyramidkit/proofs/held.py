@@ -1,0 +1,335 @@
+"""Find-and-replace mistakes held in one build: each compiled in beside the code as it is, chosen at run time.
+
+A proof that breaks promises one at a time (scripts/tool promises --prove) paid an incremental build for each, 1 to 7 s
+here, where its tests take a tenth of that. Most such mistakes change one expression: a status, a default, a
+literal, a condition. Those are held the way mutant schemata hold mutants (mutation/schemata.py): the expression
+becomes a choice that the environment variable PYRAMID_MUTANT makes when the tests run,
+
+    return .respond(.error(400, text))       return .respond(.error((__PyramidMutant.active == 7 ? 422 : 400), text))
+    guard radius > 0 else {                   guard (__PyramidMutant.active == 8 ? radius >= 0 : radius > 0) else {
+    port = value            (a line deleted)  if __PyramidMutant.active != 9 { port = value }
+    case "nearby":          (`where false`)   case "nearby" where __PyramidMutant.active != 10:
+    if let text = parsed.value(option) {      if let text = parsed.value(option), (__PyramidMutant.active != 11 || false) {
+    .json(places)           (an argument added)  (__PyramidMutant.active == 12 ? .json(places, status: 201) : .json(places))
+    { port = value }        (`_ = value`)     { if __PyramidMutant.active == 13 { _ = value } else { port = value } }
+    let page = ...          (a line before)   if __PyramidMutant.active == 14 { return .respond(listing) }; let page = ...
+    case "help", "-h":      (one taken out)   case "help" where __PyramidMutant.active != 15, "-h":
+    guard let x = e else { return ... }   (made `let x = e ?? d`: a required value given a default)
+                                      guard let x = (__PyramidMutant.active == 16 ? (e ?? d) : e) else { return ... }
+
+Only the side the conditional picks runs, as with the mistake alone. The held expression
+is the smallest one around the change that is bounded, on both sides, by what ends an expression (`,` `:` `=` a
+bracket, `{`, `return`, `guard`, `case` ...) and balanced (held_lines.py says how each form is found). A change that
+is none of these (a declaration, a new `case`, a `let` added, lines split) is not held: it is built alone, as before;
+but a coding key renamed is (held_keys.py).
+Nor is one the compiler rejects
+when held (a value of another type, an `await`): its line's errors put it back (`drop_errors`), as the schemata do.
+Line numbers never move, so a compiler's error names the line of the mistake it comes from.
+
+Python's standard library only; tested by scripts/kit/pyramidkit/tests/test_held.py.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections import defaultdict
+from pathlib import Path
+
+from pyramidkit.mutation import merged_files, precheck, schemata
+from pyramidkit.mutation.schema_sites import module_folder
+from pyramidkit.proofs import held_keys
+from pyramidkit.proofs.held_lines import (
+    NOT_EXPRESSIONS,
+    Site,
+    balanced,
+    case_item_removed,
+    choice,
+    continues,
+    defaulted_guard,
+    depth_at,
+    expression_choice,
+    lines_added,
+    statement_choice,
+    tokens,
+)
+from pyramidkit.run.mistake import Mistake
+
+VARIABLE = schemata.VARIABLE
+
+
+def _change(source: str, mistake: Mistake) -> tuple[int, int, str]:
+    """Where in `source` the mistake's find and replace differ: [start, end) of the file and the new text there."""
+    at = source.index(mistake.find)
+    find, replace = mistake.find, mistake.replace or ""
+    prefix = 0
+    while prefix < min(len(find), len(replace)) and find[prefix] == replace[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < min(len(find), len(replace)) - prefix and find[-1 - suffix] == replace[-1 - suffix]:
+        suffix += 1
+    start, end = at + prefix, at + len(find) - suffix
+    new = replace[prefix:len(replace) - suffix]
+    if new == "" and end > start:  # a deletion may sit anywhere it reads the same: before its clause's comma
+        gone = source[start:end]
+        for shift in range(min(len(gone), start) + 1):
+            if source[start - shift:start] == gone[len(gone) - shift:] and \
+                    (source[start - shift:end - shift].startswith(", ") or
+                     (source[start - shift - 1:start - shift] == "\n" and gone.endswith("\n"))):
+                return start - shift, end - shift, ""
+    return start, end, new
+
+
+def held_site(source: str, mistake: Mistake, number: int) -> Site | None:
+    """Where and how `source` holds `mistake` as mutant `number`; None when it cannot (the mistake is then built
+    alone)."""
+    if mistake.each_line or mistake.replace is None or source.count(mistake.find) != 1:
+        return None
+    guarded = defaulted_guard(mistake.find, mistake.replace, number)
+    if guarded is not None:
+        at = source.index(mistake.find)
+        return Site(at, at + len(mistake.find), text=guarded)
+    start, end, new = _change(source, mistake)
+    gone = source[start:end]
+    line_start = source.rfind("\n", 0, start) + 1
+    line_end = source.find("\n", start)
+    line = source[line_start:len(source) if line_end < 0 else line_end]
+    if new == "" and gone.endswith("\n") and gone.count("\n") == 1 and not source[line_start:start].strip():
+        start, end = line_start, line_end + 1  # the find began inside the line's indent: the whole line goes
+        gone = source[start:end]
+    if new == "" and gone.endswith("\n") and gone.count("\n") == 1 and start == line_start:
+        statement = gone[:-1]  # a whole line deleted: it runs unless the mistake is active
+        indent = statement[:len(statement) - len(statement.lstrip())]
+        words = [text for _, _, text in tokens(statement)]
+        # A guard that binds nothing, whole on its line, is a statement too: its `else` leaves the function as before.
+        whole_guard = words[:1] == ["guard"] and words[-1:] == ["}"] and not {"let", "var", "case"} & set(words)
+        if not words or (words[0] in NOT_EXPRESSIONS - {"return", "throw"} and not whole_guard) or not balanced(words):
+            return None
+        return Site(start, end - 1, text=f"{indent}if __PyramidMutant.active != {number} {{ {statement.strip()} }}")
+    if "\n" in gone or "\n" in new:
+        return lines_added(source, start, gone, new, number, line_start, line)
+    column, stop = start - line_start, end - line_start
+    if new.strip() == "where false" and not gone and line[stop:].lstrip().startswith(":"):
+        return Site(start, end, text=f"{new[:len(new) - len(new.lstrip())]}where __PyramidMutant.active != {number}")
+    clause_list = re.match(r"\s*(?:guard|if|while)\b", line) and depth_at(line, column) == 0
+    if clause_list and new.startswith(", ") and not gone:  # a condition added to the list
+        return Site(start, end, text=f", (__PyramidMutant.active != {number} || {new[2:]})")
+    if clause_list and gone.startswith(", ") and not new:  # a condition taken out of it
+        return Site(start + 2, end, text=f"(__PyramidMutant.active == {number} || {gone[2:]})")
+    chosen = expression_choice(line, column, stop, new)
+    if chosen is None:
+        mutated_line = line[:column] + new + line[stop:]
+        site = case_item_removed(line, mutated_line, number) or \
+            (None if continues(source, line_start) else statement_choice(line, column, stop, new, number))
+        return None if site is None else Site(line_start + site.start, line_start + site.end, text=site.text)
+    begin, finish, original, mutated = chosen
+    return Site(line_start + begin, line_start + finish, original, mutated)
+
+
+def line_mistake(mistake: Mistake, source: str) -> Mistake | None:
+    """A mistake made on each line (a claim's) as one find and replace, when one line holds it: that line changed,
+    or deleted (emptied, for the claim: the same code). None when no line, or more than one, holds it."""
+    if not mistake.each_line:
+        return mistake
+    lines = [line for line in source.split("\n") if mistake.find in line]
+    if len(lines) != 1:
+        return None
+    line = lines[0]
+    if mistake.replace is None:
+        return Mistake(mistake.file, line + "\n", "", name=mistake.name, says=mistake.says)
+    return Mistake(mistake.file, line, line.replace(mistake.find, mistake.replace, 1), name=mistake.name,
+                   says=mistake.says)
+
+
+class HeldMistakes:
+    """The mistakes of a proof, each numbered by its place in `mistakes`; the files that hold them (`files()`), which
+    are held (`held`), and the compiler's verdict on them (`drop_errors`). Identical mistakes share their first
+    twin's number (`number_of`); two choices over one span nest; a mistake whose span overlaps another's otherwise is
+    built alone."""
+
+    def __init__(self, mistakes: list[Mistake], sources: dict[str, str], schema: schemata.Schema | None = None) -> None:
+        self.mistakes = mistakes
+        self.sources = sources
+        # A mutant sample's schema held in the same build (numbered from merged_files.FIRST), when the package's
+        # pyramid.json names one (mutantSample); each line that both change stays this side's.
+        self.schema = schema
+        self.held_written: dict[str, str] = {}  # what this side alone writes
+        self.owners: dict[tuple[str, int], str] = {}  # which side wrote each changed line of a file both write
+        self.schema_put_back = 0  # the schema's lines the last drop_errors put back
+        self.first: dict[tuple[str, str, str | None], int] = {}
+        self.sites: dict[int, Site] = {}
+        # The mistakes held by one declaration (renamed coding keys of one enum): put back together.
+        self.together: dict[int, list[int]] = {}
+        keys: dict[str, list[tuple[int, held_keys.Renamed]]] = defaultdict(list)
+        for number, mistake in enumerate(mistakes):
+            source = sources.get(mistake.file)
+            single = line_mistake(mistake, source) if source is not None else None
+            key = (mistake.file, mistake.find, mistake.replace) if single is None else \
+                (single.file, single.find, single.replace)
+            if key in self.first:
+                continue
+            self.first[key] = number
+            renamed = held_keys.renamed(source, single.find, single.replace) \
+                if single is not None and source is not None and single.replace is not None else None
+            if renamed is not None:
+                keys[mistake.file].append((number, renamed))
+                continue
+            site = held_site(source, single, number) if single is not None and source is not None else None
+            if site is None:
+                continue
+            others = [self.sites[other] for other in self.sites if self.mistakes[other].file == mistake.file]
+            same = [other for other in others if (other.start, other.end) == (site.start, site.end)]
+            if any(site.start < other.end and other.start < site.end for other in others) and \
+                    not (same and site.text is None and all(other.text is None for other in same)):
+                continue
+            self.sites[number] = site
+        for file, renamed_keys in keys.items():  # one declaration at the anchor; the others hold nothing of their own
+            for members in held_keys.groups(sources[file], renamed_keys):
+                anchor = members[0][1].anchor
+                sites = {number: Site(anchor, anchor, text=held_keys.declaration(members)) if number == members[0][0]
+                         else Site(key.at, key.at, text="") for number, key in members}
+                others = [self.sites[other] for other in self.sites if self.mistakes[other].file == file]
+                if any(other.start < site.end and site.start < other.end for site in sites.values() for other in others):
+                    continue
+                self.sites.update(sites)
+                for number in sites:
+                    self.together[number] = sorted(sites)
+        self.written: dict[str, str] = {}
+
+    def number_for(self, mistake: Mistake) -> int | None:
+        """The number of `mistake` (a claim's made on each line, too) among these, when it is one of them."""
+        single = line_mistake(mistake, self.sources.get(mistake.file, ""))
+        return None if single is None else self.first.get((single.file, single.find, single.replace))
+
+    def held_as(self, mistake: Mistake) -> int | None:
+        """The number PYRAMID_MUTANT switches `mistake` on by, when the build holds it; None when it must be built alone."""
+        number = self.number_for(mistake)
+        return number if number is not None and number in self.sites else None
+
+    def original(self, name: str) -> str | None:
+        """A file as the code is (a held file's text before the mistakes, or the sample's mutants, were written in), for
+        a mistake made alone."""
+        if name in self.sources:
+            return self.sources[name]
+        return self.schema.sources.get(name) if self.schema is not None else None
+
+    def number_of(self, index: int) -> int:
+        number = self.number_for(self.mistakes[index])
+        return index if number is None else number
+
+    def held(self, index: int) -> bool:
+        return self.number_of(index) in self.sites
+
+    def line_of(self, number: int) -> tuple[str, int]:
+        file = self.mistakes[number].file
+        return file, self.sources[file].count("\n", 0, self.sites[number].start) + 1
+
+    def files(self) -> dict[str, str]:
+        """Every file that holds a mistake, rewritten, and each such module's support file (schemata.SUPPORT)."""
+        by_span: dict[tuple[str, int, int], list[int]] = defaultdict(list)
+        for number, site in self.sites.items():
+            by_span[(self.mistakes[number].file, site.start, site.end)].append(number)
+        by_file: dict[str, list[tuple[int, int, str]]] = defaultdict(list)
+        for (file, start, end), numbers in by_span.items():
+            text = self.sites[numbers[0]].written(numbers[0])
+            for number in numbers[1:]:  # one span, two choices: the later chooses between the earlier and its own
+                text = choice(number, self.sites[number].mutated, text)
+            by_file[file].append((start, end, text))
+        written = {}
+        for file, spans in by_file.items():
+            text = self.sources[file]
+            for start, end, replacement in sorted(spans, reverse=True):
+                text = text[:start] + replacement + text[end:]
+            written[file] = text
+        for folder in sorted({module_folder(file) for file in by_file}):
+            written[f"{folder}/__PyramidMutants.swift"] = schemata.SUPPORT
+        self.held_written = written
+        if self.schema is not None:
+            written, self.owners = merged_files.merged(written, self.schema)
+        self.written = written
+        return written
+
+    def drop_errors(self, log: str) -> list[int]:
+        """Builds each mistake alone whose held line the compiler rejected; an error on a line without one (an
+        expression over several lines: `if` and `switch` expressions are named at their first line) puts back the
+        nearest held lines above and below it in the file. Returns the numbers put back. With a schema held beside
+        them, an error on a line it wrote, or on a line of its files neither wrote, is the schema's (it puts lines back:
+        `schema_put_back` counts them); the latter is this side's only when the schema put nothing back."""
+        self.schema_put_back = 0
+        if self.schema is not None:  # an error on a line neither wrote is the schema's first, as its rules guess more
+            log, schema_log, others = merged_files.split(log, self.held_written, self.schema.written, self.owners)
+            self.schema_put_back = self.schema.drop_errors(schema_log + "\n" + others)
+            if not self.schema_put_back:
+                log += "\n" + others
+        lines: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+        for number in self.sites:
+            file, line = self.line_of(number)
+            lines[file][line].append(number)
+        dropped: set[int] = set()
+        for match in re.finditer(r"^(?:.*?/)?(Sources/[^:\s]+\.swift):(\d+):\d+: error: ", log, re.MULTILINE):
+            file, line = match[1], int(match[2])
+            here = lines.get(file, {})
+            if line in here:
+                dropped.update(here[line])
+                continue
+            above = [held for held in here if held < line]
+            below = [held for held in here if held > line]
+            for nearest in ([max(above)] if above else []) + ([min(below)] if below else []):
+                dropped.update(here[nearest])
+        for number in list(dropped):
+            dropped.update(self.together.get(number, []))
+        for number in dropped:
+            del self.sites[number]
+        return sorted(dropped)
+
+
+def _key(holding: HeldMistakes, number: int) -> str:
+    """What a held site is, wherever it is held: its file as the code is, where it goes, and what it writes."""
+    site = holding.sites[number]
+    source = holding.sources[holding.mistakes[number].file]
+    return f"{hashlib.sha1(source.encode()).hexdigest()}:{site.start}:{site.end}:{site.written(number)}"
+
+
+def build(copy, holding: HeldMistakes, say, extra: dict[str, str] | None = None) -> tuple[bool, float, str]:
+    """Builds `copy` (a scratch copy) holding every mistake of `holding` it can, with the files `extra` gives (a
+    workshop candidate's test); a line the compiler rejects goes back to the code as it is (its mistakes are then
+    built alone), said through `say`. What the compiler rejected
+    is remembered beside the copy (held-rejected.json), so that the next tool to build the same held files does not
+    build the rejected ones again first. Whether it built, the last build's seconds and log: a failure here is the
+    package's own (it does not build as it is)."""
+    memory = Path(copy.tree).parent / f"{Path(copy.tree).name}-held-rejected.json" if hasattr(copy, "tree") else None
+    rejected = set(json.loads(memory.read_text())) if memory is not None and memory.is_file() else set()
+    for number in [number for number in holding.sites if _key(holding, number) in rejected]:
+        del holding.sites[number]
+    if memory is not None and holding.schema is not None:
+        # The sample's lines the last build of the same sample left out, left out again; else the schema checked
+        # module by module first, with the package's own build's commands (precheck.settle: seconds, where a build
+        # that fails costs one for each round of errors).
+        root = getattr(copy, "root", None)
+        manifest = root / ".build" / "debug.yaml" if root is not None else None
+        if not merged_files.recall_schema(Path(copy.tree), holding.schema) and manifest is not None \
+                and manifest.is_file():
+            arguments = precheck.module_arguments(manifest)
+            if arguments and root is not None:
+                precheck.settle(holding.schema, root, arguments)
+    for attempt in range(1, 60):  # each round puts something back, or ends
+        copy.prepare({**(extra or {}), **holding.files()})
+        built, seconds, log = copy.build()
+        if built:
+            if memory is not None:  # a mutants run in this copy writes the same held lines (merged_files.recall)
+                merged_files.remember(Path(copy.tree), holding.held_written, holding.sources, holding.schema)
+            return True, seconds, log
+        keys = {number: _key(holding, number) for number in holding.sites}
+        dropped = holding.drop_errors(log)
+        names = '; '.join(holding.mistakes[number].name or holding.mistakes[number].find.strip() for number in dropped)
+        said = ([f"the compiler would not hold {len(dropped)}, built alone: {names}"] if dropped or
+                not holding.schema_put_back else []) + \
+            ([f"{holding.schema_put_back} lines of the mutant sample's schema put back"] if holding.schema_put_back else [])
+        say(f"   held build {attempt}: {seconds:.1f} s; {'; '.join(said)}")
+        if memory is not None and dropped:
+            rejected |= {keys[number] for number in dropped}
+            memory.write_text(json.dumps(sorted(rejected), indent=1) + "\n")
+        if not dropped and not holding.schema_put_back:
+            break
+    return False, seconds, log

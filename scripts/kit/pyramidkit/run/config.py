@@ -1,0 +1,285 @@
+"""A package's pyramid.json, read and checked: the one place the kit learns a package's tiers, test product,
+budgets and programs.
+
+    {
+      "testProduct": "MyPackagePackageTests",          the test binary every test target links into
+      "tiers": [                                        widest first: the pyramid's base, then up
+        {"name": "Unit", "targets": ["MyUnitTests"]},
+        {"name": "EndToEnd", "targets": ["MyEndToEndTests"]}
+      ],
+      "budgets": {"tiers": {...}},                      optional: time budgets (below), here or in a file whose
+                                                        path it gives instead ("budgets": "budgets.json")
+      "claims": "scripts/data/claims.json",                  optional: "this test catches that mistake" (check-claims)
+      "mistakes": ["scripts/data/promises.json"],            optional: files of the package's other find-and-replace
+                                                        mistakes (a JSON list of {"file", "find", "replace"}), held
+                                                        with the claims' in the scratch copy's one build (proofs/universe.py)
+      "programs": ["my-tool"],                          optional: executables the tests launch (for coverage)
+      "excludedModules": ["MyTestSupport"],             optional: modules coverage and mutants leave out
+      "docs": ["README.md", "docs/*.md"],               optional: files whose pyramid markers quote the run
+      "allowWarnings": false,                           optional: true runs the tiers of a build that warns
+      "mutantsIgnore": "mutants-ignore.txt",            optional: the surviving mutants excused, and why (mutants)
+      "mutantSample": 40                                optional: the mutants `mutants --limit 40` takes, compiled
+                                                        into the held build too (proofs/universe.py), so that such a
+                                                        run after the claims builds nothing of its own (below
+                                                        100: from there such a run has a copy of its own)
+    }
+
+The budgets, in pyramid.json itself or in the file it names (read by run/budgets.py and run/bounds.py):
+
+    {
+      "tiers": {                                        each tier's budgets, in seconds:
+        "Unit": {"maxTierSeconds": 3.0,                   its whole run
+                 "maxSecondsPerTest": 0.25,               a test (its own time, as the test library reports it)
+                 "exceptions": {"MyUnitTests.S/slow()": 1}}
+                                                          a test's own, over the tier's
+      },
+      "shape": ["Unit", "EndToEnd"],                    optional: each tier has more tests than the next
+      "measuredOn": ["linux"],                          optional: the platforms the times were measured on
+                                                        (sys.platform's names: linux, darwin); elsewhere a run reports
+                                                        its times and says the budgets are unmeasured there
+                                                        ("budgetsUnmeasured" in the JSON) instead of failing on them;
+                                                        the shape and the hang bounds (bounds.py) hold everywhere.
+                                                        Without it, the times hold everywhere
+      "about": "..."                                    optional: what they are and how they were measured
+    }
+
+Every mistake in the file is refused with a sentence that names the file and the key: an unknown key (a typo would
+otherwise be ignored), a tier without targets, a target in two tiers, a budgets file that is not there, or whose
+measuredOn is not a list of platforms.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+from pathlib import Path
+
+from pyramidkit.run.errors import UsageError
+
+FILE = "pyramid.json"
+KEYS = {"testProduct", "tiers", "budgets", "claims", "mistakes", "programs", "excludedModules", "docs", "allowWarnings", "mutantsIgnore", "mutantSample",
+        "about"}
+NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# SwiftPM names the test binary after the package, whose name may hold `-` and `.` (swift-argument-parserPackageTests).
+PRODUCT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+
+
+class ConfigError(UsageError):
+    """pyramid.json is missing or says something the kit cannot use; the message says what and where."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Tier:
+    """One tier: its name in the reports and the test targets (modules) whose tests are its tests."""
+
+    name: str
+    targets: tuple[str, ...]
+
+    @property
+    def filter(self) -> str:
+        """The `swift test --filter` pattern of the tier's tests: every identifier starts with its module."""
+        return "^(" + "|".join(re.escape(target) for target in self.targets) + ")\\."
+
+    def owns(self, identifier: str) -> bool:
+        return any(identifier.startswith(f"{target}.") for target in self.targets)
+
+
+@dataclasses.dataclass(frozen=True)
+class Config:
+    root: Path
+    test_product: str
+    tiers: tuple[Tier, ...]
+    budgets: dict
+    budgets_path: Path | None = None  # the budgets' file; None when pyramid.json holds them, or has none
+    budgets_where: str = "budgets"  # where the budgets are, as a message names them
+    claims_path: Path | None = None
+    mistakes_paths: tuple[Path, ...] = ()
+    programs: tuple[str, ...] = ()
+    excluded_modules: frozenset[str] = frozenset()
+    docs: tuple[str, ...] = ()
+    allow_warnings: bool = False
+    mutants_ignore: Path | None = None
+    mutant_sample: int | None = None
+
+    @property
+    def names(self) -> list[str]:
+        return [tier.name for tier in self.tiers]
+
+    def tier(self, name: str) -> Tier:
+        for tier in self.tiers:
+            if tier.name == name:
+                return tier
+        raise ConfigError(f"{self.root / FILE} has no tier named {name} (its tiers: {', '.join(self.names)})")
+
+    def tier_budget(self, name: str) -> dict:
+        return self.budgets.get("tiers", {}).get(name, {})
+
+    def tier_of(self, identifier: str) -> str | None:
+        """The tier a test belongs to, by its identifier's module."""
+        return next((tier.name for tier in self.tiers if tier.owns(identifier)), None)
+
+
+def _strings(value, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
+        raise ConfigError(f"{where} must be a list of non-empty strings")
+    return tuple(value)
+
+
+def _boolean(value, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{where} must be true or false")
+    return value
+
+
+def _path(data: dict, key: str, root: Path, where: Path) -> Path | None:
+    """The file `key` names, from the package's root; it need not be there yet (a tool may write it)."""
+    if key not in data:
+        return None
+    if not isinstance(data[key], str) or not data[key]:
+        raise ConfigError(f"{where}: {key} must be the path of a file, from the package's root")
+    return root / data[key]
+
+
+def parse(data, root: Path) -> Config:
+    """The configuration in `data` (pyramid.json's JSON), for the package at `root`."""
+    where = root / FILE
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where} must hold a JSON object")
+    unknown = sorted(set(data) - KEYS)
+    if unknown:
+        raise ConfigError(f"{where}: unknown key {', '.join(unknown)} (the keys: {', '.join(sorted(KEYS))})")
+    product = data.get("testProduct")
+    if not isinstance(product, str) or not PRODUCT.match(product):
+        raise ConfigError(f"{where}: testProduct must name the test binary (e.g. MyPackagePackageTests)")
+    raw_tiers = data.get("tiers")
+    if not isinstance(raw_tiers, list) or not raw_tiers:
+        raise ConfigError(f"{where}: tiers must be a non-empty list of {{\"name\", \"targets\"}}")
+    tiers: list[Tier] = []
+    owner: dict[str, str] = {}
+    for index, raw in enumerate(raw_tiers):
+        if not isinstance(raw, dict) or set(raw) - {"name", "targets"}:
+            raise ConfigError(f"{where}: tiers[{index}] must be {{\"name\": ..., \"targets\": [...]}} and no more")
+        name = raw.get("name")
+        if not isinstance(name, str) or not NAME.match(name):
+            raise ConfigError(f"{where}: tiers[{index}].name must be a word (letters, digits, _)")
+        if name in (tier.name for tier in tiers):
+            raise ConfigError(f"{where}: two tiers are named {name}")
+        targets = _strings(raw.get("targets"), f"{where}: tiers[{index}].targets ({name})")
+        if not targets:
+            raise ConfigError(f"{where}: tier {name} has no targets")
+        for target in targets:
+            if not NAME.match(target):
+                raise ConfigError(f"{where}: tier {name}'s target {target!r} is not a module name")
+            if target in owner:
+                raise ConfigError(f"{where}: {target} is in two tiers, {owner[target]} and {name}")
+            owner[target] = name
+        tiers.append(Tier(name, targets))
+    budgets: dict = {}
+    budgets_path = None
+    budgets_where = f"{where}: budgets"
+    if "budgets" in data:
+        given = data["budgets"]
+        if isinstance(given, dict):
+            budgets = given
+        elif isinstance(given, str) and given:
+            budgets_path = root / given
+            budgets_where = str(budgets_path)
+            try:
+                budgets = json.loads(budgets_path.read_text())
+            except OSError:
+                raise ConfigError(f"{where}: budgets names {given}, which is not there") from None
+            except ValueError as error:
+                raise ConfigError(f"{budgets_path}: not JSON ({error})") from None
+        else:
+            raise ConfigError(f"{where}: budgets must be the budgets ({{\"tiers\": ...}}) or the path of a budgets "
+                              "file, from the package's root")
+        stray = sorted(set(budgets.get("tiers", {})) - set(owner.values()))
+        if stray:
+            raise ConfigError(f"{budgets_where}: budgets for {', '.join(stray)}, which {where} has no tier for")
+        if "measuredOn" in budgets:
+            _strings(budgets["measuredOn"], f"{budgets_where}: measuredOn (the platforms the times were measured on, "
+                                            "sys.platform's names: linux, darwin)")
+            if not budgets["measuredOn"]:
+                raise ConfigError(f"{budgets_where}: measuredOn names no platform (leave it out: measured everywhere)")
+    claims_path = None
+    if "claims" in data:
+        if not isinstance(data["claims"], str) or not data["claims"]:
+            raise ConfigError(f"{where}: claims must be the path of a claims file, from the package's root")
+        claims_path = root / data["claims"]
+        if not claims_path.is_file():
+            raise ConfigError(f"{where}: claims names {data['claims']}, which is not there")
+    mistakes_paths = tuple(root / name for name in _strings(data.get("mistakes", []), f"{where}: mistakes"))
+    for name, path in zip(data.get("mistakes", []), mistakes_paths):
+        if not path.is_file():
+            raise ConfigError(f"{where}: mistakes names {name}, which is not there")
+    return Config(
+        root=root,
+        test_product=product,
+        tiers=tuple(tiers),
+        budgets=budgets,
+        budgets_path=budgets_path,
+        budgets_where=budgets_where,
+        claims_path=claims_path,
+        mistakes_paths=mistakes_paths,
+        programs=_strings(data.get("programs", []), f"{where}: programs"),
+        excluded_modules=frozenset(_strings(data.get("excludedModules", []), f"{where}: excludedModules")),
+        docs=_strings(data.get("docs", []), f"{where}: docs"),
+        allow_warnings=_boolean(data.get("allowWarnings", False), f"{where}: allowWarnings"),
+        mutants_ignore=_path(data, "mutantsIgnore", root, where),
+        mutant_sample=_sample(data, where),
+    )
+
+
+def _sample(data: dict, where: object) -> int | None:
+    """mutantSample: a whole number of at least 1, or absent."""
+    if "mutantSample" not in data:
+        return None
+    value = data["mutantSample"]
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"{where}: mutantSample must be a whole number of at least 1 (the N of mutants --limit N)")
+    return value
+
+
+def find_root(start: Path) -> Path:
+    """The package a command run in `start` means when no --package-path is given: the nearest folder, `start` or
+    one above it, that holds a Package.swift (as git finds its repository from any folder inside it)."""
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        if (folder / "Package.swift").is_file():
+            return folder
+    raise ConfigError(f"no Package.swift in {start} or any folder above it: run this inside your package, or name "
+                      "it with --package-path DIR")
+
+
+def package_root(given: str | None) -> Path:
+    """--package-path's folder when given (a folder that is there; it need not hold pyramid.json yet), else the
+    package around the current folder (find_root)."""
+    if not given:
+        return find_root(Path.cwd())
+    folder = Path(given).resolve()
+    if not folder.is_dir():
+        raise ConfigError(f"--package-path {given}: there is no folder {folder}")
+    return folder
+
+
+def command(verb: str) -> str:
+    """How a person calls the kit's `verb` (with its arguments) here: `pyramid VERB`, or the launcher that ran the
+    kit in place (it names itself in PYRAMID_PROG, as scripts/pyramid does)."""
+    return f"{os.environ.get('PYRAMID_PROG') or 'pyramid'} {verb}"
+
+
+def load(root: Path) -> Config:
+    """The configuration of the package at `root`, from its pyramid.json."""
+    where = root / FILE
+    try:
+        text = where.read_text()
+    except FileNotFoundError:
+        hint = f"{command('init')} writes a starter one"
+        raise ConfigError(f"{where} is not there ({hint})") from None
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise ConfigError(f"{where}: not JSON ({error})") from None
+    return parse(data, root)

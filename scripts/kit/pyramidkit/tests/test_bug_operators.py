@@ -1,0 +1,139 @@
+"""Tests of scripts/kit/pyramidkit/mutation/bug_operators.py: what each operator generates, and nothing inside a comment, a string literal
+or a branch of #if this machine does not compile.
+
+Run with: scripts/tool test
+"""
+
+import unittest
+
+from pyramidkit.mutation import operators
+
+
+def mutations(source: str, operator: str) -> list[str]:
+    found = operators.mutants_of("Sources/X/X.swift", source)
+    return [m.mutated.strip() for m in found if m.operator == operator]
+
+
+class DefaultBodyTests(unittest.TestCase):
+    def test_a_body_returns_the_empty_value_of_its_type(self):
+        cases = {
+            "func name() -> String {\n  a\n}": 'func name() -> String { return "";',
+            "func count() -> Int {\n  a\n}": "func count() -> Int { return 0;",
+            "func ok() throws(E) -> Bool {\n  a\n}": "func ok() throws(E) -> Bool { return false;",
+            "func rows() -> [Row] {\n  a\n}": "func rows() -> [Row] { return [];",
+            "func table() -> [String: Int] {\n  a\n}": "func table() -> [String: Int] { return [:];",
+            "func find() -> Place? {\n  a\n}": "func find() -> Place? { return nil;",
+            "func make() -> Report {\n  a\n}": "func make() -> Report { return .init();",
+        }
+        for source, expected in cases.items():
+            with self.subTest(source=source):
+                self.assertEqual(mutations(source, "default-body"), [expected])
+
+    def test_a_body_that_returns_nothing_is_emptied(self):
+        self.assertEqual(mutations("func stop() {\n  close()\n}", "default-body"), ["func stop() { return;"])
+
+    def test_a_signature_over_several_lines_and_a_closure_parameter(self):
+        source = "func run(\n  _ r: R,\n  output: (String) -> Void\n) async throws -> Int {\n  a\n}"
+        found = operators.mutants_of("Sources/X/X.swift", source)
+        bodies = [m for m in found if m.operator == "default-body"]
+        self.assertEqual([(m.line, m.mutated) for m in bodies], [(4, ") async throws -> Int { return 0;")])
+
+    def test_a_computed_property_and_none_for_observers_requirements_or_never(self):
+        self.assertEqual(mutations("var summary: String {\n  a\n}", "default-body"), ['var summary: String { return "";'])
+        self.assertEqual(mutations("var x: Int = 0 {\n  didSet { f() }\n}", "default-body"), [])
+        self.assertEqual(mutations("var x: Int {\n  get { 1 }\n}", "default-body"), [])
+        self.assertEqual(mutations("protocol P {\n  func f() -> Int\n  var g: Int { get }\n}", "default-body"), [])
+        self.assertEqual(mutations("func fail() -> Never {\n  fatalError()\n}", "default-body"), [])
+        self.assertEqual(mutations("func view() -> some View {\n  a\n}", "default-body"), [])
+
+
+class DeletedStatementTests(unittest.TestCase):
+    def test_assignments_defers_and_effects(self):
+        self.assertEqual(mutations("  self.port = port", "deleted-statement"), [""])
+        self.assertEqual(mutations("  index += 1", "deleted-statement"), [""])
+        self.assertEqual(mutations("  defer { server.stop() }", "deleted-statement"), ["defer {  }"])
+        self.assertEqual(mutations("  try coordinate.validate()", "deleted-statement"), [""])
+        self.assertEqual(mutations("  _ = try? socket.close()", "deleted-statement"), [""])
+        self.assertEqual(mutations("  await task.value()", "deleted-statement"), [""])
+
+    def test_an_initializer_must_set_a_property_without_a_value_so_that_deletion_is_not_made(self):
+        source = ("struct S {\n  let a: Int\n  var b: Int\n  var c = 0\n"
+                  "  init(a: Int) {\n    self.a = a\n    self.b = a\n    self.c = a\n  }\n"
+                  "  mutating func f() {\n    self.b = 2\n  }\n}")
+        found = [m.line for m in operators.mutants_of("Sources/X/X.swift", source) if m.operator == "deleted-statement"]
+        self.assertEqual(found, [8, 11])
+
+    def test_declarations_comparisons_and_unfinished_statements_are_left(self):
+        for source in ["  let x = 1", "  if a == b {", "  x = [\n    1,\n  ]", "  x = a\n    .map(f)", "  return f()",
+                       "  guard x = y else {"]:
+            with self.subTest(source=source):
+                self.assertEqual(mutations(source, "deleted-statement"), [])
+
+
+class SwapTests(unittest.TestCase):
+    def test_neighbouring_arguments_swap_their_values_and_keep_their_labels(self):
+        self.assertEqual(mutations("Coordinate(latitude: a, longitude: b)", "swapped-arguments"),
+                         ["Coordinate(latitude: b, longitude: a)"])
+        self.assertEqual(mutations("place(n, 37.3, -121.8, .park)", "swapped-arguments"), ["place(n, -121.8, 37.3, .park)"])
+
+    def test_a_literal_and_a_name_a_call_or_a_keyword_are_not_swapped(self):
+        for source in ["f(a, 1)", "f(a, g(b))", "f(a, nil)", "f(self, b)", 'f("a", "b")', "func f(a: A, b: B) {}"]:
+            with self.subTest(source=source):
+                self.assertEqual(mutations(source, "swapped-arguments"), [])
+
+    def test_a_parameter_read_as_another_of_its_type_or_as_its_default(self):
+        source = ("init(latitude: Double, longitude: Double, center: NotificationCenter = .default) {\n"
+                  "  self.latitude = latitude\n  self.longitude = longitude\n  self.center = center\n}")
+        self.assertEqual(mutations(source, "swapped-variable"),
+                         ["self.latitude = longitude", "self.longitude = latitude"])
+        self.assertEqual(mutations(source, "injected-default"), ["self.center = .default"])
+
+    def test_a_shadowed_or_reassigned_parameter_is_left(self):
+        source = "func f(a: Int, b: Int) -> Int {\n  let a = 2\n  return a + b\n}"
+        self.assertEqual(mutations(source, "swapped-variable"), ["return a + a"])
+
+
+class CollectionSelectionTests(unittest.TestCase):
+    def test_first_last_min_max(self):
+        self.assertEqual(mutations("let p = places.first", "collection-selection"), ["let p = places.last"])
+        self.assertEqual(mutations("let p = xs.last(where: f)", "collection-selection"), ["let p = xs.first(where: f)"])
+        self.assertEqual(mutations("let w = xs.max() ?? 1", "collection-selection"), ["let w = xs.min() ?? 1"])
+        self.assertEqual(mutations("let w = min(a, b)", "collection-selection"), ["let w = max(a, b)"])
+
+    def test_a_filter_a_sort_or_a_drop_removed_and_a_prefix_one_short(self):
+        self.assertEqual(mutations("let s = xs.sorted { $0 < $1 }.map(f)", "collection-selection"), ["let s = xs.map(f)"])
+        self.assertEqual(mutations("let s = xs.filter(ok)", "collection-selection"), ["let s = xs"])
+        self.assertEqual(mutations("f(Array(args.dropFirst()))", "collection-selection"), ["f(Array(args))"])
+        self.assertEqual(mutations("xs.prefix(limit)", "collection-selection"), ["xs.prefix(limit - 1)"])
+        self.assertEqual(mutations("xs.prefix(while: ok)", "collection-selection"), [])
+
+
+class RemovedEntryTests(unittest.TestCase):
+    def test_an_entry_of_a_literal_over_several_lines(self):
+        source = "let table = [\n  200: \"OK\",\n  404: \"Not Found\",\n]"
+        found = [m for m in operators.mutants_of("Sources/X/X.swift", source) if m.operator == "removed-entry"]
+        self.assertEqual([(m.line, m.mutated) for m in found], [(2, ""), (3, "")])
+
+    def test_each_entry_of_a_literal_on_one_line(self):
+        self.assertEqual(mutations("options: [a, b, c],", "removed-entry"),
+                         ["options: [b, c],", "options: [a, c],", "options: [a, b],"])
+        self.assertEqual(mutations("let x = [only]", "removed-entry"), [])
+
+    def test_types_subscripts_and_parameters_are_not_literals(self):
+        for source in ["let t: [String: Int] = f()", "let v = table[key]", "func f(\n  a: Int,\n  b: Int\n) {}"]:
+            with self.subTest(source=source):
+                self.assertEqual(mutations(source, "removed-entry"), [])
+
+
+class NeverInCommentsOrStringsTests(unittest.TestCase):
+    def test_no_new_operator_touches_a_comment_a_string_or_an_uncompiled_branch(self):
+        source = ('// func f() -> Int { self.x = y }\n'
+                  'let s = "f(a, b) xs.first [1, 2] defer { x() }"\n'
+                  '/* try f()\n  index += 1 */\n'
+                  '#if canImport(CoreLocation)\nfunc g() -> Int {\n  x = y\n  return f(a, b)\n}\n#endif\n')
+        found = [m for m in operators.mutants_of("Sources/X/X.swift", source) if m.operator in operators.OPERATORS[-7:]]
+        self.assertEqual(found, [])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,192 @@
+"""Tests of scripts/kit/pyramidkit/run/config.py (pyramid.json) and starter.py (--init's guesses).
+
+Run with: scripts/tool test
+"""
+
+import json
+import tempfile
+import unittest
+from pathlib import Path
+
+from pyramidkit.run import (
+    config,
+    starter,
+)
+
+REPOSITORY = Path(__file__).resolve().parents[4]
+GOOD = {"testProduct": "DemoPackageTests",
+        "tiers": [{"name": "Unit", "targets": ["DemoUnitTests"]}, {"name": "EndToEnd", "targets": ["DemoE2ETests", "CLITests"]}]}
+
+
+class ConfigTests(unittest.TestCase):
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        self.root = Path(self.folder.name)
+
+    def tearDown(self):
+        self.folder.cleanup()
+
+    def refused(self, data, *words):
+        with self.assertRaises(config.ConfigError) as raised:
+            config.parse(data, self.root)
+        for word in words:
+            self.assertIn(word, str(raised.exception))
+
+    def test_the_budgets_say_which_platforms_they_were_measured_on(self):
+        (self.root / "budgets.json").write_text(json.dumps({"measuredOn": ["linux", "darwin"], "tiers": {}}))
+        self.assertEqual(config.parse({**GOOD, "budgets": "budgets.json"}, self.root).budgets["measuredOn"],
+                         ["linux", "darwin"])
+        for wrong in ("linux", [], [""], [1]):
+            (self.root / "budgets.json").write_text(json.dumps({"measuredOn": wrong, "tiers": {}}))
+            self.refused({**GOOD, "budgets": "budgets.json"}, "budgets.json", "measuredOn")
+
+    def test_a_good_file(self):
+        read = config.parse(GOOD, self.root)
+        self.assertEqual(read.names, ["Unit", "EndToEnd"])
+        self.assertEqual(read.test_product, "DemoPackageTests")
+        self.assertEqual(read.tier("EndToEnd").filter, r"^(DemoE2ETests|CLITests)\.")
+        self.assertEqual(read.tier_of("CLITests.Suite/test()"), "EndToEnd")
+        self.assertIsNone(read.tier_of("CLITestsMore.Suite/test()"))
+        self.assertEqual((read.budgets, read.programs, read.docs, read.excluded_modules), ({}, (), (), frozenset()))
+
+    def test_the_filter_matches_only_its_targets(self):
+        import re
+        pattern = re.compile(config.parse(GOOD, self.root).tier("EndToEnd").filter)
+        self.assertTrue(pattern.match("CLITests.A/b()"))
+        self.assertFalse(pattern.match("CLITestsX.A/b()"))
+        self.assertFalse(pattern.match("DemoUnitTests.A/b()"))
+
+    def test_this_package_reads_its_own(self):
+        read = config.load(REPOSITORY)
+        self.assertEqual(read.names, ["Unit", "Integration", "EndToEnd"])
+        self.assertTrue(read.budgets["tiers"])
+
+    def test_mistakes_are_refused_with_what_and_where(self):
+        self.refused([], "JSON object")
+        self.refused({**GOOD, "tier": []}, "unknown key tier")
+        self.refused({"tiers": GOOD["tiers"]}, "testProduct")
+        self.refused({**GOOD, "tiers": []}, "tiers must be")
+        self.refused({**GOOD, "tiers": [{"name": "Unit"}]}, "tiers[0].targets")
+        self.refused({**GOOD, "tiers": [{"name": "Unit", "targets": []}]}, "no targets")
+        self.refused({**GOOD, "tiers": [{"name": "Unit", "targets": ["A"]}, {"name": "Unit", "targets": ["B"]}]},
+                     "two tiers are named Unit")
+        self.refused({**GOOD, "tiers": [{"name": "Unit", "targets": ["A"]}, {"name": "E", "targets": ["A"]}]},
+                     "A is in two tiers, Unit and E")
+        self.refused({**GOOD, "tiers": [{"name": "a b", "targets": ["A"]}]}, "name must be a word")
+        self.refused({**GOOD, "tiers": [{"name": "U", "targets": ["A.B"]}]}, "not a module name")
+        self.refused({**GOOD, "tiers": [{"name": "U", "targets": ["A"], "filter": "x"}]}, "and no more")
+        self.refused({**GOOD, "budgets": "missing.json"}, "missing.json, which is not there")
+        self.refused({**GOOD, "programs": "poi"}, "programs must be a list")
+        self.refused({**GOOD, "allowWarnings": "yes"}, "allowWarnings must be true or false")
+        self.refused({**GOOD, "testProduct": "a b"}, "testProduct")
+
+    def test_mistakes_files_are_a_list_of_paths_that_are_there(self):
+        (self.root / "m.json").write_text("[]")
+        self.assertEqual(config.parse({**GOOD, "mistakes": ["m.json"]}, self.root).mistakes_paths,
+                         (self.root / "m.json",))
+        self.refused({**GOOD, "mistakes": "m.json"}, "mistakes must be a list of non-empty strings")
+        self.refused({**GOOD, "mistakes": ["gone.json"]}, "mistakes names gone.json, which is not there")
+
+    def test_a_mutant_sample_is_a_whole_number_of_at_least_one(self):
+        self.assertIsNone(config.parse(GOOD, self.root).mutant_sample)
+        self.assertEqual(config.parse({**GOOD, "mutantSample": 1}, self.root).mutant_sample, 1)
+        self.assertEqual(config.parse({**GOOD, "mutantSample": 40}, self.root).mutant_sample, 40)
+        for wrong in (0, -3, 2.5, "40", True, None, [40]):
+            self.refused({**GOOD, "mutantSample": wrong}, "mutantSample must be a whole number of at least 1")
+
+    def test_a_claims_file_that_is_a_folder_is_not_there(self):
+        (self.root / "claims").mkdir()
+        self.refused({**GOOD, "claims": "claims"}, "claims names claims, which is not there")
+
+    def test_a_test_product_named_after_a_package_with_dashes(self):
+        read = config.parse({**GOOD, "testProduct": "swift-argument-parserPackageTests"}, self.root)
+        self.assertEqual(read.test_product, "swift-argument-parserPackageTests")
+        self.assertFalse(read.allow_warnings)
+        self.assertTrue(config.parse({**GOOD, "allowWarnings": True}, self.root).allow_warnings)
+
+    def test_budgets_in_pyramid_json_itself(self):
+        read = config.parse({**GOOD, "budgets": {"tiers": {"Unit": {"maxTierSeconds": 2}}, "measuredOn": ["linux"]}},
+                            self.root)
+        self.assertEqual(read.tier_budget("Unit"), {"maxTierSeconds": 2})
+        self.assertIsNone(read.budgets_path)
+        self.refused({**GOOD, "budgets": {"tiers": {"Units": {}}}}, "budgets: budgets for Units")
+        self.refused({**GOOD, "budgets": {"measuredOn": [], "tiers": {}}}, "measuredOn names no platform")
+        for wrong in ([], 3, ""):
+            self.refused({**GOOD, "budgets": wrong}, "budgets must be the budgets")
+
+    def test_budgets_are_read_and_must_name_known_tiers(self):
+        (self.root / "b.json").write_text(json.dumps({"tiers": {"Unit": {"maxTierSeconds": 2}}}))
+        self.assertEqual(config.parse({**GOOD, "budgets": "b.json"}, self.root).tier_budget("Unit"), {"maxTierSeconds": 2})
+        (self.root / "b.json").write_text(json.dumps({"tiers": {"Units": {}}}))
+        self.refused({**GOOD, "budgets": "b.json"}, "budgets for Units")
+        (self.root / "b.json").write_text("{")
+        self.refused({**GOOD, "budgets": "b.json"}, "not JSON")
+
+    def test_a_missing_file_says_how_to_make_one(self):
+        with self.assertRaises(config.ConfigError) as raised:
+            config.load(self.root)
+        self.assertIn("pyramid init", str(raised.exception))
+        (self.root / "pyramid.json").write_text("{,")
+        with self.assertRaises(config.ConfigError):
+            config.load(self.root)
+
+    def test_an_unknown_tier_is_named(self):
+        with self.assertRaises(config.ConfigError) as raised:
+            config.parse(GOOD, self.root).tier("Integration")
+        self.assertIn("its tiers: Unit, EndToEnd", str(raised.exception))
+
+
+def dump(*tests, name="Demo", executables=()):
+    return {"name": name,
+            "targets": [{"name": "Demo", "type": "regular"}] + [{"name": test, "type": "test"} for test in tests],
+            "products": [{"name": "Demo", "type": {"library": ["automatic"]}}]
+            + [{"name": executable, "type": {"executable": None}} for executable in executables]}
+
+
+class StarterTests(unittest.TestCase):
+    def guessed(self, *tests, **more):
+        found, said = starter.guess(dump(*tests, **more))
+        return {tier["name"]: tier["targets"] for tier in found["tiers"]}, found, said
+
+    def test_the_known_names_widest_first(self):
+        tiers, found, said = self.guessed("DemoE2ETests", "DemoIntegrationTests", "DemoUnitTests", "MoreUnitTests")
+        self.assertEqual(list(tiers), ["Unit", "Integration", "EndToEnd"])
+        self.assertEqual(tiers["Unit"], ["DemoUnitTests", "MoreUnitTests"])
+        self.assertEqual(found["testProduct"], "DemoPackageTests")
+        self.assertIn("DemoE2ETests: the EndToEnd tier (its name)", said)
+
+    def test_end_to_end_spelt_out(self):
+        tiers, _, _ = self.guessed("ArgumentParserEndToEndTests", "ArgumentParserUnitTests")
+        self.assertEqual(tiers, {"Unit": ["ArgumentParserUnitTests"], "EndToEnd": ["ArgumentParserEndToEndTests"]})
+
+    def test_other_targets_are_tiers_of_their_own_after_the_known(self):
+        tiers, _, said = self.guessed("DemoTests", "DemoUnitTests", "Tests")
+        self.assertEqual(list(tiers), ["Unit", "Demo", "Tests"])
+        self.assertTrue(any("a tier of its own, Demo" in line for line in said))
+
+    def test_a_word_inside_another_is_not_a_tier(self):
+        tiers, _, _ = self.guessed("UnitsOfMeasureTests", "CommunityTests")
+        self.assertEqual(list(tiers), ["UnitsOfMeasure", "Community"])
+
+    def test_executables_are_the_programs(self):
+        _, found, _ = self.guessed("DemoTests", executables=["demo-tool"])
+        self.assertEqual(found["programs"], ["demo-tool"])
+        _, found, _ = self.guessed("DemoTests")
+        self.assertNotIn("programs", found)
+
+    def test_no_test_target_is_refused(self):
+        with self.assertRaises(ValueError):
+            starter.guess(dump())
+
+    def test_write_refuses_to_replace(self):
+        with tempfile.TemporaryDirectory() as folder:
+            found, _ = starter.guess(dump("DemoTests"))
+            path = starter.write(Path(folder), found)
+            self.assertEqual(config.load(Path(folder)).names, ["Demo"])
+            with self.assertRaises(FileExistsError):
+                starter.write(Path(folder), found)
+            self.assertEqual(json.loads(path.read_text()), found)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,642 @@
+"""Tests of the mutation modules (operators, sampling, ignore, engine, reports): each operator, and no mutant inside
+a comment, a string literal of any form, or code this machine does not compile; the sample, the ignore file, the
+run of one mutant and the report.
+
+Run with: scripts/tool test
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import io
+import json
+import os
+import tempfile
+import unittest
+import unittest.mock
+from pathlib import Path
+
+from pyramidkit.mutation import (
+    command,
+    engine,
+    ignore,
+    operators,
+    reports,
+    sampling,
+    schemata,
+    swift_source,
+)
+from pyramidkit.mutation.package import MutatedPackage
+from pyramidkit.run import scratch
+from pyramidkit.run.errors import UsageError
+
+REPOSITORY = Path(__file__).resolve().parents[4]
+PACKAGE = MutatedPackage.load(REPOSITORY)  # this package: its tiers and its ignore file (the tables below use them)
+TIERS = PACKAGE.tiers
+
+
+def small_package(test: unittest.TestCase) -> Path:
+    """A package of one tier and one source file of 15 mutants, in a folder removed after `test` (which goes back to
+    the folder it ran in: the command changes to the package's)."""
+    folder = tempfile.TemporaryDirectory()
+    test.addCleanup(folder.cleanup)
+    root = Path(folder.name).resolve()
+    (root / "pyramid.json").write_text(json.dumps({
+        "testProduct": "DemoPackageTests", "tiers": [{"name": "Fast", "targets": ["FastTests"]}]}))
+    (root / "Sources" / "Core").mkdir(parents=True)
+    (root / "Sources" / "Core" / "a.swift").write_text(
+        "func f(a: Int, b: Int) -> Bool {\n    if a == b && a > 0 { return true }\n    return a < b || b >= 3\n}\n")
+    test.addCleanup(os.chdir, os.getcwd())
+    return root
+
+
+def mutations(source: str, operator: str | None = None) -> list[str]:
+    found = operators.mutants_of("Sources/X/X.swift", source)
+    return [m.mutated.strip() for m in found if operator is None or m.operator == operator]
+
+
+class OperatorTests(unittest.TestCase):
+    def test_relational_flips_and_boundaries(self):
+        self.assertEqual(mutations("if a < b {}", "relational-boundary"), ["if a <= b {}"])
+        self.assertEqual(mutations("if a >= b {}", "relational-negation"), ["if a < b {}"])
+        self.assertEqual(mutations("let f: (Int) -> Int = g", "relational-boundary"), [])
+        self.assertEqual(mutations("let a: Array<Int> = []", "relational-negation"), [])
+        self.assertEqual(mutations("static func < (l: D, r: D) -> Bool", "relational-negation"), [])
+        self.assertEqual(mutations("static func == (l: D, r: D) -> Bool", "equality"), [])
+
+    def test_equality_logical_arithmetic_and_booleans(self):
+        self.assertEqual(mutations("x == y", "equality"), ["x != y"])
+        self.assertEqual(mutations("a && b", "logical"), ["a || b"])
+        self.assertEqual(mutations("a + b", "arithmetic"), ["a - b"])
+        self.assertEqual(mutations('(["x"] + list + ["y"])', "arithmetic"), [])
+        self.assertEqual(mutations('let s = name + "!"', "arithmetic"), [])
+        self.assertEqual(mutations("return true", "boolean-literal"), ["return false"])
+
+    def test_removed_call_and_throw(self):
+        self.assertEqual(mutations("    task.resume()", "removed-call"), ["()"])
+        self.assertEqual(mutations("    center.post(name: n, object: self)", "removed-call"), ["()"])
+        self.assertEqual(mutations("    return f()", "removed-call"), [])
+        self.assertEqual(mutations("    let x = f()", "removed-call"), [])
+        self.assertEqual(mutations("    throw .usage(\"x\")", "removed-throw"), ["()"])
+
+    def test_negated_guard_and_constant_shift(self):
+        self.assertEqual(mutations("guard a > 0 else { return }", "negated-condition"), ["guard !(a > 0) else { return }"])
+        self.assertEqual(mutations("guard let a else { return }", "negated-condition"), [])
+        # A list of conditions is negated whole, as one (`!(a, b)` is a tuple, which never compiles).
+        self.assertEqual(mutations("guard a > 0, f(b, c) || d else { return }", "negated-condition"),
+                         ["guard !((a > 0) && (f(b, c) || d)) else { return }"])
+        self.assertEqual(mutations("if count <= 0 {}", "constant-shift"), ["if count <= 1 {}"])
+
+    def test_at_least_eight_operators(self):
+        self.assertGreaterEqual(len(operators.OPERATORS), 8)
+
+
+class NeverInCommentsOrStringsTests(unittest.TestCase):
+    def test_comments_line_and_nested_block(self):
+        self.assertEqual(mutations("// a < b\n/* a < b /* nested */ a == b */\nlet x = y"), [])
+
+    def test_string_literals_of_every_form(self):
+        sources = [
+            'let s = "a < b && c == d"',
+            'let s = "value \\(a + b) == c"',
+            'let s = """\n  a < b\n  true\n  """',
+            'let s = #"a == "b" < c"#',
+            'let s = ##"a "# == b"##',
+            'let s = #"""\n a < b\n """#',
+        ]
+        for source in sources:
+            with self.subTest(source=source):
+                self.assertEqual(mutations(source), [])
+
+    def test_code_after_a_string_is_still_code(self):
+        self.assertEqual(mutations('let ok = "a < b" == s', "equality"), ['let ok = "a < b" != s'])
+
+    def test_branches_not_compiled_here_are_left_alone(self):
+        source = "#if canImport(CoreLocation)\nlet a = b == c\n#else\nlet a = b == d\n#endif"
+        self.assertEqual(mutations(source, "equality"), ["let a = b != d"])
+        source = "#if canImport(Glibc)\nx == 1\n#elseif canImport(Darwin)\ny == 1\n#endif"
+        self.assertEqual(mutations(source, "equality"), ["x != 1"])
+
+
+class SelectionTests(unittest.TestCase):
+    def test_limit_spreads_deterministically(self):
+        items = list(range(100))
+        self.assertEqual(sampling.spread(items, 4), [0, 25, 50, 75])
+        self.assertEqual(sampling.spread(items, 4), sampling.spread(items, 4))
+        self.assertEqual(sampling.spread(items[:3], 10), items[:3])
+        self.assertEqual(sampling.spread(items, 0), [])
+
+    def test_a_sample_smaller_than_the_operators_holds_as_many_operators(self):
+        found = [m for m in operators.mutants_of("Sources/X/X.swift", "let ok = a < b && c == d\nlet n = x + 1")]
+        kinds = {m.operator for m in found}
+        self.assertGreater(len(kinds), 2)
+        chosen = sampling.sample(found, 2)  # the limit is met by one of each of two operators, none spread after
+        self.assertEqual(len(chosen), 2)
+        self.assertEqual(len({m.operator for m in chosen}), 2)
+
+    def test_only_the_tiers_that_run_the_line_are_run(self):
+        mutant = swift_source.Mutant("Sources/A/a.swift", 7, "equality", "a == b", "a != b")
+        executable = {"Sources/A/a.swift": {1, 7}}
+        reached = {"Unit": {"Sources/A/a.swift": {1}}, "Integration": {"Sources/A/a.swift": {7}}, "EndToEnd": {},
+                   "executable": executable}
+        self.assertEqual(engine.tiers_reaching(mutant, reached, TIERS), ["Integration"])
+        self.assertEqual(engine.tiers_reaching(mutant, None, TIERS), list(TIERS))
+        declaration = {**reached, "executable": {"Sources/A/a.swift": {1}}}
+        self.assertEqual(engine.tiers_reaching(mutant, declaration, TIERS), list(TIERS))
+        nowhere = {"Unit": {}, "Integration": {}, "EndToEnd": {}, "executable": executable}
+        entry = engine.run_mutant(None, mutant, {}, TIERS, nowhere)
+        self.assertEqual((entry["status"], entry["reason"]), ("survived", "no tier runs this line"))
+
+    def test_schemata_mutants_run_before_any_rebuilt_one(self):
+        found = [swift_source.Mutant("Sources/A/a.swift", n, "equality", "a == b", "a != b") for n in range(5)]
+        held = {0, 2, 3}
+        order = engine.run_order(found, lambda m: m.line in held)
+        self.assertEqual(order, [0, 2, 3, 1, 4])
+
+    def test_an_excused_mutant_is_not_run(self):
+        mutant = swift_source.Mutant("Sources/A/a.swift", 7, "equality", "  a == b", "  a != b")
+        entry = engine.run_mutant(None, mutant, {("Sources/A/a.swift", "equality", "a == b"): ("equivalent", "same")}, TIERS)
+        self.assertEqual((entry["status"], entry["reason"]), ("excused", "same"))
+        entry = engine.run_mutant(None, mutant, {("Sources/A/a.swift", "equality", "a == b"): ("untestable", "seam")}, TIERS)
+        self.assertEqual((entry["status"], entry["reason"]), ("untestable", "seam"))
+
+    def test_the_ignore_file_has_three_lists_and_refuses_a_fourth(self):
+        text = ("# a comment\nA\tequality\ta == b\tsame\n## untestable\nB\tlogical\tc\tseam\n"
+                "## owed\nC\tdefault-body\td\ta test of e\n")
+        self.assertEqual(ignore.parse_ignored(text), {("A", "equality", "a == b"): ("equivalent", "same"),
+                                                      ("B", "logical", "c"): ("untestable", "seam"),
+                                                      ("C", "default-body", "d"): ("owed", "a test of e")})
+        with self.assertRaises(UsageError):
+            ignore.parse_ignored("## later\n")
+
+    def test_an_owed_survivor_counts_as_a_survivor_and_a_killed_one_is_reported(self):
+        results = [
+            {"file": "Sources/A/a.swift", "line": 1, "operator": "default-body", "original": "a", "mutated": "b",
+             "killed_by": None, "status": "survived", "seconds": {}, "owed": True},
+            {"file": "Sources/A/a.swift", "line": 2, "operator": "default-body", "original": "c", "mutated": "d",
+             "killed_by": "Unit", "status": "killed", "seconds": {}, "owed": True},
+            {"file": "Sources/A/a.swift", "line": 3, "operator": "equality", "original": "e", "mutated": "f",
+             "killed_by": None, "status": "untestable", "seconds": {}},
+            {"file": "Sources/A/a.swift", "line": 4, "operator": "equality", "original": "g", "mutated": "h",
+             "killed_by": None, "status": "excused", "seconds": {}},
+        ]
+        report = reports.make_report(results, TIERS)
+        self.assertEqual((report["killed"], report["counted"], report["untestable"]), (1, 3, 1))
+        self.assertEqual(len(report["survivors"]), 1)
+        self.assertEqual(report["operators"]["default-body"], {"mutants": 2, "killed": 1, "survived": 1,
+                                                               "untestable": 0, "not compiled": 0, "excused": 0})
+        text = reports.report_text(report, TIERS, PACKAGE.ignore_name)
+        self.assertIn("SURVIVED (owed) Sources/A/a.swift:1", text)
+        self.assertIn("KILLED, NO LONGER OWED Sources/A/a.swift:2", text)
+        # One line of the list covers every mutant of its text: while one of them survives, the line stays owed.
+        twin = {**results[1], "line": 5, "original": "a", "killed_by": "Unit", "status": "killed"}
+        self.assertEqual(reports.make_report([results[0], twin], TIERS)["owedKilled"], [])
+
+    def test_a_saved_report_is_read_against_the_lists_as_they_are_now(self):
+        entry = {"file": "Sources/A/a.swift", "line": 1, "operator": "equality", "original": "a == b",
+                 "mutated": "a != b", "killed_by": None, "status": "survived", "seconds": {}}
+        report = reports.make_report([entry, {**entry, "line": 2, "original": "c == d"}], TIERS, {"schemata": 1.0})
+        ignored = {("Sources/A/a.swift", "equality", "a == b"): ("untestable", "seam"),
+                   ("Sources/A/a.swift", "equality", "c == d"): ("owed", "x")}
+        again = reports.reclassified(report, ignored, TIERS)
+        self.assertEqual([e["status"] for e in again["mutants"]], ["untestable", "survived"])
+        self.assertEqual((again["untestable"], len(again["survivors"])), (1, 1))
+        self.assertTrue(again["survivors"][0]["owed"])
+        self.assertEqual(again["setupSeconds"], {"schemata": 1.0})
+
+    def test_the_sample_holds_every_operator(self):
+        found = [swift_source.Mutant("Sources/A/a.swift", n, "equality" if n % 10 else "default-body", "a", "b")
+                 for n in range(100)]
+        chosen = sampling.sample(found, 5)
+        self.assertEqual(len(chosen), 5)
+        self.assertEqual({m.operator for m in chosen}, {"equality", "default-body"})
+        self.assertEqual(chosen, sampling.sample(found, 5))
+        self.assertEqual([m.line for m in chosen], sorted(m.line for m in chosen))
+
+    def test_report_matrix_score_and_survivors(self):
+        results = [
+            {"file": "Sources/A/a.swift", "line": 1, "operator": "equality", "original": "a", "mutated": "b",
+             "killed_by": "Unit", "status": "killed", "seconds": {"build": 2, "Unit": 1}},
+            {"file": "Sources/A/a.swift", "line": 2, "operator": "logical", "original": "c", "mutated": "d",
+             "killed_by": None, "status": "survived", "seconds": {"build": 2, "Unit": 1, "Integration": 1,
+                                                                   "EndToEnd": 2}},
+            {"file": "Sources/B/b.swift", "line": 3, "operator": "arithmetic", "original": "e", "mutated": "f",
+             "killed_by": None, "status": "not compiled", "seconds": {"build": 1}},
+        ]
+        report = reports.make_report(results, TIERS)
+        self.assertEqual(report["matrix"]["A"]["Unit"], 1)
+        self.assertEqual(report["matrix"]["A"]["survived"], 1)
+        self.assertEqual(report["matrix"]["B"]["not compiled"], 1)
+        self.assertEqual(report["score"], 0.5)
+        self.assertEqual(report["cost"]["Unit"], {"seconds": 2, "killed": 1, "secondsPerKill": 2.0})
+        self.assertIn("SURVIVED Sources/A/a.swift:2 logical", reports.report_text(report, TIERS, PACKAGE.ignore_name))
+
+    def test_a_tier_that_times_out_kills_the_mutant_and_keeps_what_hung(self):
+        class Copy:
+            def run(self, pattern, limit, environment=None):
+                return scratch.Outcome("timeout", limit, 3, "", ["UnitTests.A/forever()"])
+
+        runner = engine.Engine(PACKAGE, schemata=False)
+        runner.limits = {"Unit": 2.0}
+        entry = {"seconds": {}, "killed_by": None, "status": "survived"}
+        runner._run_tiers(Copy(), ["Unit", "Integration"], entry, {})
+        self.assertEqual((entry["killed_by"], entry["status"], entry["hung"]),
+                         ("Unit", "killed (time-out)", ["UnitTests.A/forever()"]))
+
+    def test_a_narrowed_run_s_limit_comes_from_its_tests_seconds_alone_a_whole_tier_s_from_the_tier(self):
+        limits = []
+
+        class Copy:
+            def run(self, pattern, limit, environment=None):
+                limits.append((pattern, limit))
+                return scratch.Outcome("timeout" if len(limits) == 2 else "passed", limit, 1, "", ["UnitTests.A/b()"])
+
+        runner = engine.Engine(PACKAGE, schemata=False)
+        runner.limits = {"Unit": 9.0, "Integration": 9.0}
+        runner.test_seconds = {"UnitTests.A/b()": 0.1, "UnitTests.A/c()": 0.5, "IntegrationTests.B/d()": 0.3}
+        runner.jobs = 2
+        entry = {"seconds": {}, "killed_by": None, "status": "survived"}
+        runner._run_tiers(Copy(), ["Unit", "Integration"], entry, {}, {"Unit": "^UnitTests\\.A/[bc]"},
+                          {"Unit": ["UnitTests.A/b()", "UnitTests.A/c()"], "Integration": ["IntegrationTests.B/d()"]})
+        # Unit: four times (2 runs at a time x 0.6 s), plus a second; Integration runs whole: the tier's limit.
+        self.assertEqual(limits, [("^UnitTests\\.A/[bc]", 5.8), (PACKAGE.tier_pattern("Integration"), 9.0)])
+        self.assertEqual((entry["status"], entry["limit"]), ("killed (time-out)", 9.0))
+
+    def test_a_selection_s_limit_has_the_tier_s_floor_and_ceiling_and_needs_every_test_s_time(self):
+        self.assertEqual(scratch.selection_limit(9.0, [0.01, 0.02]), 2.0)  # at least two seconds
+        self.assertEqual(scratch.selection_limit(9.0, [0.5, 0.25]), 4.0)
+        self.assertEqual(scratch.selection_limit(9.0, [0.5, 0.25], jobs=2), 7.0)
+        self.assertEqual(scratch.selection_limit(3.0, [0.5, 0.25]), 3.0)  # never past the tier's own
+        self.assertEqual(scratch.selection_limit(9.0, [0.1, None]), 9.0)  # a test with no time: the tier's
+        self.assertEqual(scratch.selection_limit(9.0, []), 9.0)
+
+    def test_run_mutant_narrows_each_tier_to_the_tests_that_reach_it_and_limits_it_by_them(self):
+        seen = {}
+
+        class Runner:
+            def run(self, mutant, tiers, entry, patterns=None, selected=None):
+                seen.update(patterns=patterns, selected=selected)
+
+        per_test = {"UnitTests.A/b()": {"Sources/A/a.swift": [[1, 5]]},
+                    "IntegrationTests.B/c()": {"Sources/A/a.swift": [[1, 5]]},
+                    "UnitTests.A/far()": {"Sources/A/a.swift": [[7, 9]]}}
+        mutant = swift_source.Mutant("Sources/A/a.swift", 3, "equality", "a == b", "a != b")
+        engine.run_mutant(Runner(), mutant, {}, ["Unit", "Integration"], None,
+                          (per_test, {"Sources/A/a.swift": [[1, 9]]}))
+        self.assertEqual(seen["selected"], {"Unit": ["UnitTests.A/b()"], "Integration": ["IntegrationTests.B/c()"]})
+        self.assertEqual(set(seen["patterns"]), {"Unit", "Integration"})
+
+    def test_a_pattern_narrows_a_tier_to_the_tests_it_names(self):
+        ran = []
+
+        class Copy:
+            def run(self, pattern, limit, environment=None):
+                ran.append(pattern)
+                return scratch.Outcome("passed", 0.1, 1, "", [])
+
+        runner = engine.Engine(PACKAGE, schemata=False)
+        runner.limits = {"Unit": 2.0, "Integration": 2.0}
+        entry = {"seconds": {}, "killed_by": None, "status": "survived"}
+        runner._run_tiers(Copy(), ["Unit", "Integration"], entry, {}, {"Unit": "^UnitTests\\.A/b$"})
+        # The other tier runs whole: its pattern is the one pyramid.json's targets make.
+        self.assertEqual(ran, ["^UnitTests\\.A/b$", PACKAGE.tier_pattern("Integration")])
+        self.assertEqual(entry["status"], "survived")
+
+    def test_a_removed_one_expression_of_a_body_that_returns_a_value_is_not_compiled_and_not_built(self):
+        source = "func f() -> Int {\n    g()\n}\n"
+        found = operators.mutants_of("Sources/A/a.swift", source)
+        removed = next(m for m in found if m.operator == "removed-call")
+        runner = engine.Engine(PACKAGE, schemata=True)
+        runner.schema = schemata.Schema(found, {"Sources/A/a.swift": source})
+        entry = {"seconds": {}, "killed_by": None, "status": "survived"}
+        runner.run(removed, ["Unit"], entry)  # no copy to build in: a build would fail the test
+        self.assertEqual(entry["status"], "not compiled")
+        self.assertIn("returns none", entry["reason"])
+        self.assertNotIn("engine", entry)
+
+    def test_a_mutant_the_compiler_s_check_rejected_is_not_compiled_with_its_error_and_not_built(self):
+        source = "func f() -> Int {\n    return g(1)\n}\n"
+        found = operators.mutants_of("Sources/A/a.swift", source)
+        runner = engine.Engine(PACKAGE, schemata=True)
+        runner.schema = schemata.Schema(found, {"Sources/A/a.swift": source})
+        runner.schema.unheld |= set(found)
+        runner.rejected = {found[0]: "cannot convert value of type 'Int' to 'String'"}
+        entry = {"seconds": {}, "killed_by": None, "status": "survived"}
+        runner.run(found[0], ["Unit"], entry)  # no copy to build in: a build would fail the test
+        self.assertEqual(entry["status"], "not compiled")
+        self.assertTrue(entry["reason"].endswith("cannot convert value of type 'Int' to 'String'"))
+
+    def test_the_compiler_checks_only_the_mutants_the_schema_does_not_hold_and_only_on_a_native_build(self):
+        source = "func f() -> Int {\n    return g(1) + 2\n}\n"
+        found = operators.mutants_of("Sources/A/a.swift", source)
+        runner = engine.Engine(PACKAGE, schemata=True)
+        runner.schema = schemata.Schema(found, {"Sources/A/a.swift": source})
+        runner.schema_copy = scratch.Scratch(PACKAGE.root / "copy", PACKAGE.root)
+        runner.schema.unheld.add(found[0])
+        checked = []
+
+        class Checker:
+            checks, skipped = 3, []
+
+            def __init__(self, root, arguments):
+                pass
+
+            def not_compiling(self, mutants):
+                checked.extend(mutants)
+                return {mutants[0]: "error"}
+
+        with unittest.mock.patch.object(engine.precheck_module, "Precheck", Checker), \
+                unittest.mock.patch.object(engine.precheck_module, "module_arguments", return_value={"A": ["swiftc"]}), \
+                contextlib.redirect_stderr(io.StringIO()):
+            runner.precheck(found)
+            self.assertEqual(checked, [found[0]])
+            self.assertEqual((runner.rejected, runner.checked["notCompiled"]), ({found[0]: "error"}, 1))
+            swiftbuild = engine.Engine(PACKAGE, schemata=True, build_system="swiftbuild")
+            swiftbuild.schema, swiftbuild.schema_copy = runner.schema, runner.schema_copy
+            swiftbuild.precheck(found)
+            self.assertEqual((swiftbuild.rejected, len(checked)), ({}, 1), "no debug.yaml with Swift Build")
+
+    def test_the_rebuild_engine_copies_the_package_into_the_tree_check_claims_shares(self):
+        limits = {"Unit": 1.0, "Integration": 1.0, "EndToEnd": 1.0}
+        with unittest.mock.patch.object(scratch.Scratch, "prepare_built", return_value=0.5) as built, \
+                unittest.mock.patch.object(scratch, "time_limits", return_value=limits), \
+                contextlib.redirect_stderr(io.StringIO()):
+            runner = engine.Engine(PACKAGE, schemata=False)
+            runner.start([swift_source.Mutant("Sources/A/a.swift", 1, "equality", "a == b", "a != b")])
+        built.assert_called_once_with("mutants")
+        self.assertEqual(runner.plain.tree, PACKAGE.root / ".build-mutants" / "tree")
+        self.assertEqual((runner.limits, list(runner.setup_seconds)), (limits, ["rebuild"]))
+
+    def test_the_summaries_say_what_the_compiler_s_check_found(self):
+        report = reports.make_report([], TIERS)
+        report["precheck"] = {"mutants": 120, "notCompiled": 100, "checks": 70, "seconds": 21.5}
+        said = "120 mutants the schema does not hold, 100 of them found not to compile, in 70 checks (21.5 s)"
+        self.assertIn(f"- Checked by the compiler before building: {said}.", reports.summary_markdown(report))
+        self.assertIn(f"  checked by the compiler before building: {said}",
+                      reports.report_text(report, TIERS, PACKAGE.ignore_name))
+        one = reports.checked_text({"mutants": 1, "notCompiled": 1, "checks": 1, "seconds": 0.5})
+        self.assertIn(": 1 mutant the schema does not hold, 1 of them found not to compile, in 1 check (0.5 s)", one)
+
+    def test_a_time_out_names_the_tests_that_hung(self):
+        results = [
+            {"file": "Sources/A/a.swift", "line": 4, "operator": "relational", "original": "a < b", "mutated": "a <= b",
+             "killed_by": "Integration", "status": "killed (time-out)", "seconds": {"Integration": 9},
+             "hung": ["IntegrationTests.SocketTests/lineLimit(size:expected:)"]},
+            {"file": "Sources/A/a.swift", "line": 5, "operator": "boolean", "original": "true", "mutated": "false",
+             "killed_by": "Unit", "status": "killed (time-out)", "seconds": {"Unit": 9}, "hung": []},
+        ]
+        text = reports.report_text(reports.make_report(results, TIERS), TIERS, PACKAGE.ignore_name)
+        self.assertIn("  TIME-OUT Sources/A/a.swift:4 relational in the Integration tier, hung: "
+                      "IntegrationTests.SocketTests/lineLimit(size:expected:)", text)
+        self.assertIn("  TIME-OUT Sources/A/a.swift:5 boolean in the Unit tier, hung: no test running", text)
+
+
+class DocsTests(unittest.TestCase):
+    REPORT = reports.make_report([
+        {"file": "Sources/A/a.swift", "line": 1, "operator": "equality", "original": "a == b", "mutated": "a != b",
+         "killed_by": "Unit", "status": "killed", "seconds": {"Unit": 1}, "engine": "schemata"},
+        {"file": "Sources/B/b.swift", "line": 2, "operator": "logical", "original": "c && d", "mutated": "c || d",
+         "killed_by": None, "status": "survived", "seconds": {"Unit": 1}, "engine": "schemata"},
+    ], TIERS, {"schemata": 12.5})
+
+    def test_update_docs_fills_the_markers_and_leaves_the_rest(self):
+        text = ("intro\n<!-- mutants:matrix -->\nold\n<!-- /mutants -->\nmiddle\n"
+                "<!-- mutants:summary:schemata -->\n<!-- /mutants -->\n<!-- mutants:summary:rebuild -->\nkept\n"
+                "<!-- /mutants -->\n")
+        updated = reports.update_docs(text, self.REPORT, "schemata", TIERS)
+        self.assertIn("| **all** | **1** | **0** | **0** | **1** | **0** | **0** |", updated)
+        self.assertNotIn("old", updated)
+        self.assertIn("score 50.0% (1 killed of 2", updated)
+        self.assertIn("12.5 s building the schemata copy", updated)
+        self.assertIn("<!-- mutants:summary:rebuild -->\nkept\n", updated)
+        self.assertTrue(updated.startswith("intro\n") and "\nmiddle\n" in updated)
+
+    def test_a_rebuild_run_writes_only_its_summary(self):
+        text = ("<!-- mutants:matrix -->\nold matrix\n<!-- /mutants -->\n<!-- mutants:survivors -->\nold survivors\n"
+                "<!-- /mutants -->\n<!-- mutants:summary:schemata -->\nschemata kept\n<!-- /mutants -->\n"
+                "<!-- mutants:summary:rebuild -->\nold\n<!-- /mutants -->\n")
+        updated = reports.update_docs(text, self.REPORT, "rebuild", TIERS)
+        summary = reports.summary_markdown(self.REPORT)
+        self.assertEqual(updated, text.replace("<!-- mutants:summary:rebuild -->\nold\n",
+                                               f"<!-- mutants:summary:rebuild -->\n{summary}\n"))
+
+    def test_only_a_run_of_every_mutant_goes_into_the_chapter(self):
+        self.assertTrue(reports.documentable(None, None, "schemata"))
+        self.assertTrue(reports.documentable(None, ["POIDomain"], "rebuild"))
+        self.assertFalse(reports.documentable(None, ["POIDomain"], "schemata"))
+        self.assertFalse(reports.documentable(40, None, "rebuild"))
+
+    def test_survivors_are_listed_with_their_change(self):
+        self.assertIn("`Sources/B/b.swift:2` logical: `c && d` → `c || d`", reports.survivors_markdown(self.REPORT))
+        self.assertEqual(reports.survivors_markdown(reports.make_report([], TIERS)), "No mutant survived.")
+
+
+
+class TypePositionTests(unittest.TestCase):
+    """Operators that belong to a type, not an expression, are not mutated: swapped, they never compile."""
+
+    def operators(self, text):
+        return [(m.line, m.operator) for m in operators.mutants_of("Sources/M/F.swift", text)
+                if m.operator.startswith(("relational", "equality"))]
+
+    def test_a_same_type_requirement_and_a_generic_closer(self):
+        text = ("extension Generator where Value == Character {\n    func f<\n        T\n    > (x: T) {}\n}\n"
+                "func g(a: Int) -> Bool { a == 1 }\n")
+        self.assertEqual(self.operators(text), [(6, "equality")])
+
+    def test_where_in_an_expression_is_still_mutated(self):
+        text = ("func k(xs: [Int], y: Int?) -> Bool {\n    let f = xs.first(where: { $0 == 2 })\n"
+                "    switch y { case let v? where v >= 2: return true\n    default: return f == nil }\n}\n")
+        self.assertEqual(sorted(self.operators(text)), [(2, "equality"), (3, "relational-boundary"),
+                                                        (3, "relational-negation"), (4, "equality")])
+
+    def test_a_comparison_in_a_guard_with_where_after_it_is_still_mutated(self):
+        text = "func h(a: Int, b: Int) -> Bool {\n    return a < b\n}\n"
+        self.assertEqual(sorted(self.operators(text)), [(2, "relational-boundary"), (2, "relational-negation")])
+
+
+class LongTierNamesTests(unittest.TestCase):
+    """A tier named after a long test target (swift-argument-parser's) keeps the matrix's columns apart."""
+
+    def test_the_header_and_rows_line_up(self):
+        long = "ArgumentParserGenerateDoccReference"
+        tiers = ["Unit", long]
+        report = reports.make_report([{"file": "Sources/A/a.swift", "line": 1, "operator": "logical",
+                                       "original": "a", "mutated": "b", "killed_by": long, "status": "killed",
+                                       "seconds": {}}], tiers)
+        lines = reports.report_text(report, tiers, PACKAGE.ignore_name).splitlines()
+        header = next(line for line in lines if line.lstrip().startswith("module"))
+        row = next(line for line in lines if line.lstrip().startswith("A "))
+        self.assertIn(f" {long} ", header + " ")
+        self.assertEqual(len(header), len(row))
+        self.assertEqual(row.split()[1:3], ["0", "1"])
+
+
+
+class IgnoreFileTests(unittest.TestCase):
+    def test_every_line_of_the_ignore_file_names_a_line_its_file_still_has(self):
+        """A line whose code changed excuses nothing any more: it must go, or be written again for the new text
+        (its mutant may now be killed, or need another reason)."""
+        stale = []
+        for (file, operator, original) in ignore.load_ignored(PACKAGE):
+            source = PACKAGE.root / file
+            lines = {line.strip() for line in source.read_text().splitlines()} if source.is_file() else set()
+            if original not in lines:
+                stale.append(f"{file} {operator}: {original}")
+        self.assertEqual(stale, [])
+
+
+class PackageTests(unittest.TestCase):
+    """A run reads the package it is handed (a MutatedPackage), never one a module kept from an earlier run."""
+
+    def setUp(self):
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        self.root = Path(folder.name).resolve()
+        (self.root / "pyramid.json").write_text(json.dumps({
+            "testProduct": "DemoPackageTests", "tiers": [{"name": "Fast", "targets": ["FastTests"]}],
+            "excludedModules": ["Helpers"], "mutantsIgnore": "ignore.txt"}))
+        for module, text in (("Core", "let ok = a == b\n"), ("Helpers", "let same = c == d\n")):
+            (self.root / "Sources" / module).mkdir(parents=True)
+            (self.root / "Sources" / module / "a.swift").write_text(text)
+        (self.root / "ignore.txt").write_text("## untestable\nSources/Core/a.swift\tequality\tlet ok = a == b\tseam\n")
+
+    def test_the_package_is_read_from_its_pyramid_json(self):
+        package = MutatedPackage.load(self.root)
+        self.assertEqual((package.root, package.tiers), (self.root, ("Fast",)))
+        self.assertEqual(package.schemata_tree, self.root / ".build-mutants" / "schemata")
+        self.assertEqual(package.ignore_name, "ignore.txt")
+        self.assertEqual(package.tier_pattern("Fast"), "^(FastTests)\\.")
+        self.assertEqual(TIERS, ("Unit", "Integration", "EndToEnd"))  # this repository's, untouched by the other
+
+    def test_the_mutants_and_the_ignore_file_are_the_package_s(self):
+        package = MutatedPackage.load(self.root)
+        self.assertEqual({m.file for m in operators.all_mutants(package, None)}, {"Sources/Core/a.swift"})
+        self.assertEqual(operators.all_mutants(package, ["Other"]), [])
+        self.assertEqual(ignore.load_ignored(package),
+                         {("Sources/Core/a.swift", "equality", "let ok = a == b"): ("untestable", "seam")})
+        (self.root / "ignore.txt").unlink()
+        self.assertEqual(ignore.load_ignored(package), {})
+
+    def test_the_command_lists_the_mutants_of_the_package_it_is_given(self):
+        self.addCleanup(os.chdir, os.getcwd())  # the command works from the package's root
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            self.assertEqual(command.main(["--package-path", str(self.root), "--list"]), 0)
+        lines = printed.getvalue().splitlines()
+        self.assertTrue(lines[-1].startswith("mutants: "))
+        self.assertIn("Sources/Core/a.swift:1 equality: let ok = a == b -> let ok = a != b", lines)
+        self.assertFalse([line for line in lines if "Helpers" in line])
+
+
+class EngineChoiceTests(unittest.TestCase):
+    """auto takes the schemata; below SCHEMATA_FROM they are compiled into the copy check-claims keeps built
+    (.build-mutants/tree, incrementally), and every shard compiles the whole selection's schema, so that the second
+    finds it built. --engine rebuild rebuilds each mutant; --engine schemata compiles into a copy of their own."""
+
+    class Started(Exception):
+        pass
+
+    def setUp(self) -> None:
+        self.root = small_package(self)
+
+    def started(self, *arguments: str) -> dict:
+        seen = {}
+        test = self
+
+        class Engine:
+            def __init__(self, package, schemata, build_system="native", shared=False, measure_limits=True):
+                seen.update(schemata=schemata, shared=shared, measure_limits=measure_limits)
+
+            def start(self, mutants, held=None):
+                seen.update(run=len(mutants), held=len(held if held is not None else mutants))
+                raise test.Started()
+
+        with unittest.mock.patch.object(command, "Engine", Engine), contextlib.redirect_stderr(io.StringIO()), \
+                self.assertRaises(self.Started):
+            command.main(["--package-path", str(self.root), *arguments])
+        return seen
+
+    def test_auto_compiles_a_small_selection_into_the_shared_copy(self):
+        seen = self.started()
+        self.assertEqual((seen["schemata"], seen["shared"]), (True, True))
+        self.assertGreater(seen["run"], 3)
+        self.assertEqual(seen["held"], seen["run"])
+
+    def test_each_shard_holds_the_whole_selection_and_runs_its_own(self):
+        whole = self.started()["run"]
+        first, second = self.started("--shard", "1/2"), self.started("--shard", "2/2")
+        self.assertEqual((first["held"], second["held"]), (whole, whole))
+        self.assertEqual(first["run"] + second["run"], whole)
+        self.assertLess(first["run"], whole)
+
+    def test_the_engine_options_keep_their_meaning(self):
+        self.assertEqual(self.started("--engine", "rebuild")["schemata"], False)
+        self.assertEqual((self.started("--engine", "schemata")["shared"]), False)
+        with unittest.mock.patch.object(command, "SCHEMATA_FROM", 2):
+            self.assertEqual(self.started()["shared"], False, "from SCHEMATA_FROM, a copy of their own")
+            shard = self.started("--shard", "1/2")
+            self.assertEqual(shard["held"], shard["run"], "a large shard's schema holds its own mutants")
+
+    def test_the_shared_schema_is_compiled_in_the_tree_check_claims_keeps(self):
+        trees = []
+
+        class Scratch:
+            def __init__(self, tree, root, product, build_system):
+                trees.append(tree)
+                raise EngineChoiceTests.Started()
+
+        mutant = swift_source.Mutant("Sources/A/a.swift", 1, "equality", "a == b", "a != b")
+        for shared, tree in ((True, None), (False, PACKAGE.schemata_tree)):
+            with unittest.mock.patch.object(engine.scratch, "Scratch", Scratch), self.assertRaises(self.Started), \
+                    unittest.mock.patch("pathlib.Path.read_text", return_value="a == b\n"), \
+                    contextlib.redirect_stderr(io.StringIO()):
+                engine.Engine(PACKAGE, schemata=True, shared=shared).start([mutant])
+            self.assertEqual(trees[-1], tree)  # None: scratch.Scratch's own default, .build-mutants/tree
+
+
+class LayoutTests(unittest.TestCase):
+    """The mutation modules: each small, with one job, imported one way, keeping no run's state."""
+
+    FOLDER = Path(operators.__file__).parent
+
+    def trees(self) -> dict[str, ast.Module]:
+        return {path.stem: ast.parse(path.read_text()) for path in sorted(self.FOLDER.glob("*.py"))}
+
+    def test_no_module_passes_500_lines(self):
+        for path in self.FOLDER.glob("*.py"):
+            self.assertLessEqual(len(path.read_text().splitlines()), 500, path.name)
+
+    def test_imports_inside_mutation_point_one_way(self):
+        trees = self.trees()
+        imports: dict[str, set[str]] = {}
+        for name, tree in trees.items():
+            found = set()
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and node.module == "pyramidkit.mutation":
+                    found |= {alias.name for alias in node.names}
+                elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pyramidkit.mutation."):
+                    found.add(node.module.split(".")[2])
+            imports[name] = found & set(trees)
+
+        def reachable(start: str) -> set[str]:
+            seen, waiting = set(), list(imports[start])
+            while waiting:
+                module = waiting.pop()
+                if module not in seen:
+                    seen.add(module)
+                    waiting += imports[module]
+            return seen
+
+        self.assertIn("schemata", reachable("command"))  # the walk follows imports
+        for name in trees:
+            self.assertNotIn(name, reachable(name), f"{name} imports itself through {sorted(imports[name])}")
+
+    def test_no_module_rewrites_its_globals(self):
+        for name, tree in self.trees().items():
+            self.assertFalse([node for node in ast.walk(tree) if isinstance(node, ast.Global)], name)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,98 @@
+"""Tests of scripts/kit/pyramidkit/coverage/by_tier.py: reading llvm-cov's lcov export, merging binaries and tiers, the per-module table.
+
+Run with: scripts/tool test
+"""
+
+import unittest
+from pathlib import Path
+
+from pyramidkit.coverage import by_tier as coverage
+
+ROOT = Path("/repo")
+LCOV = """\
+SF:/repo/Sources/POIDomain/Distance.swift
+DA:3,5
+DA:4,0
+DA:5,2
+end_of_record
+SF:/repo/Tests/Unit/DistanceTests.swift
+DA:1,1
+end_of_record
+SF:/repo/Sources/POITestSupport/ManualClock.swift
+DA:9,1
+end_of_record
+"""
+
+
+class CoverageTests(unittest.TestCase):
+    def test_lcov_keeps_sources_only_with_their_counts(self):
+        counts = coverage.parse_lcov(LCOV, ROOT)
+        self.assertEqual(
+            counts,
+            {"Sources/POIDomain/Distance.swift": {3: 5, 4: 0, 5: 2}, "Sources/POITestSupport/ManualClock.swift": {9: 1}},
+        )
+
+    def test_a_line_is_covered_when_any_binary_ran_it(self):
+        test_binary = {"Sources/poi/main.swift": {1: 0, 2: 0}}
+        program = {"Sources/poi/main.swift": {1: 3, 2: 0}}
+        self.assertEqual(coverage.merge(test_binary, program), {"Sources/poi/main.swift": {1: 3, 2: 0}})
+
+    def test_modules_leave_out_the_excluded_ones(self):
+        counts = coverage.parse_lcov(LCOV, ROOT)
+        # As pyramid.json's excludedModules says, passed along: nothing is kept between two calls.
+        self.assertEqual(coverage.by_module(counts, counts, ["POITestSupport"]), {"POIDomain": {"covered": 2, "lines": 3}})
+        self.assertEqual(set(coverage.by_module(counts, counts)), {"POIDomain", "POITestSupport"})
+        report = coverage.report({"Unit": counts}, ["Unit"], ["POITestSupport"])
+        self.assertEqual(report["coverage"]["Unit"], {"POIDomain": {"covered": 2, "lines": 3}})
+
+    def test_ranges_are_compact(self):
+        self.assertEqual(coverage.ranges([7, 1, 2, 3, 9, 10]), "1-3, 7, 9-10")
+        self.assertEqual(coverage.ranges([]), "")
+
+    def test_only_end_to_end_and_unreached_lines(self):
+        file = "Sources/POIApp/X.swift"
+        per_tier = {
+            "Unit": {file: {1: 1, 2: 0, 3: 0, 4: 0}},
+            "Integration": {file: {1: 0, 2: 0, 3: 1, 4: 0}},
+            "EndToEnd": {file: {1: 1, 2: 1, 3: 1, 4: 0}},
+        }
+        report = coverage.report(per_tier, ["Unit", "Integration", "EndToEnd"])
+        self.assertEqual(report["onlyEndToEnd"], {file: "2"})
+        self.assertEqual(report["unreached"], {file: "4"})
+        self.assertEqual(report["unreachedLines"], 1)
+        self.assertEqual(report["coverage"]["EndToEnd"], {"POIApp": {"covered": 3, "lines": 4}})
+        text = coverage.text(report)
+        self.assertIn("POIApp", text)
+        self.assertIn("  75% (  3)", text)
+        self.assertIn("only the end-to-end tier reaches 1 lines", text)
+        self.assertIn("| POIApp | 25% (1) | 25% (1) | 75% (3) | 4 |", coverage.markdown(report))
+
+    def test_saved_lines_hold_only_for_the_same_sources(self):
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as folder:
+            root = Path(folder)
+            (root / "Sources" / "A").mkdir(parents=True)
+            source = root / "Sources" / "A" / "a.swift"
+            source.write_text("let a = 1\n")
+            coverage.save_lines({"Unit": {"Sources/A/a.swift": {1: 2, 2: 0}}}, root, root)
+            self.assertEqual(
+                coverage.load_lines(root, root),
+                {"Unit": {"Sources/A/a.swift": {1}}, "executable": {"Sources/A/a.swift": {1, 2}}},
+            )
+            source.write_text("let a = 2\n")
+            self.assertIsNone(coverage.load_lines(root, root))
+
+    def test_a_tier_starts_from_no_profile(self):
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder)
+            for name in ("a.profraw", "b.profdata", "PointsOfInterest.json", "keep.txt"):
+                (path / name).write_text("x")
+            coverage.clear_profiles(path)
+            self.assertEqual(sorted(p.name for p in path.iterdir()), ["keep.txt"])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,221 @@
+"""Runs the tests of one chapter of the docs, or of every chapter, and shows what they print.
+
+  scripts/tool chapter-tests [--update-docs | --check] [CHAPTER ...]
+
+Each chapter names its command between markers, and the script writes the command's output under it:
+
+    <!-- chapter-tests: swift test --filter '^UnitTests\\.CoordinateTests' -->
+    ...the command and the lines it printed, in a fenced block...
+    <!-- /chapter-tests -->
+
+Without options it runs the named chapters' commands (all when none is named) and prints the lines the docs show:
+one line per test (XCTest's as printed; Swift Testing's sorted, since its tests run in parallel and finish in any
+order) and the totals. The commands run without the variables that switch optional tests on (POI_SERVER_URL,
+POI_GPSFAKE, POI_WORKSHOP), so the docs show what a fresh checkout shows. `--update-docs` writes those lines into
+the chapters; `--check` fails when a chapter shows other tests or totals than its command prints now (times may
+differ: they are masked; a test the chapter shows passing that this machine skips because a tool it drives "is not
+installed" is noted, not counted) or quotes code its file no longer has (a code block after `<!-- from: PATH -->`: each line
+must still be in PATH, `…` standing for lines left out), or, for a technique chapter (2 to 11), does not quote both
+forms of its test: a `from:` block of a file under `Tests/` in XCTest and one in Swift Testing, then "What changed".
+`swift test` commands run on the build that is there
+(`--skip-build` is added): build first. Python's standard library only, so it runs where attendees run it, macOS included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from pyramidkit.docs import markers
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+TOOL = "chapter-tests"  # its blocks, through pyramidkit/docs/markers.py: <!-- chapter-tests: COMMAND -->
+# A code block the chapter says is taken from a file: `<!-- from: Sources/... -->` on the line before its fence.
+SNIPPET = re.compile(r"<!-- from: (\S+) -->\n```\w*\n(.*?)```", re.S)
+
+XCTEST_CASE = re.compile(r"^Test Case '.*' (passed|failed|skipped) \(")
+# A test's closing line (passed, failed, skipped; `━` when it passed with a known issue), not the issues it recorded.
+SWIFT_TESTING_TEST = re.compile(r"^[✔✘➜━] Test (?!run with)(?!.* recorded (an|a known) issue)")
+TOTALS = re.compile(r"^\s*Executed \d+ tests?|^[✔✘━] Test run with \d+ tests?|^Ran \d+ tests? in|^OK$|^FAILED \(")
+MEASURED = re.compile(r"comparison over \d+ rounds")
+TIME = re.compile(r"\d+(\.\d+)?( \(\d+(\.\d+)?\))? ?(seconds|ms|s)\b")
+
+
+def shown_lines(output: str) -> list[str]:
+    """The lines of a run that the docs show: XCTest's tests as printed, Swift Testing's sorted, measurements, then
+    the totals (XCTest prints its total once per nested suite: the last one counts)."""
+    xctest, swift_testing, measured, totals = [], [], [], []
+    for raw in output.splitlines():
+        line = raw.rstrip()
+        if XCTEST_CASE.match(line):
+            xctest.append(line)
+        elif SWIFT_TESTING_TEST.match(line):
+            swift_testing.append(line)
+        elif MEASURED.search(line):
+            measured.append(line.strip())
+        elif TOTALS.match(line):
+            totals.append(line.strip())
+    executed = [line for line in totals if line.startswith("Executed")]
+    others = [line for line in totals if not line.startswith("Executed")]
+    return xctest + sorted(swift_testing, key=lambda line: line[2:]) + measured + executed[-1:] + others
+
+
+def masked(lines: list[str]) -> list[str]:
+    """The lines without their times, sorted: what must not change between two runs of the same tests."""
+    return sorted(TIME.sub("<time>", line) for line in lines)
+
+
+# A Swift Testing test skipped because a tool it drives is missing on this machine (gpsd on a Mac, say).
+MISSING_TOOL = re.compile(r'^➜ Test (".*?") skipped: ".*\bis not installed\b')
+
+
+def missing_tools(shown: list[str], ran: list[str]) -> tuple[list[str], list[str]]:
+    """The run's lines with each test the chapter shows passing, but that this machine skipped for a missing tool,
+    put back as the chapter shows it; and those tests' skip lines, to say so. A test skipped for any other reason,
+    or not shown passing, still counts as a difference."""
+    passed = {match[1]: line for line in shown if (match := re.match(r'^[✔━] Test (".*?") passed', line))}
+    lines, skipped = [], []
+    for line in ran:
+        missing = MISSING_TOOL.match(line)
+        if missing and missing[1] in passed:
+            lines.append(passed[missing[1]])
+            skipped.append(line)
+        else:
+            lines.append(line)
+    return lines, skipped
+
+
+def runnable(command: str) -> str:
+    """The command as the script runs it: `swift test` on the existing build."""
+    return re.sub(r"\bswift test\b", "swift test --skip-build", command, count=1)
+
+
+# Variables that switch optional tests on: the docs show a run without them (a command may set them itself).
+OPTIONAL = ("POI_SERVER_URL", "POI_GPSFAKE", "POI_WORKSHOP")
+
+
+def run(command: str) -> tuple[int, list[str]]:
+    environment = {name: value for name, value in os.environ.items() if name not in OPTIONAL}
+    completed = subprocess.run(["bash", "-c", runnable(command)], cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, env={**environment, "NO_COLOR": "1"})
+    return completed.returncode, shown_lines(completed.stdout)
+
+
+def block(command: str, lines: list[str]) -> str:
+    body = "\n".join(lines)
+    return f"```text\n$ {command}\n{body}\n```\n"
+
+
+def shown_in(block_text: str) -> list[str]:
+    """The output lines a chapter's block shows (the command line and the fences left out)."""
+    return [line for line in block_text.splitlines() if line and not line.startswith(("```", "$ "))]
+
+
+def stale_snippet_lines(chapter: Path) -> list[str]:
+    """The lines of the chapter's `from:` code blocks that their file no longer has (compared without indentation;
+    a line that is only `…` stands for lines left out)."""
+    stale = []
+    for match in SNIPPET.finditer(chapter.read_text()):
+        source = (chapter.parent / match.group(1)).resolve()
+        if not source.is_file():
+            stale.append(f"{match.group(1)} does not exist")
+            continue
+        lines = {line.strip() for line in source.read_text().splitlines()}
+        for line in match.group(2).splitlines():
+            if line.strip() and line.strip() != "…" and line.strip() not in lines:
+                stale.append(f"{match.group(1)} has no line {line.strip()!r}")
+    return stale
+
+
+# The chapters that teach one of the talk's techniques: each quotes its test in both libraries.
+TECHNIQUE_CHAPTERS = range(2, 12)
+XCTEST_FORM = re.compile(r"\bXCT\w+\(|\bwait\(for:")
+SWIFT_TESTING_FORM = re.compile(r"^\s*@Test\b", re.M)
+
+
+def missing_test_quotes(chapter: Path) -> list[str]:
+    """What a technique chapter lacks of "the test, in XCTest, then in Swift Testing, then what changed": a quoted
+    (`from:`) block of a file under `Tests/` written with XCTest, one written with Swift Testing, and a "What
+    changed" heading after both. Other chapters lack nothing."""
+    number = chapter.name[:2]
+    if not number.isdigit() or int(number) not in TECHNIQUE_CHAPTERS:
+        return []
+    text = chapter.read_text()
+    quoted = [match for match in SNIPPET.finditer(text) if "Tests/" in match.group(1)]
+    xctest = [match.start() for match in quoted if XCTEST_FORM.search(match.group(2))]
+    swift_testing = [match.start() for match in quoted if SWIFT_TESTING_FORM.search(match.group(2))]
+    missing = []
+    if not xctest:
+        missing.append("no test quoted in XCTest (a from: block of a file under Tests/ with XCT…( or wait(for:)")
+    if not swift_testing:
+        missing.append("no test quoted in Swift Testing (a from: block of a file under Tests/ with @Test)")
+    changed = text.find("### What changed")
+    if xctest and swift_testing and changed < max(min(xctest), min(swift_testing)):
+        missing.append('no "### What changed" after the two forms')
+    return missing
+
+
+def chapters(selected: list[str]) -> list[Path]:
+    paths = sorted(DOCS.glob("[0-9][0-9]-*.md"))
+    if not selected:
+        return [path for path in paths if markers.blocks(path.read_text(), TOOL)]
+    chosen = []
+    for name in selected:
+        matches = [path for path in paths if path.name.startswith(f"{int(name):02d}-")] if name.isdigit() else []
+        if not matches or not markers.blocks(matches[0].read_text(), TOOL):
+            raise SystemExit(f"chapter-tests: chapter {name} has no chapter-tests command (docs/NN-*.md)")
+        chosen += matches
+    return chosen
+
+
+def main(arguments: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="scripts/tool chapter-tests", description=__doc__.splitlines()[0])
+    parser.add_argument("chapters", nargs="*", metavar="CHAPTER", help="chapter numbers (all when none is given)")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--update-docs", action="store_true", help="write each command's output into its chapter")
+    mode.add_argument("--check", action="store_true", help="fail when a chapter shows other tests than it runs")
+    options = parser.parse_args(arguments)
+
+    problems = 0
+    if options.check:
+        for path in sorted(DOCS.glob("*.md")):
+            for stale in stale_snippet_lines(path):
+                print(f"   DOCS {path.relative_to(ROOT)} quotes code that changed: {stale}", file=sys.stderr)
+                problems += 1
+            for missing in missing_test_quotes(path):
+                print(f"   DOCS {path.relative_to(ROOT)} shows its test in one form only: {missing}", file=sys.stderr)
+                problems += 1
+    for path in chapters(options.chapters):
+        text = path.read_text()
+        written: dict[str, str] = {}
+        for found in markers.blocks(text, TOOL):
+            command, shown = found.key, found.body.removeprefix("\n")
+            status, lines = run(command)
+            print(f"== {path.relative_to(ROOT)}: {command}", flush=True)
+            if not options.check:
+                print("\n".join(f"   {line}" for line in lines))
+            ran = any(TOTALS.match(line) for line in lines)
+            if status != 0 or not ran:
+                print(f"   FAILED: the command exited with {status}" + ("" if ran else " and ran no test"),
+                      file=sys.stderr)
+                problems += 1
+                continue
+            if options.check:
+                lines, skipped = missing_tools(shown_in(shown), lines)
+                for line in skipped:
+                    print(f"   NOTE shown as passing, skipped on this machine: {line[2:]}", file=sys.stderr)
+            if options.check and masked(shown_in(shown)) != masked(lines):
+                print(f"   DOCS {path.relative_to(ROOT)} shows other tests than its command runs now "
+                      "(scripts/tool chapter-tests --update-docs)", file=sys.stderr)
+                problems += 1
+            if options.update_docs:
+                written[command] = "\n" + block(command, lines)
+        for changed in markers.write({path: markers.rewrite(text, TOOL, lambda key, body: written.get(key))}):  # noqa: B023 - called in this turn
+            print(f"   updated {changed.relative_to(ROOT)}")
+    return 1 if problems else 0
+

@@ -1,0 +1,493 @@
+#!/usr/bin/env python3
+"""Checks the package's layout against its sources, as CI runs it: the layers, the test files' names, and what
+poi-server links.
+
+  scripts/tool check-layout [--update-docs]
+  scripts/tool check-layout --binaries [PRODUCTS]
+
+For every target in Package.swift (read with `swift package dump-package`):
+  - it imports every package target it declares, and declares every package target it imports;
+  - a library or executable depends only on targets of a lower layer (LAYERS below, drawn in docs/12);
+  - the two test-support targets (APART) are used by tests only; PortableTestSupport, a product other packages'
+    tests depend on, depends on nothing of this package but its lock (PORTABLE_NEEDS), and its tests
+    (PortableTestSupportTests) on it and that lock alone;
+  - poi-server depends on neither the networking client nor the location module (NOT_LINKED), through no target.
+Then the graph it prints, a line a target, must match the block between the check-layers markers of DOCS
+(--update-docs rewrites that block). Last, every file of the three tiers and of PortableTestSupportTests follows
+chapter 12's naming rule (check_test_names), and no test suite's name is found in another test target's
+(check_suite_names): `swift test --filter NAME` runs one target's suite. Every fork on the platform in Sources/, Tests/
+and scripts/ (`#if os(...)`, `canImport(...)`, sys.platform, `uname -s`, Linux's /proc) is a row of the table in
+docs/macos.md, and every row still a fork (check_platform_forks); no FIONBIO and no XCTestObservation conformer that
+is not an NSObject, which build on Linux and not on Darwin (check_darwin_rules). Exits 1 and names each finding.
+
+--binaries checks the same promise on the built programs instead (PRODUCTS: the folder of the built products,
+`swift build --show-bin-path` when not given): poi-server's symbols (nm) hold none of the modules of NOT_LINKED,
+and on Linux its libraries (ldd) hold no libFoundationNetworking, URLSession's library there. The same checks must
+find all of them in poi, which links them, or the check could not see them and fails. CI runs it after the build.
+Python's standard library, and nm and ldd.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import pathlib
+import platform
+import re
+import subprocess
+import sys
+
+# The layers, bottom first and numbered from 0: a target may depend only on targets of a lower layer. Layer 0 is the
+# lock every layer above may take (a lock ThreadSanitizer sees, docs/linux-and-swift6.md).
+LAYERS = [
+    ["POILock"],
+    ["POIDomain", "POISockets", "POIHTTP"],
+    ["POINetworking", "POILocation", "POIServer"],
+    ["POIApp"],
+    ["POICommandLine"],
+    ["POICommands", "POIServerCommand"],
+    ["poi", "poi-server"],
+]
+# Apart from the layers, for tests only: the helpers any package can copy, and this package's own.
+PORTABLE = "PortableTestSupport"
+PORTABLE_NEEDS = {"POILock"}  # the one target of this package the portable support depends on, a product too
+APART = {PORTABLE, "POITestSupport"}
+# A program, and the targets it must not link (through any dependency): poi-server serves places, it does not fetch
+# them (POINetworking: URLSession) nor find a position (POILocation: the gpsd client).
+NOT_LINKED = {"poi-server": {"POINetworking", "POILocation"}}
+# The program that links them all, on which --binaries proves that it can see them.
+LINKS_THEM = "poi"
+# The library that holds URLSession on Linux: a program that uses URLSession needs it.
+URLSESSION_LIBRARY = "libFoundationNetworking"
+DOCS = "docs/12-using-this-layout-as-a-template.md"
+BLOCK = re.compile(r"(<!-- check-layers -->\n```\n)(.*?)(```\n<!-- /check-layers -->)", re.S)
+IMPORT = re.compile(r"^\s*(?:@testable\s+)?(?:(?:public|package|internal|fileprivate|private)\s+)?import\s+(\w+)", re.M)
+
+
+def main(arguments: list[str]) -> int:
+    root = pathlib.Path(__file__).resolve().parents[2]
+    if "--binaries" in arguments:
+        rest = [argument for argument in arguments if argument != "--binaries"]
+        return check_binaries(root, pathlib.Path(rest[0]) if rest else None)
+    dump = subprocess.run(
+        ["swift", "package", "dump-package"], cwd=root, capture_output=True, text=True, check=True
+    ).stdout
+    targets = {t["name"]: t for t in json.loads(dump)["targets"]}
+    layer = {name: index for index, names in enumerate(LAYERS) for name in names}
+    findings = []
+    for name, target in targets.items():
+        declared = {next(iter(d.values()))[0] for d in target["dependencies"]}
+        folder = root / (target.get("path") or f"{'Tests' if target['type'] == 'test' else 'Sources'}/{name}")
+        imported = set()
+        for source in folder.rglob("*.swift"):
+            imported |= {m for m in IMPORT.findall(source.read_text()) if m in targets}
+        for missing in sorted(imported - declared):
+            findings.append(f"{name} imports {missing} but does not declare it")
+        for unused in sorted(declared - imported):
+            findings.append(f"{name} declares {unused} but imports it nowhere")
+        if name == PORTABLE and declared - PORTABLE_NEEDS:
+            findings.append(f"{PORTABLE} depends on {', '.join(sorted(declared - PORTABLE_NEEDS))}: other packages' "
+                            f"tests depend on it, so it depends on nothing of this one but {', '.join(sorted(PORTABLE_NEEDS))}")
+        if name == f"{PORTABLE}Tests" and not declared <= {PORTABLE, *PORTABLE_NEEDS}:
+            findings.append(f"{name} depends on {', '.join(sorted(declared))}: it runs in another package through "
+                            f"the products, so it depends on {PORTABLE} and {', '.join(sorted(PORTABLE_NEEDS))} alone")
+        if target["type"] == "test":
+            continue
+        if name in APART:
+            continue
+        if name not in layer:
+            findings.append(f"{name} is in no layer: add it to LAYERS in scripts/tool check-layout")
+            continue
+        for dependency in sorted(declared):
+            if dependency in APART:
+                findings.append(f"{name} depends on {dependency}, which only tests may use")
+            elif layer.get(dependency, -1) >= layer[name]:
+                findings.append(
+                    f"{name} (layer {layer[name]}) depends on {dependency} "
+                    f"(layer {layer.get(dependency, -1)}): arrows point down only"
+                )
+    for program, forbidden in NOT_LINKED.items():
+        for linked in sorted(forbidden & closure(program, targets)):
+            findings.append(f"{program} depends on {linked} (through {' -> '.join(path_to(program, linked, targets))}): "
+                            "it links neither URLSession nor the gpsd client")
+    findings += check_test_names(root)
+    findings += check_suite_names(root, targets)
+    findings += check_darwin_rules(root)
+    findings += check_platform_forks(root)
+    if findings:
+        for finding in findings:
+            print(f"check-layout: {finding}", file=sys.stderr)
+        return 1
+    graph = ""
+    for index, names in list(reversed(list(enumerate(LAYERS)))) + [(None, sorted(APART))]:
+        for name in names:
+            dependencies = sorted(next(iter(d.values()))[0] for d in targets[name]["dependencies"])
+            where = "-" if index is None else index
+            graph += f"  {where}  {name:<19} -> {', '.join(dependencies) or '(nothing)'}\n"
+    print(graph, end="")
+    docs = root / DOCS
+    text = docs.read_text()
+    found = BLOCK.search(text)
+    if not found:
+        print(f"check-layout: {DOCS} has no check-layers block", file=sys.stderr)
+        return 1
+    if found.group(2) != graph:
+        if "--update-docs" in sys.argv[1:]:
+            docs.write_text(BLOCK.sub(lambda m: m.group(1) + graph + m.group(3), text))
+            print(f"layers: {DOCS} updated")
+        else:
+            print(f"check-layout: the graph in {DOCS} differs from the package's; run scripts/tool check-layout --update-docs",
+                  file=sys.stderr)
+            return 1
+    print(f"layers: {len(targets)} targets checked, every import declared, every arrow down, {DOCS} matches")
+    print(f"{PORTABLE}: depends on nothing of this package but {', '.join(sorted(PORTABLE_NEEDS))}; its tests on it "
+          "and that alone")
+    for program, forbidden in NOT_LINKED.items():
+        print(f"{program}: depends on none of {', '.join(sorted(forbidden))}, through no target")
+    print("test files: every file of the three tiers and of the portable tests named after its subject and its framework")
+    print("test suites: no suite's name is found in another test target's")
+    print(f"platform forks: each in the table of {PLATFORMS_DOC}, no row without its fork; Darwin's rules kept")
+    return 0
+
+
+def module_symbols(nm_output: str, module: str) -> int:
+    """How many of the symbols `nm` listed are of the Swift module `module`: its name, length first, in a mangled
+    name (`13POINetworking`), which no other module's name gives."""
+    marker = f"{len(module)}{module}"
+    return sum(marker in line for line in nm_output.splitlines())
+
+
+def linked_libraries(ldd_output: str, library: str) -> list:
+    """The lines of `ldd`'s output that name `library` (`libFoundationNetworking.so => ...`)."""
+    return [line.strip() for line in ldd_output.splitlines() if re.search(rf"\b{re.escape(library)}\b", line)]
+
+
+def binary_findings(program: str, forbidden: set, seen: dict, control: dict) -> list:
+    """Where the built `program` links what it must not, or the check could not see it in LINKS_THEM.
+
+    `seen` and `control` map each module of `forbidden` (and URLSESSION_LIBRARY, on Linux) to what was found in
+    `program` and in LINKS_THEM: a count of symbols, or the lines of `ldd` that name the library.
+    """
+    findings = []
+    for name in sorted(seen):
+        if seen[name]:
+            what = f"{seen[name]} symbols of {name}" if isinstance(seen[name], int) else f"{name} ({seen[name][0]})"
+            findings.append(f"the built {program} links {what}: it links neither URLSession nor the gpsd client")
+        if not control[name]:
+            findings.append(f"the built {LINKS_THEM} shows no {name} either, and it links it: the check cannot see it")
+    return findings
+
+
+def check_binaries(root: pathlib.Path, products: pathlib.Path | None) -> int:
+    """NOT_LINKED, checked on the built programs (see the module's docstring)."""
+    if products is None:
+        products = pathlib.Path(subprocess.run(["swift", "build", "--show-bin-path"], cwd=root, capture_output=True,
+                                               text=True, check=True).stdout.strip())
+    findings = []
+    for program, forbidden in NOT_LINKED.items():
+        missing = [p for p in (program, LINKS_THEM) if not (products / p).is_file()]
+        if missing:
+            print(f"check-layout: no {', '.join(missing)} in {products}; build first (swift build)", file=sys.stderr)
+            return 1
+        found = {}
+        for binary in (program, LINKS_THEM):
+            symbols = subprocess.run(["nm", str(products / binary)], capture_output=True, text=True, check=True).stdout
+            found[binary] = {module: module_symbols(symbols, module) for module in forbidden}
+            if platform.system() == "Linux":
+                libraries = subprocess.run(["ldd", str(products / binary)], capture_output=True, text=True,
+                                           check=True).stdout
+                found[binary][URLSESSION_LIBRARY] = linked_libraries(libraries, URLSESSION_LIBRARY)
+        findings += binary_findings(program, forbidden, found[program], found[LINKS_THEM])
+        if not findings:
+            control = ", ".join(f"{len(v) if isinstance(v, list) else v} {'line' if isinstance(v, list) else 'symbols'}"
+                                f" of {k}" for k, v in sorted(found[LINKS_THEM].items()))
+            print(f"binaries: the built {program} holds no symbol of {', '.join(sorted(forbidden))}"
+                  + (f" and needs no {URLSESSION_LIBRARY}" if platform.system() == "Linux" else
+                     " (ldd's libraries: Linux only; URLSession is in Foundation elsewhere)")
+                  + f"; the same checks find in {LINKS_THEM}: {control}")
+    for finding in findings:
+        print(f"check-layout: {finding}", file=sys.stderr)
+    return 1 if findings else 0
+
+
+def dependencies_of(name: str, targets: dict) -> list:
+    return sorted(next(iter(d.values()))[0] for d in targets[name]["dependencies"])
+
+
+def closure(name: str, targets: dict) -> set:
+    """Every target `name` depends on, directly or through others."""
+    seen, waiting = set(), dependencies_of(name, targets)
+    while waiting:
+        dependency = waiting.pop()
+        if dependency not in seen and dependency in targets:
+            seen.add(dependency)
+            waiting += dependencies_of(dependency, targets)
+    return seen
+
+
+def path_to(start: str, goal: str, targets: dict) -> list:
+    """A chain of dependencies from `start` to `goal` (breadth first: a shortest one)."""
+    paths = [[start]]
+    while paths:
+        path = paths.pop(0)
+        if path[-1] == goal:
+            return path
+        paths += [path + [d] for d in dependencies_of(path[-1], targets) if d in targets and d not in path]
+    return [start, goal]
+
+
+# A top-level type declaration, with the attributes and modifiers before it.
+TOP_LEVEL_TYPE = re.compile(r"^(?:@\w+(?:\([^\n]*\))?\s+)*(?:(?:public|internal|private|fileprivate|final)\s+)*"
+                            r"(?:struct|class|enum|actor|extension)\s+(\w+)([^\n{]*)", re.M)
+
+
+def suite_names(text: str) -> set:
+    """The test suites a file declares at its top level: a type or extension whose body holds a `@Test`, or an
+    XCTestCase subclass."""
+    starts = [(m.start(), m.group(1), m.group(2)) for m in TOP_LEVEL_TYPE.finditer(text)]
+    names = set()
+    for index, (start, name, rest) in enumerate(starts):
+        body = text[start:starts[index + 1][0] if index + 1 < len(starts) else len(text)]
+        if "@Test" in body or re.search(r":\s*XCTestCase\b", rest):
+            names.add(name)
+    return names
+
+
+def check_suite_names(root: pathlib.Path, targets: dict) -> list:
+    """No test suite's name is found in another test target's suite name, the same name included.
+
+    `swift test --filter NAME` matches NAME anywhere in a test's identifier: a name used in two targets (or inside a
+    longer one of another target) runs the tests of both. Where one subject is tested at two tiers, the higher
+    tier's suite says its tier: `StubServerTests` (unit), `StubServerIntegrationTests`.
+    """
+    owners: dict = {}
+    for name, target in sorted(targets.items()):
+        if target["type"] != "test":
+            continue
+        for source in sorted((root / (target.get("path") or f"Tests/{name}")).rglob("*.swift")):
+            for suite in suite_names(source.read_text()):
+                owners.setdefault(suite, set()).add(name)
+    findings = []
+    for suite, in_targets in sorted(owners.items()):
+        if len(in_targets) > 1:
+            findings.append(f"the suite {suite} is in {' and '.join(sorted(in_targets))}: 'swift test --filter "
+                            f"{suite}' runs both; name each for its tier (e.g. {suite[:-5]}IntegrationTests)")
+        for other, other_targets in sorted(owners.items()):
+            if other != suite and suite in other and other_targets - in_targets:
+                findings.append(f"the suite {suite} ({', '.join(sorted(in_targets))}) is found inside {other} "
+                                f"({', '.join(sorted(other_targets - in_targets))}): 'swift test --filter {suite}' "
+                                "runs both")
+    return findings
+
+
+# MARK: Linux and macOS
+
+PLATFORMS_DOC = "docs/macos.md"
+# Where the package forks on the platform: Swift's `#if`/`#elseif` on os() or canImport(), Python's sys.platform, a
+# shell's uname, and code that reads Linux's /proc (a capability macOS lacks).
+SWIFT_FORK = re.compile(r"^\s*#(?:if|elseif)\s+(.*\b(?:os|canImport)\(.*?)\s*$")
+SWIFT_DIRECTIVE = re.compile(r"^\s*#(if|elseif|else|endif)\b")
+IMPORT_LINE = re.compile(r"^\s*(?:@\w+\s+)?(?:(?:public|package|internal|fileprivate|private)\s+)?import\s+\w+\s*$")
+RUNTIME_FORKS = [("*.swift", re.compile(r"\"/proc\b"), "/proc"), ("", re.compile(r"\buname -s\b"), "uname -s")]
+# Where forks are looked for.
+FORK_FOLDERS = ["Sources", "Tests", "scripts"]
+# A table cell's fork: `path` `condition` (for an import-only branch of any file, the path is `*`).
+TABLE_FORK = re.compile(r"`([^`]+)` `([^`]+)`")
+
+
+def swift_forks(text: str) -> list:
+    """Each `#if`/`#elseif` branch of `text` that tests os() or canImport(): (condition, whether its branch holds
+    imports only)."""
+    found, lines = [], text.splitlines()
+    for index, line in enumerate(lines):
+        match = SWIFT_FORK.match(line)
+        if not match:
+            continue
+        depth, body = 0, []
+        for following in lines[index + 1:]:
+            directive = SWIFT_DIRECTIVE.match(following)
+            if directive and directive.group(1) == "if":
+                depth += 1
+            elif directive and directive.group(1) == "endif" and depth:
+                depth -= 1
+            elif directive and not depth:
+                break
+            body.append(following)
+        code = [line for line in body if line.strip() and not line.strip().startswith("//")]
+        found.append((" ".join(match.group(1).split()), bool(code) and all(IMPORT_LINE.match(line) for line in code)))
+    return found
+
+
+def code_lines(text: str) -> list:
+    """The lines of a Swift or shell source that are code: not a comment line (`//`, `#`)."""
+    return [line for line in text.splitlines() if not line.strip().startswith(("//", "#"))]
+
+
+def python_platform_forks(text: str) -> bool:
+    """Whether Python code reads the platform: `sys.platform`, or `platform.system()` (in code, not in text)."""
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and (
+                (node.value.id, node.attr) in {("sys", "platform"), ("platform", "system")}):
+            return True
+    return False
+
+
+def is_shell_script(path: pathlib.Path) -> bool:
+    """An extensionless file of scripts/ that bash or sh runs."""
+    if path.suffix or not path.is_file():
+        return False
+    with path.open("rb") as file:
+        first = file.readline()
+    return first.startswith(b"#!") and (b"bash" in first or b"/sh" in first)
+
+
+def platform_forks(root: pathlib.Path) -> tuple:
+    """Every fork on the platform in the package's sources, tests and scripts: ({(file, condition)} of the forks in
+    code, {condition} of the branches that only import a module)."""
+    code, imports = set(), set()
+    for folder in FORK_FOLDERS:
+        for path in sorted((root / folder).rglob("*")):
+            if not path.is_file() or "__pycache__" in path.parts:
+                continue
+            where = str(path.relative_to(root))
+            python = path.suffix == ".py" or (not path.suffix and path.read_bytes()[:40].startswith(b"#!/usr/bin/env python"))
+            if path.suffix == ".swift":
+                for condition, import_only in swift_forks(path.read_text()):
+                    (imports.add(condition) if import_only else code.add((where, condition)))
+            if python and python_platform_forks(path.read_text()):
+                code.add((where, "sys.platform"))
+            for pattern, search, condition in RUNTIME_FORKS:
+                applies = path.suffix == ".swift" if pattern == "*.swift" else is_shell_script(path)
+                if applies and any(search.search(line) for line in code_lines(path.read_text())):
+                    code.add((where, condition))
+    return code, imports
+
+
+def table_forks(text: str) -> set:
+    """The forks the platform table lists: each `path` `condition` of its rows' first two cells."""
+    listed = set()
+    for line in text.splitlines():
+        cells = line.split("|")
+        if line.startswith("|") and len(cells) > 3:
+            listed |= set(TABLE_FORK.findall(cells[2]))
+    return listed
+
+
+def check_platform_forks(root: pathlib.Path) -> list:
+    """Every fork on the platform is a row of the table in PLATFORMS_DOC (its file and condition; an import-only
+    branch of any file as `*`), and every row names a fork that is still there."""
+    docs = root / PLATFORMS_DOC
+    if not docs.is_file():
+        return [f"{PLATFORMS_DOC} is missing: it holds the table of every platform fork"]
+    listed = table_forks(docs.read_text())
+    code, imports = platform_forks(root)
+    wanted = code | {("*", condition) for condition in imports}
+    findings = [f"{where}: the fork `{condition}` is not in the platform table of {PLATFORMS_DOC}"
+                for where, condition in sorted(wanted - listed)]
+    findings += [f"{PLATFORMS_DOC}: the table lists `{where}` `{condition}`, which is no longer a fork there"
+                 for where, condition in sorted(listed - wanted)]
+    return findings
+
+
+# Darwin's rules, which a build on Linux does not enforce: FIONBIO is a function-like macro Swift does not import on
+# Darwin; XCTestObservation refines NSObjectProtocol there, so only an NSObject subclass conforms.
+FIONBIO = re.compile(r"\bFIONBIO\b")
+OBSERVER = re.compile(r"\b(?:class|struct|actor|enum)\s+(\w+)\s*:([^{]*)\bXCTestObservation\b")
+
+
+def check_darwin_rules(root: pathlib.Path) -> list:
+    """What would not build on Darwin though it builds on Linux: FIONBIO, and an XCTestObservation conformer that is
+    no NSObject subclass."""
+    findings = []
+    for folder in ("Sources", "Tests"):
+        for path in sorted((root / folder).rglob("*.swift")):
+            text, where = path.read_text(), path.relative_to(root)
+            code = "\n".join(line for line in text.splitlines() if not line.strip().startswith("//"))
+            if FIONBIO.search(code):
+                findings.append(f"{where}: FIONBIO is a macro Swift does not import on Darwin: use fcntl and O_NONBLOCK")
+            for name, inherits in OBSERVER.findall(code):
+                if not re.match(r"\s*NSObject\b", inherits):
+                    findings.append(f"{where}: {name} conforms to XCTestObservation, which on Darwin only an NSObject "
+                                    "subclass can (NSObject first among what it inherits)")
+    return findings
+
+
+def check_test_names(root: pathlib.Path) -> list:
+    """Chapter 12's rule for test files (docs/12-using-this-layout-as-a-template.md#naming-test-files), checked on
+    Tests/Unit, Tests/Integration, Tests/EndToEnd and Tests/PortableTestSupportTests.
+
+    `<Subject>Tests.swift` is one Swift Testing suite and `<Subject>XCTests.swift` one XCTest class, each the type of
+    the file's name; `<Subject>InputTests.swift` is the suite of the subject's inputs by class and boundary
+    (docs/inputs.md). The subject is a type of Sources/ in the unit and integration tiers (of
+    Sources/PortableTestSupport in its tests), and a program or command followed by `EndToEnd` (or `ServerContract`)
+    in the end-to-end tier. A subject with a unit suite names its integration suite `<Subject>IntegrationTests`, so
+    that no suite name is in two tiers (check_suite_names). `Talk/` holds the talk's own XCTest classes under the
+    talk's names; where one takes a subject's `<Subject>Tests` name, that subject's Swift Testing suite adds a word
+    for what it holds beyond the talk's (`<Subject>CheckTests`). No two test files' names are a letter apart
+    (`one_letter_apart`). Any other file is a helper and holds no test.
+    """
+    def types_in(folder: pathlib.Path) -> set:
+        sources = "\n".join(p.read_text() for p in folder.rglob("*.swift"))
+        return set(re.findall(r"\b(?:class|struct|enum|protocol|actor|typealias)\s+(\w+)", sources))
+
+    every_type, portable_types = types_in(root / "Sources"), types_in(root / "Sources" / PORTABLE)
+    findings = one_letter_apart(sorted(path for tier in ["Unit", "Integration", "EndToEnd", f"{PORTABLE}Tests"]
+                                       for path in (root / "Tests" / tier).rglob("*.swift")), root)
+    for tier in ["Unit", "Integration", "EndToEnd", f"{PORTABLE}Tests"]:
+        folder = root / "Tests" / tier
+        # The portable tests go with the portable sources into other packages: their subjects are its types.
+        types = portable_types if tier == f"{PORTABLE}Tests" else every_type
+        talk = {p.stem for p in (folder / "Talk").glob("*.swift")}
+        for path in sorted(folder.rglob("*.swift")):
+            name, text, where = path.stem, path.read_text(), path.relative_to(root)
+            declares = re.search(rf"\b(?:final\s+)?(?:class|struct)\s+{name}\b", text)
+            is_xctest = re.search(rf"class\s+{name}\s*:\s*XCTestCase", text) and "import XCTest" in text
+            is_suite = declares and "import Testing" in text and "XCTestCase" not in text
+            if path.parent.name == "Talk":
+                if not is_xctest:
+                    findings.append(f"{where}: a Talk/ file is the talk's XCTest class {name}")
+                continue
+            match = re.fullmatch(r"(\w+?)(IntegrationTests|XCTests|InputTests|Tests)", name)
+            if not match:
+                if "@Test" in text or "XCTestCase" in text:
+                    findings.append(f"{where}: holds tests, so its name ends in Tests or XCTests")
+                continue
+            subject, kind = match.groups()
+            if kind == "XCTests" and not is_xctest:
+                findings.append(f"{where}: an ...XCTests file declares the XCTest class {name}")
+            if kind != "XCTests" and not is_suite:
+                findings.append(f"{where}: a ...Tests file declares the Swift Testing suite {name}")
+            if kind == "IntegrationTests" and tier != "Integration":
+                findings.append(f"{where}: ...IntegrationTests names an integration suite; this is {tier}")
+            if kind == "Tests" and name in talk:
+                findings.append(f"{where}: Talk/{name} takes this name; add a word for what the suite holds beyond "
+                                f"the talk's ({subject}CheckTests)")
+            # A twin of a talk's file: a type whose Tests name the talk took (or one a letter from it) and a word
+            # (CurrentLocationProvider + Check, PointsOfInterestRequest + RoundTrip beside PointOfInterestRequest).
+            twin_of = [kind_of for kind_of in types if kind == "Tests" and subject.startswith(kind_of)
+                       and re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z]+)?", subject[len(kind_of):])
+                       and any(taken == f"{kind_of}Tests" or apart_by_one(taken, f"{kind_of}Tests") for taken in talk)]
+            if twin_of:
+                subject = twin_of[0]
+            if tier == "EndToEnd":
+                if not (subject.endswith("EndToEnd") or subject == "ServerContract"):
+                    findings.append(f"{where}: an end-to-end subject is a program or command + EndToEnd")
+            elif subject not in types:
+                findings.append(f"{where}: {subject} is no type of Sources/")
+    return findings
+
+
+def apart_by_one(a: str, b: str) -> bool:
+    """Whether `a` and `b` differ by one letter: one added, taken out or changed."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    prefix = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    return a[prefix + (len(a) >= len(b)):] == b[prefix + (len(b) >= len(a)):]
+
+
+def one_letter_apart(paths: list, root: pathlib.Path) -> list:
+    """A finding for each two test files whose names differ by one letter (`apart_by_one`): a reader takes one for
+    the other (`PointOfInterestRequestTests`, `PointsOfInterestRequestTests`)."""
+    return [f"{first.relative_to(root)}: its name is a letter from {second.relative_to(root)}'s: say what differs"
+            for index, first in enumerate(paths) for second in paths[index + 1:] if apart_by_one(first.stem, second.stem)]
+

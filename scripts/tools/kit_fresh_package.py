@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""The pyramid kit on a package nobody here wrote: a fresh `swift package init --type library`, given three tier
+targets; the kit installed into a fresh virtual environment exactly as chapter 12's install block says; its `pyramid
+init` guesses the tiers, and its report's counts are checked and are the launcher's (scripts/pyramid --package-path,
+the kit run in place) and its own on Swift Build (--build-system swiftbuild); then one test made to fail, and the report must fail and name it with its file:line.
+
+    scripts/tool kit-fresh-package [--keep]
+
+Each tier target holds a passing XCTest method, a parameterized Swift Testing test of three cases and a disabled
+one: 3 tests, 5 cases, 4 passed, 1 skipped a tier. The install block is the one between `<!-- kit:install -->`
+markers in docs/12-using-this-layout-as-a-template.md, run with bash from this repository's root and VENV set to a
+new folder. A step of .ci/run; tested by scripts/tools/tests/test_kit_fresh_package.py (the parts that need no build).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CHAPTER = ROOT / "docs" / "12-using-this-layout-as-a-template.md"
+INSTALL_BLOCK = re.compile(r"<!-- kit:install -->\s*```sh\n(.*?)```\s*<!-- /kit:install -->", re.S)
+LAUNCHER = ROOT / "scripts" / "pyramid"
+NAME = "Fresh"
+TIERS = {"Unit": "FreshUnitTests", "Integration": "FreshIntegrationTests", "EndToEnd": "FreshEndToEndTests"}
+EXPECTED = {"tests": 3, "cases": 5, "passed": 4, "failed": 0, "skipped": 1}
+
+MANIFEST = """// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Fresh",
+    targets: [
+        .target(name: "Fresh"),
+{tests}
+    ]
+)
+"""
+
+TESTS = """import Testing
+import XCTest
+@testable import Fresh
+
+final class {tier}XCTests: XCTestCase {{
+    func testPasses() {{ XCTAssertEqual(1 + 1, 2) }}
+}}
+
+@Suite struct {tier}Tests {{
+    @Test(arguments: [1, 2, 3]) func doubles(_ number: Int) {{ #expect(number * 2 == number + number) }}
+    @Test(.disabled("left for later")) func later() {{}}
+}}
+"""
+
+FAILING = """import Testing
+
+@Suite struct BrokenTests {
+    @Test func fails() { #expect(1 + 1 == 3, "arithmetic broke") }
+}
+"""
+
+
+def install_block(text: str) -> str:
+    """Chapter 12's install commands (a shell block between `<!-- kit:install -->` markers)."""
+    match = INSTALL_BLOCK.search(text)
+    if not match:
+        raise SystemExit(f"kit-fresh-package: {CHAPTER.name} has no ```sh block between <!-- kit:install --> markers")
+    return match[1]
+
+
+def install(venv: Path) -> Path:
+    """The kit installed into a new virtual environment at `venv` by chapter 12's block; its `pyramid` command."""
+    run(["bash", "-c", f"set -euo pipefail\n{install_block(CHAPTER.read_text())}"], ROOT,
+        env={**os.environ, "VENV": str(venv)})
+    command = venv / "bin" / "pyramid"
+    if not command.is_file():
+        raise SystemExit(f"kit-fresh-package: the install block left no {command}")
+    return command
+
+
+def same_run(said: str, command: list[str], cwd: Path, reference: dict, path: Path) -> list[str]:
+    """`command` (a report of the package, its JSON to `path`) run in `cwd`: where its report is not `reference`."""
+    ran = run([*command, "--json", str(path)], cwd, check=False)
+    if ran.returncode != 0:
+        return [f"{said} exited {ran.returncode}:\n{ran.stdout}{ran.stderr}"]
+    return same_report(reference, json.loads(path.read_text()))
+
+
+def same_report(installed: dict, launched: dict) -> list[str]:
+    """Where the installed command's report and the launcher's differ, in anything but times: each tier's counts,
+    the suites, the skipped and the failed tests."""
+    def shape(report: dict) -> dict:
+        keys = ("tests", "cases", "passed", "failed", "skipped", "suites", "skippedTests", "failedTests", "failures")
+        return {tier: {key: value.get(key) for key in keys} for tier, value in report.get("tiers", {}).items()}
+    mine, theirs = shape(installed), shape(launched)
+    return [f"{tier}: the installed command reports {mine.get(tier)}, the launcher {theirs.get(tier)}"
+            for tier in sorted(set(mine) | set(theirs)) if mine.get(tier) != theirs.get(tier)]
+
+
+def make_package(folder: Path) -> Path:
+    """`swift package init --type library` in `folder/Fresh`, then the three tier targets."""
+    package = folder / NAME
+    package.mkdir()
+    run(["swift", "package", "init", "--type", "library", "--name", NAME], package)
+    shutil.rmtree(package / "Tests")
+    entries = []
+    for tier, target in TIERS.items():
+        (package / "Tests" / target).mkdir(parents=True)
+        (package / "Tests" / target / f"{tier}Tests.swift").write_text(TESTS.format(tier=tier))
+        entries.append(f'        .testTarget(name: "{target}", dependencies: ["Fresh"]),')
+    (package / "Package.swift").write_text(MANIFEST.format(tests="\n".join(entries)))
+    return package
+
+
+def run(command: list[str], cwd: Path, env: dict | None = None, check: bool = True) -> subprocess.CompletedProcess:
+    completed = subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env)
+    if check and completed.returncode != 0:
+        raise SystemExit(f"kit-fresh-package: {' '.join(command)} failed in {cwd}:\n"
+                         f"{completed.stdout[-3000:]}{completed.stderr[-3000:]}")
+    return completed
+
+
+def check_counts(report: dict, expected: dict[str, dict]) -> list[str]:
+    """Where the report's tiers differ from the expected counts, one sentence each."""
+    problems = []
+    tiers = report.get("tiers", {})
+    if list(tiers) != list(expected):
+        problems.append(f"the report's tiers are {list(tiers)}, not {list(expected)}")
+    for tier, counts in expected.items():
+        for key, value in counts.items():
+            found = tiers.get(tier, {}).get(key)
+            if found != value:
+                problems.append(f"{tier}: {key} is {found}, not {value}")
+    return problems
+
+
+def main(arguments: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="scripts/tool kit-fresh-package", description=__doc__.splitlines()[0])
+    parser.add_argument("--keep", action="store_true", help="keep the package (its folder is printed)")
+    options = parser.parse_args(arguments)
+    folder = Path(tempfile.mkdtemp(prefix="kit-fresh-"))
+    problems: list[str] = []
+    try:
+        package = make_package(folder)
+        print(f"== a fresh package in {package}: three tier targets, each 3 tests (5 cases)", flush=True)
+        pyramid = install(folder / "venv")
+        print(f"== the kit installed as chapter 12 says ({pyramid}); pyramid init", flush=True)
+        init = run([str(pyramid), "init"], package)
+        print(init.stdout.rstrip())
+        guessed = json.loads((package / "pyramid.json").read_text())
+        tiers = {tier["name"]: tier["targets"] for tier in guessed["tiers"]}
+        if tiers != {tier: [target] for tier, target in TIERS.items()}:
+            problems.append(f"--init guessed {tiers}")
+        report_path = folder / "report.json"
+        passing = run([str(pyramid), "--json", str(report_path), "--junit", str(folder / "junit")], package,
+                      check=False)
+        print(passing.stdout.rstrip().splitlines()[-1] if passing.stdout.strip() else passing.stderr[-2000:])
+        if passing.returncode != 0:
+            problems.append(f"the passing package's report exited {passing.returncode}:\n{passing.stdout}{passing.stderr}")
+        else:
+            problems += check_counts(json.loads(report_path.read_text()), {tier: EXPECTED for tier in TIERS})
+            for tier in TIERS:
+                xml = (folder / "junit" / f"{tier}.xml").read_text()
+                if xml.count("<testcase ") != EXPECTED["cases"] or xml.count("<skipped ") != EXPECTED["skipped"]:
+                    problems.append(f"junit/{tier}.xml has not {EXPECTED['cases']} testcases and 1 skipped")
+            reference = json.loads(report_path.read_text())
+            for index, (said, command, cwd) in enumerate([
+                    ("the launcher in this checkout", [str(LAUNCHER), "--package-path", str(package)], ROOT),
+                    ("the installed command on Swift Build", [str(pyramid), "--build-system", "swiftbuild"], package)]):
+                print(f"== {said} on the same package: the same report", flush=True)
+                problems += same_run(said, command, cwd, reference, folder / f"other-{index}.json")
+        print("== one test made to fail (Integration): the report must fail and name it", flush=True)
+        broken = package / "Tests" / TIERS["Integration"] / "BrokenTests.swift"
+        broken.write_text(FAILING)
+        report_path.unlink(missing_ok=True)
+        failing = run([str(pyramid), "--json", str(report_path)], package, check=False)
+        named = f"{TIERS['Integration']}.BrokenTests/fails() at Tests/{TIERS['Integration']}/BrokenTests.swift:4: "
+        failed_lines = [line.strip() for line in failing.stdout.splitlines() if line.startswith("  FAILED ")]
+        print("\n".join(failed_lines) or failing.stdout[-2000:])
+        if failing.returncode != 1:
+            problems.append(f"with a failing test the report exited {failing.returncode}, not 1")
+        if not any(named in line and "arithmetic broke" in line for line in failed_lines):
+            problems.append(f"the report does not name the failure as {named}...:\n{failing.stdout[-3000:]}")
+        if failing.returncode == 1 and report_path.exists():
+            expected = {tier: EXPECTED for tier in TIERS}
+            expected["Integration"] = {"tests": 4, "cases": 6, "passed": 4, "failed": 1, "skipped": 1}
+            problems += check_counts(json.loads(report_path.read_text()), expected)
+    finally:
+        if options.keep:
+            print(f"kept {folder}")
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
+    for problem in problems:
+        print(f"  PROBLEM {problem}")
+    print(f"kit-fresh-package: {'FAILED' if problems else 'as expected'}")
+    return 1 if problems else 0
+

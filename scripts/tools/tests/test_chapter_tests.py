@@ -1,0 +1,162 @@
+"""Tests of scripts/tools/chapter_tests.py: which lines of a run a chapter shows, and which differences --check ignores."""
+
+import tempfile
+import unittest
+from pathlib import Path
+from unittest import mock
+
+from tools import chapter_tests
+
+RUN = """\
+Building for debugging...
+Test Suite 'Selected tests' started at 2026-11-22 18:40:00.000
+Test Case 'ATests.testOne' started at 2026-11-22 18:40:00.000
+Test Case 'ATests.testOne' passed (0.001 seconds)
+Test Case 'ATests.testTwo' skipped (0.002 seconds)
+\t Executed 2 tests, with 1 test skipped and 0 failures (0 unexpected) in 0.003 (0.003) seconds
+\t Executed 2 tests, with 1 test skipped and 0 failures (0 unexpected) in 0.004 (0.004) seconds
+◇ Test run started.
+◇ Test "b" started.
+✔ Test "b" passed after 0.002 seconds.
+➜ Test "c" skipped: "why"
+✔ Test "a" with 3 test cases passed after 0.001 seconds.
+━ Test "k" recorded a known issue at K.swift:3:9: Expectation failed: 817063491.4 > 1
+━ Test "k" passed after 0.004 seconds with 1 known issue.
+✔ Suite "S" passed after 0.003 seconds.
+  expectation comparison over 20 rounds: direct XCTestExpectation median 0.13 ms, other median 10.29 ms
+✔ Test run with 3 tests in 1 suite passed after 0.005 seconds.
+"""
+
+
+class ShownLinesTests(unittest.TestCase):
+    def test_tests_measurements_and_the_last_totals(self):
+        self.assertEqual(
+            chapter_tests.shown_lines(RUN),
+            [
+                "Test Case 'ATests.testOne' passed (0.001 seconds)",
+                "Test Case 'ATests.testTwo' skipped (0.002 seconds)",
+                '✔ Test "a" with 3 test cases passed after 0.001 seconds.',
+                '✔ Test "b" passed after 0.002 seconds.',
+                '➜ Test "c" skipped: "why"',
+                '━ Test "k" passed after 0.004 seconds with 1 known issue.',
+                "expectation comparison over 20 rounds: direct XCTestExpectation median 0.13 ms, other median 10.29 ms",
+                "Executed 2 tests, with 1 test skipped and 0 failures (0 unexpected) in 0.004 (0.004) seconds",
+                "✔ Test run with 3 tests in 1 suite passed after 0.005 seconds.",
+            ],
+        )
+
+    def test_unittest_totals(self):
+        self.assertEqual(chapter_tests.shown_lines("...\n----\nRan 29 tests in 0.004s\n\nOK\n"),
+                         ["Ran 29 tests in 0.004s", "OK"])
+
+
+class MaskedTests(unittest.TestCase):
+    def test_times_do_not_count(self):
+        before = ["Test Case 'A.testOne' passed (0.001 seconds)", "Ran 29 tests in 0.004s", "median 0.13 ms"]
+        after = ["Test Case 'A.testOne' passed (0.101 seconds)", "Ran 29 tests in 0.05s", "median 0.2 ms"]
+        self.assertEqual(chapter_tests.masked(before), chapter_tests.masked(after))
+
+    def test_a_new_test_or_outcome_counts(self):
+        shown = ['✔ Test "a" passed after 0.001 seconds.', "✔ Test run with 1 test in 1 suite passed after 0.1 seconds."]
+        self.assertNotEqual(chapter_tests.masked(shown), chapter_tests.masked(
+            ['✔ Test "a" passed after 0.001 seconds.', '✔ Test "b" passed after 0.001 seconds.',
+             "✔ Test run with 2 tests in 1 suite passed after 0.1 seconds."]))
+        self.assertNotEqual(chapter_tests.masked(shown), chapter_tests.masked(
+            ['➜ Test "a" skipped: "why"', "✔ Test run with 1 test in 1 suite passed after 0.1 seconds."]))
+
+    def test_swift_test_runs_on_the_existing_build(self):
+        self.assertEqual(chapter_tests.runnable("POI_X=1 swift test --filter 'A'"),
+                         "POI_X=1 swift test --skip-build --filter 'A'")
+
+
+class MissingToolTests(unittest.TestCase):
+    SHOWN = ['✔ Test "poi asks gpsd" passed after 0.338 seconds.', '✔ Test "poi without gpsd" passed after 0.3 seconds.']
+
+    def test_a_test_skipped_for_a_missing_tool_reads_as_the_chapter_shows_it(self):
+        ran = ['➜ Test "poi asks gpsd" skipped: "gpsd is not installed: apt-get install gpsd to run this test"',
+               '✔ Test "poi without gpsd" passed after 0.2 seconds.']
+        lines, skipped = chapter_tests.missing_tools(self.SHOWN, ran)
+        self.assertEqual(chapter_tests.masked(lines), chapter_tests.masked(self.SHOWN))
+        self.assertEqual(skipped, ran[:1])
+
+    def test_any_other_skip_or_a_test_not_shown_passing_still_differs(self):
+        other = ['➜ Test "poi asks gpsd" skipped: "set POI_GPSFAKE=1 to run it"', self.SHOWN[1]]
+        lines, skipped = chapter_tests.missing_tools(self.SHOWN, other)
+        self.assertNotEqual(chapter_tests.masked(lines), chapter_tests.masked(self.SHOWN))
+        self.assertEqual(skipped, [])
+        unknown = ['➜ Test "a new test" skipped: "gpsd is not installed"', self.SHOWN[0], self.SHOWN[1]]
+        lines, skipped = chapter_tests.missing_tools(self.SHOWN, unknown)
+        self.assertEqual(lines, unknown)
+
+
+class SnippetTests(unittest.TestCase):
+    def test_a_quoted_line_the_file_lost_is_named(self):
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as folder:
+            source = Path(folder) / "Code.swift"
+            source.write_text("struct A {\n    func b() {\n        c()\n    }\n}\n")
+            chapter = Path(folder) / "01-x.md"
+            chapter.write_text("<!-- from: Code.swift -->\n```swift\nstruct A {\n    …\n        c()\n        d()\n}\n```\n")
+            self.assertEqual(chapter_tests.stale_snippet_lines(chapter), ["Code.swift has no line 'd()'"])
+            source.write_text("struct A {\n    func b() {\n        c()\n        d()\n    }\n}\n")
+            self.assertEqual(chapter_tests.stale_snippet_lines(chapter), [])
+
+
+class TestQuoteTests(unittest.TestCase):
+    XCTEST = "<!-- from: ../Tests/Unit/A.swift -->\n```swift\nfunc testA() {\n    XCTAssertEqual(a, 1)\n}\n```\n"
+    SWIFT_TESTING = "<!-- from: ../Tests/Unit/B.swift -->\n```swift\n@Test(\"a\")\nfunc a() {\n    #expect(a == 1)\n}\n```\n"
+
+    def missing(self, name: str, text: str) -> list[str]:
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as folder:
+            chapter = Path(folder) / name
+            chapter.write_text(text)
+            return chapter_tests.missing_test_quotes(chapter)
+
+    def test_a_technique_chapter_with_both_forms_then_what_changed_lacks_nothing(self):
+        for name in ["02-a.md", "11-b.md"]:
+            self.assertEqual(self.missing(name, self.XCTEST + self.SWIFT_TESTING + "### What changed\n"), [])
+
+    def test_each_missing_part_is_named(self):
+        self.assertEqual(len(self.missing("05-a.md", self.SWIFT_TESTING + "### What changed\n")), 1)
+        self.assertIn("XCTest", self.missing("05-a.md", self.SWIFT_TESTING + "### What changed\n")[0])
+        self.assertIn("Swift Testing", self.missing("05-a.md", self.XCTEST + "### What changed\n")[0])
+        self.assertIn("What changed", self.missing("05-a.md", self.XCTEST + self.SWIFT_TESTING)[0])
+        self.assertIn("What changed", self.missing("05-a.md", "### What changed\n" + self.XCTEST + self.SWIFT_TESTING)[0])
+
+    def test_only_quotes_of_test_files_count(self):
+        source = self.XCTEST.replace("../Tests/Unit/A.swift", "../Sources/A.swift")
+        self.assertIn("XCTest", self.missing("07-a.md", source + self.SWIFT_TESTING + "### What changed\n")[0])
+
+    def test_chapters_outside_the_techniques_are_not_asked(self):
+        for name in ["01-a.md", "12-a.md", "workshop.md"]:
+            self.assertEqual(self.missing(name, "nothing"), [])
+
+
+class ChapterSelectionTests(unittest.TestCase):
+    def setUp(self) -> None:
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        docs = Path(folder.name)
+        self.chapter = docs / "02-x.md"
+        self.chapter.write_text("# 2. X\n\n<!-- chapter-tests: swift test -->\nold\n<!-- /chapter-tests -->\n")
+        (docs / "03-y.md").write_text("# 3. Y\n\nNo command.\n")
+        patch = mock.patch.object(chapter_tests, "DOCS", docs)
+        patch.start()
+        self.addCleanup(patch.stop)
+
+    def test_a_chapter_is_found_by_its_number_with_or_without_the_leading_zero(self):
+        self.assertEqual(chapter_tests.chapters(["2"]), [self.chapter])
+        self.assertEqual(chapter_tests.chapters(["02"]), [self.chapter])
+        self.assertEqual(chapter_tests.chapters([]), [self.chapter])
+
+    def test_a_chapter_without_a_command_is_named(self):
+        with self.assertRaises(SystemExit) as raised:
+            chapter_tests.chapters(["3"])
+        self.assertIn("chapter 3 has no chapter-tests command", str(raised.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,83 @@
+"""Tests of scripts/ci/darwin/like-darwin: Darwin's documented socket behaviour imposed on a Linux command from outside
+its code (the preloaded like-darwin.c), each interposed call held to what it claims, on Python's own sockets, with the
+same calls made without the preload as the control.
+
+Run with: scripts/tool test
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+LIKE_DARWIN = ROOT / "scripts" / "ci" / "darwin" / "like-darwin"
+
+# A program that reports what the calls did, one line each. ctypes' CDLL(None) finds `accept` the way the program's own
+# code would, so the preloaded one first.
+PROBE = textwrap.dedent("""\
+    import ctypes, errno, fcntl, os, select, socket
+    libc = ctypes.CDLL(None, use_errno=True)
+    def listening():
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        return listener
+    refused = listening()
+    status = libc.shutdown(refused.fileno(), socket.SHUT_RDWR)
+    print("shutdown", status, errno.errorcode.get(ctypes.get_errno(), 0) if status else "ok")
+    try:
+        socket.create_connection(refused.getsockname(), timeout=10).close()
+        print("still-listening", True)
+    except ConnectionRefusedError:
+        print("still-listening", False)
+    listener = listening()
+    print("inode", os.fstat(listener.fileno()).st_ino != 0)
+    fcntl.fcntl(listener.fileno(), fcntl.F_SETFL, fcntl.fcntl(listener.fileno(), fcntl.F_GETFL) | os.O_NONBLOCK)
+    client = socket.create_connection(listener.getsockname(), timeout=10)
+    select.select([listener], [], [], 10)
+    accepted = libc.accept(listener.fileno(), None, None)
+    print("nonblocking", bool(fcntl.fcntl(accepted, fcntl.F_GETFL) & os.O_NONBLOCK))
+    r, w = os.pipe()
+    print("pipe-inode", os.fstat(r).st_ino != 0)
+""")
+
+
+@unittest.skipUnless(sys.platform.startswith("linux"), "the preload is Linux's (elsewhere the command runs as it is)")
+class LikeDarwinTests(unittest.TestCase):
+    def probe(self, preloaded: bool, environment: dict | None = None) -> dict:
+        command = [str(LIKE_DARWIN)] if preloaded else []
+        ran = subprocess.run([*command, sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=120,
+                             env={**os.environ, **(environment or {})})
+        self.assertEqual(ran.returncode, 0, ran.stderr)
+        return {line.split()[0]: line.split(None, 1)[1] for line in ran.stdout.splitlines()}
+
+    def test_the_system_itself_does_otherwise(self):
+        self.assertEqual(self.probe(preloaded=False),
+                         {"shutdown": "0 ok", "still-listening": "False", "inode": "True", "nonblocking": "False",
+                          "pipe-inode": "True"})
+
+    def test_darwins_behaviour_is_imposed_and_each_change_is_logged(self):
+        with tempfile.TemporaryDirectory() as folder:
+            log = Path(folder) / "calls"
+            said = self.probe(preloaded=True, environment={"LIKE_DARWIN_LOG": str(log)})
+            # The listener's shutdown is refused and it goes on listening, a socket has no inode and a pipe keeps its
+            # own, the accepted socket is non-blocking like its listener.
+            self.assertEqual(said, {"shutdown": "-1 ENOTCONN", "still-listening": "True", "inode": "False",
+                                    "nonblocking": "True", "pipe-inode": "True"})
+            calls = {line.split()[0] for line in log.read_text().splitlines()}
+            self.assertEqual(calls, {"shutdown-refused", "fstat-socket", "accept-inherits"})
+
+    def test_no_command_is_a_usage_error(self):
+        ran = subprocess.run([str(LIKE_DARWIN)], capture_output=True, text=True, timeout=60)
+        self.assertEqual(ran.returncode, 64)
+        self.assertIn("like-darwin COMMAND", ran.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

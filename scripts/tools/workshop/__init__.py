@@ -1,0 +1,1 @@
+"""The workshop: its command (`scripts/workshop`), its plan, its "write the test" checker and its rehearsal."""
