@@ -30,6 +30,7 @@ PUBLIC = (
     "pyramidkit.run.layout",  # where SwiftPM put the products, for either build system
     "pyramidkit.run.mistake",  # a mistake put in on purpose
     "pyramidkit.run.scratch",  # a scratch copy of the package: a mistake made, built and tested
+    "pyramidkit.proofs.mistake_file",  # the mistakes file: every mistake put in on purpose, one schema
     "pyramidkit.proofs.held",  # find-and-replace mistakes held in one build, switched on at run time
     "pyramidkit.proofs.universe",  # every mistake of the package's proofs, held in the scratch copy's one build
     "pyramidkit.mutation.precheck",  # a module's sources checked by the compiler alone, without a build

@@ -6,7 +6,7 @@
 What the package promises is read from where it is written (scripts/tools/promises/sources.py): every option, default,
 bound and environment variable of the commands' help, every exit status, every operation, parameter, status,
 header and field of docs/api/openapi.json, every field of the `poi nearby --json` schema, every limit of the server.
-scripts/data/promises.json holds a row for each: the promise, the mistake that breaks it (in one file, `find` replaced by
+scripts/data/mistakes.json holds a row for each (its rows with a "promise"): the promise, the mistake that breaks it (in one file, `find` replaced by
 `replace`, the text found exactly once) and the tests that fail with that mistake in place.
 
   --check        (the default) every promise has a row with at least one test, every row's promise is still
@@ -20,7 +20,7 @@ scripts/data/promises.json holds a row for each: the promise, the mistake that b
   --measure      makes each row's mistake and runs every tier, and writes the tests that failed into the row (twice:
                  a test that fails once and not on a second run with the same mistake is not written); then the
                  table. Run it after adding a row or a test.
-  --update-docs  writes docs/promises.md from scripts/data/promises.json.
+  --update-docs  writes docs/promises.md from scripts/data/mistakes.json.
   PROMISE        only these rows (by their promise's text), for --prove and --measure.
 
 A mistake is a change a person could make (an option ignored, a default changed in the code but not in the help, a
@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import re
 import subprocess
 import time
@@ -41,7 +40,7 @@ from pathlib import Path
 
 from pyramidkit.coverage import by_test as test_coverage
 from pyramidkit.docs import markers
-from pyramidkit.proofs import held, universe
+from pyramidkit.proofs import held, mistake_file, universe
 from pyramidkit.run import config as kit_config
 from pyramidkit.run import scratch
 from pyramidkit.run.bounds import HangBounds
@@ -50,7 +49,7 @@ from pyramidkit.run.mistake import Mistake
 from tools.promises import sources as promise_sources
 
 ROOT = Path(__file__).resolve().parents[3]
-TABLE = ROOT / "scripts" / "data" / "promises.json"
+TABLE = ROOT / "scripts" / "data" / "mistakes.json"  # the rows with a "promise" are this tool's
 DOCS = ROOT / "docs" / "promises.md"
 TIERS = ["Unit", "Integration", "EndToEnd"]
 # The table's block, through pyramidkit/docs/markers.py: <!-- promises:table ... --> to <!-- /promises -->.
@@ -61,30 +60,53 @@ END = "<!-- /promises -->"
 
 @dataclasses.dataclass
 class Row:
+    """A promise's row of the mistakes file (the kit's schema, pyramidkit/proofs/mistake_file.py, with this tool's keys
+    promise, tests, covers and why): the mistake that breaks the promise and the tests that catch it."""
+
     promise: str
     file: str
     find: str
-    replace: str
+    replace: str | None
     tests: list[str] = dataclasses.field(default_factory=list)
     # Promises that this row's mistake and tests hold too, and why one mistake stands for them all.
     covers: list[str] = dataclasses.field(default_factory=list)
     why: str = ""
+    each_line: bool = False  # a row that is a claim too: its mistake is made as a claim's, on each line
 
     @property
     def mistake(self) -> Mistake:
-        """The row's mistake: in its file, `find` (there exactly once) becomes `replace`."""
-        return Mistake(self.file, self.find, self.replace, name=self.promise)
+        """The row's mistake: in its file, `find` (there exactly once, or on each line for a claim's) becomes
+        `replace`."""
+        return Mistake(self.file, self.find, self.replace, each_line=self.each_line, name=self.promise)
+
+    def entry(self) -> dict:
+        """This tool's keys as the file keeps them: `covers` and `why` only when the row covers other promises."""
+        return {"promise": self.promise, "file": self.file, "find": self.find, "replace": self.replace,
+                "tests": self.tests, **({"covers": self.covers, "why": self.why} if self.covers or self.why else {})}
 
 
 def load(path: Path = TABLE) -> list[Row]:
-    return [Row(**entry) for entry in json.loads(path.read_text())]
+    """The rows of the mistakes file that hold a promise, in order."""
+    return [Row(raw["promise"], raw["file"], raw["find"], raw.get("replace"), raw.get("tests", []),
+                raw.get("covers", []), raw.get("why", ""), each_line="check" in raw)
+            for raw in mistake_file.read(path)["mistakes"] if "promise" in raw]
 
 
 def save(rows: list[Row], path: Path = TABLE) -> None:
-    """The rows as the table keeps them: a row's `covers` and `why` only when it covers other promises."""
-    entries = [{key: value for key, value in dataclasses.asdict(row).items() if key not in ("covers", "why") or value}
-               for row in rows]
-    path.write_text(json.dumps(entries, indent=1, ensure_ascii=False) + "\n")
+    """The promises' rows written back into the mistakes file, each in its place with the other tools' keys kept; the
+    other rows as they are; a promise the file has no row for, at its end."""
+    data = mistake_file.read(path) if path.exists() else {"mistakes": []}
+    waiting = {row.promise: row for row in rows}
+    kept = []
+    for raw in data["mistakes"]:
+        if "promise" in raw:
+            row = waiting.pop(raw["promise"], None)
+            if row is None:
+                continue
+            raw = {key: value for key, value in raw.items() if key not in ("covers", "why")}
+            raw.update(row.entry())
+        kept.append(raw)
+    mistake_file.write(path, {**data, "mistakes": kept + [row.entry() for row in waiting.values()]})
 
 
 # MARK: What is promised
@@ -347,7 +369,8 @@ def _short(text: str, size: int = 70) -> str:
 
 def table_markdown(rows: list[Row]) -> str:
     lines = ["",
-             f"{len(rows)} promises, {sum(len(row.tests) for row in rows)} tests named "
+             f"{sum(1 + len(row.covers) for row in rows)} promises in {len(rows)} rows (a row's mistake breaks the "
+             f"promises it covers too), {sum(len(row.tests) for row in rows)} tests named "
              f"({len({test for row in rows for test in row.tests})} different ones).", ""]
     for title in SECTIONS:
         here = [row for row in rows if section_of(row.promise) == title]
@@ -426,7 +449,7 @@ def main(arguments: list[str]) -> int:
         _progress(f"promises: {problem}")
     if found:
         return 1
-    _progress(f"   {len(rows)} promises, each with a row and at least one test")
+    _progress(f"   {sum(1 + len(row.covers) for row in rows)} promises in {len(rows)} rows, each with at least one test")
     if not options.prove:
         return 0
     package = kit_config.load(ROOT)

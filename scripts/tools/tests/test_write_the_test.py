@@ -61,7 +61,7 @@ class MistakeTests(unittest.TestCase):
     def test_what_a_mistake_says_does_not_show_its_code(self):
         for exercise in EXERCISES:
             for mistake in exercise.mistakes:
-                self.assertNotIn(mistake.replace.strip() or "\0", mistake.says, mistake.name)
+                self.assertNotIn((mistake.replace or "").strip() or "\0", mistake.says, mistake.name)
                 self.assertNotIn("(", mistake.says, f"{mistake.name}: a description, not code")
 
 

@@ -35,7 +35,7 @@ import re
 import sys
 from pathlib import Path
 
-from pyramidkit.proofs import held, universe
+from pyramidkit.proofs import held, mistake_file, universe
 from pyramidkit.run import config as kit_config
 from pyramidkit.run import scratch
 from pyramidkit.run.mistake import Mistake, MistakeError
@@ -66,14 +66,17 @@ class Hidden(Mistake):
     sentence: int = 0
 
 
-MISTAKES = ROOT / "scripts" / "data" / "workshop_mistakes.json"
+MISTAKES = ROOT / "scripts" / "data" / "mistakes.json"  # the rows with an "exercise" are the workshop's
 
 
 def mistakes_of(exercise: str) -> list[Hidden]:
-    """An exercise's hidden mistakes, from scripts/data/workshop_mistakes.json (pyramid.json names it under "mistakes",
-    so that the scratch copy's one build holds them with the claims' and the promises')."""
-    return [Hidden(row["file"], row["find"], row["replace"], name=row["name"], says=row["says"],
-                   sentence=row["sentence"]) for row in json.loads(MISTAKES.read_text()) if row["exercise"] == exercise]
+    """An exercise's hidden mistakes: the rows of the mistakes file (the kit's schema, which the scratch copy's one
+    build holds with the claims' and the promises') whose exercise it is. A row that is a claim too is made as a
+    claim's is, on each line that holds its find."""
+    rows = mistake_file.parse(mistake_file.read(MISTAKES), MISTAKES, ROOT, kit_config.load(ROOT).mistake_fields)
+    return [Hidden(row.file, row.find, row.replace, each_line=row.check is not None, name=row.name, says=row.says,
+                   sentence=row.fields["sentence"]) for row in rows
+            if row.find is not None and row.fields.get("exercise") == exercise]
 
 
 @dataclasses.dataclass(frozen=True, eq=False)  # one object per exercise, a key by identity

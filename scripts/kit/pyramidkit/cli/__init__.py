@@ -5,7 +5,7 @@
     pyramid coverage [OPTIONS]     run with line coverage by tier (run --coverage)
     pyramid mutants [OPTIONS]      mutation testing by tier
     pyramid merge SHARD.json...    a sharded run's reports (mutants or tests) joined into the whole run's
-    pyramid claims [OPTIONS]       the claims file's mistakes, each caught by the tests it names
+    pyramid claims [OPTIONS]       the claims (mistakes with a check), each caught by the tests it names
     pyramid version                the kit's version (also --version)
 
 Installed (`python3 -m pip install --no-index ./scripts/kit`), the command is `pyramid`; in a checkout, `scripts/pyramid` runs the

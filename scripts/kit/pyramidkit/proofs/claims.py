@@ -3,11 +3,12 @@
   pyramid claims [--package-path DIR] [--list] [NAME ...]
   pyramid claims [--package-path DIR] --apply NAME | --undo [--force]
 
-The claims are data: the file the package's pyramid.json names under "claims" (this package's: scripts/data/claims.json),
+The claims are data: the rows with a check of the mistakes file pyramid.json names under "mistakes" (this package's:
+scripts/data/mistakes.json; mistake_file.py says every field),
 
-  {"claims": [{"name": "lat-long-swapped", "says": "the request tests catch ...",
-               "file": "Sources/Shop/PriceRequest.swift", "find": "...", "replace": "...",
-               "check": "^MyUnitTests\\.(RequestTests)", "environment": {"NAME": "value"}}]}
+  {"mistakes": [{"name": "lat-long-swapped", "says": "the request sends the longitude as its latitude",
+                 "file": "Sources/Shop/PriceRequest.swift", "find": "...", "replace": "...",
+                 "check": "^MyUnitTests\\.(RequestTests)", "environment": {"NAME": "value"}}]}
 
 A claim is a named mutant with the tests that must kill it: a change to one file (every line that holds `find`
 gets `replace`; without `replace` the line is deleted) and a `swift test --filter` pattern (its tests' environment
@@ -19,8 +20,7 @@ none skipped (docs/10-direct-expectations.md). The tests' results come from the 
 
 It runs in the scratch copy that scripts/mutants uses (.build-mutants/tree, scripts/kit/pyramidkit/run/scratch.py), built
 incrementally: the first run builds the package there once, with every mistake of the package that one expression
-holds compiled in and switched off (universe.py: the claims' and those of the files pyramid.json names under
-"mistakes"); a held claim then costs only its tests (PYRAMID_MUTANT switches its mistake on), and one that is not held
+holds compiled in and switched off (universe.py: every row of the mistakes file); a held claim then costs only its tests (PYRAMID_MUTANT switches its mistake on), and one that is not held
 two incremental builds and its tests. `--apply NAME` puts one claim's mistake into your own checkout instead, and `--undo` takes it back out
 (scripts/kit/pyramidkit/proofs/in_place.py). Python's standard library only, so it runs where attendees run it, macOS included.
 """
@@ -36,7 +36,7 @@ import time
 
 from pyramidkit.proofs import held, universe
 from pyramidkit.proofs import in_place as claim_in_place
-from pyramidkit.proofs.claim_file import Claim, ClaimsError, load, parse  # noqa: F401 - the claims' API
+from pyramidkit.proofs.mistake_file import Claim, ClaimsError, load, parse  # noqa: F401 - the claims' API
 from pyramidkit.run import config as kit_config
 from pyramidkit.run import layout, scratch
 from pyramidkit.run.bounds import HangBounds
@@ -120,7 +120,8 @@ def main(arguments: list[str], prog: str = "pyramid claims") -> int:
         package = kit_config.load(kit_config.package_root(options.package_path))
         every = load(package)
         if not every:
-            raise UsageError(f"{package.root / kit_config.FILE} names no claims file (\"claims\": \"FILE\")")
+            raise UsageError(f"{package.root / kit_config.FILE} names no mistakes file with a claim in it (\"mistakes\": "
+                                 "\"FILE\", whose rows with a \"check\" are claims)")
         if options.force and not options.undo:
             parser.error("--force goes with --undo")
         if (options.apply or options.undo) and (options.names or options.list or (options.apply and options.undo)):

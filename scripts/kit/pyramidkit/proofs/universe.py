@@ -1,10 +1,10 @@
 """Every find-and-replace mistake a package's proofs make, held in the scratch copy's one build.
 
-The claims (claims.py), and the files pyramid.json names under "mistakes" (this package's promises and workshop
-exercises): one list, in that order, so that each tool that works in the scratch copy (.build-mutants/tree) writes
-the same held files (held.py) and none of them builds the copy again for another's. A mistake is switched on by its
-number in PYRAMID_MUTANT; one the build cannot hold is built alone in its file as the code is, the other files keeping
-theirs. A mistakes file is a JSON list of objects with "file", "find" and "replace" (other keys are the tool's own).
+Every row of the mistakes files pyramid.json names under "mistakes" (mistake_file.py: the claims, and this package's
+promises and workshop exercises): one list, in that order, so that each tool that works in the scratch copy
+(.build-mutants/tree) writes the same held files (held.py) and none of them builds the copy again for another's. A
+mistake is switched on by its number in PYRAMID_MUTANT; one the build cannot hold is built alone in its file as the
+code is, the other files keeping theirs.
 The mutants' rebuild engine alone builds the copy as the code is: its mutants, rebuilt one at a time, built slower in
 a held copy (126.9 s against 100.5 s for a CI run's 39).
 
@@ -16,52 +16,22 @@ Python's standard library only; tested by pyramidkit/tests/test_held.py.
 
 from __future__ import annotations
 
-import json
-
 from pyramidkit.mutation import merged_files, schemata
 from pyramidkit.mutation.engine import SCHEMATA_FROM
 from pyramidkit.mutation.ignore import load_ignored
 from pyramidkit.mutation.operators import all_mutants
 from pyramidkit.mutation.package import MutatedPackage
 from pyramidkit.mutation.sampling import sample
-from pyramidkit.proofs import claim_file, held
+from pyramidkit.proofs import held, mistake_file
 from pyramidkit.run import config as kit_config
-from pyramidkit.run.errors import UsageError
-from pyramidkit.run.mistake import Mistake, MistakeError
-
-
-class MistakesFileError(UsageError):
-    """A mistakes file pyramid.json names is not a list of find-and-replace rows; the message says where."""
-
-
-def rows(path) -> list[Mistake]:
-    """The mistakes of one file: each row's "file", "find" and "replace"."""
-    try:
-        data = json.loads(path.read_text())
-    except ValueError as error:
-        raise MistakesFileError(f"{path}: not JSON ({error})") from None
-    if not isinstance(data, list):
-        raise MistakesFileError(f"{path}: a mistakes file is a JSON list of {{\"file\", \"find\", \"replace\"}}")
-    found = []
-    for index, row in enumerate(data):
-        if not isinstance(row, dict) or not all(isinstance(row.get(key), str) for key in ("file", "find", "replace")) \
-                or not row["find"]:
-            raise MistakesFileError(f"{path}: row {index} needs \"file\", \"find\" (not empty) and \"replace\"")
-        try:
-            found.append(Mistake(row["file"], row["find"], row["replace"], name=str(row.get("name", row.get("promise", "")))))
-        except MistakeError as error:
-            raise MistakesFileError(f"{path}: row {index}: {error}") from None
-    return found
+from pyramidkit.run.mistake import Mistake
 
 
 def mistakes(package: kit_config.Config) -> list[Mistake]:
-    """The claims' mistakes (a measurement has none; a build-error claim's must not build, so it is not held), then
-    every row of each mistakes file."""
-    found = [claim.mistake for claim in (claim_file.load(package) if package.claims_path else [])
-             if claim.mistake is not None and not claim.check.startswith("build-error:")]
-    for path in package.mistakes_paths:
-        found += rows(path)
-    return found
+    """Every row's mistake, in the order of the mistakes files (a measurement has none; a build-error claim's must not
+    build, so it is not held)."""
+    return [row.mistake for row in mistake_file.rows(package)
+            if row.mistake is not None and not (row.check or "").startswith("build-error:")]
 
 
 def holding(package: kit_config.Config) -> held.HeldMistakes:

@@ -9,10 +9,11 @@ budgets and programs.
       ],
       "budgets": {"tiers": {...}},                      optional: time budgets (below), here or in a file whose
                                                         path it gives instead ("budgets": "budgets.json")
-      "claims": "scripts/data/claims.json",                  optional: "this test catches that mistake" (check-claims)
-      "mistakes": ["scripts/data/promises.json"],            optional: files of the package's other find-and-replace
-                                                        mistakes (a JSON list of {"file", "find", "replace"}), held
-                                                        with the claims' in the scratch copy's one build (proofs/universe.py)
+      "mistakes": "mistakes.json",                      optional: the mistakes put in on purpose, one schema
+                                                        (proofs/mistake_file.py): the claims (check-claims), and any
+                                                        the package's own tools make; all held in the scratch copy's
+                                                        one build (proofs/universe.py). A path, or a list of paths
+      "mistakeFields": ["exercise"],                    optional: the keys of the package's own tools in those rows
       "programs": ["my-tool"],                          optional: executables the tests launch (for coverage)
       "excludedModules": ["MyTestSupport"],             optional: modules coverage and mutants leave out
       "docs": ["README.md", "docs/*.md"],               optional: files whose pyramid markers quote the run
@@ -59,7 +60,7 @@ from pathlib import Path
 from pyramidkit.run.errors import UsageError
 
 FILE = "pyramid.json"
-KEYS = {"testProduct", "tiers", "budgets", "claims", "mistakes", "programs", "excludedModules", "docs", "allowWarnings", "mutantsIgnore", "mutantSample",
+KEYS = {"testProduct", "tiers", "budgets", "mistakes", "mistakeFields", "programs", "excludedModules", "docs", "allowWarnings", "mutantsIgnore", "mutantSample",
         "about"}
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # SwiftPM names the test binary after the package, whose name may hold `-` and `.` (swift-argument-parserPackageTests).
@@ -94,8 +95,8 @@ class Config:
     budgets: dict
     budgets_path: Path | None = None  # the budgets' file; None when pyramid.json holds them, or has none
     budgets_where: str = "budgets"  # where the budgets are, as a message names them
-    claims_path: Path | None = None
     mistakes_paths: tuple[Path, ...] = ()
+    mistake_fields: frozenset[str] = frozenset()
     programs: tuple[str, ...] = ()
     excluded_modules: frozenset[str] = frozenset()
     docs: tuple[str, ...] = ()
@@ -147,6 +148,9 @@ def parse(data, root: Path) -> Config:
     where = root / FILE
     if not isinstance(data, dict):
         raise ConfigError(f"{where} must hold a JSON object")
+    if "claims" in data:  # the claims file of kit 0.1's first form
+        raise ConfigError(f"{where}: claims is no key now: a claim is a row of the mistakes file with a check "
+                          "(proofs/mistake_file.py), named under \"mistakes\"")
     unknown = sorted(set(data) - KEYS)
     if unknown:
         raise ConfigError(f"{where}: unknown key {', '.join(unknown)} (the keys: {', '.join(sorted(KEYS))})")
@@ -203,15 +207,11 @@ def parse(data, root: Path) -> Config:
                                             "sys.platform's names: linux, darwin)")
             if not budgets["measuredOn"]:
                 raise ConfigError(f"{budgets_where}: measuredOn names no platform (leave it out: measured everywhere)")
-    claims_path = None
-    if "claims" in data:
-        if not isinstance(data["claims"], str) or not data["claims"]:
-            raise ConfigError(f"{where}: claims must be the path of a claims file, from the package's root")
-        claims_path = root / data["claims"]
-        if not claims_path.is_file():
-            raise ConfigError(f"{where}: claims names {data['claims']}, which is not there")
-    mistakes_paths = tuple(root / name for name in _strings(data.get("mistakes", []), f"{where}: mistakes"))
-    for name, path in zip(data.get("mistakes", []), mistakes_paths):
+    named = data.get("mistakes", [])
+    named = [named] if isinstance(named, str) and named else named
+    mistakes_paths = tuple(root / name for name in _strings(named, f"{where}: mistakes (a mistakes file's path, or "
+                                                                   "a list of them, from the package's root)"))
+    for name, path in zip(named, mistakes_paths):
         if not path.is_file():
             raise ConfigError(f"{where}: mistakes names {name}, which is not there")
     return Config(
@@ -221,8 +221,8 @@ def parse(data, root: Path) -> Config:
         budgets=budgets,
         budgets_path=budgets_path,
         budgets_where=budgets_where,
-        claims_path=claims_path,
         mistakes_paths=mistakes_paths,
+        mistake_fields=frozenset(_strings(data.get("mistakeFields", []), f"{where}: mistakeFields")),
         programs=_strings(data.get("programs", []), f"{where}: programs"),
         excluded_modules=frozenset(_strings(data.get("excludedModules", []), f"{where}: excludedModules")),
         docs=_strings(data.get("docs", []), f"{where}: docs"),

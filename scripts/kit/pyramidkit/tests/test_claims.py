@@ -1,4 +1,4 @@
-"""Tests of scripts/kit/pyramidkit/proofs/claims.py: the claims file, read and checked, and how long a claim's tests may run."""
+"""Tests of scripts/kit/pyramidkit/proofs/claims.py and mistake_file.py: the mistakes file, read and checked, and how long a claim's tests may run."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ import types
 import unittest
 from pathlib import Path
 
-from pyramidkit.proofs import claims
+from pyramidkit.proofs import claims, mistake_file
 from pyramidkit.run import config as kit_config
 from pyramidkit.run.bounds import HangBounds
+from pyramidkit.run.mistake import MistakeError
 
 PACKAGE = kit_config.load(Path(__file__).resolve().parents[4])
 
@@ -40,87 +41,121 @@ class TimeLimitTests(unittest.TestCase):
             self.assertLess(claims.time_limit(claim.check, PACKAGE), 120, claim.name)
 
 
-class ClaimsFileTests(unittest.TestCase):
-    """The claims file: this package's is read whole, and every mistake in one is refused with where it is."""
+class MistakesFileTests(unittest.TestCase):
+    """The mistakes file, one schema for every mistake put in on purpose: this package's is read whole, and every
+    mistake in one is refused with where it is."""
 
     def setUp(self) -> None:
         folder = tempfile.TemporaryDirectory()
         self.addCleanup(folder.cleanup)
         self.root = Path(folder.name)
         (self.root / "Sources").mkdir()
-        (self.root / "Sources" / "A.swift").write_text("let delay = 10\n")
+        (self.root / "Sources" / "A.swift").write_text("let delay = 10\nlet other = 10\n")
 
     def claim(self, **changes) -> dict:
         return {"name": "short-delay", "says": "the A tests catch it", "file": "Sources/A.swift",
                 "find": "delay = 10", "replace": "delay = 1", "check": r"^UnitTests\.ATests", **changes}
 
-    def parse(self, *rows) -> list[claims.Claim]:
-        return claims.parse({"claims": list(rows)}, self.root / "claims.json", self.root)
+    def parse(self, *rows, own: frozenset[str] = frozenset()) -> list[claims.Claim]:
+        return claims.parse({"mistakes": list(rows)}, self.root / "mistakes.json", self.root, own)
 
-    def refused(self, *rows) -> str:
+    def refused(self, *rows, own: frozenset[str] = frozenset()) -> str:
         with self.assertRaises(claims.ClaimsError) as caught:
-            self.parse(*rows)
+            self.parse(*rows, own=own)
         return str(caught.exception)
 
     def test_this_packages_claims_are_all_read(self):
         found = claims.load(PACKAGE)
         self.assertGreaterEqual(len(found), 15)
+        self.assertTrue(all(claim.check for claim in found))
         measured = next(claim for claim in found if claim.find is None)
         self.assertEqual(measured.environment, (("POI_COMPARE_EXPECTATIONS", "1"),))
+
+    def test_this_packages_rows_are_one_schema_and_no_mistake_is_there_twice(self):
+        rows = mistake_file.rows(PACKAGE)
+        self.assertGreater(len(rows), len(claims.load(PACKAGE)))
+        changes = [(row.file, row.find.strip(), (row.replace or "").strip()) for row in rows if row.find]
+        self.assertEqual(sorted({change for change in changes if changes.count(change) > 1}), [])
 
     def test_a_claim_is_read_with_its_fields(self):
         claim, = self.parse(self.claim(environment={"SLOW": "1"}))
         self.assertEqual((claim.name, claim.file, claim.find, claim.replace, claim.environment),
                          ("short-delay", "Sources/A.swift", "delay = 10", "delay = 1", (("SLOW", "1"),)))
-        deleted, = self.parse({key: value for key, value in self.claim().items() if key != "replace"})
+        deleted, = self.parse({**self.claim(), "replace": None})
         self.assertIsNone(deleted.replace)
+
+    def test_a_claims_mistake_is_made_on_each_line_any_other_once(self):
+        claim, = self.parse(self.claim(find="= 10", replace="= 1"))
+        self.assertEqual(claim.mistake.made("let delay = 10\nlet other = 10\n"), "let delay = 1\nlet other = 1\n")
+        row, = self.parse({"file": "Sources/A.swift", "find": "= 10", "replace": "= 1"})
+        with self.assertRaisesRegex(MistakeError, "2 times"):
+            row.mistake.made("let delay = 10\nlet other = 10\n")  # once in the file, or not made
+
+    def test_the_packages_own_fields_are_kept_and_only_those_it_names(self):
+        row, = self.parse({"file": "Sources/A.swift", "find": "delay = 10", "replace": "", "promise": "p"},
+                          own=frozenset({"promise"}))
+        self.assertEqual((row.name, row.check, row.fields), ("", None, {"promise": "p"}))
+        self.assertIn("unknown field promise", self.refused({**self.claim(), "promise": "p"}))
 
     def test_each_mistake_is_refused_with_where_it_is(self):
         cases = {
             "unknown field chek": self.claim(chek="x"),
-            "check must be a non-empty string": {key: value for key, value in self.claim().items() if key != "check"},
+            "check must be a non-empty string": self.claim(check=""),
+            "a claim (a row with a check) needs a name and says": {
+                key: value for key, value in self.claim().items() if key != "says"},
             "its file Sources/B.swift is not there": self.claim(file="Sources/B.swift"),
             "is not a regular expression": self.claim(check="^(Unit"),
             "a name is lower-case": self.claim(name="Short Delay"),
             "replace goes with find": {key: value for key, value in self.claim().items() if key != "find"},
+            "only a claim may leave it out": {"file": "Sources/A.swift", "replace": "x"},
+            "only a claim empties the lines": {"file": "Sources/A.swift", "find": "delay", "replace": None},
             "environment must map variable names to strings": self.claim(environment={"SLOW": 1}),
-            "environment goes with a test pattern": self.claim(check="cmd:scripts/pyramid", environment={"A": "1"}),
+            "environment goes with a claim's test pattern": self.claim(check="cmd:scripts/pyramid",
+                                                                       environment={"A": "1"}),
             "cmd: needs a command": self.claim(check="cmd: "),
         }
         for expected, row in cases.items():
             with self.subTest(expected):
                 message = self.refused(row)
                 self.assertIn(expected, message)
-                self.assertIn(str(self.root / "claims.json"), message)
+                self.assertIn(str(self.root / "mistakes.json"), message)
 
     def test_a_name_with_anything_but_lower_case_letters_digits_and_dashes_is_refused(self):
         for name in ("short Delay", "short_delay", "ok!"):
             with self.subTest(name):
-                self.assertIn(f"claim {name}: a name is lower-case letters, digits and -",
+                self.assertIn(f"({name}): a name is lower-case letters, digits and -",
                               self.refused(self.claim(name=name)))
 
     def test_a_build_error_check_takes_no_environment(self):
-        self.assertIn("environment goes with a test pattern",
+        self.assertIn("environment goes with a claim's test pattern",
                       self.refused(self.claim(check="build-error:cannot find", environment={"A": "1"})))
 
-    def test_two_claims_of_one_name_are_refused(self):
-        self.assertIn("two claims are named short-delay", self.refused(self.claim(), self.claim()))
+    def test_two_rows_of_one_name_are_refused(self):
+        self.assertIn("two rows are named short-delay", self.refused(self.claim(), self.claim()))
 
-    def test_a_file_without_a_claims_list_is_refused(self):
+    def test_a_file_without_a_mistakes_list_is_refused(self):
         with self.assertRaises(claims.ClaimsError):
-            claims.parse([], self.root / "claims.json", self.root)
+            claims.parse([], self.root / "mistakes.json", self.root)
         with self.assertRaises(claims.ClaimsError):
-            claims.parse({"claims": [], "extra": 1}, self.root / "claims.json", self.root)
+            claims.parse({"mistakes": [], "extra": 1}, self.root / "mistakes.json", self.root)
 
-    def test_pyramid_json_names_the_file_and_a_missing_one_is_refused(self):
-        data = {"testProduct": "P", "tiers": [{"name": "Unit", "targets": ["UnitTests"]}], "claims": "c.json"}
+    def test_pyramid_json_names_one_file_or_many_and_a_missing_one_is_refused(self):
+        data = {"testProduct": "P", "tiers": [{"name": "Unit", "targets": ["UnitTests"]}], "mistakes": "m.json"}
         with self.assertRaises(kit_config.ConfigError) as caught:
             kit_config.parse(data, self.root)
-        self.assertIn("claims names c.json, which is not there", str(caught.exception))
-        (self.root / "c.json").write_text('{"claims": [' + json.dumps(self.claim()) + "]}")
+        self.assertIn("mistakes names m.json, which is not there", str(caught.exception))
+        (self.root / "m.json").write_text('{"mistakes": [' + json.dumps(self.claim()) + "]}")
         self.assertEqual([claim.name for claim in claims.load(kit_config.parse(data, self.root))], ["short-delay"])
-        del data["claims"]
+        (self.root / "n.json").write_text('{"mistakes": [' + json.dumps(self.claim()) + "]}")
+        with self.assertRaisesRegex(claims.ClaimsError, "short-delay is also a row's name in another mistakes file"):
+            mistake_file.rows(kit_config.parse({**data, "mistakes": ["m.json", "n.json"]}, self.root))
+        del data["mistakes"]
         self.assertEqual(claims.load(kit_config.parse(data, self.root)), [])
+
+    def test_the_claims_key_of_the_first_form_says_where_claims_went(self):
+        data = {"testProduct": "P", "tiers": [{"name": "Unit", "targets": ["UnitTests"]}], "claims": "c.json"}
+        with self.assertRaisesRegex(kit_config.ConfigError, "a claim is a row of the mistakes file with a check"):
+            kit_config.parse(data, self.root)
 
 
 class CommandCheckTests(unittest.TestCase):

@@ -272,11 +272,11 @@ class ScratchCopyOnMacOSTests(MacOSTestCase):
         self.assertTrue(all(call["cwd"] == tree for call in self.calls() if call["args"][:1] == ["test"]))
 
     def test_a_claim_is_checked_through_swift_test_in_the_copy(self):
-        (self.root / "claims.json").write_text(json.dumps({"claims": [{
+        (self.root / "mistakes.json").write_text(json.dumps({"mistakes": [{
             "name": "thrice", "says": "the unit tests catch a twice that triples", "file": "Sources/Geo/Geo.swift",
             "find": "n * 2", "replace": "n * 3", "check": self.UNIT}]}))
         config = json.loads((self.root / "pyramid.json").read_text())
-        (self.root / "pyramid.json").write_text(json.dumps({**config, "claims": "claims.json"}))
+        (self.root / "pyramid.json").write_text(json.dumps({**config, "mistakes": "mistakes.json"}))
         code, said = self.said(claims.main, ["--package-path", str(self.root)])
         self.assertEqual(code, 0, said)
         self.assertIn("without the mistake: the tests pass", said)

@@ -29,12 +29,12 @@ class ExitStatusTests(unittest.TestCase):
         self.assertEqual(errors.NotRunnable("x").status, 1)
         self.assertEqual(errors.CopyInUse("x").status, 1)
         self.assertEqual(errors.UsageError("x").status, 2)
-        from pyramidkit.proofs.claim_file import ClaimsError
+        from pyramidkit.proofs.mistake_file import MistakesFileError
         from pyramidkit.run.config import ConfigError
         from pyramidkit.run.layout import LayoutError
         from pyramidkit.run.listing import ListingError
 
-        for error in (ConfigError, LayoutError, ListingError, ClaimsError):
+        for error in (ConfigError, LayoutError, ListingError, MistakesFileError):
             self.assertTrue(issubclass(error, errors.UsageError), error)
             self.assertIn(error.status, errors.EXIT_STATUSES)
 

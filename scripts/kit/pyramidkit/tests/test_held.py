@@ -356,18 +356,18 @@ class UniverseTests(unittest.TestCase):
         from pyramidkit.run import config
         for name, data in files.items():
             (self.root / name).write_text(json.dumps(data))
-        claims = {"claims": [{"name": "deleted", "says": "a line deleted", "file": FILE, "find": "port = value",
-                              "check": "^Unit"},
-                             {"name": "builds-not", "says": "x", "file": FILE, "find": "struct Routes",
-                              "replace": "struct", "check": "build-error:expected"}]}
+        claims = {"mistakes": [{"name": "deleted", "says": "a line deleted", "file": FILE, "find": "port = value",
+                                "check": "^Unit"},
+                               {"name": "builds-not", "says": "x", "file": FILE, "find": "struct Routes",
+                                "replace": "struct", "check": "build-error:expected"}]}
         (self.root / "claims.json").write_text(json.dumps(claims))
         return config.parse({"testProduct": "P", "tiers": [{"name": "Unit", "targets": ["Unit"]}],
-                             "claims": "claims.json", "mistakes": sorted(files)}, self.root)
+                             "mistakes": ["claims.json", *sorted(files)], "mistakeFields": ["promise"]}, self.root)
 
     def test_claims_then_rows_and_a_build_error_claim_is_not_held(self):
         from pyramidkit.proofs import universe
-        package = self.package(**{"a.json": [{"file": FILE, "find": "return 200", "replace": "return 201",
-                                              "promise": "ok"}]})
+        package = self.package(**{"a.json": {"mistakes": [{"name": "ok", "file": FILE, "find": "return 200",
+                                                            "replace": "return 201", "promise": "ok"}]}})
         found = universe.mistakes(package)
         self.assertEqual([mistake.name for mistake in found], ["deleted", "ok"])
         holding = universe.holding(package)
@@ -396,9 +396,10 @@ class UniverseTests(unittest.TestCase):
             self.assertIsNotNone(universe.holding(sampled).schema)
 
     def test_a_mistakes_file_that_is_not_rows_is_refused_with_where(self):
-        from pyramidkit.proofs import universe
-        for data, words in (({"rows": []}, "is a JSON list"), ([{"file": FILE, "find": ""}], "row 0 needs")):
-            with self.subTest(data), self.assertRaisesRegex(universe.MistakesFileError, words):
+        from pyramidkit.proofs import mistake_file, universe
+        for data, words in (({"rows": []}, r"a.json must hold \{\"mistakes\": \[...\]\}"),
+                            ({"mistakes": [{"file": FILE, "find": ""}]}, r"a.json: mistakes\[0\]: find must be")):
+            with self.subTest(data), self.assertRaisesRegex(mistake_file.MistakesFileError, words):
                 universe.mistakes(self.package(**{"a.json": data}))
 
 

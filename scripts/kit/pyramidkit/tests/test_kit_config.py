@@ -80,12 +80,23 @@ class ConfigTests(unittest.TestCase):
         self.refused({**GOOD, "allowWarnings": "yes"}, "allowWarnings must be true or false")
         self.refused({**GOOD, "testProduct": "a b"}, "testProduct")
 
-    def test_mistakes_files_are_a_list_of_paths_that_are_there(self):
-        (self.root / "m.json").write_text("[]")
+    def test_mistakes_files_are_a_path_or_a_list_of_paths_that_are_there(self):
+        (self.root / "m.json").write_text('{"mistakes": []}')
         self.assertEqual(config.parse({**GOOD, "mistakes": ["m.json"]}, self.root).mistakes_paths,
                          (self.root / "m.json",))
-        self.refused({**GOOD, "mistakes": "m.json"}, "mistakes must be a list of non-empty strings")
+        self.assertEqual(config.parse({**GOOD, "mistakes": "m.json"}, self.root).mistakes_paths,
+                         (self.root / "m.json",))
+        for wrong in ("", 3, [""], {"m.json": 1}):
+            self.refused({**GOOD, "mistakes": wrong}, "mistakes (a mistakes file's path, or a list of them")
         self.refused({**GOOD, "mistakes": ["gone.json"]}, "mistakes names gone.json, which is not there")
+        (self.root / "folder").mkdir()
+        self.refused({**GOOD, "mistakes": "folder"}, "mistakes names folder, which is not there")
+
+    def test_mistake_fields_are_the_packages_own_keys(self):
+        self.assertEqual(config.parse(GOOD, self.root).mistake_fields, frozenset())
+        self.assertEqual(config.parse({**GOOD, "mistakeFields": ["exercise"]}, self.root).mistake_fields,
+                         frozenset({"exercise"}))
+        self.refused({**GOOD, "mistakeFields": "exercise"}, "mistakeFields must be a list of non-empty strings")
 
     def test_a_mutant_sample_is_a_whole_number_of_at_least_one(self):
         self.assertIsNone(config.parse(GOOD, self.root).mutant_sample)
@@ -93,10 +104,6 @@ class ConfigTests(unittest.TestCase):
         self.assertEqual(config.parse({**GOOD, "mutantSample": 40}, self.root).mutant_sample, 40)
         for wrong in (0, -3, 2.5, "40", True, None, [40]):
             self.refused({**GOOD, "mutantSample": wrong}, "mutantSample must be a whole number of at least 1")
-
-    def test_a_claims_file_that_is_a_folder_is_not_there(self):
-        (self.root / "claims").mkdir()
-        self.refused({**GOOD, "claims": "claims"}, "claims names claims, which is not there")
 
     def test_a_test_product_named_after_a_package_with_dashes(self):
         read = config.parse({**GOOD, "testProduct": "swift-argument-parserPackageTests"}, self.root)
