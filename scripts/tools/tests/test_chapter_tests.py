@@ -156,7 +156,3 @@ class ChapterSelectionTests(unittest.TestCase):
         with self.assertRaises(SystemExit) as raised:
             chapter_tests.chapters(["3"])
         self.assertIn("chapter 3 has no chapter-tests command", str(raised.exception))
-
-
-if __name__ == "__main__":
-    unittest.main()

@@ -1,6 +1,4 @@
 """Tests of scripts/tools/check_kit_names.py: which names count, and as whole words only.
-
-Run with: scripts/tool test
 """
 
 import unittest
@@ -30,7 +28,3 @@ class KitNamesTests(unittest.TestCase):
         text = "env POI_MUTANT\nswitch __POIMutant.active\na POINTER\nPOIThing here\nthe POI\nAPOIX\n"
         self.assertEqual(check_kit_names.offences(text, names),
                          [(1, "POI_MUTANT"), (2, "POIMutant"), (4, "POIThing"), (5, "POI")])
-
-
-if __name__ == "__main__":
-    unittest.main()

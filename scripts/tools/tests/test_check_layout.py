@@ -1,8 +1,6 @@
 """Tests of scripts/tool check-layout's checks that need no build: test suites named once across the test targets, the
 reading of `nm` and `ldd` behind `--binaries` (what the built poi-server must not link), every platform fork in the
 table of docs/macos.md, and Darwin's rules that a build on Linux does not enforce.
-
-Run with: scripts/tool test
 """
 
 import tempfile
@@ -321,6 +319,3 @@ class DarwinRulesTests(unittest.TestCase):
 
     def test_this_package_keeps_them(self):
         self.assertEqual(layout.check_darwin_rules(ROOT), [])
-
-if __name__ == "__main__":
-    unittest.main()

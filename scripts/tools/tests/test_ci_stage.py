@@ -1,7 +1,5 @@
 """Tests of scripts/ci/stage, the stages .ci/run and the workflow share: with-poi-server gives the command a running
 server's URL, passes the command's status on, and leaves no server behind.
-
-Run with: scripts/tool test
 """
 
 import re

@@ -91,7 +91,3 @@ class WithoutTests(unittest.TestCase):
         text = "a\n<!-- path:head -->X<!-- /path:head -->\nb\n<!-- path:head -->Y<!-- /path:head -->\nc\n"
         self.assertEqual(docs_path.without(text, "head"), "a\nb\nc\n")
         self.assertEqual(docs_path.without(text, "foot"), text)
-
-
-if __name__ == "__main__":
-    unittest.main()

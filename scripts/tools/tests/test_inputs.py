@@ -132,7 +132,3 @@ class TableFileTests(unittest.TestCase):
             path = Path(folder) / "inputs.json"
             path.write_text(json.dumps({"inputs": [{"input": "a"}]}))
             self.assertEqual(inputs.load(path)[0].required(), inputs.NEEDED)
-
-
-if __name__ == "__main__":
-    unittest.main()

@@ -1,8 +1,6 @@
 """Tests of scripts/kit/kit_build.py, the kit's build backend: the wheel pip installs holds the package without its tests
 and the metadata pyproject.toml gives, every file's hash in RECORD, the same bytes from the same files; the sdist
 holds what a wheel is built from; a version that disagrees with the package's stops the build.
-
-Run with: scripts/tool test
 """
 
 import base64
@@ -115,7 +113,3 @@ class ProjectTests(unittest.TestCase):
     def test_a_missing_field_is_named(self):
         with self.assertRaisesRegex(kit_build.BuildError, "no readme"):
             kit_build.metadata(self.copy(self.PROJECT.replace('readme = "pyramidkit/README.md"\n', "")))
-
-
-if __name__ == "__main__":
-    unittest.main()

@@ -1,7 +1,5 @@
 """Tests of scripts/tools/kit_fresh_package.py's parts that need no build: chapter 12's install block is found and installs a
 command that runs from any folder, and the counts and the reports are compared tier by tier.
-
-Run with: scripts/tool test
 """
 
 import os
@@ -117,7 +115,3 @@ class CountsTests(unittest.TestCase):
         reordered = fresh.check_counts({"tiers": {"EndToEnd": {"tests": 1}, "Unit": {"tests": 1}}},
                                        {"Unit": {"tests": 1}, "EndToEnd": {"tests": 1}})
         self.assertEqual(reordered, ["the report's tiers are ['EndToEnd', 'Unit'], not ['Unit', 'EndToEnd']"])
-
-
-if __name__ == "__main__":
-    unittest.main()

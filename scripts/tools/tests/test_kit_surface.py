@@ -1,7 +1,5 @@
 """This package's own tools (the workshop, promises, steps, measure, the chapter checks) are built on the pyramid
 kit's public surface only (pyramidkit.PUBLIC), so the kit can change inside without breaking them.
-
-Run with: scripts/tool test
 """
 
 import ast
@@ -51,7 +49,3 @@ class SurfaceTests(unittest.TestCase):
     def test_every_public_module_is_there(self):
         for module in pyramidkit.PUBLIC:
             self.assertTrue((SCRIPTS / "kit" / (module.replace(".", "/") + ".py")).is_file(), module)
-
-
-if __name__ == "__main__":
-    unittest.main()

@@ -1,8 +1,6 @@
 """Tests of scripts/ci/darwin/like-darwin: Darwin's documented socket behaviour imposed on a Linux command from outside
 its code (the preloaded like-darwin.c), each interposed call held to what it claims, on Python's own sockets, with the
 same calls made without the preload as the control.
-
-Run with: scripts/tool test
 """
 
 from __future__ import annotations
@@ -77,7 +75,3 @@ class LikeDarwinTests(unittest.TestCase):
         ran = subprocess.run([str(LIKE_DARWIN)], capture_output=True, text=True, timeout=60)
         self.assertEqual(ran.returncode, 64)
         self.assertIn("like-darwin COMMAND", ran.stderr)
-
-
-if __name__ == "__main__":
-    unittest.main()

@@ -98,7 +98,3 @@ class UnmeasuredKeyTests(unittest.TestCase):
         self.assertIn("DOCS docs/01-a.md quotes other, which scripts/tool measure does not measure", output)
         self.assertNotIn("quotes k,", output)
         self.assertEqual(status, 1)
-
-
-if __name__ == "__main__":
-    unittest.main()

@@ -391,7 +391,3 @@ class OneAtATimeOptionTests(unittest.TestCase):
         copy.prepare_built.assert_called_once_with("promises")
         self.assertIsNone(given)
         copy.build.assert_called_once()
-
-
-if __name__ == "__main__":
-    unittest.main()

@@ -35,7 +35,3 @@ class SetupLimitTests(unittest.TestCase):
         status, output, _ = self.rehearse_with(rehearse.SETUP_LIMIT + 1)
         self.assertEqual(status, 1)
         self.assertIn("FAILED: the set-up after the first build took 91 s, over its 90 s", output)
-
-
-if __name__ == "__main__":
-    unittest.main()

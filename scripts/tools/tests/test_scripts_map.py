@@ -1,7 +1,5 @@
 """scripts/README.md is the map of scripts/: every entry of the folder, every tool of `scripts/tool` and every file of
 ci/ and data/ is named in one of its tables, and everything a table names is there.
-
-Run with: scripts/tool test
 """
 
 import re
@@ -49,7 +47,3 @@ class ScriptsMapTests(unittest.TestCase):
 
     def test_the_first_cell_is_read(self):
         self.assertEqual(mapped("| entry | what |\n| `a`, `b.py` | x `c` |\n| `d/` | y |\n"), {"a", "b.py", "d"})
-
-
-if __name__ == "__main__":
-    unittest.main()

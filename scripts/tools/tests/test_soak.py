@@ -69,7 +69,3 @@ class CommandLineTests(unittest.TestCase):
                 soak.main(["--server", "/no/such/poi-server"])
             self.assertEqual(caught.exception.code, 2)
             self.assertIn(said, error.getvalue())
-
-
-if __name__ == "__main__":
-    unittest.main()

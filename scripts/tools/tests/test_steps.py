@@ -107,7 +107,3 @@ class OwnTimeTests(unittest.TestCase):
         self.assertFalse(steps.meets(self.A_SECOND, outcome("passed", 0.02, wall=1.9)))
         self.assertFalse(steps.meets(self.A_SECOND, outcome("failed", 1.01)))
         self.assertFalse(steps.meets(self.A_SECOND, outcome("passed", 1.01, tests=0)))
-
-
-if __name__ == "__main__":
-    unittest.main()

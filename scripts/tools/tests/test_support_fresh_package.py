@@ -1,7 +1,5 @@
 """Tests of scripts/tools/support_fresh_package.py's parts that need no build: chapter 12's manifest lines are found and go
 where `swift package init` puts a package's name and targets, and the copied folder's tests are counted.
-
-Run with: scripts/tool test
 """
 
 import tempfile
@@ -72,7 +70,3 @@ class ManifestTests(unittest.TestCase):
             (Path(folder) / "ATests.swift").write_text(
                 '@Test func a() {}\n@Test("b", arguments: [1, 2]) func b(_ n: Int) {}\n@TestScoping\n')
             self.assertEqual(fresh.tests_in(Path(folder)), 2)
-
-
-if __name__ == "__main__":
-    unittest.main()

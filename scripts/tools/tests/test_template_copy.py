@@ -82,7 +82,3 @@ class CopyTableTests(unittest.TestCase):
         self.assertIn("pyramidkit", needed({"promises"}))
         self.assertIn("workshop", needed({"docs_path"}))
         self.assertIn("pyramidkit", needed({"docs_path"}))
-
-
-if __name__ == "__main__":
-    unittest.main()

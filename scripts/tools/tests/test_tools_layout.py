@@ -1,7 +1,5 @@
 """This package's soak and measure find poi and poi-server where SwiftPM says they are, for either build system, and
 say what builds them when they are not there (with the kit's fake `swift`: pyramidkit/tests/test_kit_layout.py).
-
-Run with: scripts/tool test
 """
 
 import contextlib
@@ -28,7 +26,3 @@ class ToolsOnSwiftbuildTests(FakeSwiftTestCase):
         with unittest.mock.patch.object(measure, "ROOT", self.root), \
                 self.assertRaisesRegex(SystemExit, f"no poi in {self.products('native')}"):
             measure.measure({"poi:version"})
-
-
-if __name__ == "__main__":
-    unittest.main()

@@ -244,7 +244,3 @@ class CommandLineTests(unittest.TestCase):
             self.assertEqual(workshop.main(["rehearse", "--update-docs"]), 4)
         plan.assert_called_once_with(["--check"])
         rehearsal.assert_called_once_with(["--update-docs"])
-
-
-if __name__ == "__main__":
-    unittest.main()

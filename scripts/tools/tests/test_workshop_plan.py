@@ -200,7 +200,3 @@ class RealPlanTests(unittest.TestCase):
         whole = workshop_plan.video_moments(every)
         self.assertIn("network 2:06-", whole)
         self.assertNotIn("(chapter", whole, "the talk from chapter 1 to its end, in one part")
-
-
-if __name__ == "__main__":
-    unittest.main()

@@ -1,7 +1,5 @@
 """Tests of scripts/kit/pyramidkit/run/bounded.py: a run stopped at its bound, or at a test's, with every process it started, and the
 stopping of a whole process tree. The test binaries are fakes (fake_test_binary.py), so nothing is built.
-
-Run with: scripts/tool test
 """
 
 import os
@@ -227,7 +225,3 @@ class PlatformTests(unittest.TestCase):
         self.assertEqual(descendants, [grandchild])
         bounded.reap(descendants)
         self.assertTrue(gone(grandchild))
-
-
-if __name__ == "__main__":
-    unittest.main()

@@ -1,7 +1,5 @@
 """Tests of scripts/kit/pyramidkit/mutation/bug_operators.py: what each operator generates, and nothing inside a comment, a string literal
 or a branch of #if this machine does not compile.
-
-Run with: scripts/tool test
 """
 
 import unittest
@@ -133,7 +131,3 @@ class NeverInCommentsOrStringsTests(unittest.TestCase):
                   '#if canImport(CoreLocation)\nfunc g() -> Int {\n  x = y\n  return f(a, b)\n}\n#endif\n')
         found = [m for m in operators.mutants_of("Sources/X/X.swift", source) if m.operator in operators.OPERATORS[-7:]]
         self.assertEqual(found, [])
-
-
-if __name__ == "__main__":
-    unittest.main()

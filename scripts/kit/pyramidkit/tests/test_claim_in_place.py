@@ -138,7 +138,3 @@ class InPlaceTests(unittest.TestCase):
         self.assertIn("swift build --build-tests", claim_in_place.how_to_see_it(claim(check="build-error:x")))
         self.assertEqual(claim_in_place.how_to_see_it(claim(check="cmd:scripts/pyramid --tier Unit")),
                          "swift build --build-tests && scripts/pyramid --tier Unit")
-
-
-if __name__ == "__main__":
-    unittest.main()

@@ -169,7 +169,3 @@ class CommandCheckTests(unittest.TestCase):
             outcome, output = claims.check(copy, claim, PACKAGE)
         self.assertEqual((outcome.status, outcome.tests), ("passed", 5), output)
         self.assertTrue(output.startswith("building\n"))
-
-
-if __name__ == "__main__":
-    unittest.main()

@@ -1,7 +1,5 @@
 """Tests of the kit's command (pyramidkit/cli): its verbs, its version, its usage, and how it says what is wrong;
 and of the two things every verb shares from run/config.py: which package it means, and how it names itself.
-
-Run with: scripts/tool test
 """
 
 from __future__ import annotations
@@ -140,7 +138,3 @@ class LimitTests(unittest.TestCase):
             with self.subTest(text=text), self.assertRaises(Exception) as raised:
                 mutants_command.whole_number(text)
             self.assertIn("ArgumentTypeError", type(raised.exception).__name__)
-
-
-if __name__ == "__main__":
-    unittest.main()

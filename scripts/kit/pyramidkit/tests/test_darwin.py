@@ -3,8 +3,6 @@ build holds macOS's test bundle (a Mach-O bundle, never to be run: macos.py refu
 a stand-in `swift` that answers as macOS's SwiftPM does and replays a real run (fake_swift_macos.py, recordings in
 fixtures/kitrec/). Each run must count what the kit counted on Linux from the real test binary of the same tests
 (fixtures/kitrec/linux-*-report.json), going through `swift test` only.
-
-Run with: scripts/tool test
 """
 
 from __future__ import annotations
@@ -285,7 +283,3 @@ class ScratchCopyOnMacOSTests(MacOSTestCase):
         runs = self.swift_test_runs()
         self.assertEqual(len(runs), 2, "the tests as the code is, then with the mistake switched on")
         self.assertTrue(all(run[3] == self.UNIT for run in runs))
-
-
-if __name__ == "__main__":
-    unittest.main()

@@ -73,7 +73,3 @@ class ExitStatusTests(unittest.TestCase):
                 if name == "SystemExit" or called in ("sys.exit", "os._exit", "exit", "quit"):
                     found.append(f"{relative}:{node.lineno}")
         self.assertEqual(found, [])
-
-
-if __name__ == "__main__":
-    unittest.main()

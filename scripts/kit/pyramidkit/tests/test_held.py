@@ -1,6 +1,4 @@
 """Tests of pyramidkit/proofs/held.py: which find-and-replace mistakes one build holds, and how each is written.
-
-Run with: cd scripts && python3 -m unittest pyramidkit.tests.test_held
 """
 
 from __future__ import annotations

@@ -1,6 +1,4 @@
 """Tests of scripts/kit/pyramidkit/run/config.py (pyramid.json) and starter.py (--init's guesses).
-
-Run with: scripts/tool test
 """
 
 import json
@@ -193,7 +191,3 @@ class StarterTests(unittest.TestCase):
             with self.assertRaises(FileExistsError):
                 starter.write(Path(folder), found)
             self.assertEqual(json.loads(path.read_text()), found)
-
-
-if __name__ == "__main__":
-    unittest.main()

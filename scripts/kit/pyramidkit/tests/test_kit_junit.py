@@ -1,6 +1,4 @@
 """Tests of scripts/kit/pyramidkit/run/junit.py: a <testcase> per case, failures with file:line, skips, the counts.
-
-Run with: scripts/tool test
 """
 
 import tempfile

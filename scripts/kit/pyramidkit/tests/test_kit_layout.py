@@ -3,8 +3,6 @@ fake `swift` on PATH, which answers `build --show-bin-path` as SwiftPM 6.3.1 doe
 system handed to every `swift build` and `swift test`, swiftbuild's runners run directly and through `swift test`
 (whose runners each truncate the one stream path, as 6.3.1's do), the errors when nothing is built, and the results
 reader on a "6.4" event stream (fixtures/README.md: written from the schema, not recorded).
-
-Run with: scripts/tool test
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
 """Tests of scripts/kit/pyramidkit/run/results.py on real output: fixtures/kit-* were written by Swift 6.3.1 running the tests
 in fixtures/kit-DemoTests.swift.txt (a parameterized test of 3 passing cases, one of 2 cases failing on the second,
 a disabled test, a test in a suite, a warning, a known issue, and three XCTest methods: pass, skip, fail).
-
-Run with: scripts/tool test
 """
 
 import json
@@ -237,7 +235,3 @@ class XCTestConsoleTests(unittest.TestCase):
         text = "/p/A.swift:3: error: C.testX : noise\nTest Case 'C.testX' passed (0.001 seconds)"
         [result] = results.parse_xctest_console(text, lambda name: name)
         self.assertEqual((result.outcome, result.failures, result.message), ("passed", [], ""))
-
-
-if __name__ == "__main__":
-    unittest.main()

@@ -72,7 +72,3 @@ class FileTests(unittest.TestCase):
             self.assertEqual(markers.write(files), [other, missing])
             self.assertEqual((other.read_text(), missing.read_text()), ("z", "w"))
             self.assertEqual(markers.stale(files), [])
-
-
-if __name__ == "__main__":
-    unittest.main()

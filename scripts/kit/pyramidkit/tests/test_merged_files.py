@@ -1,7 +1,5 @@
 """Tests of pyramidkit/mutation/merged_files.py: a mutant sample's schema and the proofs' held mistakes in one build,
 merged line by line; a build's errors given to the side that wrote the line; what the copy holds remembered.
-
-Run with: cd scripts && python3 -m unittest pyramidkit.tests.test_merged_files
 """
 
 from __future__ import annotations
@@ -242,7 +240,3 @@ class SharedEngineTests(unittest.TestCase):
         with mock.patch.object(engine.scratch, "Scratch", Scratch), contextlib.redirect_stderr(io.StringIO()):
             engine.Engine(package, schemata=True, shared=False, measure_limits=False).start(mutants)
         self.assertEqual(prepared[-1][FILE].split("\n")[3], SOURCE.split("\n")[3])  # a copy of its own: no held line
-
-
-if __name__ == "__main__":
-    unittest.main()

@@ -1,6 +1,4 @@
 """Tests of scripts/kit/pyramidkit/run/mistake.py: the one model of a mistake put in on purpose.
-
-Run with: scripts/tool test
 """
 
 import unittest
@@ -64,7 +62,3 @@ class EachLineTests(unittest.TestCase):
     def test_it_finds_within_one_line(self):
         with self.assertRaisesRegex(MistakeError, "within one line"):
             Mistake("F.swift", "a\nb", "z", each_line=True)
-
-
-if __name__ == "__main__":
-    unittest.main()

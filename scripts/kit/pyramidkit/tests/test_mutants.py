@@ -1,8 +1,6 @@
 """Tests of the mutation modules (operators, sampling, ignore, engine, reports): each operator, and no mutant inside
 a comment, a string literal of any form, or code this machine does not compile; the sample, the ignore file, the
 run of one mutant and the report.
-
-Run with: scripts/tool test
 """
 
 from __future__ import annotations
@@ -636,7 +634,3 @@ class LayoutTests(unittest.TestCase):
     def test_no_module_rewrites_its_globals(self):
         for name, tree in self.trees().items():
             self.assertFalse([node for node in ast.walk(tree) if isinstance(node, ast.Global)], name)
-
-
-if __name__ == "__main__":
-    unittest.main()

@@ -1,7 +1,5 @@
 """Tests of scripts/kit/pyramidkit/mutation/precheck.py: which bodies are checked on their own, the check's command, and
 which mutants a check with several at once may call not compiling.
-
-Run with: scripts/tool test
 """
 
 from __future__ import annotations

@@ -1,7 +1,5 @@
 """Tests of scripts/kit/pyramidkit/cli/run.py's own logic: parsing both test runners' output, budgets, shape, flakiness, drawing,
 and the hang bound (a fake test binary that hangs, from fake_test_binary.py: nothing is built).
-
-Run with: scripts/tool test
 """
 
 import contextlib
@@ -973,7 +971,3 @@ class ManyClearedTests(unittest.TestCase):
                          kit_report.NAMED_CLEARED, output)
         self.assertEqual(len([line for line in output.splitlines() if "running UnitTests.T/slow" in line]),
                          kit_report.NAMED_CLEARED, output)
-
-
-if __name__ == "__main__":
-    unittest.main()

@@ -1,8 +1,6 @@
 """The kit's rooms, held to the shape its README says: each sub-package imports only from its own room or the rooms
 below it (run, coverage, docs, mutation, proofs, cli), no module imports itself back through others, no module finds
 a package's root from where the kit's own files are, none passes 500 lines, and none sets a global.
-
-Run with: scripts/tool test
 """
 
 import ast
@@ -129,7 +127,3 @@ class RoomTests(unittest.TestCase):
                     if target in module_names and target not in local and (name, target) not in allowed:
                         changed.append(f"{function.name}:{node.lineno} {target}")
             self.assertEqual(changed, [], f"{name} changes module-level values")
-
-
-if __name__ == "__main__":
-    unittest.main()

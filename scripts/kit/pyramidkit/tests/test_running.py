@@ -1,7 +1,5 @@
 """Tests of scripts/kit/pyramidkit/run/running.py: which tests started and never ended, in both libraries' console lines, and the
 identifiers of the tests a console names.
-
-Run with: scripts/tool test
 """
 
 import sys
@@ -192,7 +190,3 @@ class ListingTests(unittest.TestCase):
             self.assertEqual(testrun.xctest_identifiers(binary, root, layout.Build()), ("UnitTests.AXCTests/testOne",))
             self.assertIn("UnitTests.AXCTests/testOne", by_test.test_identifiers(binary, root))
             self.assertEqual(list(root.iterdir()), [])
-
-
-if __name__ == "__main__":
-    unittest.main()

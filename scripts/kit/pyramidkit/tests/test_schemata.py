@@ -1,7 +1,5 @@
 """Tests of scripts/kit/pyramidkit/mutation/schemata.py: each kind of mutant compiled into the line it came from, line numbers kept, and the
 lines the compiler rejects put back.
-
-Run with: scripts/tool test
 """
 
 from __future__ import annotations
@@ -401,7 +399,3 @@ class NewOperatorRewriteTests(unittest.TestCase):
         (mutant,) = schema.ids
         self.assertIn(mutant, schema.mismatched)
         self.assertFalse(schema.included(mutant))
-
-
-if __name__ == "__main__":
-    unittest.main()

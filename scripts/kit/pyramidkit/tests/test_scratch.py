@@ -1,6 +1,4 @@
 """Tests of scripts/kit/pyramidkit/run/scratch.py's reading of test output, its time-outs and its writes to the copy.
-
-Run with: scripts/tool test
 """
 
 import os
@@ -358,7 +356,3 @@ class StaleBuildTests(unittest.TestCase):
         with self.copy.mistake(Mistake("Sources/tiny/Value.swift", "= 0", "= 3")):
             self.assertLessEqual(value.stat().st_mtime_ns, time.time_ns())
         self.assertLessEqual(value.stat().st_mtime_ns, time.time_ns())
-
-
-if __name__ == "__main__":
-    unittest.main()

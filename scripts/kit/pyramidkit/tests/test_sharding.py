@@ -1,7 +1,5 @@
 """Tests of a mutation run's selection and of the reports around it: --in-diff (the lines a change touched), --shard
 K/N and `pyramid merge` (slices that make the whole run), the Stryker-schema report and GitHub annotations.
-
-Run with: python3 -m unittest discover -s pyramidkit/tests -t . (from scripts/kit/)
 """
 
 from __future__ import annotations
@@ -347,7 +345,3 @@ class AnnotationTests(unittest.TestCase):
                                           mutated="    x = 1\r\n")], TIERS)
         self.assertEqual(reports.github_annotations(made), [
             "::error file=Sources/A/a%2Cb%3Ac%25.swift,line=1,title=mutant survived%3A equality::x = 100%25  ->  x = 1"])
-
-
-if __name__ == "__main__":
-    unittest.main()

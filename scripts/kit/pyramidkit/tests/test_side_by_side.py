@@ -1,8 +1,6 @@
 """Tests of scripts/kit/pyramidkit/mutation/side_by_side.py and `scripts/mutants --jobs`: held mutants run N at a time,
 each in a forked worker of its own, with limits measured N runs at a time; the rebuilt ones after them, in this
 process, one at a time.
-
-Run with: scripts/tool test
 """
 
 from __future__ import annotations
@@ -224,7 +222,3 @@ class JobsOptionTests(unittest.TestCase):
                 command.main(["--package-path", str(self.root), "--jobs", value])
             self.assertEqual(stopped.exception.code, 2)
             self.assertIn("--jobs", error.getvalue())
-
-
-if __name__ == "__main__":
-    unittest.main()

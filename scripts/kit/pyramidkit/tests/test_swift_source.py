@@ -1,7 +1,5 @@
 """Tests of scripts/kit/pyramidkit/mutation/swift_source.py's bracket scanning: a call's arguments and a literal's entries, found at their
 top level, with comments and strings passed over when the code mask is given.
-
-Run with: scripts/tool test
 """
 
 import sys
@@ -93,6 +91,3 @@ class PlatformTests(unittest.TestCase):
         self.assertEqual({platform: set(conditions) for platform, conditions in swift_source.COMPILED_ON.items()},
                          before)
         self.assertTrue(all(isinstance(conditions, frozenset) for conditions in swift_source.COMPILED_ON.values()))
-
-if __name__ == "__main__":
-    unittest.main()

@@ -144,7 +144,3 @@ class SelectionTests(unittest.TestCase):
             self.assertEqual(test_coverage.load_seconds(root, root), seconds)
             (root / "Sources" / "A" / "a.swift").write_text("func f() { g() }\n")
             self.assertEqual(test_coverage.load_seconds(root, root), {}, "other sources: not these tests' times")
-
-
-if __name__ == "__main__":
-    unittest.main()

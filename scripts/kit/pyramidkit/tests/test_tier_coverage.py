@@ -1,6 +1,4 @@
 """Tests of scripts/kit/pyramidkit/coverage/by_tier.py: reading llvm-cov's lcov export, merging binaries and tiers, the per-module table.
-
-Run with: scripts/tool test
 """
 
 import unittest
@@ -92,7 +90,3 @@ class CoverageTests(unittest.TestCase):
                 (path / name).write_text("x")
             coverage.clear_profiles(path)
             self.assertEqual(sorted(p.name for p in path.iterdir()), ["keep.txt"])
-
-
-if __name__ == "__main__":
-    unittest.main()
