@@ -174,8 +174,8 @@ def _run(options: argparse.Namespace, package: MutatedPackage, chosen: Chosen) -
     def runnable(found: list) -> list:
         return [m for m in found if ignored.get(m.key, ("owed",))[0] == "owed" and tiers_reaching(m, reached, package.tiers)]
 
-    # Held: the whole selection but what the ignore file excuses, whatever the coverage reaches, as the proofs' build
-    # holds a mutantSample (proofs/universe.py), so that the two write the same files.
+    # Held: the whole selection but what the ignore file excuses, whatever the coverage reaches, so that every shard
+    # writes the same files and the next finds them built.
     to_run, held = runnable(mutants), [m for m in whole_selection if ignored.get(m.key, ("owed",))[0] == "owed"]
     # auto: the schemata always; below SCHEMATA_FROM compiled into the copy check-claims keeps built, incrementally,
     # each shard holding the whole selection (the next shard finds it built). From SCHEMATA_FROM, a shard's schema

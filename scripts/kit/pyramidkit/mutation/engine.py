@@ -10,8 +10,8 @@ import time
 from typing import Sequence
 
 from pyramidkit.coverage import by_test as test_coverage
-from pyramidkit.mutation import merged_files, schema_sites
 from pyramidkit.mutation import precheck as precheck_module
+from pyramidkit.mutation import schema_sites
 from pyramidkit.mutation import schemata as schemata_module
 from pyramidkit.mutation.package import MutatedPackage
 from pyramidkit.mutation.swift_source import Mutant
@@ -88,32 +88,16 @@ class Engine:
         package = self.package
         copy = scratch.Scratch(self.schema_tree, package.root, package.config.test_product, self.build_system)
         sources = {file: (package.root / file).read_text() for file in sorted({m.file for m in mutants})}
-        # In the copy the proofs share, beside the mistakes they last held there (merged_files.py): numbered after
-        # theirs, with their lines kept, so that a sample the proofs' build already holds (pyramid.json's
-        # mutantSample) is found built.
-        shared = self.schema_tree is None
-        schema = schemata_module.Schema(mutants, sources, first=merged_files.FIRST if shared else 0)
-        proofs = merged_files.recall(copy.tree, package.root) if shared else {}
-        # The same sample as the copy's last build (the proofs' mutantSample): what that build left out is left out
-        # again, and the module checks that found it are not made again.
-        recalled = bool(proofs) and merged_files.recall_schema(copy.tree, schema)
-        progress(f"== mutant schemata in {copy.tree.relative_to(package.root)}: {len(mutants)} mutants in one build"
-                 + (f", beside the proofs' mistakes held in {len(proofs)} files" if proofs else ""))
+        schema = schemata_module.Schema(mutants, sources)
+        progress(f"== mutant schemata in {copy.tree.relative_to(package.root)}: {len(mutants)} mutants in one build")
         started = time.monotonic()
-        if not recalled:
-            self._settle_schema(schema, copy)
+        self._settle_schema(schema, copy)
         for attempt in range(1, 60):
-            files, owners = merged_files.merged(proofs, schema) if proofs else (schema.files(), {})
-            copy.prepare(files)
+            copy.prepare(schema.files())
             built, seconds, log = copy.build()
             if built:
                 break
-            held_log, schema_log, others = merged_files.split(log, proofs, schema.written, owners) if proofs else \
-                ("", log, "")
-            put_back = schema.drop_errors(schema_log + "\n" + others)
-            for name in merged_files.files_with_errors(held_log) & set(proofs):
-                del proofs[name]  # the proofs' lines there are left out: their next build writes them again
-                put_back += 1
+            put_back = schema.drop_errors(log)
             progress(f"   build {attempt}: {seconds:.0f} s, {put_back} lines the schema cannot hold put back")
             if not put_back:
                 raise NotRunnable(f"mutants: the schemata do not build, for a reason not on a mutated line\n"
@@ -121,9 +105,6 @@ class Engine:
         else:
             raise NotRunnable("mutants: the schemata still do not build after 59 attempts")
         self.setup_seconds["schemata"] = round(time.monotonic() - started, 1)
-        if proofs:  # what the copy now holds, for the proofs' next build and the next run's
-            merged_files.remember(copy.tree, proofs, {name: (package.root / name).read_text() for name in proofs
-                                                      if (package.root / name).is_file()}, schema)
         held = sum(1 for m in mutants if schema.included(m))
         progress(f"   built in {self.setup_seconds['schemata']:.0f} s; {held} of {len(mutants)} mutants compiled in, "
                  f"the others rebuilt on their own")

@@ -44,10 +44,8 @@ VARIABLE = "PYRAMID_MUTANT"
 class Schema:
     """The rewritten files of a set of mutants, and the declarations each module needs."""
 
-    def __init__(self, mutants: list[generation.Mutant], sources: dict[str, str], first: int = 0) -> None:
-        # Each mutant's number in PYRAMID_MUTANT, from `first`: a schema compiled in beside other held mistakes
-        # (merged_files.py) numbers its mutants after theirs.
-        self.ids = {mutant: number for number, mutant in enumerate(mutants, start=first)}
+    def __init__(self, mutants: list[generation.Mutant], sources: dict[str, str]) -> None:
+        self.ids = {mutant: number for number, mutant in enumerate(mutants)}  # each one's number in PYRAMID_MUTANT
         self.sources = sources
         self.dropped: set[tuple[str, int]] = set()  # (file, line) left as they were
         # Whole-line mutants that leave a body that returns a value with none: never compiled, never built.

@@ -20,9 +20,8 @@ becomes a choice that the environment variable PYRAMID_MUTANT makes when the tes
 Only the side the conditional picks runs, as with the mistake alone. The held expression
 is the smallest one around the change that is bounded, on both sides, by what ends an expression (`,` `:` `=` a
 bracket, `{`, `return`, `guard`, `case` ...) and balanced (held_lines.py says how each form is found). A change that
-is none of these (a declaration, a new `case`, a `let` added, lines split) is not held: it is built alone, as before;
-but a coding key renamed is (held_keys.py).
-Nor is one the compiler rejects
+is none of these (a declaration such as a coding key renamed, a new `case`, a `let` added, lines split) is not held:
+it is built alone, as before. Nor is one the compiler rejects
 when held (a value of another type, an `await`): its line's errors put it back (`drop_errors`), as the schemata do.
 Line numbers never move, so a compiler's error names the line of the mistake it comes from.
 
@@ -37,9 +36,8 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
-from pyramidkit.mutation import merged_files, precheck, schemata
+from pyramidkit.mutation import schemata
 from pyramidkit.mutation.schema_sites import module_folder
-from pyramidkit.proofs import held_keys
 from pyramidkit.proofs.held_lines import (
     NOT_EXPRESSIONS,
     Site,
@@ -148,20 +146,11 @@ class HeldMistakes:
     twin's number (`number_of`); two choices over one span nest; a mistake whose span overlaps another's otherwise is
     built alone."""
 
-    def __init__(self, mistakes: list[Mistake], sources: dict[str, str], schema: schemata.Schema | None = None) -> None:
+    def __init__(self, mistakes: list[Mistake], sources: dict[str, str]) -> None:
         self.mistakes = mistakes
         self.sources = sources
-        # A mutant sample's schema held in the same build (numbered from merged_files.FIRST), when the package's
-        # pyramid.json names one (mutantSample); each line that both change stays this side's.
-        self.schema = schema
-        self.held_written: dict[str, str] = {}  # what this side alone writes
-        self.owners: dict[tuple[str, int], str] = {}  # which side wrote each changed line of a file both write
-        self.schema_put_back = 0  # the schema's lines the last drop_errors put back
         self.first: dict[tuple[str, str, str | None], int] = {}
         self.sites: dict[int, Site] = {}
-        # The mistakes held by one declaration (renamed coding keys of one enum): put back together.
-        self.together: dict[int, list[int]] = {}
-        keys: dict[str, list[tuple[int, held_keys.Renamed]]] = defaultdict(list)
         for number, mistake in enumerate(mistakes):
             source = sources.get(mistake.file)
             single = line_mistake(mistake, source) if source is not None else None
@@ -170,11 +159,6 @@ class HeldMistakes:
             if key in self.first:
                 continue
             self.first[key] = number
-            renamed = held_keys.renamed(source, single.find, single.replace) \
-                if single is not None and source is not None and single.replace is not None else None
-            if renamed is not None:
-                keys[mistake.file].append((number, renamed))
-                continue
             site = held_site(source, single, number) if single is not None and source is not None else None
             if site is None:
                 continue
@@ -184,17 +168,6 @@ class HeldMistakes:
                     not (same and site.text is None and all(other.text is None for other in same)):
                 continue
             self.sites[number] = site
-        for file, renamed_keys in keys.items():  # one declaration at the anchor; the others hold nothing of their own
-            for members in held_keys.groups(sources[file], renamed_keys):
-                anchor = members[0][1].anchor
-                sites = {number: Site(anchor, anchor, text=held_keys.declaration(members)) if number == members[0][0]
-                         else Site(key.at, key.at, text="") for number, key in members}
-                others = [self.sites[other] for other in self.sites if self.mistakes[other].file == file]
-                if any(other.start < site.end and site.start < other.end for site in sites.values() for other in others):
-                    continue
-                self.sites.update(sites)
-                for number in sites:
-                    self.together[number] = sorted(sites)
         self.written: dict[str, str] = {}
 
     def number_for(self, mistake: Mistake) -> int | None:
@@ -208,11 +181,8 @@ class HeldMistakes:
         return number if number is not None and number in self.sites else None
 
     def original(self, name: str) -> str | None:
-        """A file as the code is (a held file's text before the mistakes, or the sample's mutants, were written in), for
-        a mistake made alone."""
-        if name in self.sources:
-            return self.sources[name]
-        return self.schema.sources.get(name) if self.schema is not None else None
+        """A file as the code is (a held file's text before the mistakes were written in), for a mistake made alone."""
+        return self.sources.get(name)
 
     def number_of(self, index: int) -> int:
         number = self.number_for(self.mistakes[index])
@@ -244,24 +214,13 @@ class HeldMistakes:
             written[file] = text
         for folder in sorted({module_folder(file) for file in by_file}):
             written[f"{folder}/__PyramidMutants.swift"] = schemata.SUPPORT
-        self.held_written = written
-        if self.schema is not None:
-            written, self.owners = merged_files.merged(written, self.schema)
         self.written = written
         return written
 
     def drop_errors(self, log: str) -> list[int]:
         """Builds each mistake alone whose held line the compiler rejected; an error on a line without one (an
         expression over several lines: `if` and `switch` expressions are named at their first line) puts back the
-        nearest held lines above and below it in the file. Returns the numbers put back. With a schema held beside
-        them, an error on a line it wrote, or on a line of its files neither wrote, is the schema's (it puts lines back:
-        `schema_put_back` counts them); the latter is this side's only when the schema put nothing back."""
-        self.schema_put_back = 0
-        if self.schema is not None:  # an error on a line neither wrote is the schema's first, as its rules guess more
-            log, schema_log, others = merged_files.split(log, self.held_written, self.schema.written, self.owners)
-            self.schema_put_back = self.schema.drop_errors(schema_log + "\n" + others)
-            if not self.schema_put_back:
-                log += "\n" + others
+        nearest held lines above and below it in the file. Returns the numbers put back."""
         lines: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
         for number in self.sites:
             file, line = self.line_of(number)
@@ -277,8 +236,6 @@ class HeldMistakes:
             below = [held for held in here if held > line]
             for nearest in ([max(above)] if above else []) + ([min(below)] if below else []):
                 dropped.update(here[nearest])
-        for number in list(dropped):
-            dropped.update(self.together.get(number, []))
         for number in dropped:
             del self.sites[number]
         return sorted(dropped)
@@ -302,34 +259,18 @@ def build(copy, holding: HeldMistakes, say, extra: dict[str, str] | None = None)
     rejected = set(json.loads(memory.read_text())) if memory is not None and memory.is_file() else set()
     for number in [number for number in holding.sites if _key(holding, number) in rejected]:
         del holding.sites[number]
-    if memory is not None and holding.schema is not None:
-        # The sample's lines the last build of the same sample left out, left out again; else the schema checked
-        # module by module first, with the package's own build's commands (precheck.settle: seconds, where a build
-        # that fails costs one for each round of errors).
-        root = getattr(copy, "root", None)
-        manifest = root / ".build" / "debug.yaml" if root is not None else None
-        if not merged_files.recall_schema(Path(copy.tree), holding.schema) and manifest is not None \
-                and manifest.is_file():
-            arguments = precheck.module_arguments(manifest)
-            if arguments and root is not None:
-                precheck.settle(holding.schema, root, arguments)
     for attempt in range(1, 60):  # each round puts something back, or ends
         copy.prepare({**(extra or {}), **holding.files()})
         built, seconds, log = copy.build()
         if built:
-            if memory is not None:  # a mutants run in this copy writes the same held lines (merged_files.recall)
-                merged_files.remember(Path(copy.tree), holding.held_written, holding.sources, holding.schema)
             return True, seconds, log
         keys = {number: _key(holding, number) for number in holding.sites}
         dropped = holding.drop_errors(log)
         names = '; '.join(holding.mistakes[number].name or holding.mistakes[number].find.strip() for number in dropped)
-        said = ([f"the compiler would not hold {len(dropped)}, built alone: {names}"] if dropped or
-                not holding.schema_put_back else []) + \
-            ([f"{holding.schema_put_back} lines of the mutant sample's schema put back"] if holding.schema_put_back else [])
-        say(f"   held build {attempt}: {seconds:.1f} s; {'; '.join(said)}")
+        say(f"   held build {attempt}: {seconds:.1f} s; the compiler would not hold {len(dropped)}, built alone: {names}")
         if memory is not None and dropped:
             rejected |= {keys[number] for number in dropped}
             memory.write_text(json.dumps(sorted(rejected), indent=1) + "\n")
-        if not dropped and not holding.schema_put_back:
+        if not dropped:
             break
     return False, seconds, log

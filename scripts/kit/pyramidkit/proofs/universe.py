@@ -6,22 +6,14 @@ promises and workshop exercises): one list, in that order, so that each tool tha
 mistake is switched on by its number in PYRAMID_MUTANT; one the build cannot hold is built alone in its file as the
 code is, the other files keeping theirs.
 The mutants' rebuild engine alone builds the copy as the code is: its mutants, rebuilt one at a time, built slower in
-a held copy (126.9 s against 100.5 s for a CI run's 39).
-
-When pyramid.json names a mutantSample N, the same build also holds the schema of the N mutants `mutants --limit N`
-takes (mutation/merged_files.py merges the two line by line), so that such a run, after the proofs, finds them built.
+a held copy (126.9 s against 100.5 s for a CI run's 39). A mutants run in the copy writes its schema's files there,
+and the proofs' next build writes the held files back: an incremental build of the modules above them.
 
 Python's standard library only; tested by pyramidkit/tests/test_held.py.
 """
 
 from __future__ import annotations
 
-from pyramidkit.mutation import merged_files, schemata
-from pyramidkit.mutation.engine import SCHEMATA_FROM
-from pyramidkit.mutation.ignore import load_ignored
-from pyramidkit.mutation.operators import all_mutants
-from pyramidkit.mutation.package import MutatedPackage
-from pyramidkit.mutation.sampling import sample
 from pyramidkit.proofs import held, mistake_file
 from pyramidkit.run import config as kit_config
 from pyramidkit.run.mistake import Mistake
@@ -43,21 +35,5 @@ def holding(package: kit_config.Config) -> held.HeldMistakes:
         path = package.root / name
         if path.is_file():
             sources[name] = path.read_text()
-    return held.HeldMistakes(every, sources, sample_schema(package) if len(every) < merged_files.FIRST else None)
+    return held.HeldMistakes(every, sources)
 
-
-def sample_schema(package: kit_config.Config) -> schemata.Schema | None:
-    """The schema of the mutants `mutants --limit N` takes, N the package's mutantSample (those the ignore file
-    excuses left out, as that run leaves them out), numbered from merged_files.FIRST; None without a mutantSample,
-    or for one from SCHEMATA_FROM, which such a run compiles in a copy of its own.
-    held.build checks it by the compiler before its first build."""
-    if not package.mutant_sample:
-        return None
-    mutated = MutatedPackage.of(package)
-    ignored = load_ignored(mutated)
-    chosen = [mutant for mutant in sample(all_mutants(mutated, None), package.mutant_sample)
-              if ignored.get(mutant.key, ("owed",))[0] == "owed"]
-    if len(chosen) >= SCHEMATA_FROM:  # such a run compiles its schema in a copy of its own: none held here
-        return None
-    sources = {name: (package.root / name).read_text() for name in sorted({mutant.file for mutant in chosen})}
-    return schemata.Schema(chosen, sources, first=merged_files.FIRST)

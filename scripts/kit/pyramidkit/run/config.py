@@ -18,11 +18,7 @@ budgets and programs.
       "excludedModules": ["MyTestSupport"],             optional: modules coverage and mutants leave out
       "docs": ["README.md", "docs/*.md"],               optional: files whose pyramid markers quote the run
       "allowWarnings": false,                           optional: true runs the tiers of a build that warns
-      "mutantsIgnore": "mutants-ignore.txt",            optional: the surviving mutants excused, and why (mutants)
-      "mutantSample": 40                                optional: the mutants `mutants --limit 40` takes, compiled
-                                                        into the held build too (proofs/universe.py), so that such a
-                                                        run after the claims builds nothing of its own (below
-                                                        100: from there such a run has a copy of its own)
+      "mutantsIgnore": "mutants-ignore.txt"             optional: the surviving mutants excused, and why (mutants)
     }
 
 The budgets, in pyramid.json itself or in the file it names (read by run/budgets.py and run/bounds.py):
@@ -60,7 +56,13 @@ from pathlib import Path
 from pyramidkit.run.errors import UsageError
 
 FILE = "pyramid.json"
-KEYS = {"testProduct", "tiers", "budgets", "mistakes", "mistakeFields", "programs", "excludedModules", "docs", "allowWarnings", "mutantsIgnore", "mutantSample",
+# Keys of the kit's first form, refused with what became of them.
+RETIRED = {
+    "claims": "a claim is a row of the mistakes file with a check (proofs/mistake_file.py), named under \"mistakes\"",
+    "mutantSample": "the proofs' build no longer holds a sample's mutants (a mutants run builds its schema, "
+                    "incrementally, in the same copy); leave it out",
+}
+KEYS = {"testProduct", "tiers", "budgets", "mistakes", "mistakeFields", "programs", "excludedModules", "docs", "allowWarnings", "mutantsIgnore",
         "about"}
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # SwiftPM names the test binary after the package, whose name may hold `-` and `.` (swift-argument-parserPackageTests).
@@ -102,7 +104,6 @@ class Config:
     docs: tuple[str, ...] = ()
     allow_warnings: bool = False
     mutants_ignore: Path | None = None
-    mutant_sample: int | None = None
 
     @property
     def names(self) -> list[str]:
@@ -148,9 +149,9 @@ def parse(data, root: Path) -> Config:
     where = root / FILE
     if not isinstance(data, dict):
         raise ConfigError(f"{where} must hold a JSON object")
-    if "claims" in data:  # the claims file of kit 0.1's first form
-        raise ConfigError(f"{where}: claims is no key now: a claim is a row of the mistakes file with a check "
-                          "(proofs/mistake_file.py), named under \"mistakes\"")
+    retired = sorted(set(data) & set(RETIRED))
+    if retired:
+        raise ConfigError(f"{where}: {retired[0]} is no key now: {RETIRED[retired[0]]}")
     unknown = sorted(set(data) - KEYS)
     if unknown:
         raise ConfigError(f"{where}: unknown key {', '.join(unknown)} (the keys: {', '.join(sorted(KEYS))})")
@@ -228,18 +229,7 @@ def parse(data, root: Path) -> Config:
         docs=_strings(data.get("docs", []), f"{where}: docs"),
         allow_warnings=_boolean(data.get("allowWarnings", False), f"{where}: allowWarnings"),
         mutants_ignore=_path(data, "mutantsIgnore", root, where),
-        mutant_sample=_sample(data, where),
     )
-
-
-def _sample(data: dict, where: object) -> int | None:
-    """mutantSample: a whole number of at least 1, or absent."""
-    if "mutantSample" not in data:
-        return None
-    value = data["mutantSample"]
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigError(f"{where}: mutantSample must be a whole number of at least 1 (the N of mutants --limit N)")
-    return value
 
 
 def find_root(start: Path) -> Path:

@@ -152,11 +152,6 @@ class MistakesFileTests(unittest.TestCase):
         del data["mistakes"]
         self.assertEqual(claims.load(kit_config.parse(data, self.root)), [])
 
-    def test_the_claims_key_of_the_first_form_says_where_claims_went(self):
-        data = {"testProduct": "P", "tiers": [{"name": "Unit", "targets": ["UnitTests"]}], "claims": "c.json"}
-        with self.assertRaisesRegex(kit_config.ConfigError, "a claim is a row of the mistakes file with a check"):
-            kit_config.parse(data, self.root)
-
 
 class CommandCheckTests(unittest.TestCase):
     """A `cmd:` claim's check: a command in the copy, whose closing line says how many tests it ran."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import unittest
 from pathlib import Path
 
-from pyramidkit.proofs import held, held_keys
+from pyramidkit.proofs import held
 from pyramidkit.run.mistake import Mistake
 
 FILE = "Sources/Server/Routes.swift"
@@ -138,62 +138,14 @@ class HeldFormsTests(unittest.TestCase):
             with self.subTest(other):  # another value, another name, no default: not this form
                 self.assertFalse(held.HeldMistakes([Mistake(FILE, find, other)], {FILE: source}).held(0))
 
-    def test_a_coding_key_given_a_raw_value_is_held_by_the_enum_s_keys(self):
-        source = ("struct Point: Codable {\n    var latitude: Double\n    var longitude: Double\n"
-                  "    private enum CodingKeys: String, CodingKey {\n        case latitude\n        // the second\n"
-                  "        case longitude\n    }\n}\n")
-        mistakes = [Mistake(FILE, "        case latitude\n", '        case latitude = "lat"\n'),
-                    Mistake(FILE, "        case longitude\n", '        case longitude = "lng"\n')]
-        holding = held.HeldMistakes(mistakes, {FILE: source})
-        self.assertEqual([holding.held(0), holding.held(1)], [True, True])
-        lines = holding.files()[FILE].split("\n")
-        self.assertEqual(len(lines), len(source.split("\n")), "no line moves")
-        self.assertEqual(lines[3], '    private enum CodingKeys: String, CodingKey { var stringValue: String { switch '
-                         '(__PyramidMutant.active, self) { case (0, .latitude): return "lat"; case (1, .longitude): return '
-                         '"lng"; default: return rawValue } }; init?(stringValue: String) { switch (__PyramidMutant.active, '
-                         'stringValue) { case (0, "lat"): self = .latitude; case (0, "latitude"): return nil; case (1, '
-                         '"lng"): self = .longitude; case (1, "longitude"): return nil; default: self.init(rawValue: '
-                         'stringValue) } }')
-        self.assertEqual(lines[4:7], source.split("\n")[4:7], "the cases as they are")
-        # The compiler's error on the enum's line puts both back.
-        self.assertEqual(holding.drop_errors(f"/copy/{FILE}:4:30: error: no\n"), [0, 1])
-        self.assertEqual([holding.held(0), holding.held(1)], [False, False])
-
-    def test_a_coding_keys_enum_added_is_held_once_for_its_type(self):
-        source = ("struct Report: Codable {\n    public var position: Int\n    public var places: [Int]\n}\n"
-                  "struct Other: Codable {\n    var origin: Int\n}\n")
-        added = "    private enum CodingKeys: String, CodingKey {{ case {} }}\n"
-        mistakes = [Mistake(FILE, "    public var position: Int\n",
-                            "    public var position: Int\n" + added.format('position = "origin", places')),
-                    Mistake(FILE, "    public var places: [Int]\n",
-                            "    public var places: [Int]\n" + added.format('position, places = "results"'))]
-        holding = held.HeldMistakes(mistakes, {FILE: source})
-        self.assertEqual([holding.held(0), holding.held(1)], [True, True])
-        lines = holding.files()[FILE].split("\n")
-        self.assertEqual(len(lines), len(source.split("\n")), "no line moves")
-        self.assertTrue(lines[1].startswith("    public var position: Int; private enum CodingKeys: String, CodingKey { "
-                                            "case position, places; var stringValue: String { switch "
-                                            "(__PyramidMutant.active, self) { case (0, .position): return \"origin\"; "
-                                            "case (1, .places): return \"results\"; default: return rawValue } }"),
-                        lines[1])
-        self.assertEqual(lines[2], "    public var places: [Int]", "one enum, on the first property's line")
-        self.assertEqual(holding.drop_errors(f"/copy/{FILE}:2:40: error: no\n"), [0, 1])
-
-    def test_what_no_renamed_key_holds(self):
-        source = "struct A: Codable {\n    var position: Int\n}\nstruct B: Codable {\n    var places: Int\n}\n"
-        added = "    private enum CodingKeys: String, CodingKey {{ case {} }}\n"
-        for find, replace in [
-                ("    var position: Int\n", "    var position: Int\n" + added.format("position")),  # nothing renamed
-                ("    var position: Int\n", "    var position: Int\n" + added.format('position = "a", x = "b"')),
-                ("var position: Int\n", "var position: Int\n" + added.format('position = "a"')),  # inside a line
-                ("    var position: Int\n}\n", "    var position: Int\n}\n" + added.format('position = "a"'))]:
+    def test_a_coding_key_renamed_is_a_declaration_built_alone(self):
+        source = ("struct Point: Codable {\n    var latitude: Double\n"
+                  "    private enum CodingKeys: String, CodingKey {\n        case latitude\n    }\n}\n")
+        for find, replace in [("        case latitude\n", '        case latitude = "lat"\n'),
+                              ("    var latitude: Double\n", "    var latitude: Double\n    enum K: String, CodingKey "
+                                                             '{ case latitude = "lat" }\n')]:
             with self.subTest(replace):
-                self.assertIsNone(held_keys.renamed(source, find, replace))
-        # Two types with the same cases are not one enum's.
-        self.assertFalse(held_keys.same_scope(source, source.index("    var position"), source.index("    var places")))
-        self.assertTrue(held_keys.same_scope(source, 0, len(source)))
-        self.assertIsNone(held_keys.renamed("enum K: Int, CodingKey {\n    case a\n}\n", "    case a\n",
-                                            '    case a = "b"\n'), "not a String enum")
+                self.assertFalse(held.HeldMistakes([Mistake(FILE, find, replace)], {FILE: source}).held(0))
 
     def test_a_statement_that_is_no_value_is_chosen_by_an_if(self):
         holding, lines = written(Mistake(FILE, "port = value", "_ = value"))
@@ -371,28 +323,6 @@ class UniverseTests(unittest.TestCase):
         holding = universe.holding(package)
         self.assertEqual([holding.held_as(mistake) for mistake in found], [0, 1])
 
-    def test_the_mutant_sample_is_held_beside_the_mistakes_when_pyramid_json_names_one(self):
-        import dataclasses
-
-        from pyramidkit.mutation import merged_files
-        from pyramidkit.mutation.operators import all_mutants
-        from pyramidkit.mutation.package import MutatedPackage
-        from pyramidkit.mutation.sampling import sample
-        from pyramidkit.proofs import universe
-        package = self.package()
-        self.assertIsNone(universe.holding(package).schema)
-        sampled = dataclasses.replace(package, mutant_sample=3)
-        schema = universe.holding(sampled).schema
-        taken = sample(all_mutants(MutatedPackage.of(sampled), None), 3)
-        self.assertEqual(len(taken), 3)
-        self.assertEqual(list(schema.ids), taken)  # what `mutants --limit 3` takes, in its order
-        self.assertEqual(min(schema.ids.values()), merged_files.FIRST)
-        from unittest import mock
-        with mock.patch.object(universe, "SCHEMATA_FROM", 3):  # a sample that large runs in a copy of its own
-            self.assertIsNone(universe.holding(sampled).schema)
-        with mock.patch.object(universe, "SCHEMATA_FROM", 4):
-            self.assertIsNotNone(universe.holding(sampled).schema)
-
     def test_a_mistakes_file_that_is_not_rows_is_refused_with_where(self):
         from pyramidkit.proofs import mistake_file, universe
         for data, words in (({"rows": []}, r"a.json must hold \{\"mistakes\": \[...\]\}"),
@@ -441,36 +371,6 @@ class HeldBuildTests(unittest.TestCase):
         second = held.HeldMistakes(mistakes, {FILE: SOURCE})
         self.assertEqual(held.build(Copy(), second, said.append)[0], True)
         self.assertEqual((len(builds), [second.held(index) for index in range(2)]), (3, [True, False]))
-
-
-    def test_a_schema_line_rejected_is_put_back_and_the_next_build_of_the_same_sample_starts_without_it(self):
-        import tempfile
-
-        from pyramidkit.mutation import merged_files, operators, schemata
-        folder = tempfile.TemporaryDirectory()
-        self.addCleanup(folder.cleanup)
-        builds, said = [], []
-        line = next(number for number, text in enumerate(SOURCE.split("\n"), start=1) if "radius > 0" in text)
-
-        Copy = fake_copy(Path(folder.name) / "tree", builds,  # the schema's line rejected
-                         lambda text: f"/x/{FILE}:{line}:9: error: cannot hold it\n"
-                         if text.split("\n")[line - 1] != SOURCE.split("\n")[line - 1] else None)
-
-        def sampled():
-            found = [m for m in operators.mutants_of(FILE, SOURCE) if m.line == line]
-            return schemata.Schema(found, {FILE: SOURCE}, first=merged_files.FIRST)
-
-        mistakes = [Mistake(FILE, "send(.error(404, ", "send(.error(400, ")]
-        first = held.HeldMistakes(mistakes, {FILE: SOURCE}, sampled())
-        self.assertTrue(held.build(Copy(), first, said.append)[0])
-        self.assertEqual(len(builds), 2)
-        self.assertIn("lines of the mutant sample's schema put back", said[0])
-        self.assertTrue(first.held(0))
-        self.assertEqual(merged_files.recall(Path(folder.name) / "tree", Path(folder.name)), {})  # no package files here to match
-        second = held.HeldMistakes(mistakes, {FILE: SOURCE}, sampled())
-        self.assertTrue(held.build(Copy(), second, said.append)[0])
-        self.assertEqual(len(builds), 3)  # the rejected line was not tried again
-        self.assertEqual(builds[2], builds[1])
 
 
 class ExtraFilesTests(unittest.TestCase):

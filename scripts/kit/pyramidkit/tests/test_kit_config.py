@@ -96,12 +96,9 @@ class ConfigTests(unittest.TestCase):
                          frozenset({"exercise"}))
         self.refused({**GOOD, "mistakeFields": "exercise"}, "mistakeFields must be a list of non-empty strings")
 
-    def test_a_mutant_sample_is_a_whole_number_of_at_least_one(self):
-        self.assertIsNone(config.parse(GOOD, self.root).mutant_sample)
-        self.assertEqual(config.parse({**GOOD, "mutantSample": 1}, self.root).mutant_sample, 1)
-        self.assertEqual(config.parse({**GOOD, "mutantSample": 40}, self.root).mutant_sample, 40)
-        for wrong in (0, -3, 2.5, "40", True, None, [40]):
-            self.refused({**GOOD, "mutantSample": wrong}, "mutantSample must be a whole number of at least 1")
+    def test_a_key_of_the_first_form_says_what_became_of_it(self):
+        for key, said in (("claims", "a claim is a row of the mistakes file"), ("mutantSample", "leave it out")):
+            self.refused({**GOOD, key: 40}, f"{key} is no key now: ", said)
 
     def test_a_test_product_named_after_a_package_with_dashes(self):
         read = config.parse({**GOOD, "testProduct": "swift-argument-parserPackageTests"}, self.root)
