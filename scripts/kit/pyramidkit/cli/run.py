@@ -4,7 +4,7 @@
 Used by scripts/pyramid (every tier, the report, the budgets) and scripts/test-tier (one tier), on the package at
 --package-path (default: the one this file is in), whose pyramid.json names its tiers, test product, budgets,
 programs and docs (scripts/kit/pyramidkit/run/config.py). Python's standard library only; this file's logic is tested by
-scripts/kit/pyramidkit/tests/test_pyramid.py, the kit's parts by scripts/tools/tests/test_kit_*.py.
+scripts/kit/pyramidkit/tests/test_pyramid.py, the kit's parts by scripts/kit/pyramidkit/tests/test_kit_*.py.
 
 Results are read by the kit's one reader (scripts/kit/pyramidkit/run/results.py): XCTest's from its console lines ("Test
 Case '...' passed (0.001 seconds)"; on Linux it writes an xUnit file only under --parallel, and calls a skip passed
