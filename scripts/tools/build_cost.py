@@ -93,7 +93,7 @@ def markdown(result: dict) -> str:
 
 
 def main(arguments: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="scripts/tool build-cost", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="scripts/tool build-cost", description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", metavar="FILE", help="write the measurements as JSON")
     parser.add_argument("--markdown", metavar="FILE", help="write the table as Markdown")
     parser.add_argument("--update-docs", action="store_true", help=f"write the table into {CHAPTER.name}")

@@ -174,7 +174,7 @@ def chapters(selected: list[str]) -> list[Path]:
 
 
 def main(arguments: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="scripts/tool chapter-tests", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="scripts/tool chapter-tests", description=__doc__.split("\n\n")[0])
     parser.add_argument("chapters", nargs="*", metavar="CHAPTER", help="chapter numbers (all when none is given)")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--update-docs", action="store_true", help="write each command's output into its chapter")

@@ -53,6 +53,9 @@ def offences(text: str, names: set[str]) -> list[tuple[int, str]]:
 
 
 def main(arguments: list[str]) -> int:
+    if arguments in (["-h"], ["--help"]):
+        print(f"usage: scripts/tool check-kit-names\n\n{__doc__.strip()}")
+        return 0
     if arguments:
         raise UsageError("usage: scripts/tool check-kit-names (it takes no option)")
     dump = json.loads(subprocess.run(["swift", "package", "--package-path", str(ROOT), "dump-package"],

@@ -29,6 +29,7 @@ Python's standard library, and nm and ldd.
 
 from __future__ import annotations
 
+import argparse
 import ast
 import json
 import pathlib
@@ -65,10 +66,15 @@ IMPORT = re.compile(r"^\s*(?:@testable\s+)?(?:(?:public|package|internal|filepri
 
 
 def main(arguments: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="scripts/tool check-layout", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--update-docs", action="store_true", help=f"rewrite the layers' graph in {DOCS}")
+    parser.add_argument("--binaries", nargs="?", const="", metavar="PRODUCTS",
+                        help="check the built programs instead (PRODUCTS: the built products' folder, "
+                             "swift build --show-bin-path when not given)")
+    options = parser.parse_args(arguments)
     root = pathlib.Path(__file__).resolve().parents[2]
-    if "--binaries" in arguments:
-        rest = [argument for argument in arguments if argument != "--binaries"]
-        return check_binaries(root, pathlib.Path(rest[0]) if rest else None)
+    if options.binaries is not None:
+        return check_binaries(root, pathlib.Path(options.binaries) if options.binaries else None)
     dump = subprocess.run(
         ["swift", "package", "dump-package"], cwd=root, capture_output=True, text=True, check=True
     ).stdout
@@ -132,7 +138,7 @@ def main(arguments: list[str]) -> int:
         print(f"check-layout: {DOCS} has no check-layers block", file=sys.stderr)
         return 1
     if found.group(2) != graph:
-        if "--update-docs" in sys.argv[1:]:
+        if options.update_docs:
             docs.write_text(BLOCK.sub(lambda m: m.group(1) + graph + m.group(3), text))
             print(f"layers: {DOCS} updated")
         else:

@@ -340,7 +340,7 @@ def fuzz(examples: int, server_url: str | None) -> int:
 
 
 def main(arguments: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="scripts/tool contract", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="scripts/tool contract", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     checking = commands.add_parser("check", help="validate the app's requests, the server's answers, poi's --json")
     fuzzing = commands.add_parser("fuzz", help="drive the server with schemathesis, from the document")

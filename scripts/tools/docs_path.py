@@ -271,7 +271,7 @@ def updated() -> dict[Path, str]:
 
 
 def main(arguments: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="scripts/tool docs-path", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="scripts/tool docs-path", description=__doc__.split("\n\n")[0])
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--check", action="store_true", help="fail when a page is not as --update-docs writes it")
     mode.add_argument("--update-docs", action="store_true", help="write the contents, the path blocks and links")
@@ -291,6 +291,8 @@ def main(arguments: list[str]) -> int:
             print(f"   DOCS {path.relative_to(ROOT)} is not as scripts/tool docs-path --update-docs writes it",
                   file=sys.stderr)
         return 1
+    if options.check:
+        print(f"docs-path: {len(files)} pages as --update-docs writes them")
     if not options.update_docs and not options.check:
         print(contents())
     return 0

@@ -218,7 +218,7 @@ def run_report() -> dict:
 
 
 def main(arguments: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="scripts/tool inputs", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="scripts/tool inputs", description=__doc__.split("\n\n")[0])
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--check", action="store_true", help="every input has its classes covered (the default)")
     mode.add_argument("--update-docs", action="store_true", help=f"write {DOCS.relative_to(ROOT)}")

@@ -140,7 +140,7 @@ def check_counts(report: dict, expected: dict[str, dict]) -> list[str]:
 
 
 def main(arguments: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="scripts/tool kit-fresh-package", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="scripts/tool kit-fresh-package", description=__doc__.split("\n\n")[0])
     parser.add_argument("--keep", action="store_true", help="keep the package (its folder is printed)")
     options = parser.parse_args(arguments)
     folder = Path(tempfile.mkdtemp(prefix="kit-fresh-"))

@@ -201,7 +201,7 @@ def doc_files() -> list[Path]:
 
 
 def main(arguments: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="scripts/tool measure", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="scripts/tool measure", description=__doc__.split("\n\n")[0])
     parser.add_argument("keys", nargs="*", metavar="KEY", help="measure only these (all when none is given)")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--update-docs", action="store_true", help="write the figures between the measure markers")

@@ -284,7 +284,7 @@ def throughput(paths: list[Path], rounds: int, seconds: float, threads: int) -> 
 
 
 def main(arguments: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="scripts/tool soak", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="scripts/tool soak", description=__doc__.split("\n\n")[0])
     length = parser.add_mutually_exclusive_group()
     length.add_argument("--seconds", type=float, help="how long the clients run (default 30)")
     length.add_argument("--minutes", type=float, help="how long the clients run, in minutes")

@@ -240,7 +240,7 @@ def said(ok: bool, says: str, outcome) -> str:
 
 
 def main(arguments: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="scripts/tool steps", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="scripts/tool steps", description=__doc__.split("\n\n")[0])
     parser.add_argument("chapters", nargs="*", type=int, metavar="CHAPTER",
                         help=f"chapters to replay (all: {', '.join(map(str, sorted(STEPS)))})")
     parser.add_argument("--list", action="store_true", help="list the steps and what each shows")

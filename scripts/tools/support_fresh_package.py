@@ -83,7 +83,7 @@ def tests_in(folder: Path) -> int:
 
 
 def main(arguments: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="scripts/tool support-fresh-package", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="scripts/tool support-fresh-package", description=__doc__.split("\n\n")[0])
     parser.add_argument("--keep", action="store_true", help="keep the package (its folder is printed)")
     options = parser.parse_args(arguments)
     folder = Path(tempfile.mkdtemp(prefix="support-fresh-"))

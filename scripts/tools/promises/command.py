@@ -397,7 +397,7 @@ def updated_docs(text: str, rows: list[Row]) -> str:
 
 
 def main(arguments: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="scripts/tool promises", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="scripts/tool promises", description=__doc__.split("\n\n")[0])
     parser.add_argument("rows", nargs="*", metavar="PROMISE", help="only these rows (--prove, --measure)")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--check", action="store_true", help="every promise has a row and a test (the default)")

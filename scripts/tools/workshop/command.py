@@ -315,7 +315,7 @@ def main(arguments: list[str]) -> int:
     if arguments[:1] == ["rehearse"]:
         return rehearse.main(arguments[1:])
     writing = [exercise.name for exercise in write_the_test.EXERCISES]
-    parser = argparse.ArgumentParser(prog="scripts/workshop", description=__doc__.splitlines()[0],
+    parser = argparse.ArgumentParser(prog="scripts/workshop", description=__doc__.split("\n\n")[0],
                                      usage="scripts/workshop list | check NAME | hint NAME | verify | "
                                            "plan [--check | --update-docs] | rehearse [--update-docs]")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -323,6 +323,8 @@ def main(arguments: list[str]) -> int:
     commands.add_parser("check").add_argument("name", metavar="NAME")
     commands.add_parser("hint").add_argument("name", metavar="NAME")
     commands.add_parser("verify")
+    commands.add_parser("plan")  # each read by its own parser, above: listed here for --help
+    commands.add_parser("rehearse")
     options = parser.parse_args(arguments)
     if options.command == "list":
         print("Change the code (hidden tests judge it):")

@@ -350,7 +350,7 @@ def talk_end(transcript: Path) -> tuple[int, list[str]]:
 
 
 def main(arguments: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="scripts/workshop plan", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="scripts/workshop plan", description=__doc__.split("\n\n")[0])
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--check", action="store_true", help="fail when a slot does not fit or the docs differ")
     mode.add_argument("--update-docs", action="store_true", help="write the plan's table into docs/workshop.md")

@@ -86,7 +86,7 @@ def table(build: float, setup: float, slots: list[tuple[int, int, str, float]]) 
 
 
 def main(arguments: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="scripts/workshop rehearse", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="scripts/workshop rehearse", description=__doc__.split("\n\n")[0])
     parser.add_argument("--update-docs", action="store_true", help=f"write the table into {FACILITATOR.name}")
     options = parser.parse_args(arguments)
 

@@ -545,7 +545,7 @@ def verify(copy: scratch.Scratch | None = None) -> int:
 
 
 def main(arguments: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="scripts/workshop", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="scripts/workshop", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     check_command = commands.add_parser("check")
     check_command.add_argument("name", choices=[exercise.name for exercise in EXERCISES])

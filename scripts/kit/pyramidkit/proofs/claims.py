@@ -106,8 +106,8 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--undo", action="store_true", help="take the mistake --apply put in back out")
     parser.add_argument("--force", action="store_true", help="with --undo: restore the file even if you edited it")
     parser.add_argument("--package-path", metavar="DIR",
-                        help="the package whose claims to check (default: the package the current folder is in); its pyramid.json names its claims "
-                             "file under \"claims\"")
+                        help="the package whose claims to check (default: the package the current folder is in); its pyramid.json names its mistakes "
+                             "file under \"mistakes\" (the rows with a check are claims)")
     parser.add_argument("--build-system", choices=layout.BUILD_SYSTEMS, default=layout.NATIVE,
                         help="SwiftPM's build system for the scratch copy's build and test binaries (default native)")
     return parser
