@@ -45,5 +45,20 @@ class ScriptsMapTests(unittest.TestCase):
             rows = {name for name in self.names if name.startswith(f"{folder}/")}
             self.assertEqual(entries, rows, folder)
 
+    def test_every_path_and_tool_the_docs_quote_is_there(self):
+        root = SCRIPTS.parent
+        pages = [root / "README.md", *sorted((root / "docs").rglob("*.md")), SCRIPTS / "README.md",
+                 SCRIPTS / "kit" / "pyramidkit" / "README.md"]
+        missing, unknown = [], []
+        for page in pages:
+            text = page.read_text()
+            missing += [f"{page.relative_to(root)}: {path}" for path in re.findall(r"scripts/[\w./-]*\w", text)
+                        if not (root / path).exists()]
+            unknown += [f"{page.relative_to(root)}: scripts/tool {name}"
+                        for name in re.findall(r"scripts/tool ([a-z][a-z-]*)", text) if name not in {*TOOLS, "test"}]
+        self.assertGreater(len(pages), 20)
+        self.assertEqual(missing, [], "paths the docs quote that scripts/ does not have")
+        self.assertEqual(unknown, [], "tools the docs name that scripts/tool does not have")
+
     def test_the_first_cell_is_read(self):
         self.assertEqual(mapped("| entry | what |\n| `a`, `b.py` | x `c` |\n| `d/` | y |\n"), {"a", "b.py", "d"})
