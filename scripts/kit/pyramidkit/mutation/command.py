@@ -128,23 +128,53 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
         parser.error(NOT_DOCUMENTABLE)
     try:
         chosen = _chosen(options, package)
-    except selection.DiffError as error:
+    except (selection.DiffError, UsageError) as error:
         parser.error(str(error))
+    if not chosen.mutants and not options.list:
+        # Nothing to run is said at once: no scratch copy, no build, and the report still written (a shard's JSON is
+        # what `pyramid merge` joins, and a pull request that touches no mutable line passes).
+        progress(f"mutants: none to run ({_why_none(options, chosen)}): nothing built, nothing run")
+        report = make_report([], package.tiers)
+        report.update(complete=True, totalSeconds=0.0, jobs=1)
+        return from_report(options, _with_selection(report, options, chosen), package)
     if options.list:
         for mutant in chosen.mutants:
             print(f"{mutant.file}:{mutant.line} {mutant.operator}: {mutant.original.strip()} -> {mutant.mutated.strip()}")
         print(f"mutants: {len(chosen.mutants)}")
         return 0
-    report = _run(options, package, chosen)
+    return from_report(options, _with_selection(_run(options, package, chosen), options, chosen), package)
+
+
+def _with_selection(report: dict, options: argparse.Namespace, chosen: Chosen) -> dict:
+    """The report with what the run chose: the options that chose it, the whole selection's size and fingerprint."""
     report["selection"] = {"modules": options.module, "limit": options.limit, "inDiff": options.in_diff,
                            "mutants": len(chosen.whole), "fingerprint": chosen.fingerprint}
     if options.shard:
         report["shard"] = {"index": options.shard.index, "count": options.shard.count}
-    return from_report(options, report, package)
+    return report
+
+
+def _why_none(options: argparse.Namespace, chosen: Chosen) -> str:
+    """Why a selection holds no mutant, in the words of the option that emptied it."""
+    if chosen.whole:
+        return f"shard {options.shard} of {len(chosen.whole)} mutants holds none"
+    if options.in_diff:
+        return f"the change from {options.in_diff} touches no line a mutant is made on"
+    if options.module:
+        return f"{', '.join(options.module)} holds no line a mutant is made on"
+    return "Sources/ holds no line a mutant is made on"
 
 
 def _chosen(options: argparse.Namespace, package: MutatedPackage) -> Chosen:
-    """The mutants of the modules asked for, on the lines of the diff, sampled, then the shard's slice."""
+    """The mutants of the modules asked for, on the lines of the diff, sampled, then the shard's slice; a module
+    asked for that Sources/ does not hold, or that pyramid.json excludes, is a UsageError."""
+    sources = package.root / "Sources"
+    modules = sorted(path.name for path in sources.iterdir() if path.is_dir()) if sources.is_dir() else []
+    for module in options.module or []:
+        if module not in modules:
+            raise UsageError(f"--module {module}: no such module in Sources/ (there: {', '.join(modules) or 'none'})")
+        if module in package.excluded_modules:
+            raise UsageError(f"--module {module}: pyramid.json's excludedModules leaves it out of mutation")
     mutants = all_mutants(package, options.module)
     if options.in_diff:
         mutants = selection.in_diff(mutants, selection.changed_lines(package.root, options.in_diff))

@@ -10,7 +10,9 @@ import contextlib
 import io
 import json
 import os
+import subprocess
 import tempfile
+import time
 import unittest
 import unittest.mock
 from pathlib import Path
@@ -592,6 +594,64 @@ class EngineChoiceTests(unittest.TestCase):
                     contextlib.redirect_stderr(io.StringIO()):
                 engine.Engine(PACKAGE, schemata=True, shared=shared).start([mutant])
             self.assertEqual(trees[-1], tree)  # None: scratch.Scratch's own default, .build-mutants/tree
+
+
+class NothingToRunTests(unittest.TestCase):
+    """A selection that holds no mutant is said at once, with the report written, and nothing copied or built; a
+    module the package does not have, or excludes, is refused (status 2) with the modules there are."""
+
+    def setUp(self) -> None:
+        self.root = small_package(self)
+        (self.root / "Sources" / "Empty").mkdir()
+        (self.root / "Sources" / "Empty" / "e.swift").write_text("// no code\n")
+        config = json.loads((self.root / "pyramid.json").read_text())
+        (self.root / "pyramid.json").write_text(json.dumps({**config, "excludedModules": ["Empty"]}))
+        (self.root / "README.md").write_text("docs\n")
+        for step in (["init", "-q"], ["add", "."], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one"]):
+            subprocess.run(["git", *step], cwd=self.root, check=True, capture_output=True)
+
+    def main(self, *arguments: str) -> tuple[int, str, float]:
+        class Engine:
+            def __init__(self, *_arguments, **_options):
+                raise AssertionError("an empty selection started the engine")
+
+        err, started = io.StringIO(), time.monotonic()
+        with unittest.mock.patch.object(command, "Engine", Engine), contextlib.redirect_stderr(err), \
+                contextlib.redirect_stdout(io.StringIO()):
+            try:
+                status = command.main(["--package-path", str(self.root), *arguments])
+            except SystemExit as exit:
+                status = exit.code if isinstance(exit.code, int) else 1
+        return status, err.getvalue(), time.monotonic() - started
+
+    def test_a_change_that_touches_no_swift_line_ends_at_once_and_writes_its_report(self):
+        (self.root / "README.md").write_text("docs, changed\n")
+        report = self.root / "report.json"
+        status, said, seconds = self.main("--in-diff", "HEAD", "--json", str(report), "--check")
+        self.assertEqual(status, 0, said)
+        self.assertIn("none to run (the change from HEAD touches no line a mutant is made on): nothing built", said)
+        self.assertLess(seconds, 5)
+        written = json.loads(report.read_text())
+        self.assertEqual((written["mutants"], written["complete"], written["selection"]["inDiff"]), ([], True, "HEAD"))
+        self.assertFalse((self.root / ".build-mutants").exists(), "nothing copied")
+
+    def test_a_shard_past_the_last_mutant_ends_at_once_and_says_which(self):
+        status, said, _ = self.main("--limit", "1", "--shard", "2/2")
+        self.assertEqual(status, 0, said)
+        self.assertIn("none to run (shard 2/2 of 1 mutants holds none)", said)
+
+    def test_a_module_with_no_mutable_line_is_said_and_one_the_package_lacks_or_excludes_is_refused(self):
+        (self.root / "Sources" / "Quiet").mkdir()
+        (self.root / "Sources" / "Quiet" / "q.swift").write_text("import Foundation\n")
+        status, said, _ = self.main("--module", "Quiet")
+        self.assertEqual(status, 0, said)
+        self.assertIn("none to run (Quiet holds no line a mutant is made on)", said)
+        status, said, _ = self.main("--module", "Core", "--module", "Nope")
+        self.assertEqual(status, 2)
+        self.assertIn("--module Nope: no such module in Sources/ (there: Core, Empty, Quiet)", said)
+        status, said, _ = self.main("--module", "Empty")
+        self.assertEqual(status, 2)
+        self.assertIn("--module Empty: pyramid.json's excludedModules leaves it out of mutation", said)
 
 
 class LayoutTests(unittest.TestCase):
