@@ -10,6 +10,8 @@ import argparse
 import dataclasses
 import json
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -37,7 +39,17 @@ from pyramidkit.mutation.sampling import sample
 from pyramidkit.mutation.selection import fingerprint
 from pyramidkit.run import config as kit_config
 from pyramidkit.run import layout
-from pyramidkit.run.errors import UsageError
+from pyramidkit.run.errors import NotRunnable, UsageError
+
+# From this many mutants on, a run makes the coverage by test first when it is missing or stale: about a minute
+# here (`pyramid coverage`, 65 s in chapter 13), against a second or more a mutant of whole tiers run for nothing.
+COVERAGE_FROM = 100
+
+
+def cores() -> int:
+    """The cores this process may use (its affinity where the system says it, else the machine's)."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity else os.cpu_count() or 1
 
 
 def whole_number(text: str) -> int:
@@ -86,9 +98,15 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                              "from it into a copy of their own")
     parser.add_argument("--build-system", choices=layout.BUILD_SYSTEMS, default=layout.NATIVE,
                         help="SwiftPM's build system for the scratch copies' builds and test binaries (default native)")
-    parser.add_argument("--jobs", type=whole_number, default=1, metavar="N",
+    parser.add_argument("--jobs", type=whole_number, metavar="N",
                         help="run the mutants a schema holds N at a time, each in a worker process of its own, with "
-                             "each tier's time limit measured N runs at a time (default 1; a full run here: 2)")
+                             "each tier's time limit measured N runs at a time (default: as many as the cores this "
+                             f"process may use, {cores()} here, where runs can go side by side; 1 elsewhere)")
+    parser.add_argument("--no-coverage-first", action="store_true",
+                        help=f"with {COVERAGE_FROM} mutants or more, the coverage by test is made first (`pyramid "
+                             "coverage`, counted in the run's time) when it is missing or the sources changed since, "
+                             "so that each mutant runs only the tests that reach it; this option runs without it "
+                             "(each tier whole)")
     parser.add_argument("--report", metavar="FILE",
                         help="read a run's JSON report instead of running, and print, write or update from it")
     return parser
@@ -142,7 +160,34 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
             print(f"{mutant.file}:{mutant.line} {mutant.operator}: {mutant.original.strip()} -> {mutant.mutated.strip()}")
         print(f"mutants: {len(chosen.mutants)}")
         return 0
-    return from_report(options, _with_selection(_run(options, package, chosen), options, chosen), package)
+    coverage_seconds = _coverage_first(options, package, len(chosen.mutants))
+    report = _run(options, package, chosen)
+    if coverage_seconds is not None:
+        report.update(coverageSeconds=coverage_seconds, totalSeconds=round(report["totalSeconds"] + coverage_seconds, 1))
+    return from_report(options, _with_selection(report, options, chosen), package)
+
+
+def _coverage_first(options: argparse.Namespace, package: MutatedPackage, count: int) -> float | None:
+    """Makes the coverage by test before a large run when it is missing or stale (`pyramid coverage`, in a process of
+    its own: the command layer sits above this one), and its seconds; None when it was there, or not wanted."""
+    folder = package.root / ".build-coverage"
+    if options.no_coverage_first or count < COVERAGE_FROM:
+        return None
+    if tier_coverage.load_lines(package.root, folder) and test_coverage.load(package.root, folder):
+        return None
+    progress(f"== coverage by test: missing or older than the sources, so made first ({kit_config.command('coverage')}"
+             f", counted in this run's time; --no-coverage-first runs each tier whole instead)")
+    started = time.monotonic()
+    # The coverage run imports the kit from where this one did (a checkout's launcher, an install, a working folder).
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(path or os.getcwd() for path in sys.path)}
+    made = subprocess.run([sys.executable, "-m", "pyramidkit", "coverage", "--package-path", str(package.root),
+                           "--quiet"], env=environment, stdout=sys.stderr)
+    if made.returncode != 0:
+        raise NotRunnable(f"mutants: {kit_config.command('coverage')} exited {made.returncode}: a mutant means "
+                          "something only against a package that builds and passes as it is")
+    seconds = round(time.monotonic() - started, 1)
+    progress(f"   coverage by test made in {seconds} s")
+    return seconds
 
 
 def _with_selection(report: dict, options: argparse.Namespace, chosen: Chosen) -> dict:
@@ -211,8 +256,12 @@ def _run(options: argparse.Namespace, package: MutatedPackage, chosen: Chosen) -
     # each shard holding the whole selection (the next shard finds it built). From SCHEMATA_FROM, a shard's schema
     # holds its own mutants in a copy of their own, as the sharded full run was proved to equal the whole run.
     shared = options.engine == "auto" and len(held) < SCHEMATA_FROM
-    jobs = options.jobs if side_by_side.can_run_side_by_side() else 1
-    if jobs < options.jobs:
+    asked = options.jobs or cores()
+    jobs = asked if side_by_side.can_run_side_by_side() else 1
+    if options.jobs is None:
+        progress(f"   {jobs} at a time" + (f" (the cores here: {asked}; --jobs N to choose)" if jobs > 1 else
+                                           " (--jobs N to choose; runs cannot go side by side here)"))
+    elif jobs < options.jobs:
         progress(f"   --jobs {options.jobs}: one run at a time here (through `swift test`, each run holds the copy's "
                  "build folder: side_by_side.can_run_side_by_side)")
     engine = Engine(package, schemata=options.engine != "rebuild", build_system=options.build_system, shared=shared,

@@ -29,7 +29,7 @@ from pyramidkit.mutation import (
 )
 from pyramidkit.mutation.package import MutatedPackage
 from pyramidkit.run import scratch
-from pyramidkit.run.errors import UsageError
+from pyramidkit.run.errors import NotRunnable, UsageError
 
 REPOSITORY = Path(__file__).resolve().parents[4]
 PACKAGE = MutatedPackage.load(REPOSITORY)  # this package: its tiers and its ignore file (the tables below use them)
@@ -594,6 +594,81 @@ class EngineChoiceTests(unittest.TestCase):
                     contextlib.redirect_stderr(io.StringIO()):
                 engine.Engine(PACKAGE, schemata=True, shared=shared).start([mutant])
             self.assertEqual(trees[-1], tree)  # None: scratch.Scratch's own default, .build-mutants/tree
+
+
+class FastPathTests(unittest.TestCase):
+    """With no option a run takes the fastest path that keeps every verdict: as many at a time as the cores (where runs
+    can go side by side), and for a large selection the coverage by test made first, counted, when it is missing or
+    stale; each said in the run's first lines."""
+
+    def setUp(self) -> None:
+        self.root = small_package(self)
+
+    def started(self, *arguments: str, side_by_side: bool = True, made: int = 0) -> tuple[dict, str, list]:
+        seen: dict = {}
+        commands: list = []
+
+        class Engine:
+            def __init__(self, *_arguments, **_options):
+                pass
+
+            def start(self, mutants, held=None):
+                seen["jobs"] = self.jobs
+                raise EngineChoiceTests.Started()
+
+        def run(command_line, **_options):
+            commands.append(command_line)
+            return subprocess.CompletedProcess(command_line, made)
+
+        err = io.StringIO()
+        with unittest.mock.patch.object(command, "Engine", Engine), \
+                unittest.mock.patch.object(command, "cores", return_value=3), \
+                unittest.mock.patch.object(command.side_by_side, "can_run_side_by_side", return_value=side_by_side), \
+                unittest.mock.patch.object(command.subprocess, "run", run), contextlib.redirect_stderr(err):
+            try:
+                command.main(["--package-path", str(self.root), *arguments])
+            except EngineChoiceTests.Started:
+                pass
+        return seen, err.getvalue(), commands
+
+    def test_the_default_runs_as_many_at_a_time_as_the_cores_and_says_so(self):
+        seen, said, _ = self.started()
+        self.assertEqual(seen["jobs"], 3)
+        self.assertIn("3 at a time (the cores here: 3; --jobs N to choose)", said)
+        self.assertEqual(self.started("--jobs", "1")[0]["jobs"], 1, "--jobs keeps its word")
+        seen, said, _ = self.started(side_by_side=False)
+        self.assertEqual(seen["jobs"], 1)
+        self.assertIn("1 at a time (--jobs N to choose; runs cannot go side by side here)", said)
+        self.assertEqual(command.cores(), len(os.sched_getaffinity(0)))
+
+    def test_a_large_selection_makes_missing_coverage_first_and_a_small_one_or_the_option_does_not(self):
+        with unittest.mock.patch.object(command, "COVERAGE_FROM", 2):
+            _, said, commands = self.started()
+            self.assertEqual([line[1:] for line in commands],
+                             [["-m", "pyramidkit", "coverage", "--package-path", str(self.root), "--quiet"]])
+            self.assertIn("coverage by test: missing or older than the sources, so made first", said)
+            self.assertEqual(self.started("--no-coverage-first")[2], [])
+            self.assertEqual(self.started("--limit", "1")[2], [], "below COVERAGE_FROM")
+            with unittest.mock.patch.object(command.tier_coverage, "load_lines", return_value={"Fast": {}}), \
+                    unittest.mock.patch.object(command.test_coverage, "load", return_value=({}, {})):
+                self.assertEqual(self.started()[2], [], "coverage that matches the sources is used as it is")
+            with self.assertRaises(NotRunnable) as refused:
+                self.started(made=1)
+            self.assertIn("exited 1: a mutant means something only against a package that builds and passes", str(
+                refused.exception))
+
+    def test_the_coverage_step_is_counted_in_the_run_s_time(self):
+        written = {}
+
+        def from_report(options, report, package):
+            written.update(report)
+            return 0
+
+        with unittest.mock.patch.object(command, "_coverage_first", return_value=61.5), \
+                unittest.mock.patch.object(command, "_run", return_value={"totalSeconds": 400.0}), \
+                unittest.mock.patch.object(command, "from_report", from_report):
+            command.main(["--package-path", str(self.root)])
+        self.assertEqual((written["coverageSeconds"], written["totalSeconds"]), (61.5, 461.5))
 
 
 class NothingToRunTests(unittest.TestCase):

@@ -208,7 +208,7 @@ class JobsOptionTests(unittest.TestCase):
         self.assertFalse(side_by_side.stalled({"status": "killed", "hung": []}))
 
     def test_one_job_runs_every_mutant_here_with_limits_measured_one_run_at_a_time(self):
-        seen, report = self.run_with()
+        seen, report = self.run_with("--jobs", "1")
         self.assertTrue(seen["measure_limits"])
         self.assertEqual(report["jobs"], 1)
         self.assertNotIn("at a time,", reports.summary_markdown(report))
