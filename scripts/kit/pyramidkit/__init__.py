@@ -36,4 +36,5 @@ PUBLIC = (
     "pyramidkit.mutation.precheck",  # a module's sources checked by the compiler alone, without a build
     "pyramidkit.coverage.by_test",  # which tests reach which lines
     "pyramidkit.docs.markers",  # the docs' marked blocks, found, rewritten, checked
+    "pyramidkit.page.pages",  # a run's report written as one self-contained HTML page
 )

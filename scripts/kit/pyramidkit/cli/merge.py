@@ -1,7 +1,7 @@
 """`pyramid merge SHARD.json...`: the JSON reports of a run's shards joined into the whole run's report, printed and
 written in every form that run writes. A mutation run's shards (`pyramid mutants --shard K/N`, mutation/merge.py)
-give its report, Markdown and Stryker report, with --check and the annotations; a test run's shards (`pyramid run
---shard K/N`, run/merged.py) give its report, Markdown and JUnit, with the run's exit status."""
+give its report, Markdown, HTML page and Stryker report, with --check and the annotations; a test run's shards (`pyramid run
+--shard K/N`, run/merged.py) give its report, Markdown, HTML page and JUnit, with the run's exit status."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 from pyramidkit.mutation import merge as mutants_merge
+from pyramidkit.page import pages
+from pyramidkit.run import config as kit_config
 from pyramidkit.run import junit
 from pyramidkit.run.merged import MergeError, merged_runs
 from pyramidkit.run.report import closing_line, report_markdown, report_text
@@ -37,6 +39,7 @@ def main(arguments: list[str], prog: str = "pyramid merge") -> int:
                         help="the package the run was of (default: the package the current folder is in)")
     parser.add_argument("--json", metavar="FILE", help="write the whole run's report as JSON")
     parser.add_argument("--markdown", metavar="FILE", help="write it as Markdown")
+    parser.add_argument("--html", metavar="FILE", help="write it as one self-contained HTML page")
     parser.add_argument("--junit", metavar="DIR", help="a test run's: write its JUnit XML into DIR, a file per tier")
     parser.add_argument("--stryker", metavar="FILE",
                         help="a mutation run's: write it in Stryker's mutation-testing-report-schema")
@@ -65,7 +68,7 @@ def main(arguments: list[str], prog: str = "pyramid merge") -> int:
     if wrong:
         parser.error(f"--{wrong[0].replace('_', '-')} is a {'test' if kind == 'mutants' else 'mutation'} run's option; "
                      f"these are a {'mutation' if kind == 'mutants' else 'test'} run's reports")
-    for name in ("json", "markdown", "stryker", "junit"):
+    for name in ("json", "markdown", "stryker", "junit", "html"):
         if getattr(options, name):
             setattr(options, name, str(Path(getattr(options, name)).resolve()))
     try:
@@ -79,6 +82,8 @@ def main(arguments: list[str], prog: str = "pyramid merge") -> int:
         Path(options.json).write_text(json.dumps(report, indent=2) + "\n")
     if options.markdown:
         Path(options.markdown).write_text(report_markdown(report))
+    if options.html:
+        pages.run_page(options.html, report, kit_config.package_root(options.package_path))
     if options.junit:
         for run in runs:
             junit.write(Path(options.junit), run.tier, run.results, run.wall_seconds)

@@ -39,6 +39,7 @@ from pyramidkit.coverage import by_test as test_coverage
 from pyramidkit.coverage import by_tier as tier_coverage
 from pyramidkit.docs import markers
 from pyramidkit.docs.figures import TIME_FACTOR, check_docs, doc_files, figures, update_docs
+from pyramidkit.page import pages
 from pyramidkit.run import config as kit_config
 from pyramidkit.run import junit, layout, starter
 from pyramidkit.run.bounds import HANG_FACTOR, HANG_MARGIN, UNBUDGETED_SECONDS, HangBounds
@@ -273,7 +274,8 @@ def _coverage_by_test(package: kit_config.Config, binary: tuple[Path, ...], bina
     progress(f"   {len(per_test)} tests in {time.monotonic() - started:.0f} s")
 
 
-def _said(options: argparse.Namespace, package: kit_config.Config, report: dict, runs: list) -> int:
+def _said(options: argparse.Namespace, package: kit_config.Config, report: dict, runs: list,
+          per_tier_lines: dict) -> int:
     """The run's report said: the docs' figures written or checked, the report printed and written in each form asked
     for, the closing line; the exit status."""
     docs_problems = []
@@ -300,6 +302,8 @@ def _said(options: argparse.Namespace, package: kit_config.Config, report: dict,
     for problem in docs_problems:
         print(f"  DOCS {problem} ({kit_config.command('--update-docs')})")
     write_output(options.json, json.dumps(report, indent=2) + "\n")
+    if options.html:
+        pages.run_page(options.html, report, package.root, per_tier_lines, package.excluded_modules)
     write_output(options.markdown,
                  report_markdown(report) + (tier_coverage.markdown(report) if options.coverage else ""), append=True)
     if options.junit:
@@ -345,6 +349,9 @@ def _parser(prog: str, package: kit_config.Config | None) -> argparse.ArgumentPa
                              "$GITHUB_STEP_SUMMARY; - for stdout)")
     parser.add_argument("--junit", metavar="DIR",
                         help="write JUnit XML into DIR, a file per tier (TIER.xml) and a <testcase> per case")
+    parser.add_argument("--html", metavar="FILE",
+                        help="write the report as one self-contained HTML page (the pyramid drawn, what broke, and with "
+                             "coverage each file's lines marked by the lowest tier that runs them), replacing FILE")
     parser.add_argument("--budgets", metavar="FILE",
                         help="a budgets file instead of pyramid.json's budgets (held there, or in the file it names)")
     parser.add_argument("--no-budgets", action="store_true", help="report without checking the budgets")
@@ -438,4 +445,4 @@ def _main(arguments: list[str], prog: str) -> int:
             if report["passed"] and binaries:
                 assert profiles is not None, "a coverage run has its profiles' folder"
                 _coverage_by_test(package, binary, binaries, extra, profiles, coverage_scratch)
-    return _said(options, package, report, runs)
+    return _said(options, package, report, runs, per_tier_lines)

@@ -150,7 +150,7 @@ def text(coverage: dict) -> str:
             cells.append(f"{percent(entry):>5} ({entry['covered']:>3})".rjust(14))
         lines.append("  " + module.ljust(width) + "".join(cells) + f"{total:>8}")
     if coverage["onlyEndToEnd"]:
-        count = sum(len(_expand(r)) for r in coverage["onlyEndToEnd"].values())
+        count = sum(len(expand(r)) for r in coverage["onlyEndToEnd"].values())
         lines += ["", f"  only the end-to-end tier reaches {count} lines (the pyramid on its head):"]
         lines += [f"    {file}: {r}" for file, r in coverage["onlyEndToEnd"].items()]
     if coverage["unreached"]:
@@ -172,7 +172,8 @@ def markdown(coverage: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _expand(text_ranges: str) -> list[int]:
+def expand(text_ranges: str) -> list[int]:
+    """`3-5, 9` as [3, 4, 5, 9]: ranges()' form read back."""
     numbers = []
     for part in text_ranges.split(", "):
         first, _, last = part.partition("-")

@@ -37,6 +37,7 @@ from pyramidkit.mutation.reports import (
 )
 from pyramidkit.mutation.sampling import sample
 from pyramidkit.mutation.selection import fingerprint
+from pyramidkit.page import pages
 from pyramidkit.run import config as kit_config
 from pyramidkit.run import layout
 from pyramidkit.run.errors import NotRunnable, UsageError
@@ -84,6 +85,9 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--github-annotations", action="store_true",
                         help="print each survivor and untestable mutant as a GitHub Actions annotation on its line")
     parser.add_argument("--markdown", metavar="FILE", help="write the report as Markdown")
+    parser.add_argument("--html", metavar="FILE",
+                        help="write the report as one self-contained HTML page: each file's source with its mutants on "
+                             "their lines, filters by tier, status, operator and module")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit, running nothing")
     parser.add_argument("--check", action="store_true",
                         help="exit 1 if a mutant survives that the ignore file (pyramid.json's mutantsIgnore) does "
@@ -134,7 +138,7 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
     except kit_config.ConfigError as error:
         parser.error(str(error))
     # The run works from the package's root; the files named are the caller's.
-    for name in ("json", "markdown", "report", "stryker"):
+    for name in ("json", "markdown", "report", "stryker", "html"):
         if getattr(options, name):
             setattr(options, name, str(Path(getattr(options, name)).resolve()))
     os.chdir(package.root)
@@ -339,6 +343,8 @@ def from_report(options: argparse.Namespace, report: dict, package: MutatedPacka
         Path(options.markdown).write_text(report_markdown(report, package.tiers))
     if options.stryker:
         Path(options.stryker).write_text(json.dumps(stryker.report(report, package.root), indent=2) + "\n")
+    if getattr(options, "html", None):  # merge's options have it too
+        pages.mutants_page(options.html, report, package.tiers, package.root)
     if options.github_annotations:
         for line in github_annotations(report):
             print(line)
