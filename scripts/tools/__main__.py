@@ -23,6 +23,7 @@ TOOLS = {
     "inputs": ("tools.inputs", "every input by class and boundary, each with the case that covers it"),
     "kit-fresh-package": ("tools.kit_fresh_package", "the kit installed and run on a fresh package"),
     "measure": ("tools.measure", "the figures the chapters quote that no test report gives"),
+    "page-check": ("tools.page_check", "a report page opened in headless Chromium and held to its JSON report"),
     "promises": ("tools.promises.command", "every promise held to the tests that fail when it breaks"),
     "soak": ("tools.soak", "poi-server under a mix of clients for a while"),
     "steps": ("tools.steps", "the talk's steps replayed chapter by chapter"),
