@@ -36,13 +36,19 @@ def mutants_report() -> dict:
                      "Integration": {"seconds": 0.0, "killed": 0, "secondsPerKill": None}}}
 
 
+def a_package(test: unittest.TestCase) -> Path:
+    """A folder with one source file, removed after `test`."""
+    folder = tempfile.TemporaryDirectory()
+    test.addCleanup(folder.cleanup)
+    root = Path(folder.name)
+    (root / "Sources" / "Core").mkdir(parents=True)
+    (root / "Sources" / "Core" / "a.swift").write_text("let ok = a == b\n")
+    return root
+
+
 class ProblemsTests(unittest.TestCase):
     def setUp(self) -> None:
-        folder = tempfile.TemporaryDirectory()
-        self.addCleanup(folder.cleanup)
-        self.root = Path(folder.name)
-        (self.root / "Sources" / "Core").mkdir(parents=True)
-        (self.root / "Sources" / "Core" / "a.swift").write_text("let ok = a == b\n")
+        self.root = a_package(self)
 
     def written(self, report: dict) -> str:
         path = self.root / "page.html"
@@ -115,11 +121,7 @@ class ChromiumTests(unittest.TestCase):
     a script error is caught."""
 
     def setUp(self) -> None:
-        folder = tempfile.TemporaryDirectory()
-        self.addCleanup(folder.cleanup)
-        self.root = Path(folder.name)
-        (self.root / "Sources" / "Core").mkdir(parents=True)
-        (self.root / "Sources" / "Core" / "a.swift").write_text("let ok = a == b\n")
+        self.root = a_package(self)
 
     def test_a_mutants_page_renders_with_its_counts_and_no_console_line(self):
         report, page, shot = mutants_report(), self.root / "m.html", self.root / "m.png"
