@@ -11,6 +11,8 @@ import html
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from pyramidkit.run.errors import UsageError
+
 # The colours, each with its use. Text is PALETTE["text"] on every background here; tests/test_page.py holds each pair
 # to WCAG's 4.5:1 for text.
 PALETTE = {
@@ -149,6 +151,9 @@ def document(title: str, subtitle: str, sections: Sequence[str], filters: bool =
             f"{script}</body></html>\n")
 
 
-def write(path: str | Path, text: str) -> None:
-    """Writes the page, replacing the file."""
-    Path(path).write_text(text, encoding="utf-8")
+def write(path: str | Path, page: str) -> None:
+    """Writes the page, replacing the file; a UsageError (status 2) says why it cannot be written."""
+    try:
+        Path(path).write_text(page, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"--html {path}: cannot write the page ({error.strerror or error})") from error

@@ -525,9 +525,12 @@ class ShardedRunTests(FakeSwiftTestCase):
         full = json.loads(whole.read_text())
         self.assertEqual(len(identifiers), sum(tier["tests"] for tier in full["tiers"].values()), "every test once")
         merged = self.root / "merged.json"
-        code, said = self.merge(*reports, "--json", str(merged), "--junit", str(self.root / "junit-merged"))
+        page = self.root / "merged.html"
+        code, said = self.merge(*reports, "--json", str(merged), "--junit", str(self.root / "junit-merged"),
+                                "--html", str(page))
         self.assertEqual(code, 0, said)
         joined = json.loads(merged.read_text())
+        self.assertIn('<span data-count="all.tests">12</span>', page.read_text(), "the whole run's page")
         for tier, entry in full["tiers"].items():
             for key in ("tests", "cases", "passed", "failed", "skipped", "suites"):
                 self.assertEqual(joined["tiers"][tier][key], entry[key], f"{tier} {key}")

@@ -640,6 +640,9 @@ class FastPathTests(unittest.TestCase):
         self.assertEqual(seen["jobs"], 1)
         self.assertIn("1 at a time (--jobs N to choose; runs cannot go side by side here)", said)
         self.assertEqual(command.cores(), len(os.sched_getaffinity(0)))
+        with unittest.mock.patch.object(command.sys, "platform", "darwin"), \
+                unittest.mock.patch.object(command.os, "cpu_count", return_value=8):
+            self.assertEqual(command.cores(), 8, "macOS has no sched_getaffinity: the machine's cores")
 
     def test_a_large_selection_makes_missing_coverage_first_and_a_small_one_or_the_option_does_not(self):
         with unittest.mock.patch.object(command, "COVERAGE_FROM", 2):

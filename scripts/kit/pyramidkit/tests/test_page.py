@@ -4,18 +4,25 @@ palette's text keeps WCAG's contrast. (CI opens real runs' pages in Chromium: sc
 
 from __future__ import annotations
 
+import contextlib
 import html.parser
+import io
+import json
+import os
 import re
+import shutil
 import tempfile
 import unittest
 from pathlib import Path
 
+from pyramidkit.mutation import command
 from pyramidkit.page import coverage, mutants, pages, pyramid
 from pyramidkit.page import html as page_html
+from pyramidkit.run.errors import UsageError
 
 
 class Read(html.parser.HTMLParser):
-    """The page's data-count values, its data-mutant elements' attributes, its references and its elements' names."""
+    """The page's data-count values, its mutants' attributes (with their file's module), its references and its elements' names."""
 
     def __init__(self, text: str) -> None:
         super().__init__()
@@ -119,6 +126,36 @@ class RunPageTests(unittest.TestCase):
         self.assertEqual(read.counts["coverage.unreachedLines"], ["1"])
         self.assertIn('<details id="Sources/Core/a.swift" open>', text, "a file with a line no tier reaches opens")
         self.assertIn('<span class="t0">let a = 1</span><span class="unreached">let b = 2</span>', text)
+
+
+class WrittenTests(unittest.TestCase):
+    def test_a_page_that_cannot_be_written_is_a_usage_error_naming_the_path(self):
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "no-such-folder" / "page.html"
+            with self.assertRaises(UsageError) as refused:
+                pages.run_page(path, run_report(), Path(folder))
+        self.assertEqual(refused.exception.status, 2)
+        self.assertIn(f"--html {path}: cannot write the page (No such file or directory)", str(refused.exception))
+
+
+class MutantsCommandPageTests(unittest.TestCase):
+    def test_mutants_html_writes_the_page_of_the_report_it_prints(self):
+        folder = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, folder)
+        self.addCleanup(os.chdir, os.getcwd())  # the command works from the package's root
+        root = Path(folder)
+        (root / "pyramid.json").write_text('{"testProduct": "DemoPackageTests", "tiers": [{"name": "Fast", '
+                                           '"targets": ["FastTests"]}]}')
+        report = {"mutants": [mutant(1, "killed", "Fast")], "matrix": {}, "score": 1.0, "killed": 1, "counted": 1,
+                  "cost": {"Fast": {"seconds": 1.0, "killed": 1, "secondsPerKill": 1.0}}, "operators": {},
+                  "survivors": [], "setupSeconds": {}, "buildSeconds": 0, "engines": {}}
+        (root / "r.json").write_text(json.dumps(report))
+        with contextlib.redirect_stdout(io.StringIO()):
+            status = command.main(["--package-path", folder, "--report", str(root / "r.json"), "--html",
+                                   str(root / "m.html")])
+        self.assertEqual(status, 0)
+        self.assertIn('<span data-count="mutants.killed.Fast">1</span>', (root / "m.html").read_text())
+        self.assertIn("<title>Mutants by tier of Demo</title>", (root / "m.html").read_text())
 
 
 class CoveragePageTests(unittest.TestCase):
