@@ -9,7 +9,11 @@ extension MockURLProtocol {
     /// observe (Foundation on Linux has `NSObject` too). It is registered on the main thread, the only one Darwin's
     /// `XCTestObservationCenter` accepts observers from ("Test observers can only be registered and unregistered on
     /// the main thread"), whichever thread sets the handler first: an `async` XCTest method runs off the main thread.
-    final class SlotReset: NSObject, XCTestObservation, Sendable {
+    ///
+    /// Its conformance to `XCTestObservation` is in an extension, and its two methods are `nonisolated`, so that it
+    /// compiles the same whether or not an SDK isolates the protocol to the main actor: a conformance on the class's
+    /// own declaration would then isolate the whole class, `shared` and `install()` with it.
+    final class SlotReset: NSObject, Sendable {
         /// The process's one, registered with XCTest's observation center when a test first sets the shared handler.
         static let shared = SlotReset { XCTestObservationCenter.shared.addTestObserver($0) }
 
@@ -44,17 +48,19 @@ extension MockURLProtocol {
                 DispatchQueue.main.sync { register(self) }
             }
         }
+    }
+}
 
-        func testCaseWillStart(_ testCase: XCTestCase) {
-            state.withLock { $0.xcTestRunning = true }
-        }
+extension MockURLProtocol.SlotReset: XCTestObservation {
+    nonisolated func testCaseWillStart(_ testCase: XCTestCase) {
+        state.withLock { $0.xcTestRunning = true }
+    }
 
-        func testCaseDidFinish(_ testCase: XCTestCase) {
-            state.withLock { $0.xcTestRunning = false }
-            MockURLProtocol.registry.withLock { registry in
-                registry.sharedHandler = nil
-                registry.sharedCancellationHandler = nil
-            }
+    nonisolated func testCaseDidFinish(_ testCase: XCTestCase) {
+        state.withLock { $0.xcTestRunning = false }
+        MockURLProtocol.registry.withLock { registry in
+            registry.sharedHandler = nil
+            registry.sharedCancellationHandler = nil
         }
     }
 }

@@ -79,13 +79,18 @@ struct POICommandIntegrationTests {
         }
         #expect(answered == (fault == nil))
         let server = try #require(started.withLock { $0 })
-        // A server still running never ends its accept loop: the wait is bounded, so that the test fails instead.
-        let ended = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            server.waitUntilStopped()
-            ended.signal()
+        // A server still running never ends its accept loop: the wait is bounded, so that the test fails instead. It
+        // blocks a thread of its own, which the test awaits: a blocking wait directly in this async body would not
+        // compile on a Mac (Darwin's Dispatch marks `wait` noasync; docs/macos.md).
+        let ended = await BlockingCall.run {
+            let stopped = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                server.waitUntilStopped()
+                stopped.signal()
+            }
+            return stopped.wait(timeout: .now() + 5)
         }
-        #expect(ended.wait(timeout: .now() + 5) == .success, "the in-process server still runs")
+        #expect(ended == .success, "the in-process server still runs")
     }
 
     @Test(

@@ -466,8 +466,7 @@ struct CurrentLocationProviderCheckTests {
         @Test("The CoreLocation bridge stops the program when given a delegate CoreLocation cannot call: an exit test")
         func bridgeForceCastTraps() async {
             await #expect(processExitsWith: .failure) {
-                var fetcher: any LocationFetcher = CLLocationManager()
-                fetcher.locationFetcherDelegate = OnlyFetcherDelegate()
+                CLLocationManager().locationFetcherDelegate = OnlyFetcherDelegate()
             }
         }
     #endif

@@ -14,6 +14,7 @@ from pyramidkit.run.errors import UsageError, exit_status
 
 # name -> (module, what it is for): scripts/README.md's table says who runs each.
 TOOLS = {
+    "apple-compile": ("tools.apple_compile", "the package built against stand-ins of Apple's SDK: what a Mac refuses"),
     "build-cost": ("tools.build_cost", "what building costs each tier beside what running it costs"),
     "chapter-tests": ("tools.chapter_tests", "one chapter's tests as the chapter shows them"),
     "check-kit-names": ("tools.check_kit_names", "no name of this package in the kit's code"),

@@ -1,0 +1,104 @@
+"""Tests of scripts/tools/apple_compile.py: a package with one case planted of each kind the check must find (a call
+Darwin marks noasync directly in an async body, for each call the twins cover; a warning in code only Apple's SDK
+compiles), and the cases it must leave alone (the same calls in synchronous bodies, including a closure handed to a
+thread from an async body), built for real against the stand-ins.
+"""
+
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+
+from tools import apple_compile
+
+MANIFEST = """// swift-tools-version: 6.2
+import PackageDescription
+
+let package = Package(
+    name: "Planted",
+    targets: [.target(name: "Planted")],
+    swiftLanguageModes: [.v6]
+)
+"""
+
+# Line numbers matter: the tests name them.
+SOURCE = """import Dispatch
+import Foundation
+#if canImport(CoreLocation)
+    import CoreLocation
+    public func manager() -> CLLocationManager {
+        let unused = 1
+        return CLLocationManager()
+    }
+#endif
+
+public func inAnAsyncBody(semaphore: DispatchSemaphore, group: DispatchGroup) async {
+    semaphore.wait()
+    _ = semaphore.wait(timeout: .now())
+    group.wait()
+    _ = sleep(1)
+    _ = usleep(1)
+    Thread.detachNewThread { semaphore.wait() }
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        semaphore.wait()
+        done.resume()
+    }
+}
+
+public func inASynchronousBody(semaphore: DispatchSemaphore, group: DispatchGroup) {
+    semaphore.wait()
+    group.wait()
+    _ = sleep(1)
+}
+"""
+
+
+def reported_lines(found: list[str]) -> dict[int, list[str]]:
+    lines: dict[int, list[str]] = {}
+    for diagnostic in found:
+        place, _, message = diagnostic.partition(": ")
+        lines.setdefault(int(place.split(":")[1]), []).append(message)
+    return lines
+
+
+@unittest.skipUnless(shutil.which("swift"), "no swift toolchain here")
+class PlantedTests(unittest.TestCase):
+    found: list[str] = []
+
+    @classmethod
+    def setUpClass(cls):
+        folder = Path(tempfile.mkdtemp(prefix="apple-compile-test-"))
+        cls.addClassCleanup(shutil.rmtree, folder, ignore_errors=True)
+        (folder / "Sources" / "Planted").mkdir(parents=True)
+        (folder / "Package.swift").write_text(MANIFEST)
+        (folder / "Sources" / "Planted" / "Planted.swift").write_text(SOURCE)
+        cls.found = apple_compile.check(folder, folder / ".build-apple")
+        cls.lines = reported_lines(cls.found)
+
+    def test_each_noasync_call_in_an_async_body_is_reported_on_its_line(self):
+        for line, call in [(12, "DispatchSemaphore.wait"), (13, "DispatchSemaphore.wait"), (14, "DispatchGroup.wait"),
+                           (15, "sleep"), (16, "usleep")]:
+            with self.subTest(line=line):
+                self.assertTrue(any(f"Darwin marks {call} noasync" in message for message in self.lines.get(line, [])),
+                                f"line {line} ({call}) not reported: {self.found}")
+
+    def test_the_same_calls_in_synchronous_bodies_are_not(self):
+        for line in (17, 19, 25, 26, 27):
+            with self.subTest(line=line):
+                self.assertNotIn(line, self.lines, self.found)
+
+    def test_a_warning_in_code_only_apples_sdk_compiles_is_reported(self):
+        self.assertTrue(any("'unused' was never used" in message for message in self.lines.get(6, [])), self.found)
+
+    def test_nothing_else(self):
+        self.assertEqual(set(self.lines), {6, 12, 13, 14, 15, 16}, self.found)
+
+
+class DiagnosticsTests(unittest.TestCase):
+    def test_each_said_once_in_order(self):
+        output = ("/p/A.swift:3:5: warning: w\n[1/2] Compiling\n/p/A.swift:3:5: warning: w\n"
+                  "/p/B.swift:1:1: error: e\n   |  `- error: e\n")
+        self.assertEqual(apple_compile.diagnostics(output), ["/p/A.swift:3:5: warning: w", "/p/B.swift:1:1: error: e"])
+
+    def test_a_clean_build_has_none(self):
+        self.assertEqual(apple_compile.diagnostics("[1/1] Compiling\nBuild complete! (1.0s)\n"), [])
