@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import sys
 import tempfile
 import unittest
 from contextlib import redirect_stderr, redirect_stdout
@@ -244,3 +245,105 @@ class CommandLineTests(unittest.TestCase):
             self.assertEqual(workshop.main(["rehearse", "--update-docs"]), 4)
         plan.assert_called_once_with(["--check"])
         rehearsal.assert_called_once_with(["--update-docs"])
+
+
+class SetupTests(unittest.TestCase):
+    """`scripts/workshop setup`, with a stand-in `swift` and `xcode-select` alone on PATH (each prints what it is given,
+    as the kit's fake_swift_macos.py stands in for a Mac's `swift`), the platform and the file check given."""
+
+    XCODE = "/Applications/Xcode.app/Contents/Developer"
+    CLT = "/Library/Developer/CommandLineTools"
+    INSTALL = ("install Xcode 26 from the App Store or developer.apple.com, then run "
+               "`sudo xcode-select -s /Applications/Xcode.app`")
+
+    def setUp(self):
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        self.bin = Path(folder.name)
+        path = mock.patch.dict("os.environ", {"PATH": str(self.bin)})
+        path.start()
+        self.addCleanup(path.stop)
+
+    def program(self, name, prints, status=0):
+        """A stand-in `name` that prints `prints` (on standard error when it fails) and exits with `status`."""
+        script = self.bin / name
+        script.write_text(f"#!{sys.executable}\nimport sys\n"
+                          f"print({prints!r}, file=sys.stderr if {status} else sys.stdout)\nsys.exit({status})\n")
+        script.chmod(0o755)
+
+    def swift(self, version):
+        self.program("swift", f"Apple Swift version {version} (swiftlang-{version}.1.2)\nTarget: arm64-apple-macosx15.0")
+
+    def setup(self, platform, exists=lambda path: False):
+        with redirect_stdout(io.StringIO()) as out, redirect_stderr(io.StringIO()) as err:
+            status = workshop.setup(platform, exists=exists)
+        return status, out.getvalue(), err.getvalue()
+
+    def test_linux_with_swift_6_2_or_later_is_ok_in_one_line(self):
+        self.swift("6.3.1")
+        self.assertEqual(self.setup("linux"),
+                         (0, "workshop setup: OK: Swift 6.3; next: swift build --build-tests\n", ""))
+
+    def test_the_verb_runs_the_check_and_exits_with_its_status(self):
+        with mock.patch.object(workshop, "setup", return_value=1) as called:
+            self.assertEqual(workshop.main(["setup"]), 1)
+        self.assertEqual(len(called.call_args.args), 1, "the platform, the interpreter's")
+
+    def test_no_swift_on_path_says_where_to_get_one(self):
+        self.assertEqual(self.setup("linux"), (1, "", "workshop setup: no `swift` on PATH; install Swift 6.2 or later "
+                                                       "from swift.org/install and put its usr/bin first on PATH\n"))
+
+    def test_swift_6_1_is_too_old(self):
+        self.swift("6.1.2")
+        self.assertEqual(self.setup("linux"), (1, "", "workshop setup: Swift 6.1 is too old, the package needs 6.2 or "
+                                                       "later; install Swift 6.2 or later from swift.org/install and "
+                                                       "put its usr/bin first on PATH\n"))
+
+    def test_a_mac_with_only_the_command_line_tools_is_told_to_install_xcode(self):
+        self.swift("6.2")
+        self.program("xcode-select", self.CLT)
+        status, out, err = self.setup("darwin", exists=lambda path: True)
+        self.assertEqual((status, out), (1, ""))
+        self.assertEqual(err, f"workshop setup: XCTest is missing, and only Xcode has it: `xcode-select -p` names the "
+                              f"command-line tools ({self.CLT}); {self.INSTALL}\n")
+        for words in ("XCTest", "Xcode 26", "sudo xcode-select -s /Applications/Xcode.app"):
+            self.assertIn(words, err)
+        self.assertEqual(err.count("\n"), 1, "one line")
+
+    def test_a_mac_with_xcode_selected_but_no_xctest_is_told_the_same(self):
+        self.swift("6.2")
+        self.program("xcode-select", self.XCODE)
+        asked = []
+        status, out, err = self.setup("darwin", exists=lambda path: asked.append(path) or False)
+        self.assertEqual((status, out), (1, ""))
+        self.assertEqual(err, f"workshop setup: XCTest is missing, and only Xcode has it: {self.XCODE} has no "
+                              f"XCTest.framework; {self.INSTALL}\n")
+        self.assertEqual(asked, [Path(self.XCODE) / "Platforms/MacOSX.platform/Developer/Library/Frameworks"
+                                 / "XCTest.framework"])
+
+    def test_a_mac_with_no_developer_directory_is_told_to_install_xcode_before_swift_is_asked(self):
+        # No `swift` on PATH either: the answer is about Xcode, so `xcode-select` was asked first.
+        self.program("xcode-select", "xcode-select: error: unable to get active developer directory", status=2)
+        self.assertEqual(self.setup("darwin"), (1, "", "workshop setup: XCTest is missing, and only Xcode has it: "
+                                                        f"`xcode-select -p` names no developer directory; "
+                                                        f"{self.INSTALL}\n"))
+
+    def test_a_mac_with_xcode_and_its_xctest_is_ok(self):
+        self.swift("6.2")
+        self.program("xcode-select", self.XCODE)
+        framework = Path(self.XCODE) / workshop.XCTEST
+        self.assertEqual(self.setup("darwin", exists=lambda path: path == framework),
+                         (0, f"workshop setup: OK: Swift 6.2, and XCTest in {self.XCODE}; next: swift build "
+                             f"--build-tests\n", ""))
+
+    def test_a_mac_with_an_old_xcode_is_told_to_install_xcode_26(self):
+        self.swift("6.1")
+        self.program("xcode-select", self.XCODE)
+        status, _, err = self.setup("darwin", exists=lambda path: True)
+        self.assertEqual((status, err), (1, f"workshop setup: Swift 6.1 is too old, the package needs 6.2 or later; "
+                                            f"{self.INSTALL}\n"))
+
+    def test_setup_takes_no_argument(self):
+        with redirect_stderr(io.StringIO()), self.assertRaises(SystemExit) as caught:
+            workshop.main(["setup", "now"])
+        self.assertEqual(caught.exception.code, 2)

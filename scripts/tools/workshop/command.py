@@ -1,5 +1,8 @@
 """The workshop's starter exercises: tasks whose tests are hidden until switched on (docs/workshop.md).
 
+  scripts/workshop setup          checks this machine before anything builds: a `swift` of 6.2 or later on PATH and,
+                                  on macOS, Xcode selected (`xcode-select -p`) with its XCTest, which the command-line
+                                  tools lack; one line, OK (status 0) or what is missing and what to install (status 1)
   scripts/workshop list           the exercises, with their chapter and task
   scripts/workshop check NAME     switches NAME's tests on (POI_WORKSHOP=NAME) and says whether it is solved;
                                   for a write-the-test exercise, judges your test (scripts/tools/workshop/write_the_test.py)
@@ -29,13 +32,16 @@ import argparse
 import dataclasses
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from pyramidkit.mutation import precheck
 from pyramidkit.proofs import held, universe
 from pyramidkit.run import config as kit_config
+from pyramidkit.run import results as kit_results
 from pyramidkit.run import scratch
 from pyramidkit.run.bounds import HangBounds
+from pyramidkit.run.errors import KitError
 from pyramidkit.run.mistake import PatchMistake
 
 from tools.workshop import plan as workshop_plan
@@ -93,6 +99,94 @@ def not_passing(outcome: scratch.Outcome) -> list[str]:
     """What a run that did not pass says: each failure, each test it stopped, or that none ran."""
     lines = outcome.failures() + [f"{test} did not end within {LIMIT:.0f} s" for test in outcome.hung]
     return lines or ([] if outcome.tests else ["no test ran"])
+
+
+# MARK: setup
+
+# The oldest Swift the package builds with (Package.swift's tools version; Xcode 26.0 ships it).
+MINIMUM_SWIFT = (6, 2)
+# Where Xcode keeps XCTest for macOS, under the developer directory `xcode-select -p` names. The command-line tools
+# (/Library/Developer/CommandLineTools) have none: SwiftPM treats XCTest as optional on macOS for that reason
+# (swift-package-manager#7430), and PortableTestSupport and the test targets import it, so `swift build` stops there.
+XCTEST = Path("Platforms/MacOSX.platform/Developer/Library/Frameworks/XCTest.framework")
+COMMAND_LINE_TOOLS = "CommandLineTools"
+INSTALL_XCODE = ("install Xcode 26 from the App Store or developer.apple.com, then run "
+                 "`sudo xcode-select -s /Applications/Xcode.app`")
+INSTALL_SWIFT = "install Swift 6.2 or later from swift.org/install and put its usr/bin first on PATH"
+# A program run: its exit status and what it printed. It raises OSError when the program is not there.
+Run = Callable[[list[str]], tuple[int, str]]
+
+
+class SetupError(KitError):
+    """What this machine lacks to build the package and run its tests, and what to install: one line."""
+
+    status = 1
+
+
+def run_program(arguments: list[str]) -> tuple[int, str]:
+    """`arguments` run: its exit status and what it printed (standard output, then error)."""
+    completed = subprocess.run(arguments, capture_output=True, text=True, timeout=60)
+    return completed.returncode, completed.stdout + completed.stderr
+
+
+def xcode_developer_directory(run: Run, exists: Callable[[Path], bool]) -> Path:
+    """The developer directory `xcode-select -p` names, when it is Xcode's and holds XCTest; else SetupError."""
+    try:
+        status, output = run(["xcode-select", "-p"])
+    except (OSError, subprocess.SubprocessError):
+        status, output = 1, ""
+    folder = output.strip() if status == 0 else ""
+    if not folder:
+        why = "`xcode-select -p` names no developer directory"
+    elif COMMAND_LINE_TOOLS in folder:
+        why = f"`xcode-select -p` names the command-line tools ({folder})"
+    elif not exists(Path(folder) / XCTEST):
+        why = f"{folder} has no {XCTEST.name}"
+    else:
+        return Path(folder)
+    raise SetupError(f"XCTest is missing, and only Xcode has it: {why}; {INSTALL_XCODE}")
+
+
+def swift_version(platform: str, run: Run) -> tuple[int, int]:
+    """The (major, minor) of the `swift` on PATH, 6.2 or later; else SetupError."""
+    install = INSTALL_XCODE if platform == "darwin" else INSTALL_SWIFT
+    try:
+        status, output = run(["swift", "--version"])
+    except OSError:
+        raise SetupError(f"no `swift` on PATH; {install}") from None
+    except subprocess.SubprocessError as error:
+        raise SetupError(f"`swift --version` did not answer ({error}); {install}") from None
+    version = kit_results.swift_version(output) if status == 0 else None
+    if version is None:
+        said = (output.strip().splitlines() or ["nothing"])[0]
+        raise SetupError(f"`swift --version` names no Swift version (it said: {said}); {install}")
+    if version < MINIMUM_SWIFT:
+        raise SetupError(f"Swift {version[0]}.{version[1]} is too old, the package needs "
+                         f"{MINIMUM_SWIFT[0]}.{MINIMUM_SWIFT[1]} or later; {install}")
+    return version
+
+
+def setup_check(platform: str, run: Run = run_program, exists: Callable[[Path], bool] = Path.exists) -> str:
+    """Whether this machine can build the package and run its tests, before anything builds: a `swift` of 6.2 or
+    later on PATH and, on macOS (`platform` "darwin"), Xcode's developer directory selected, with XCTest. On a Mac
+    `xcode-select` is asked first: /usr/bin/swift there offers to install the command-line tools when no developer
+    directory is selected. Returns the line that says all is there; raises SetupError, whose line says what is
+    missing and what to install."""
+    developer = xcode_developer_directory(run, exists) if platform == "darwin" else None
+    major, minor = swift_version(platform, run)
+    found = f", and XCTest in {developer}" if developer else ""
+    return f"OK: Swift {major}.{minor}{found}; next: swift build --build-tests"
+
+
+def setup(platform: str, run: Run = run_program, exists: Callable[[Path], bool] = Path.exists) -> int:
+    """The `setup` verb: the check's one line, on standard output when it holds, else on standard error."""
+    try:
+        line = setup_check(platform, run, exists)
+    except SetupError as error:
+        print(f"workshop setup: {error}", file=sys.stderr)
+        return error.status
+    print(f"workshop setup: {line}")
+    return 0
 
 
 # MARK: check
@@ -316,9 +410,10 @@ def main(arguments: list[str]) -> int:
         return rehearse.main(arguments[1:])
     writing = [exercise.name for exercise in write_the_test.EXERCISES]
     parser = argparse.ArgumentParser(prog="scripts/workshop", description=__doc__.split("\n\n")[0],
-                                     usage="scripts/workshop list | check NAME | hint NAME | verify | "
+                                     usage="scripts/workshop setup | list | check NAME | hint NAME | verify | "
                                            "plan [--check | --update-docs] | rehearse [--update-docs]")
     commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("setup")
     commands.add_parser("list")
     commands.add_parser("check").add_argument("name", metavar="NAME")
     commands.add_parser("hint").add_argument("name", metavar="NAME")
@@ -326,6 +421,8 @@ def main(arguments: list[str]) -> int:
     commands.add_parser("plan")  # each read by its own parser, above: listed here for --help
     commands.add_parser("rehearse")
     options = parser.parse_args(arguments)
+    if options.command == "setup":
+        return setup(sys.platform)
     if options.command == "list":
         print("Change the code (hidden tests judge it):")
         for exercise in EXERCISES:
