@@ -16,7 +16,8 @@ Two kinds of code compile on a Mac and not here, or here and not on a Mac, and n
 
 The build is `swift build --build-tests` in a scratch folder of its own (default .build-apple), its programs never run.
 It fails on any error or warning, each said once with its place; on success it says what it compiled against.
-Exits 0 when the build is clean, 1 when it is not, 2 for a wrong call. CI's `apple` stage (scripts/ci/stage).
+Exits 0 when the build is clean, 1 when it is not, 2 for a wrong call or on a Mac, where the SDK is Apple's own.
+CI's `apple` stage (scripts/ci/stage).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from pyramidkit.run.errors import KitError
+from pyramidkit.run.errors import KitError, UsageError
 
 ROOT = Path(__file__).resolve().parents[2]
 SDK = ROOT / "scripts" / "ci" / "darwin" / "sdk"
@@ -93,12 +94,20 @@ def check(package: Path, scratch: Path) -> list[str]:
     return found
 
 
+def refuse_on(platform: str) -> None:
+    """On a Mac there is nothing to stand in for: Apple's compiler and SDK are there, and `swift build --build-tests`
+    is the check. The stand-in CoreLocation would also hide the real one."""
+    if platform == "darwin":
+        raise UsageError("apple-compile: on a Mac, Apple's SDK is the real one: swift build --build-tests is this check")
+
+
 def main(arguments: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="scripts/tool apple-compile", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--package-path", type=Path, default=ROOT, help="the package (default: this one)")
     parser.add_argument("--scratch-path", type=Path, help="the build folder (default: PACKAGE/.build-apple)")
     options = parser.parse_args(arguments)
+    refuse_on(sys.platform)
     package = options.package_path.resolve()
     if not (package / "Package.swift").is_file():
         parser.error(f"{package} has no Package.swift")

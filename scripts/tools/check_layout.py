@@ -396,25 +396,56 @@ def check_platform_forks(root: pathlib.Path) -> list:
 
 
 # Darwin's rules, which a build on Linux does not enforce: FIONBIO is a function-like macro Swift does not import on
-# Darwin; XCTestObservation refines NSObjectProtocol there, so only an NSObject subclass conforms.
+# Darwin; XCTestObservation refines NSObjectProtocol there, so only an NSObject subclass conforms; and an SDK may
+# isolate XCTestObservation to the main actor, which a conformance on a class's own declaration would spread to the
+# whole class, so the conformance is an extension's, its methods `nonisolated` (they compile under either SDK).
 FIONBIO = re.compile(r"\bFIONBIO\b")
 OBSERVER = re.compile(r"\b(?:class|struct|actor|enum)\s+(\w+)\s*:([^{]*)\bXCTestObservation\b")
+OBSERVING_EXTENSION = re.compile(r"\bextension\s+([\w.]+)\s*:[^{]*\bXCTestObservation\b[^{]*\{")
+CLASS = re.compile(r"\bclass\s+(\w+)\s*:\s*(\w+)")
+WITNESS = re.compile(r"^\s*((?:\w+\s+)*)func\s+(\w+)", re.M)
+
+
+def braced(code: str, opening: int) -> str:
+    """The text between the brace at `opening` and the brace that closes it."""
+    depth = 0
+    for index in range(opening, len(code)):
+        depth += {"{": 1, "}": -1}.get(code[index], 0)
+        if depth == 0:
+            return code[opening + 1:index]
+    return code[opening + 1:]
 
 
 def check_darwin_rules(root: pathlib.Path) -> list:
-    """What would not build on Darwin though it builds on Linux: FIONBIO, and an XCTestObservation conformer that is
-    no NSObject subclass."""
+    """What would not build on Darwin though it builds on Linux, or might not under an SDK that isolates a protocol:
+    FIONBIO; an XCTestObservation conformance on a type's own declaration; one in an extension of a type that is no
+    NSObject subclass, or with a method that is not `nonisolated`."""
     findings = []
+    codes = {}
     for folder in ("Sources", "Tests"):
         for path in sorted((root / folder).rglob("*.swift")):
-            text, where = path.read_text(), path.relative_to(root)
-            code = "\n".join(line for line in text.splitlines() if not line.strip().startswith("//"))
-            if FIONBIO.search(code):
-                findings.append(f"{where}: FIONBIO is a macro Swift does not import on Darwin: use fcntl and O_NONBLOCK")
-            for name, inherits in OBSERVER.findall(code):
-                if not re.match(r"\s*NSObject\b", inherits):
-                    findings.append(f"{where}: {name} conforms to XCTestObservation, which on Darwin only an NSObject "
-                                    "subclass can (NSObject first among what it inherits)")
+            text = path.read_text()
+            codes[path.relative_to(root)] = "\n".join(line for line in text.splitlines()
+                                                      if not line.strip().startswith("//"))
+    superclasses = {name: parent for code in codes.values() for name, parent in CLASS.findall(code)}
+    for where, code in codes.items():
+        if FIONBIO.search(code):
+            findings.append(f"{where}: FIONBIO is a macro Swift does not import on Darwin: use fcntl and O_NONBLOCK")
+        for name, inherits in OBSERVER.findall(code):
+            if not re.match(r"\s*NSObject\b", inherits):
+                findings.append(f"{where}: {name} conforms to XCTestObservation, which on Darwin only an NSObject "
+                                "subclass can (NSObject first among what it inherits)")
+            findings.append(f"{where}: {name} conforms to XCTestObservation on its own declaration: declare it in an "
+                            "extension with nonisolated methods (an SDK that isolates the protocol would isolate the class)")
+        for match in OBSERVING_EXTENSION.finditer(code):
+            name = match[1].split(".")[-1]
+            if superclasses.get(name) != "NSObject":
+                findings.append(f"{where}: {name} conforms to XCTestObservation, which on Darwin only an NSObject "
+                                "subclass can (NSObject first among what it inherits)")
+            for modifiers, method in WITNESS.findall(braced(code, match.end() - 1)):
+                if "nonisolated" not in modifiers.split():
+                    findings.append(f"{where}: {name}.{method}, a method of its XCTestObservation conformance, is not "
+                                    "nonisolated (an SDK that isolates the protocol would isolate it)")
     return findings
 
 

@@ -102,3 +102,14 @@ class DiagnosticsTests(unittest.TestCase):
 
     def test_a_clean_build_has_none(self):
         self.assertEqual(apple_compile.diagnostics("[1/1] Compiling\nBuild complete! (1.0s)\n"), [])
+
+
+class PlatformTests(unittest.TestCase):
+    def test_refused_on_a_mac_where_the_sdk_is_apples_own(self):
+        from pyramidkit.run.errors import UsageError
+
+        with self.assertRaisesRegex(UsageError, "swift build --build-tests is this check"):
+            apple_compile.refuse_on("darwin")
+
+    def test_run_on_linux(self):
+        apple_compile.refuse_on("linux")

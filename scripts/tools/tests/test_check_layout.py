@@ -315,7 +315,32 @@ class DarwinRulesTests(unittest.TestCase):
         found = self.findings("final class Reset: XCTestObservation, Sendable {}\n"
                               "final class Good: NSObject, XCTestObservation {}\n"
                               "package final class Other: Sendable, NSObject, XCTestObservation {}\n")
-        self.assertEqual([finding.split(": ")[1].split()[0] for finding in found], ["Reset", "Other"])
+        self.assertEqual([finding.split(": ")[1].split()[0] for finding in found if "only an NSObject" in finding],
+                         ["Reset", "Other"])
+
+    def test_a_conformance_on_the_types_own_declaration_is_a_finding(self):
+        found = self.findings("final class Good: NSObject, XCTestObservation {}\n")
+        self.assertEqual(len(found), 1, found)
+        self.assertIn("declare it in an extension with nonisolated methods", found[0])
+
+    def test_an_extension_of_an_nsobject_with_nonisolated_methods_holds(self):
+        found = self.findings("final class Reset: NSObject, Sendable {}\n"
+                              "extension Outer.Reset: XCTestObservation {\n"
+                              "    nonisolated func testCaseWillStart(_ testCase: XCTestCase) {\n"
+                              "        if true { state() }\n    }\n"
+                              "    public nonisolated func testCaseDidFinish(_ testCase: XCTestCase) {}\n}\n"
+                              "extension Reset { func other() {} }\n")
+        self.assertEqual(found, [])
+
+    def test_an_extension_with_an_isolated_method_or_of_no_nsobject_is_a_finding(self):
+        found = self.findings("final class Reset: Sendable {}\n"
+                              "extension Reset: XCTestObservation {\n"
+                              "    func testCaseWillStart(_ testCase: XCTestCase) {}\n"
+                              "    nonisolated func testCaseDidFinish(_ testCase: XCTestCase) {}\n}\n")
+        self.assertEqual(len(found), 2, found)
+        self.assertIn("only an NSObject subclass", found[0])
+        self.assertIn("Reset.testCaseWillStart, a method of its XCTestObservation conformance, is not nonisolated",
+                      found[1])
 
     def test_this_package_keeps_them(self):
         self.assertEqual(layout.check_darwin_rules(ROOT), [])
