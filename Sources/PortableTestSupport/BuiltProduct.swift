@@ -55,24 +55,68 @@ public enum BuiltProduct {
         }
     }
 
-    /// The folder of the built products: where the test binary that holds this code was built.
+    /// The folder of the built products: where the test image that holds this code was built, beside the
+    /// package's executables.
     ///
-    /// Found the same way on Linux and macOS, from the bundle of the image this code is in (`Bundle(for:)`): the test
-    /// binary's folder on Linux (a Swift Build runner's library's), and on macOS the `.xctest` bundle that `xctest` or
-    /// Swift Testing's helper loads (`Bundle.main` is then theirs, not the tests').
+    /// Found the same way on Linux and macOS, from the file of the image (executable or shared library) that holds
+    /// this module's machine code, whatever process loaded it: `dladdr` names the image that `#dsohandle`, this
+    /// module's image header, lies in. `Bundle.main` and `Bundle(for:)` would name the process's or a class's bundle,
+    /// which is `xctest`'s or Swift Testing's helper's on macOS, not the tests'. `productsDirectory(ofImage:)` says
+    /// which folder of the image's path the products are in. When no folder can be found, this is a folder that
+    /// cannot exist, and running a product from it throws `productsDirectoryNotFound`.
     public static var productsDirectory: URL {
-        productsDirectory(ofBundle: Bundle(for: ImageMarker.self).bundleURL)
+        image.map(productsDirectory(ofImage:)) ?? notFoundDirectory
     }
 
-    /// A class of this module's own, whose image `Bundle(for:)` finds.
-    private final class ImageMarker {}
+    /// The file of the image that holds this module's machine code, its symbolic links resolved; `nil` when `dladdr`
+    /// names none, which no dynamically linked process does.
+    static let image = loadedImage(containing: #dsohandle)
 
-    /// The products folder of the bundle at `bundle`: the folder that holds it when it is an `.xctest` bundle (macOS),
-    /// else the bundle itself, an executable's or a library's folder (Linux).
-    static func productsDirectory(ofBundle bundle: URL) -> URL {
-        let bundle = bundle.standardizedFileURL
-        return bundle.pathExtension == "xctest" ? bundle.deletingLastPathComponent() : bundle
+    /// The file of the loaded image that holds `address`, its symbolic links resolved; `nil` when none does.
+    ///
+    /// `dladdr` is in both systems' C libraries, with the same `Dl_info`; Swift's Glibc module does not declare it
+    /// (glibc does for `_GNU_SOURCE` alone), so it is looked up by name, among the process's libraries, the same way
+    /// on both. glibc names the main executable by its `argv[0]`: a relative path is read from the current folder, as
+    /// the system read it when it started the process, and a bare name (found on `PATH`) is the main executable's,
+    /// which `Bundle.main` knows. A library's name always holds a `/`: the folder it was found in.
+    static func loadedImage(containing address: UnsafeRawPointer) -> URL? {
+        typealias DLAddr = @convention(c) (UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Int32
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "dladdr") else { return nil }
+        let dladdr = unsafeBitCast(symbol, to: DLAddr.self)
+        // Dl_info: the image's file name and its address, then the nearest symbol's name and its address.
+        let name = withUnsafeTemporaryAllocation(of: UnsafeRawPointer?.self, capacity: 4) { info -> String? in
+            info.initialize(repeating: nil)
+            guard dladdr(address, info.baseAddress) != 0, let file = info[0] else { return nil }
+            return String(cString: file.assumingMemoryBound(to: CChar.self))
+        }
+        guard let name, !name.isEmpty else { return nil }
+        let file = name.contains("/") ? URL(fileURLWithPath: name) : Bundle.main.executableURL
+        return file?.resolvingSymlinksInPath()
     }
+
+    /// The products folder of the test image at `image`: the folder that holds its `.xctest` bundle when the image is
+    /// that bundle's executable (`debug/X.xctest/Contents/MacOS/X`: macOS, where `xctest` and Swift Testing's helper
+    /// load the bundle), else the image's own folder (`debug/X.xctest`, Linux's test executable; Swift Build's
+    /// `Debug-linux/XTests-test-runner` and the library it loads, `Debug-linux/XTests.so`).
+    ///
+    /// Only the place where a bundle's executable sits counts, so a project folder named `.xctest` further up is
+    /// never taken for the bundle.
+    static func productsDirectory(ofImage image: URL) -> URL {
+        let folder = image.standardizedFileURL.deletingLastPathComponent()
+        let contents = folder.deletingLastPathComponent()
+        let bundle = contents.deletingLastPathComponent()
+        let isBundleExecutable =
+            folder.lastPathComponent == "MacOS" && contents.lastPathComponent == "Contents"
+            && bundle.pathExtension == "xctest"
+        return isBundleExecutable ? bundle.deletingLastPathComponent() : folder
+    }
+
+    /// The products folder when none was found: one that cannot exist, `/dev/null` being no folder.
+    static let notFoundDirectory = URL(fileURLWithPath: "/dev/null/products-folder-not-found")
+
+    /// Why a built product cannot be run when no products folder was found.
+    static let productsDirectoryNotFound =
+        "no products folder: dladdr, looked up with dlsym, named no image that holds PortableTestSupport's code"
 
     /// The built product `name`.
     public static func product(_ name: String) -> URL {
@@ -227,6 +271,9 @@ public enum BuiltProduct {
         -> Started
     {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            if executable.path.hasPrefix(notFoundDirectory.path + "/") {
+                throw Failure(description: productsDirectoryNotFound)
+            }
             throw Failure(description: "no executable \(executable.path); run 'swift build' first")
         }
         let process = Process()

@@ -19,21 +19,75 @@ struct BuiltProductTests {
     /// The line the shell scripts print when they are ready.
     static let ready: @Sendable (String) -> Bool = { $0 == "ready" }
 
-    @Test("The products folder holds the test binary this code runs in: a .xctest, or a Swift Build runner")
+    @Test("The image found is the test image that holds this code and these tests, in the products folder")
     func productsDirectory() throws {
+        // PortableTestSupport is linked into the tests' own image: Linux's .xctest executable, Swift Build's library,
+        // the executable of macOS's .xctest bundle; never the process's runner or helper unless it is that image.
+        let image = try #require(BuiltProduct.image)
+        #expect(image == BuiltProduct.loadedImage(containing: #dsohandle))
+        #expect(image.path.hasPrefix(BuiltProduct.productsDirectory.path + "/"))
         let names = try FileManager.default.contentsOfDirectory(atPath: BuiltProduct.productsDirectory.path)
         #expect(names.contains { $0.hasSuffix(".xctest") || $0.hasSuffix("-test-runner") })
     }
 
+    @Test("The image that holds an address is the library's that holds it, not the process's executable")
+    func imageOfAnAddress() throws {
+        // getpid is the C library's (glibc's libc.so.6, macOS's libsystem_kernel.dylib, in the shared cache there).
+        let getpid = try #require(dlsym(dlopen(nil, RTLD_NOW), "getpid"))
+        let image = try #require(BuiltProduct.loadedImage(containing: getpid))
+        #expect(image.lastPathComponent.hasPrefix("lib"))
+        #expect(image != Bundle.main.executableURL?.resolvingSymlinksInPath())
+        #expect(image != BuiltProduct.image)
+    }
+
     @Test(
-        "The products folder of a bundle: the folder of an .xctest bundle (macOS), else the bundle's own (Linux)",
+        "The products folder of an image: the folder of the .xctest bundle it is the executable of, else its own",
         arguments: [
-            ("/p/.build/x86_64-unknown-linux-gnu/debug", "/p/.build/x86_64-unknown-linux-gnu/debug"),
-            ("/p/.build/arm64-apple-macosx/debug/PackageTests.xctest", "/p/.build/arm64-apple-macosx/debug"),
-            ("/p/.build/out/Products/Debug-linux/./", "/p/.build/out/Products/Debug-linux"),
+            // macOS: xctest, or Swift Testing's helper, loads the bundle; the image is the bundle's executable.
+            (
+                "/p/.build/arm64-apple-macosx/debug/PointsOfInterestPackageTests.xctest/Contents/MacOS/"
+                    + "PointsOfInterestPackageTests",
+                "/p/.build/arm64-apple-macosx/debug"
+            ),
+            // Linux: the test executable, a file named .xctest.
+            (
+                "/p/.build/x86_64-unknown-linux-gnu/debug/PointsOfInterestPackageTests.xctest",
+                "/p/.build/x86_64-unknown-linux-gnu/debug"
+            ),
+            // Swift Build on Linux: a runner per test target, and the library of the target's code it loads.
+            ("/p/.build/out/Products/Debug-linux/PortableTestSupportTests.so", "/p/.build/out/Products/Debug-linux"),
+            (
+                "/p/.build/out/Products/Debug-linux/PortableTestSupportTests-test-runner",
+                "/p/.build/out/Products/Debug-linux"
+            ),
+            // A library in a plain folder.
+            ("/usr/local/lib/libPortableTestSupport.so", "/usr/local/lib"),
+            // Spaces, and a path that is not standard.
+            (
+                "/Users/Jane Doe/My Projects/.build/arm64-apple-macosx/debug/My Tests.xctest/Contents/MacOS/My Tests",
+                "/Users/Jane Doe/My Projects/.build/arm64-apple-macosx/debug"
+            ),
+            ("/p/.build/debug/./X.xctest/Contents/MacOS/../MacOS/X", "/p/.build/debug"),
+            // A folder whose name holds "xctest" but not as its extension is no bundle.
+            ("/p/notxctest/Contents/MacOS/Runner", "/p/notxctest/Contents/MacOS"),
+            ("/p/X.xctests/Contents/MacOS/X", "/p/X.xctests/Contents/MacOS"),
+            // A project folder named .xctest: the bundle is the one the image sits in, nearest the image.
+            (
+                "/Users/x/proj.xctest/.build/arm64-apple-macosx/debug/PointsOfInterestPackageTests.xctest/Contents/"
+                    + "MacOS/PointsOfInterestPackageTests",
+                "/Users/x/proj.xctest/.build/arm64-apple-macosx/debug"
+            ),
+            (
+                "/home/x/proj.xctest/.build/x86_64-unknown-linux-gnu/debug/PointsOfInterestPackageTests.xctest",
+                "/home/x/proj.xctest/.build/x86_64-unknown-linux-gnu/debug"
+            ),
+            (
+                "/home/x/proj.xctest/.build/out/Products/Debug-linux/X.so",
+                "/home/x/proj.xctest/.build/out/Products/Debug-linux"
+            ),
         ])
-    func productsDirectoryOfBundle(bundle: String, products: String) {
-        #expect(BuiltProduct.productsDirectory(ofBundle: URL(fileURLWithPath: bundle)).path == products)
+    func productsDirectoryOfImage(image: String, products: String) {
+        #expect(BuiltProduct.productsDirectory(ofImage: URL(fileURLWithPath: image)).path == products)
     }
 
     @Test("An installed program is the first executable of its name in the folders searched, else none")
@@ -136,6 +190,15 @@ struct BuiltProductTests {
             let description = (error as? BuiltProduct.Failure)?.description ?? ""
             return description.contains("ended its output before it was ready (status 2)")
                 && description.contains("cannot start")
+        }
+    }
+
+    @Test("A product of a products folder that was not found fails the call with why")
+    func productsDirectoryNotFound() async throws {
+        await #expect {
+            _ = try await BuiltProduct.run(BuiltProduct.notFoundDirectory.appendingPathComponent("poi"), [])
+        } throws: { error in
+            (error as? BuiltProduct.Failure)?.description == BuiltProduct.productsDirectoryNotFound
         }
     }
 
