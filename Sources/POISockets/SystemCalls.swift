@@ -9,12 +9,16 @@
     import Darwin
 #endif
 
-#if canImport(Darwin)
-    let systemStreamSocketType = SOCK_STREAM
-#else
-    /// Glibc imports `SOCK_STREAM` as a case of an enumeration, Darwin as a number.
-    let systemStreamSocketType = Int32(SOCK_STREAM.rawValue)
-#endif
+/// `SOCK_STREAM` as a number, on either C library: Glibc imports it as a case of an enumeration, Darwin as a number,
+/// and the overload that fits is chosen where the code is compiled (no branch on the platform).
+let systemStreamSocketType = socketTypeNumber(SOCK_STREAM)
+
+/// A socket type that the C library imports as a number (Darwin's).
+func socketTypeNumber<Number: BinaryInteger>(_ type: Number) -> Int32 { Int32(type) }
+/// A socket type that the C library imports as a case of an enumeration (Glibc's `__socket_type`).
+func socketTypeNumber<Type: RawRepresentable>(_ type: Type) -> Int32 where Type.RawValue: BinaryInteger {
+    Int32(type.rawValue)
+}
 
 func systemSocket(_ family: Int32) -> Int32 { socket(family, systemStreamSocketType, 0) }
 func systemConnect(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>!, _ length: socklen_t) -> Int32 {

@@ -309,6 +309,21 @@ struct SocketTests {
         #expect(flags & O_NONBLOCK == 0)
     }
 
+    @Test("A socket is a stream socket: SOCK_STREAM's number, whether the C library imports it as one or as a case")
+    func streamSocketType() throws {
+        /// Glibc's shape of a socket type: a case of an enumeration of numbers.
+        enum ImportedAsACase: UInt32 { case stream = 1 }
+        #expect(socketTypeNumber(Int32(1)) == 1)  // Darwin's shape
+        #expect(socketTypeNumber(ImportedAsACase.stream) == 1)
+        let (listener, _) = try Socket.bind(host: "127.0.0.1", port: 0)
+        defer { listener.close() }
+        var type: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        #expect(try listener.use { getsockopt($0, SOL_SOCKET, SO_TYPE, &type, &length) } == 0)
+        #expect(type == systemStreamSocketType)
+        #expect(type == 1)  // SOCK_STREAM on Linux and Darwin alike
+    }
+
     @Test("A listening socket can take a port still in TIME_WAIT: it sets SO_REUSEADDR")
     func listenerReusesAddress() throws {
         let (listener, _) = try Socket.bind(host: "127.0.0.1", port: 0)

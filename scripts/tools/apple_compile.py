@@ -1,23 +1,28 @@
-"""What a Mac's compiler refuses, found on Linux: the package built once more against stand-ins of Apple's SDK, every
-warning an error.
+"""What a Mac's compiler refuses, found on Linux: the package compiled as a Mac compiles it, against stand-ins of
+Apple's SDK, every warning an error.
 
     scripts/tool apple-compile [--package-path PATH] [--scratch-path PATH]
 
-Two kinds of code compile on a Mac and not here, or here and not on a Mac, and no Linux build sees either:
+Three kinds of code compile on a Mac and not here, or here and not on a Mac, and no Linux build sees them:
 
-- code under `#if canImport(CoreLocation)`, which only Apple's SDK has. A stand-in CoreLocation, of the few
-  declarations the package uses with the signatures Apple's SDK gives them (scripts/ci/darwin/sdk/CoreLocation.swift),
-  is built as a module on the import path, so that those branches compile here, warnings and all;
+- the Darwin side of every branch on the system (`#if canImport(Darwin)`, the `#else` of `#if os(Linux)`,
+  `#if os(macOS)`): a copy of the package has its conditions read as a Mac reads them (Glibc and Musl absent, the
+  system macOS, not Linux), so that every such branch is the one compiled, and `import Darwin` imports a stand-in
+  (scripts/ci/darwin/sdk/Darwin.swift: Glibc's POSIX calls, and the names only Darwin has, as its headers give them);
+  `canImport(FoundationNetworking)` is left as it is, as Linux's URLSession is there (those branches are imports);
+- code under `#if canImport(CoreLocation)`, which only Apple's SDK has: a stand-in CoreLocation, of the few
+  declarations the package uses with the signatures Apple's SDK gives them (scripts/ci/darwin/sdk/CoreLocation.swift);
 - a call that Darwin's SDK marks `noasync` (`DispatchSemaphore.wait`, `DispatchGroup.wait`, `DispatchWorkItem.wait`;
   this project's rule adds `sleep`, `usleep`, `nanosleep`) made directly in an async body: an error on a Mac in the
   Swift 6 language mode, nothing on Linux, whose libdispatch and Glibc have no such mark. A module of `async` twins
   of those calls (scripts/ci/darwin/sdk/DarwinNoasync.swift) is imported into every file: the type checker picks a
   twin only where the body is asynchronous, and reports it.
 
-The build is `swift build --build-tests` in a scratch folder of its own (default .build-apple), its programs never run.
-It fails on any error or warning, each said once with its place; on success it says what it compiled against.
-Exits 0 when the build is clean, 1 when it is not, 2 for a wrong call or on a Mac, where the SDK is Apple's own.
-CI's `apple` stage (scripts/ci/stage).
+The copy is kept in the scratch folder (default .build-apple), a file rewritten only when it changed, so that a
+second run builds only what changed; `swift build --build-tests` builds it, its programs never run. It fails on any
+error or warning, each said once with its place in the package (not the copy); on success it says what it compiled
+against. Exits 0 when the build is clean, 1 when it is not, 2 for a wrong call or on a Mac, where the SDK is Apple's
+own. CI's `apple` stage (scripts/ci/stage).
 """
 
 from __future__ import annotations
@@ -33,10 +38,18 @@ from pyramidkit.run.errors import KitError, UsageError
 
 ROOT = Path(__file__).resolve().parents[2]
 SDK = ROOT / "scripts" / "ci" / "darwin" / "sdk"
-# A stand-in that code links against (its types are used), and one that only the type checker reads.
-LINKED = "CoreLocation"
+# Stand-ins that code links against (their names are used), by module and file, and one that only the type checker
+# reads. Darwin's is a module of another name, which the copy imports for `import Darwin`: one named Darwin would turn
+# the Darwin branches of the code SwiftPM writes for the build (its test runner) too, which no Linux toolchain builds.
+LINKED = {"StandInDarwin": "Darwin.swift", "CoreLocation": "CoreLocation.swift"}
 IMPORTED_EVERYWHERE = "DarwinNoasync"
 DIAGNOSTIC = re.compile(r"^(?P<place>/[^:\n]+:\d+:\d+): (?P<kind>error|warning): (?P<message>.*)$", re.M)
+# How a Mac's compiler reads the conditions that name a system; Darwin and CoreLocation it finds as the stand-ins.
+AS_ON_A_MAC = [(re.compile(r"\bcanImport\((?:Glibc|Musl)\)"), "false"), (re.compile(r"\bcanImport\(Darwin\)"), "true"),
+               (re.compile(r"\bos\(Linux\)"), "false"), (re.compile(r"\bos\(macOS\)"), "true")]
+CONDITION = re.compile(r"^([ \t]*#(?:if|elseif)\b)(.*)$", re.M)
+IMPORT_DARWIN = re.compile(r"^([ \t]*(?:@\w+ )?(?:(?:public|package|internal|fileprivate|private) )?import )Darwin$", re.M)
+COPIED = ("Package.swift", "Sources", "Tests")
 
 
 class BuildFailed(KitError):
@@ -45,18 +58,53 @@ class BuildFailed(KitError):
 
 def standins(folder: Path) -> list[str]:
     """Builds the stand-in modules into `folder`; returns the `swift build` arguments that put them on the package's
-    import path (CoreLocation also linked, DarwinNoasync imported into every file)."""
+    import path (Darwin and CoreLocation also linked, DarwinNoasync imported into every file)."""
     swiftc = ["swiftc", "-parse-as-library", "-swift-version", "6"]
-    library = folder / f"lib{LINKED}.a"
-    run([*swiftc, "-module-name", LINKED, "-module-link-name", LINKED, "-emit-module", "-emit-module-path",
-         str(folder / f"{LINKED}.swiftmodule"), "-emit-library", "-static", "-o", str(library),
-         str(SDK / f"{LINKED}.swift")], "the stand-in CoreLocation")
+    for name, file in LINKED.items():
+        run([*swiftc, "-module-name", name, "-module-link-name", name, "-emit-module", "-emit-module-path",
+             str(folder / f"{name}.swiftmodule"), "-emit-library", "-static", "-o", str(folder / f"lib{name}.a"),
+             str(SDK / file)], f"the stand-in {file}")
     run([*swiftc, "-module-name", IMPORTED_EVERYWHERE, "-emit-module", "-emit-module-path",
          str(folder / f"{IMPORTED_EVERYWHERE}.swiftmodule"), str(SDK / f"{IMPORTED_EVERYWHERE}.swift")],
         "the noasync twins")
     return ["-Xswiftc", "-I", "-Xswiftc", str(folder), "-Xlinker", "-L", "-Xlinker", str(folder),
             "-Xswiftc", "-Xfrontend", "-Xswiftc", "-import-module", "-Xswiftc", "-Xfrontend", "-Xswiftc",
             IMPORTED_EVERYWHERE]
+
+
+def as_on_a_mac(source: str) -> str:
+    """`source` with each `#if` and `#elseif` condition that names a system read as a Mac reads it, and `import
+    Darwin` importing the stand-in; every line keeps its place, so that a diagnostic's line is the package's."""
+    def condition(match: re.Match) -> str:
+        text = match[2]
+        for pattern, value in AS_ON_A_MAC:
+            text = pattern.sub(value, text)
+        return match[1] + text
+    return IMPORT_DARWIN.sub(lambda match: match[1] + "StandInDarwin", CONDITION.sub(condition, source))
+
+
+def copy_as_on_a_mac(package: Path, copy: Path) -> None:
+    """The manifest, Sources and Tests of `package` in `copy`, each Swift file's conditions read as a Mac reads them;
+    a file is written only when it changed (its time kept, so the build there is incremental), and a file the
+    package no longer has is removed."""
+    wanted: set[Path] = set()
+    for top in COPIED:
+        origin = package / top
+        files = [origin] if origin.is_file() else sorted(path for path in origin.rglob("*") if path.is_file())
+        for path in files:
+            relative = path.relative_to(package)
+            wanted.add(relative)
+            content = path.read_bytes()
+            if path.suffix == ".swift":
+                content = as_on_a_mac(content.decode()).encode()
+            target = copy / relative
+            if not target.is_file() or target.read_bytes() != content:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(content)
+    for top in COPIED[1:]:
+        for path in sorted((copy / top).rglob("*")) if (copy / top).is_dir() else []:
+            if path.is_file() and path.relative_to(copy) not in wanted:
+                path.unlink()
 
 
 def run(command: list[str], what: str) -> None:
@@ -76,18 +124,21 @@ def diagnostics(output: str) -> list[str]:
 
 
 def build(package: Path, scratch: Path) -> tuple[int, str]:
-    """`swift build --build-tests` of `package` against the stand-ins: its status and output."""
+    """`swift build --build-tests` of `package` as a Mac compiles it, against the stand-ins: its status, and its
+    output with the copy's paths said as the package's."""
+    copy = scratch / "package"
+    copy_as_on_a_mac(package, copy)
     with tempfile.TemporaryDirectory(prefix="apple-sdk-") as folder:
         arguments = standins(Path(folder))
-        done = subprocess.run(["swift", "build", "--build-tests", "--package-path", str(package),
-                               "--scratch-path", str(scratch), *arguments],
+        done = subprocess.run(["swift", "build", "--build-tests", "--package-path", str(copy),
+                               "--scratch-path", str(scratch / "build"), *arguments],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    return done.returncode, done.stdout
+    return done.returncode, done.stdout.replace(f"{copy.resolve()}/", f"{package}/").replace(f"{copy}/", f"{package}/")
 
 
 def check(package: Path, scratch: Path) -> list[str]:
-    """What the build against the stand-ins refused: its errors and warnings (empty when clean)."""
-    status, output = build(package, scratch)
+    """What the build as a Mac compiles it refused: its errors and warnings (empty when clean)."""
+    status, output = build(package.resolve(), scratch.resolve())
     found = diagnostics(output)
     if status and not found:
         raise BuildFailed(f"apple-compile: swift build failed without a diagnostic:\n{output}")
@@ -117,6 +168,6 @@ def main(arguments: list[str]) -> int:
         print(f"apple-compile: {len(found)} diagnostics a Mac's compiler would give too (or a warning the build "
               "stage refuses), against the stand-ins of scripts/ci/darwin/sdk", file=sys.stderr)
         return 1
-    print(f"   built against the stand-ins ({LINKED}, {IMPORTED_EVERYWHERE}'s noasync twins in every file): "
-          "0 errors, 0 warnings")
+    print(f"   built as a Mac compiles it, against the stand-ins ({', '.join(LINKED.values())}; {IMPORTED_EVERYWHERE}'s noasync "
+          "twins in every file): 0 errors, 0 warnings")
     return 0

@@ -1,9 +1,11 @@
 """Tests of scripts/tools/apple_compile.py: a package with one case planted of each kind the check must find (a call
 Darwin marks noasync directly in an async body, for each call the twins cover; a warning in code only Apple's SDK
-compiles), and the cases it must leave alone (the same calls in synchronous bodies, including a closure handed to a
-thread from an async body), built for real against the stand-ins.
+compiles, under CoreLocation, Darwin, the `#else` of Linux and macOS; a name only Darwin has), and the cases it must
+leave alone (the same calls in synchronous bodies, including a closure handed to a thread from an async body; the
+Linux side of each branch), built for real against the stand-ins; then the copy's conditions, read as a Mac reads them.
 """
 
+import os
 import shutil
 import tempfile
 import unittest
@@ -50,6 +52,30 @@ public func inASynchronousBody(semaphore: DispatchSemaphore, group: DispatchGrou
     group.wait()
     _ = sleep(1)
 }
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+public func onEachSystem() -> Int32 {
+    #if canImport(Darwin)
+        let unusedOnDarwin = 1
+        return SO_NOSIGPIPE
+    #else
+        let unusedOnLinux = 1
+        return 0
+    #endif
+}
+public func onLinuxOrNot() {
+    #if os(Linux)
+        let unusedOnLinux = 1
+    #elseif os(macOS)
+        let unusedOnMacOS = 1
+    #else
+        let unusedElsewhere = 1
+    #endif
+}
 """
 
 
@@ -90,8 +116,50 @@ class PlantedTests(unittest.TestCase):
     def test_a_warning_in_code_only_apples_sdk_compiles_is_reported(self):
         self.assertTrue(any("'unused' was never used" in message for message in self.lines.get(6, [])), self.found)
 
+    def test_the_darwin_side_of_every_branch_is_compiled_and_names_darwins_own(self):
+        self.assertTrue(any("'unusedOnDarwin' was never used" in message for message in self.lines.get(37, [])),
+                        self.found)
+        self.assertTrue(any("'unusedOnMacOS' was never used" in message for message in self.lines.get(48, [])),
+                        self.found)
+
     def test_nothing_else(self):
-        self.assertEqual(set(self.lines), {6, 12, 13, 14, 15, 16}, self.found)
+        self.assertEqual(set(self.lines), {6, 12, 13, 14, 15, 16, 37, 48}, self.found)
+
+    def test_the_places_are_the_packages_not_the_copys(self):
+        self.assertTrue(all(".build-apple" not in diagnostic for diagnostic in self.found), self.found)
+
+
+class AsOnAMacTests(unittest.TestCase):
+    def test_conditions_are_read_as_a_mac_reads_them(self):
+        source = ("#if canImport(Glibc)\n    import Glibc\n#elseif canImport(Musl)\n    import Musl\n"
+                  "#elseif canImport(Darwin)\n    import Darwin\n#endif\n"
+                  "    #if os(Linux) || canImport(FoundationNetworking)\n#elseif os(macOS) && !os(Linux)\n"
+                  "let text = \"canImport(Glibc) os(Linux)\"  // not a condition\n"
+                  "@preconcurrency public import Darwin\nimport DarwinFoundation\n")
+        self.assertEqual(apple_compile.as_on_a_mac(source).splitlines(), [
+            "#if false", "    import Glibc", "#elseif false", "    import Musl", "#elseif true",
+            "    import StandInDarwin", "#endif", "    #if false || canImport(FoundationNetworking)",
+            "#elseif true && !false", 'let text = "canImport(Glibc) os(Linux)"  // not a condition',
+            "@preconcurrency public import StandInDarwin", "import DarwinFoundation"])
+
+    def test_the_copy_is_rewritten_where_it_changed_and_loses_what_the_package_lost(self):
+        package = Path(tempfile.mkdtemp(prefix="apple-compile-package-"))
+        self.addCleanup(shutil.rmtree, package, ignore_errors=True)
+        (package / "Sources" / "A").mkdir(parents=True)
+        (package / "Tests").mkdir()
+        (package / "Package.swift").write_text("// manifest\n")
+        (package / "Sources" / "A" / "A.swift").write_text("#if os(Linux)\n#endif\n")
+        (package / "Sources" / "A" / "B.swift").write_text("let b = 1\n")
+        copy = package / ".build-apple" / "package"
+        apple_compile.copy_as_on_a_mac(package, copy)
+        self.assertEqual((copy / "Sources" / "A" / "A.swift").read_text(), "#if false\n#endif\n")
+        kept = (copy / "Sources" / "A" / "A.swift").stat().st_mtime_ns
+        os.utime(copy / "Sources" / "A" / "A.swift", ns=(kept - 10**9, kept - 10**9))
+        (package / "Sources" / "A" / "B.swift").unlink()
+        apple_compile.copy_as_on_a_mac(package, copy)
+        self.assertEqual((copy / "Sources" / "A" / "A.swift").stat().st_mtime_ns, kept - 10**9)
+        self.assertFalse((copy / "Sources" / "A" / "B.swift").exists())
+        self.assertEqual((copy / "Package.swift").read_text(), "// manifest\n")
 
 
 class DiagnosticsTests(unittest.TestCase):
