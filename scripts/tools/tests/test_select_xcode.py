@@ -3,6 +3,8 @@ Applications folder laid out as the runner image lays it out, the oldest or newe
 never a beta, a release candidate or a link, and a clear failure when there is no release.
 """
 
+from __future__ import annotations
+
 import subprocess
 import tempfile
 import unittest

@@ -311,7 +311,15 @@ def _run(options: argparse.Namespace, package: MutatedPackage, chosen: Chosen) -
         engine.precheck([mutant for mutant in to_run if not engine.in_schema(mutant)])
         for index in order:
             if index not in results:
-                record(index, run_mutant(engine, mutants[index], ignored, package.tiers, reached, by_test))
+                entry = run_mutant(engine, mutants[index], ignored, package.tiers, reached, by_test)
+                # One at a time too, a machine that stalls (another job beside this one) can slow a run past its limit
+                # before a test began or after they all ended: run once more, and its verdict is that run's.
+                if side_by_side.stalled(entry):
+                    progress(f"   again: {mutants[index].file}:{mutants[index].line} {mutants[index].operator} timed "
+                             f"out with no test running")
+                    entry = {**run_mutant(engine, mutants[index], ignored, package.tiers, reached, by_test),
+                             "ranAgain": "timed out with no test running"}
+                record(index, entry)
     except KeyboardInterrupt:
         progress("   interrupted: the scratch copy is restored, the report covers the mutants run so far")
     engine.finish()

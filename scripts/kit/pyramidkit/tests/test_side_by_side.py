@@ -116,10 +116,12 @@ class JobsOptionTests(unittest.TestCase):
     def setUp(self) -> None:
         self.root = small_package(self)
 
-    def run_with(self, *arguments: str, stall: str = "", hung: list[str] | None = None) -> tuple[dict, dict]:
+    def run_with(self, *arguments: str, stall: str = "", hung: list[str] | None = None,
+                 stall_once: str = "") -> tuple[dict, dict]:
         """The command run with a fake engine; the mutants whose text holds `stall` time out in a worker, naming
-        `hung` as the tests left running."""
-        seen: dict = {"limits": [], "rebuilt": []}
+        `hung` as the tests left running; those whose text holds `stall_once` time out the first time they run
+        anywhere, naming none."""
+        seen: dict = {"limits": [], "rebuilt": [], "stalled": set()}
         parent = os.getpid()
         lock = threading.Lock()
 
@@ -157,6 +159,9 @@ class JobsOptionTests(unittest.TestCase):
                              engine="schemata" if self.in_schema(mutant) else "rebuild")
                 if stall and stall in mutant.mutated and os.getpid() != parent:  # slowed side by side, not alone
                     entry.update(status="killed (time-out)", hung=hung or [])
+                if stall_once and stall_once in mutant.mutated and mutant not in seen["stalled"]:
+                    seen["stalled"].add(mutant)
+                    entry.update(status="killed (time-out)", hung=[])
                 if os.getpid() == parent:
                     with lock:
                         seen["rebuilt"].append(mutant.operator)
@@ -200,6 +205,15 @@ class JobsOptionTests(unittest.TestCase):
         hung = [entry for entry in report["mutants"] if entry["operator"] == "equality"]
         self.assertTrue(all(entry["status"] == "killed (time-out)" and entry["pid"] != os.getpid() for entry in hung))
         self.assertTrue(all("ranAgain" not in entry for entry in report["mutants"]))
+
+    def test_a_time_out_one_at_a_time_that_names_no_test_running_is_run_again(self):
+        _seen, report = self.run_with("--jobs", "1", stall_once="!=")
+        again = [entry for entry in report["mutants"] if entry["operator"] == "equality"]
+        self.assertTrue(again)
+        for entry in again:
+            self.assertEqual(entry["status"], "killed", "its verdict is the second run's")
+            self.assertEqual(entry["ranAgain"], "timed out with no test running")
+        self.assertTrue(all("ranAgain" not in entry for entry in report["mutants"] if entry["operator"] != "equality"))
 
     def test_stalled_is_a_time_out_with_no_test_named(self):
         self.assertTrue(side_by_side.stalled({"status": "killed (time-out)", "hung": []}))
