@@ -19,7 +19,7 @@ from pyramidkit.coverage import by_test as test_coverage
 from pyramidkit.coverage import by_tier as tier_coverage
 from pyramidkit.docs import figures
 from pyramidkit.mutation import selection, side_by_side, stryker
-from pyramidkit.mutation.engine import SCHEMATA_FROM, Engine, progress, run_mutant, run_order, tiers_reaching
+from pyramidkit.mutation.engine import SCHEMATA_FROM, Engine, progress, run_mutant, run_order
 from pyramidkit.mutation.ignore import load_ignored
 from pyramidkit.mutation.operators import all_mutants
 from pyramidkit.mutation.package import MutatedPackage
@@ -251,12 +251,13 @@ def _run(options: argparse.Namespace, package: MutatedPackage, chosen: Chosen) -
     by_test = test_coverage.load(root, root / ".build-coverage")
     progress("   lines by test: " + (f"from {coverage}: a tier runs only the tests that reach a mutant"
                                      if by_test else "none for these sources: a tier runs whole"))
-    def runnable(found: list) -> list:
-        return [m for m in found if ignored.get(m.key, ("owed",))[0] == "owed" and tiers_reaching(m, reached, package.tiers)]
+    def owed(found: list) -> list:
+        return [m for m in found if ignored.get(m.key, ("owed",))[0] == "owed"]
 
     # Held: the whole selection but what the ignore file excuses, whatever the coverage reaches, so that every shard
-    # writes the same files and the next finds them built.
-    to_run, held = runnable(mutants), [m for m in whole_selection if ignored.get(m.key, ("owed",))[0] == "owed"]
+    # writes the same files and the next finds them built. A mutant no tier runs is built too: it is a survivor only
+    # once it is known to compile (engine.run_mutant).
+    to_run, held = owed(mutants), owed(whole_selection)
     # auto: the schemata always; below SCHEMATA_FROM compiled into the copy check-claims keeps built, incrementally,
     # each shard holding the whole selection (the next shard finds it built). From SCHEMATA_FROM, a shard's schema
     # holds its own mutants in a copy of their own, as the sharded full run was proved to equal the whole run.

@@ -100,8 +100,14 @@ class Engine:
             put_back = schema.drop_errors(log)
             progress(f"   build {attempt}: {seconds:.0f} s, {put_back} lines the schema cannot hold put back")
             if not put_back:
-                raise NotRunnable(f"mutants: the schemata do not build, for a reason not on a mutated line\n"
-                                 f"{log[-3000:]}")
+                # An error no rule traces to its mutant (a mutant that breaks a line it is not on) never stops the
+                # run: the mutants of the files it names, or every one, are rebuilt on their own instead.
+                released, where = schema.release_untraced(log)
+                if not released:
+                    raise NotRunnable("mutants: the scratch copy does not build with no mutant in it: the package "
+                                      f"does not build as it is there\n{log[-3000:]}")
+                progress(f"   the errors are on no line a rule traces to a mutant: {released} mutants of {where} "
+                         "leave the schema, each to be rebuilt on its own")
         else:
             raise NotRunnable("mutants: the schemata still do not build after 59 attempts")
         self.setup_seconds["schemata"] = round(time.monotonic() - started, 1)
@@ -201,6 +207,25 @@ class Engine:
                     "values with no type in common, or an empty value the return type has not)")
         return None
 
+    def compiles(self, mutant: Mutant, entry: dict) -> bool:
+        """Whether `mutant` compiles, for one that no tier runs (its entry says how it was known): held by the built
+        schema, it did; known not to (`known_not_to_compile`), it does not, with the reason; else it is built on its
+        own. A mutant is never called a survivor before it is known to compile."""
+        if self.schema is not None and self.schema.included(mutant):
+            entry["engine"] = "schemata"
+            return True
+        reason = self.known_not_to_compile(mutant)
+        if reason is not None:
+            entry["reason"] = reason
+            return False
+        entry["engine"] = "rebuild"
+        copy = self.schema_copy if self.schema_copy is not None else self._plain_copy()
+        with copy.mistake(schema_sites.Standalone(mutant)):
+            built, seconds, _ = copy.build()
+            self.dirty = copy
+            entry["seconds"]["build"] = round(seconds, 2)
+        return built
+
     def run(self, mutant: Mutant, tiers: list[str], entry: dict, patterns: dict[str, str] | None = None,
             selected: dict[str, list[str]] | None = None) -> None:
         """Runs the tiers against one mutant, from the bottom, until one fails; fills in `entry`. `patterns` narrows
@@ -290,7 +315,7 @@ def covering_tests(mutant: Mutant, patterns: dict[str, str], by_test) -> list[st
 def run_mutant(engine: Engine | None, mutant: Mutant, ignored: dict, tiers: Sequence[str], reached=None,
                by_test=None) -> dict:
     """One mutant's entry in the report, against the package's `tiers`. `engine` may be None for a mutant that needs
-    no run (excused, or on a line no tier runs)."""
+    no run (excused); one on a line no tier runs is built (or found in the schema) to know that it compiles."""
     entry: dict = {"file": mutant.file, "line": mutant.line, "operator": mutant.operator, "original": mutant.original,
              "mutated": mutant.mutated, "killed_by": None, "seconds": {}, "status": "survived"}
     kind, reason = ignored.get(mutant.key, (None, None))
@@ -302,6 +327,11 @@ def run_mutant(engine: Engine | None, mutant: Mutant, ignored: dict, tiers: Sequ
         entry["owed"] = True
     tiers = tiers_reaching(mutant, reached, tiers)
     if not tiers:
+        # Survived only once it is known to compile: a mutant that does not (a guard's body left to fall through) is
+        # no survivor, whatever reaches its line.
+        if engine is not None and not engine.compiles(mutant, entry):
+            entry["status"] = "not compiled"
+            return entry
         entry["status"] = "survived"
         entry["reason"] = "no tier runs this line"
         return entry

@@ -32,15 +32,23 @@ def mutants_of(file: str, text: str) -> list[Mutant]:
     mask = code_mask(text)
     compiled = compiled_lines(text)
     found: list[Mutant] = []
+    lines = text.split("\n")
+    codes, offset = [], 0
+    for line in lines:
+        codes.append(_code_with_literals(line, mask[offset:offset + len(line)]))
+        offset += len(line) + 1
     offset = 0
-    for number, line in enumerate(text.split("\n"), start=1):
+    for number, line in enumerate(lines, start=1):
         line_mask = mask[offset:offset + len(line)]
         offset += len(line) + 1
         if number not in compiled or not any(line_mask):
             continue
+        attributes = _attribute_spans(line, line_mask)
         for name, pattern, replacements in TOKEN_OPERATORS:
             for match in re.finditer(pattern, line):
                 if not all(line_mask[match.start():match.end()]):
+                    continue
+                if any(start <= match.start() < end for start, end in attributes):
                     continue
                 if name == "arithmetic" and _joins_collections(line, match):
                     continue
@@ -48,21 +56,75 @@ def mutants_of(file: str, text: str) -> list[Mutant]:
                     continue
                 mutated = line[:match.start()] + replacements[match[0]] + line[match.end():]
                 found.append(Mutant(file, number, name, line, mutated, match.start(), len(match[0])))
-        found += _line_mutants(file, number, line, line_mask)
+        before = next((code for code in reversed(codes[:number - 1]) if code), "")
+        after = next((code for code in codes[number:] if code), "")
+        found += _line_mutants(file, number, line, line_mask, attributes, _continued(before, after))
     found += bug_operators.mutants_of(file, text, mask, compiled)
     return sorted(found, key=lambda m: m.line)
 
 
 def _in_a_type(line: str, match: re.Match) -> bool:
     """Whether a `<`, `>`, `==` or `!=` belongs to a type, not an expression: a generic parameter list closed on a
-    line of its own (`> {`), or a same-type requirement (`where Value == Character`). Swapped there, it never
-    compiles (swift-property-based had both)."""
+    line of its own (`> {`), or a same-type requirement (`where Value == Character`, also after a closing bracket:
+    `) where Value == T? {`). Swapped there, it never compiles (swift-property-based had both, swift-argument-parser
+    31 of the second). A `where` of a `for`, a `case` or a `catch` is an expression's, and `where:` a label."""
     before = line[:match.start()]
     if not before.strip():
         return True
-    declaration = re.match(r"\s*(?:@\w+\s+|public |internal |private |fileprivate |package |static |final )*"
-                           r"(?:extension|func|struct|class|enum|protocol|init|subscript|typealias|where)\b", line)
-    return match[0] == "==" and declaration is not None and bool(re.search(r"\bwhere\b", before))
+    clause = re.search(r"\bwhere\b(?!\s*:)", before)
+    return match[0] == "==" and clause is not None and not re.search(r"\b(?:for|case|catch)\b", before[:clause.start()])
+
+
+def _attribute_spans(line: str, line_mask: list[bool]) -> list[tuple[int, int]]:
+    """Where the attributes of `line` are (`@available(macOS 10.15, *)`, `@Option(name: .long)`), as spans of the
+    line: a mutant there changes a declaration's attribute, not what the code does, and rarely compiles."""
+    spans = []
+    for match in re.finditer(r"@\w+", line):
+        if not all(line_mask[match.start():match.end()]):
+            continue
+        end = match.end()
+        if end < len(line) and line[end] == "(":
+            depth = 0
+            for index in range(end, len(line)):
+                if line_mask[index]:
+                    depth += {"(": 1, ")": -1}.get(line[index], 0)
+                if depth == 0:
+                    end = index + 1
+                    break
+            else:
+                end = len(line)
+        spans.append((match.start(), end))
+    return spans
+
+
+# A line that goes on from the line before it (which ends in an operator, a `=`, an opening bracket, a comma, `return`,
+# `try` or `await`), or on the line after it (which starts with a member, `?.`, or a binary operator): a call there is
+# part of an expression. A `:` (a `case`'s) and a closure's `in` end a line that a statement follows.
+CONTINUED_FROM = re.compile(r"(?:[=(\[,+\-*/%&|?]|\breturn|\btry|\bawait)$")
+CONTINUED_ON = re.compile(r"^(?:[?!]?\.(?!\.)|&&|\|\||\?\?|[-+*/%]=?\s|[<>]=?\s|[=!]==?\s)")
+
+
+def _code_with_literals(line: str, line_mask: list[bool]) -> str:
+    """The code of `line`, stripped, its comments left out and each character of a string literal an `s`: a line that
+    ends in a literal (`x ?? ""`, `= "GET"`) ends in a value, not in the operator before it."""
+    kept, index = [], 0
+    while index < len(line):
+        if line_mask[index]:
+            kept.append(line[index])
+            index += 1
+            continue
+        end = index
+        while end < len(line) and not line_mask[end]:
+            end += 1
+        comment = line.startswith(("//", "/*"), index)
+        kept.append(" " * (end - index) if comment else "s" * (end - index))
+        index = end
+    return "".join(kept).strip()
+
+
+def _continued(before: str, after: str) -> bool:
+    """Whether a line between the code lines `before` and `after` is part of a longer expression."""
+    return bool(CONTINUED_FROM.search(before) or CONTINUED_ON.match(after))
 
 
 def _joins_collections(line: str, match: re.Match) -> bool:
@@ -72,13 +134,15 @@ def _joins_collections(line: str, match: re.Match) -> bool:
     return before.endswith(('"', "]")) or after.startswith(('"', "["))
 
 
-def _line_mutants(file: str, number: int, line: str, line_mask: list[bool]) -> list[Mutant]:
+def _line_mutants(file: str, number: int, line: str, line_mask: list[bool], attributes: list[tuple[int, int]],
+                  continued: bool) -> list[Mutant]:
     found = []
     code = code_only(line, line_mask).rstrip()
     indent = line[: len(line) - len(line.lstrip())]
-    # A call on a line of its own (resume(), post(...), a completion): removed.
+    # A call on a line of its own (resume(), post(...), a completion), not part of an expression that goes on from the
+    # line before or on the next (`HelpGenerator(...)` followed by `.rendered(...)`): removed.
     if (re.fullmatch(r"\s*[\w.?!]+\(.*\)", code) and not STATEMENT_START.match(code)
-            and code.count("(") == code.count(")")):
+            and code.count("(") == code.count(")") and not continued and not re.match(r"\s*[?!]\.", code)):
         found.append(Mutant(file, number, "removed-call", line, f"{indent}()"))
     # A throw on a line of its own: removed.
     if re.fullmatch(r"\s*throw .+", code) and code.count("(") == code.count(")"):
@@ -90,7 +154,8 @@ def _line_mutants(file: str, number: int, line: str, line_mask: list[bool]) -> l
         found.append(Mutant(file, number, "negated-condition", line, f"{guard[1]}{negated}{guard[3]}"))
     # An integer constant compared with: shifted by one.
     for match in re.finditer(r"(?<=[<>=] )(\d+)\b(?!\.)", line):
-        if all(line_mask[match.start():match.end()]):
+        if all(line_mask[match.start():match.end()]) and not any(start <= match.start() < end
+                                                                  for start, end in attributes):
             shifted = line[:match.start()] + str(int(match[1]) + 1) + line[match.end():]
             found.append(Mutant(file, number, "constant-shift", line, shifted, match.start(), len(match[1])))
     return found

@@ -262,6 +262,19 @@ class Schema:
             dropped += 1
         return dropped
 
+    def release_untraced(self, log: str) -> tuple[int, str]:
+        """When `drop_errors` put nothing back (the compiler's errors are where no rule finds their mutant): every
+        mutant still held in the files the errors name leaves the schema, to be rebuilt on its own; when they name no
+        such file, every mutant does. Returns how many left, and which files (or "every file")."""
+        named = set(re.findall(r"^(?:.*?/)?(Sources/[^:\s]+\.swift):\d+:\d+: error: ", log, re.MULTILINE))
+        held = [mutant for mutant in self.ids if self.included(mutant)]
+        leaving = [mutant for mutant in held if mutant.file in named]
+        where = ", ".join(sorted({mutant.file for mutant in leaving}))
+        if not leaving:
+            leaving, where = held, "every file"
+        self.unheld |= set(leaving)
+        return len(leaving), where
+
     def _character_column(self, file: str, number: int, column: int) -> int:
         """The 1-based column, in characters, of the compiler's 1-based `column` of line `number` as written, which
         counts bytes of UTF-8: each arrow of a generated operator's name (operator_name) is three."""

@@ -80,6 +80,34 @@ class OperatorTests(unittest.TestCase):
         self.assertEqual(mutations("    let x = f()", "removed-call"), [])
         self.assertEqual(mutations("    throw .usage(\"x\")", "removed-throw"), ["()"])
 
+    def test_a_call_that_an_expression_goes_on_from_or_into_is_not_removed(self):
+        # swift-argument-parser: `HelpGenerator(self, ...)` on its own line, `.rendered(...)` on the next.
+        self.assertEqual(mutations("    HelpGenerator(self, visibility: v)\n        .rendered(screenWidth: w)",
+                                   "removed-call"), [])
+        for before in ("    let text =", "    return", "    try", "    await", "    f(a,", "    let all = [", "    x &&"):
+            with self.subTest(before=before):
+                self.assertEqual(mutations(f"{before}\n        g(b)", "removed-call"), [])
+        for after in ("?.rendered()", "&& ok", "?? fallback", "+ 1", "== 2"):
+            with self.subTest(after=after):
+                self.assertEqual(mutations(f"    g(b)\n        {after}", "removed-call"), [])
+
+    def test_a_call_after_a_case_a_closure_s_in_or_a_comment_is_still_removed(self):
+        self.assertEqual(mutations("    case .a:\n        completion()", "removed-call"), ["()"])
+        self.assertEqual(mutations("    { x in\n        completion(x)\n    }", "removed-call"), ["()"])
+        self.assertEqual(mutations("    let x = 1 // and =\n    completion()\n    // .then", "removed-call"), ["()"])
+        # a line before that ends in a string literal ends in a value (this package's own, at first misread)
+        for before in ('    let c = name ?? ""', '    request.httpMethod = "GET"', '    let t = """\n        a\n        """'):
+            with self.subTest(before=before):
+                self.assertEqual(mutations(f"{before}\n    completion()", "removed-call"), ["()"])
+
+    def test_no_mutant_in_an_attribute(self):
+        text = ("@available(macOS 10.15, *)\n@Flag(default: true) var verbose: Bool\n"
+                "@Option(name: .long, help: \"x\", transform: { $0 == \"a\" }) var count = 1 + 2\n"
+                "func f(a: Int) -> Bool { a > 0 }\n")
+        found = [(m.line, m.operator) for m in operators.mutants_of("Sources/X/X.swift", text)]
+        self.assertEqual(sorted(found), [(3, "arithmetic"), (3, "constant-shift"), (4, "constant-shift"),
+                                         (4, "default-body"), (4, "relational-boundary"), (4, "relational-negation")])
+
     def test_negated_guard_and_constant_shift(self):
         self.assertEqual(mutations("guard a > 0 else { return }", "negated-condition"), ["guard !(a > 0) else { return }"])
         self.assertEqual(mutations("guard let a else { return }", "negated-condition"), [])
@@ -315,6 +343,86 @@ class SelectionTests(unittest.TestCase):
         self.assertIn("returns none", entry["reason"])
         self.assertNotIn("engine", entry)
 
+    def build_schema(self, outcomes: list[tuple[bool, str]]) -> tuple[engine.Engine, list[dict]]:
+        """An engine's schema built in a stand-in copy whose builds end as `outcomes` say, in turn."""
+        source = "func f(a: Int) -> Bool {\n    check()\n    return a > 0\n}\n"
+        found = operators.mutants_of("Sources/A/a.swift", source)
+        prepared: list[dict] = []
+
+        class Copy:
+            def __init__(self, *arguments):
+                self.tree = PACKAGE.root / ".build-mutants" / "stand-in"
+
+            def prepare(self, files):
+                prepared.append(dict(files))
+
+            def build(self):
+                built, log = outcomes.pop(0)
+                return built, 1.0, log
+
+        runner = engine.Engine(PACKAGE, schemata=True, measure_limits=False)
+        with unittest.mock.patch.object(engine.scratch, "Scratch", Copy), \
+                unittest.mock.patch("pathlib.Path.read_text", lambda path: source), \
+                unittest.mock.patch.object(engine.Engine, "_settle_schema", lambda *arguments: None), \
+                contextlib.redirect_stderr(io.StringIO()):
+            runner._build_schema(found)
+        return runner, prepared
+
+    def test_a_schema_error_no_rule_traces_rebuilds_those_mutants_alone_and_the_run_goes_on(self):
+        # swift-argument-parser: a mutant whose error lands on a line it is not on stopped the whole run, saying
+        # "not on a mutated line" when it was on one.
+        runner, prepared = self.build_schema([(False, "/copy/Sources/B/b.swift:9:1: error: cannot infer type\n"),
+                                              (True, "")])
+        assert runner.schema is not None
+        self.assertFalse(any(runner.schema.included(m) for m in runner.schema.ids), "rebuilt on their own instead")
+        self.assertEqual(len(prepared), 2)
+
+    def test_a_copy_that_does_not_build_with_no_mutant_in_it_is_a_package_that_does_not_build(self):
+        with self.assertRaisesRegex(NotRunnable, "does not build with no mutant in it"):
+            self.build_schema([(False, "linker command failed\n"), (False, "linker command failed\n")])
+
+    def unreached(self, mutant, runner) -> dict:
+        """`mutant`'s entry when coverage says no tier runs its line."""
+        lines = set(range(1, 7))
+        return engine.run_mutant(runner, mutant, {}, ["Unit"], reached={"executable": {"Sources/A/a.swift": lines},
+                                                                        "Unit": {"Sources/A/a.swift": set()}})
+
+    def test_a_mutant_no_tier_runs_survives_only_once_it_is_known_to_compile(self):
+        # swift-argument-parser: a guard's throw removed, on a line no test reaches, was called a survivor; it does not
+        # compile ("'guard' body must not fall through"), and another run, which built it, said so.
+        source = "func f(a: Int) throws -> Int {\n    guard a > 0 else {\n        throw E()\n    }\n    return a\n}\n"
+        found = operators.mutants_of("Sources/A/a.swift", source)
+        removed = next(m for m in found if m.operator == "removed-throw")
+        held = next(m for m in found if m.operator == "relational-boundary")
+        runner = engine.Engine(PACKAGE, schemata=True)
+        runner.schema = schemata.Schema(found, {"Sources/A/a.swift": source})
+        runner.schema.unheld.add(removed)
+        self.assertEqual(self.unreached(held, runner)["status"], "survived", "held by the built schema: it compiled")
+        self.assertEqual(self.unreached(held, runner)["reason"], "no tier runs this line")
+
+        class Copy:
+            def __init__(self, builds: bool):
+                self.builds, self.mistakes = builds, []
+
+            @contextlib.contextmanager
+            def mistake(self, site):
+                self.mistakes.append(site)
+                yield
+
+            def build(self):
+                return self.builds, 1.5, "Sources/A/a.swift:4:5: error: 'guard' body must not fall through"
+
+        for builds, status in ((False, "not compiled"), (True, "survived")):
+            with self.subTest(builds=builds):
+                runner.schema_copy = Copy(builds)  # type: ignore[assignment]
+                entry = self.unreached(removed, runner)
+                self.assertEqual((entry["status"], entry["engine"], entry["seconds"]), (status, "rebuild", {"build": 1.5}))
+                self.assertEqual(len(runner.schema_copy.mistakes), 1, "built on its own")
+        runner.rejected = {removed: "'guard' body must not fall through"}
+        entry = self.unreached(removed, runner)
+        self.assertEqual(entry["status"], "not compiled")
+        self.assertTrue(entry["reason"].endswith("'guard' body must not fall through"))
+
     def test_a_mutant_the_compiler_s_check_rejected_is_not_compiled_with_its_error_and_not_built(self):
         source = "func f() -> Int {\n    return g(1)\n}\n"
         found = operators.mutants_of("Sources/A/a.swift", source)
@@ -444,6 +552,13 @@ class TypePositionTests(unittest.TestCase):
         text = ("extension Generator where Value == Character {\n    func f<\n        T\n    > (x: T) {}\n}\n"
                 "func g(a: Int) -> Bool { a == 1 }\n")
         self.assertEqual(self.operators(text), [(6, "equality")])
+
+    def test_a_same_type_requirement_after_a_closing_bracket(self):
+        # swift-argument-parser: 31 mutants of `where Value == T?` that could never compile.
+        text = ("public init<T>(\n    wrappedValue: T\n) where Value == T? {\n    self.value = nil\n}\n"
+                "func g(xs: [Int]) -> Bool {\n    for x in xs where x == 1 { return true }\n"
+                "    do { try h() } catch let e as E where e.code == 2 { return true } catch {}\n    return false\n}\n")
+        self.assertEqual(self.operators(text), [(7, "equality"), (8, "equality")])
 
     def test_where_in_an_expression_is_still_mutated(self):
         text = ("func k(xs: [Int], y: Int?) -> Bool {\n    let f = xs.first(where: { $0 == 2 })\n"

@@ -97,6 +97,25 @@ class PutBackTests(unittest.TestCase):
         self.assertEqual(schema.drop_errors(f"{FILE}:3:1: error: missing return\n"), 0)
 
 
+class ReleaseTests(unittest.TestCase):
+    """An error no rule traces to its mutant: the mutants of the files it names leave the schema, or every one."""
+
+    def test_the_mutants_of_the_files_the_errors_name_leave(self):
+        source = "let a = x < y\nlet b = p == q\n"
+        found = operators.mutants_of(FILE, source) + operators.mutants_of("Sources/Y/Y.swift", "let c = m && n\n")
+        schema = schemata.Schema(found, {FILE: source, "Sources/Y/Y.swift": "let c = m && n\n"})
+        released, where = schema.release_untraced(f"/copy/{FILE}:7:3: error: extra argument in call\n")
+        self.assertEqual((released, where), (len([m for m in found if m.file == FILE]), FILE))
+        self.assertEqual([m.file for m in schema.ids if schema.included(m)], ["Sources/Y/Y.swift"])
+
+    def test_errors_in_no_file_with_mutants_release_every_one_then_none_is_left(self):
+        schema, _ = schema_of("let a = x < y\n")
+        released, where = schema.release_untraced("/copy/Sources/Other/O.swift:1:1: error: x\nlinker command failed\n")
+        self.assertEqual((released, where), (len(schema.ids), "every file"))
+        self.assertEqual(schema.release_untraced("linker command failed\n"), (0, "every file"))
+        self.assertEqual(schema.files()[FILE], "let a = x < y\n")
+
+
 class WhichPlaceTests(unittest.TestCase):
     """An error is put down to the place whose rewriting brought it, so that the line's other mutants stay held."""
 
