@@ -124,7 +124,9 @@ class RunOnMacOSTests(MacOSTestCase):
         # waits for the lock the run's own `swift test` holds (SwiftPM's .build/.lock), so it is asked first.
         code, _report, said = self.hung("hang", {"UnitTests.Distances/waits()": 0.2})
         self.assertEqual(code, 1, said)
-        self.assertRegex(said, r"HUNG UnitTests\.Distances/waits\(\) still running after 1\.\d s \(bound: 1\.3 s a "
+        # The bound is the test's own (1.3 s, not the tier's 0.9 s); when it was seen passed depends on the machine's
+        # load (4.6 s once, with the other lane of .ci/run busy), which the sibling tests leave open too.
+        self.assertRegex(said, r"HUNG UnitTests\.Distances/waits\(\) still running after \d+\.\d s \(bound: 1\.3 s a "
                                r"test, 4 × its budget of 0\.2 s \+ 0\.5 s\)")
         calls = [call["args"][:2] for call in self.calls() if call["args"][:1] == ["test"]]
         self.assertEqual(calls, [["test", "list"], ["test", "--skip-build"]], "listed before the run")
