@@ -5,9 +5,10 @@ mutant's entry in the report (run_mutant)."""
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from pyramidkit.coverage import by_test as test_coverage
 from pyramidkit.mutation import precheck as precheck_module
@@ -218,13 +219,22 @@ class Engine:
         if reason is not None:
             entry["reason"] = reason
             return False
+        with self._built_alone(mutant, entry) as (_, built):
+            return built
+
+    @contextlib.contextmanager
+    def _built_alone(self, mutant: Mutant, entry: dict) -> Iterator[tuple[scratch.Scratch, bool]]:
+        """`mutant` built on its own, in the schemata copy itself where there is one (its line is the original there,
+        but for the `return` before a held default's expression, which standalone() keeps), so that one copy is
+        built, not two: yields the copy and whether it built, the build's seconds in `entry`; its file is put back
+        after."""
         entry["engine"] = "rebuild"
         copy = self.schema_copy if self.schema_copy is not None else self._plain_copy()
         with copy.mistake(schema_sites.Standalone(mutant)):
             built, seconds, _ = copy.build()
             self.dirty = copy
             entry["seconds"]["build"] = round(seconds, 2)
-        return built
+            yield copy, built
 
     def run(self, mutant: Mutant, tiers: list[str], entry: dict, patterns: dict[str, str] | None = None,
             selected: dict[str, list[str]] | None = None) -> None:
@@ -243,15 +253,7 @@ class Engine:
             entry["status"] = "not compiled"
             entry["reason"] = reason
             return
-        entry["engine"] = "rebuild"
-        # A mutant the schema could not hold is rebuilt in the schemata copy itself (its line is the original
-        # there, but for the `return` before a held default's expression, which standalone() keeps), so that one
-        # copy is built, not two.
-        copy = self.schema_copy if self.schema_copy is not None else self._plain_copy()
-        with copy.mistake(schema_sites.Standalone(mutant)):
-            built, seconds, _ = copy.build()
-            self.dirty = copy
-            entry["seconds"]["build"] = round(seconds, 2)
+        with self._built_alone(mutant, entry) as (copy, built):
             if not built:
                 entry["status"] = "not compiled"
                 return
