@@ -214,6 +214,14 @@ class BuiltTests:
 
 
 
+def built_output(name: str) -> bool:
+    """Whether the package's file `name` is what a build or the kit wrote, never copied even when nothing ignores it:
+    a folder `.build` or `.build-...` at the root (SwiftPM's, the kit's coverage and this copy itself, which copied
+    would nest a copy in each copy: swift-argument-parser's grew five deep, 1.6 GB, in five runs), and a raw or merged
+    coverage profile anywhere (`default.profraw`)."""
+    return bool(re.match(r"\.build(?:[-_.][^/]*)?/", name)) or name.endswith((".profraw", ".profdata"))
+
+
 class Scratch(BuiltTests):
     """The scratch copy: `prepare()`, `build()`, `run(...)`, and `mistake(...)` or `changed(...)` to change files for
     a while."""
@@ -229,8 +237,9 @@ class Scratch(BuiltTests):
     # MARK: The copy
 
     def prepare(self, overrides: dict[str, str] | None = None) -> None:
-        """Makes the copy hold the user's files (tracked and untracked, not ignored), and nothing else of theirs;
-        `overrides` gives some files other contents (the schemata's rewritten sources), or adds files."""
+        """Makes the copy hold the user's files (tracked and untracked, not ignored, but never what a build or the kit
+        wrote: `built_output`), and nothing else of theirs; `overrides` gives some files other contents (the
+        schemata's rewritten sources), or adds files."""
         bounded.become_subreaper()
         self.tree.mkdir(parents=True, exist_ok=True)
         if self._lock is None:
@@ -243,8 +252,9 @@ class Scratch(BuiltTests):
                 raise CopyInUse(f"{self.tree} is in use by another run of a tool that makes mistakes in it "
                                  "(mutants, check-claims, promises, steps, workshop verify); wait for it to end") from None
         overrides = overrides or {}
-        listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                                cwd=self.root, capture_output=True, check=True).stdout.decode().split("\0")
+        listed = [name for name in subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=self.root, capture_output=True, check=True).stdout.decode().split("\0") if not built_output(name)]
         # Symbolic links stay links (swift-argument-parser's plugins share a folder through one); what they point to
         # is copied as itself.
         links = {name for name in listed if name and name not in overrides and (self.root / name).is_symlink()}

@@ -279,6 +279,38 @@ class SymbolicLinkTests(unittest.TestCase):
         self.assertTrue((copy.tree / "Sources" / "Common" / "Shared.swift").is_file())
 
 
+class BuiltOutputTests(unittest.TestCase):
+    """A package whose .gitignore ignores none of the build's or the kit's folders: the copy takes none of them."""
+
+    def test_the_builds_and_the_kits_folders_and_profiles_are_never_copied(self):
+        folder = Path(tempfile.mkdtemp(prefix="poi-scratch-output-"))
+        self.addCleanup(shutil.rmtree, folder, True)
+        root = folder / "root"
+        files = {"Package.swift": "// manifest\n", "Sources/A/A.swift": "let a = 1\n", "Sources/A/New.swift": "let n = 2\n",
+                 ".build/debug/x": "", ".build-coverage/codecov/p.json": "", ".build-mutants/tree/Sources/A/A.swift": "",
+                 ".build_old/y": "", "default.profraw": "", "Tests/ATests/t.profdata": "",
+                 ".buildkite/pipeline.yml": "steps: []\n", "Docs/.build-notes.md": "kept\n"}
+        for name, text in files.items():
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_text(text)
+        subprocess.run(["git", "init", "-q", str(root)], check=True)  # nothing ignored, nothing tracked: all untracked
+        copy = scratch.Scratch(root / ".build-mutants" / "tree", root)
+        self.addCleanup(lambda: copy._lock and copy._lock.close())
+        copy.prepare()
+        copied = sorted(str(path.relative_to(copy.tree)) for path in copy.tree.rglob("*") if path.is_file())
+        self.assertEqual(copied, [".buildkite/pipeline.yml", "Docs/.build-notes.md", "Package.swift",
+                                  "Sources/A/A.swift", "Sources/A/New.swift"])
+        copy.prepare()  # again: still no copy inside the copy
+        self.assertFalse((copy.tree / ".build-mutants").exists())
+
+    def test_which_names_are_built_output(self):
+        self.assertTrue(all(scratch.built_output(name) for name in
+                            (".build/x", ".build-coverage/y", ".build-mutants/tree/z", ".build_tsan/a", "default.profraw",
+                             "Sources/A/x.profdata")))
+        self.assertFalse(any(scratch.built_output(name) for name in
+                             (".buildkite/x", "Sources/.build/x", "build/x", ".build", "Sources/Build.swift")))
+
+
 @unittest.skipUnless(shutil.which("swift"), "needs a Swift toolchain")
 class BuildCommandTests(unittest.TestCase):
     """The scratch copy's build: the tests' build with the type checker bounded and no debug information (its binaries
