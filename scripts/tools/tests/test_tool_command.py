@@ -46,3 +46,16 @@ class ToolCommandTests(unittest.TestCase):
     def test_the_launcher_runs_a_tool_from_any_folder(self):
         ran = subprocess.run([str(SCRIPTS / "tool"), "nosuch"], cwd="/", capture_output=True, text=True)
         self.assertEqual((ran.returncode, ran.stderr.strip()), (2, "scripts/tool: no tool 'nosuch' (scripts/tool lists them)"))
+
+
+class LauncherUsageTests(unittest.TestCase):
+    """Every launcher of scripts/ says a wrong call with the kit's status for it, 2 (test-tier said 64)."""
+
+    def test_a_wrong_call_of_each_launcher_exits_2_before_it_builds(self):
+        for command in (["test-tier"], ["test-tier", "--tier"], ["mutants", "--no-such-option"],
+                        ["check-claims", "--no-such-option"], ["workshop", "no-such-verb"], ["tool", "no-such-tool"]):
+            with self.subTest(command=command):
+                done = subprocess.run([str(SCRIPTS / command[0]), *command[1:]], capture_output=True, text=True,
+                                      timeout=60)
+                self.assertEqual(done.returncode, 2, done.stderr)
+                self.assertTrue(done.stderr.strip(), "the refusal says why")

@@ -9,6 +9,7 @@ from typing import Sequence
 
 from pyramidkit.docs import markers
 from pyramidkit.mutation.operators import OPERATORS
+from pyramidkit.run.bounds import named_briefly
 
 
 def module_of(file: str) -> str:
@@ -66,7 +67,7 @@ def hung_text(entry: dict) -> str:
     """What a mutant killed by a time-out left running, for its line: `, hung: Module.Suite/test()`."""
     if "hung" not in entry:
         return ""
-    return f", hung: {', '.join(entry['hung']) or 'no test running'}"
+    return f", hung: {named_briefly(entry['hung'])}"
 
 
 def _same_key(one: dict, other: dict) -> bool:

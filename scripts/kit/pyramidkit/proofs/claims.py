@@ -39,7 +39,7 @@ from pyramidkit.proofs import in_place as claim_in_place
 from pyramidkit.proofs.mistake_file import Claim, ClaimsError, load, parse  # noqa: F401 - the claims' API
 from pyramidkit.run import config as kit_config
 from pyramidkit.run import layout, scratch
-from pyramidkit.run.bounds import HangBounds
+from pyramidkit.run.bounds import HangBounds, named_briefly
 from pyramidkit.run.errors import KitError, NotRunnable, UsageError
 
 
@@ -75,7 +75,7 @@ def timed_out(outcome: scratch.Outcome | None) -> str:
     """What a run stopped at its time limit says after its verdict: the tests it left running (the ones that hung)."""
     if outcome is None or outcome.status != "timeout":
         return ""
-    return f" (stopped after {outcome.seconds:.0f} s; still running: {', '.join(outcome.hung) or 'no test'})"
+    return f" (stopped after {outcome.seconds:.0f} s; still running: {named_briefly(outcome.hung, 'no test')})"
 
 
 def report_build_error(claim: Claim, built: bool, seconds: float, log: str) -> int:

@@ -20,6 +20,18 @@ HANG_MARGIN = 10.0
 UNBUDGETED_SECONDS = 300.0
 
 
+NAMED_AT_MOST = 5
+
+
+def named_briefly(names: list[str], nothing: str = "no test running") -> str:
+    """The tests a time-out left running, for one line: at most NAMED_AT_MOST of them, then how many more (a tier run
+    whole in parallel can leave two hundred running; the JSON report keeps every name)."""
+    if not names:
+        return nothing
+    shown = ", ".join(names[:NAMED_AT_MOST])
+    return shown if len(names) <= NAMED_AT_MOST else f"{shown} and {len(names) - NAMED_AT_MOST} more"
+
+
 def hang_bound(budget_seconds: float) -> float:
     """How long something with a budget of `budget_seconds` may run before it is taken to hang."""
     return HANG_FACTOR * budget_seconds + HANG_MARGIN

@@ -486,6 +486,15 @@ class SelectionTests(unittest.TestCase):
         one = reports.checked_text({"mutants": 1, "notCompiled": 1, "checks": 1, "seconds": 0.5})
         self.assertIn(": 1 mutant the schema does not hold, 1 of them found not to compile, in 1 check (0.5 s)", one)
 
+    def test_a_time_out_s_line_names_five_tests_at_most_and_counts_the_others(self):
+        # swift-argument-parser: a tier run whole in parallel left about 200 names on one line.
+        many = [f"UnitTests.S/t{number}()" for number in range(200)]
+        line = reports.hung_text({"hung": many})
+        self.assertEqual(line, ", hung: " + ", ".join(many[:5]) + " and 195 more")
+        self.assertEqual(reports.hung_text({"hung": many[:5]}), ", hung: " + ", ".join(many[:5]))
+        self.assertEqual(reports.hung_text({"hung": []}), ", hung: no test running")
+        self.assertEqual(reports.hung_text({}), "")
+
     def test_a_time_out_names_the_tests_that_hung(self):
         results = [
             {"file": "Sources/A/a.swift", "line": 4, "operator": "relational", "original": "a < b", "mutated": "a <= b",
