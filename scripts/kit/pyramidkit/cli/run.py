@@ -117,7 +117,7 @@ def package_path(arguments: list[str]) -> Path:
 def initialise(root: Path) -> int:
     """--init: a starter pyramid.json from `swift package dump-package`, with what was guessed."""
     try:
-        guessed, said = starter.guess(starter.dump_package(root))
+        guessed, said = starter.guess(starter.dump_package(root), root)
         path = starter.write(root, guessed)
     except (ValueError, FileExistsError, kit_config.ConfigError) as error:
         print(f"pyramid: {error}", file=sys.stderr)

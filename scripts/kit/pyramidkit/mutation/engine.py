@@ -16,6 +16,7 @@ from pyramidkit.mutation import schema_sites
 from pyramidkit.mutation import schemata as schemata_module
 from pyramidkit.mutation.package import MutatedPackage
 from pyramidkit.mutation.swift_source import Mutant
+from pyramidkit.run import config as kit_config
 from pyramidkit.run import layout, scratch
 from pyramidkit.run.errors import NotRunnable
 
@@ -287,10 +288,12 @@ def run_order(mutants: list[Mutant], in_schema) -> list[int]:
     return held + rebuilt
 
 
-def tests_for(mutant: Mutant, tiers: list[str], by_test) -> dict[str, str]:
+def tests_for(mutant: Mutant, tiers: list[str], by_test, config: kit_config.Config) -> dict[str, str]:
     """For each tier, the `swift test --filter` pattern of the tests that ran a function holding the mutated line
-    (scripts/kit/pyramidkit/coverage/by_test.py); a tier is left out, and runs whole, when the line is in no function the
-    instrumentation counts or when no test of the tier is known to reach it, and the end-to-end tier always is."""
+    (scripts/kit/pyramidkit/coverage/by_test.py), a tier's tests being those of its targets in pyramid.json; a tier is
+    left out, and runs whole, when the line is in no function the instrumentation counts, when no test of the tier is
+    known to reach it, or when its tests launch the package's programs (config.launching), whose profiles no
+    coverage run holds."""
     if by_test is None:
         return {}
     per_test, functions = by_test
@@ -299,19 +302,19 @@ def tests_for(mutant: Mutant, tiers: list[str], by_test) -> dict[str, str]:
     reaching = test_coverage.tests_reaching(mutant.file, mutant.line, per_test)
     patterns = {}
     for tier in tiers:
-        if tier == "EndToEnd":  # the programs its tests stop with a signal write no profile: it runs whole
+        if tier in config.launching:
             continue
-        mine = [test for test in reaching if test.startswith(f"{tier}Tests.")]
+        mine = [test for test in reaching if config.tier(tier).owns(test)]
         if mine:
             patterns[tier] = test_coverage.pattern(mine)
     return patterns
 
 
-def covering_tests(mutant: Mutant, patterns: dict[str, str], by_test) -> list[str]:
+def covering_tests(mutant: Mutant, patterns: dict[str, str], by_test, config: kit_config.Config) -> list[str]:
     """The tests of the narrowed tiers that ran a function holding the mutated line: the tests that cover it."""
     per_test, _ = by_test
     return [test for test in test_coverage.tests_reaching(mutant.file, mutant.line, per_test)
-            if any(test.startswith(f"{tier}Tests.") for tier in patterns)]
+            if any(config.tier(tier).owns(test) for tier in patterns)]
 
 
 def run_mutant(engine: Engine | None, mutant: Mutant, ignored: dict, tiers: Sequence[str], reached=None,
@@ -338,12 +341,13 @@ def run_mutant(engine: Engine | None, mutant: Mutant, ignored: dict, tiers: Sequ
         entry["reason"] = "no tier runs this line"
         return entry
     assert engine is not None
-    patterns = tests_for(mutant, tiers, by_test)
+    config = engine.package.config
+    patterns = tests_for(mutant, tiers, by_test, config)
     if patterns:
         entry["tests"] = {tier: pattern.count("|") + 1 for tier, pattern in patterns.items()}
-        entry["coveredBy"] = covering_tests(mutant, patterns, by_test)
+        entry["coveredBy"] = covering_tests(mutant, patterns, by_test, config)
     covered_by: list[str] = entry.get("coveredBy", [])
-    selected = {tier: [test for test in covered_by if test.startswith(f"{tier}Tests.")]
+    selected = {tier: [test for test in covered_by if config.tier(tier).owns(test)]
                 for tier in patterns} if patterns else None
     engine.run(mutant, tiers, entry, patterns, selected)
     return entry

@@ -5,7 +5,10 @@ budgets and programs.
       "testProduct": "MyPackagePackageTests",          the test binary every test target links into
       "tiers": [                                        widest first: the pyramid's base, then up
         {"name": "Unit", "targets": ["MyUnitTests"]},
-        {"name": "EndToEnd", "targets": ["MyEndToEndTests"]}
+        {"name": "EndToEnd", "targets": ["MyEndToEndTests"],
+         "launchesPrograms": true}                      optional: its tests launch the package's programs, so
+                                                        coverage never narrows its mutants' runs (when no tier
+                                                        says either way, the top tier is taken to)
       ],
       "budgets": {"tiers": {...}},                      optional: time budgets (below), here or in a file whose
                                                         path it gives instead ("budgets": "budgets.json")
@@ -75,10 +78,12 @@ class ConfigError(UsageError):
 
 @dataclasses.dataclass(frozen=True)
 class Tier:
-    """One tier: its name in the reports and the test targets (modules) whose tests are its tests."""
+    """One tier: its name in the reports and the test targets (modules) whose tests are its tests; whether its tests
+    launch the package's programs (`launchesPrograms`; None where pyramid.json does not say)."""
 
     name: str
     targets: tuple[str, ...]
+    launches_programs: bool | None = None
 
     @property
     def filter(self) -> str:
@@ -117,6 +122,17 @@ class Config:
 
     def tier_budget(self, name: str) -> dict:
         return self.budgets.get("tiers", {}).get(name, {})
+
+    @property
+    def launching(self) -> frozenset[str]:
+        """The tiers whose tests launch the package's programs: those pyramid.json says do (`launchesPrograms`); when
+        no tier says either way, the top one. A program a test stops with a signal writes no coverage profile, so the
+        lines of such a tier are never narrowed by coverage: a mutant only its launched programs kill would be called
+        a survivor."""
+        said = [tier for tier in self.tiers if tier.launches_programs is not None]
+        if not said:
+            return frozenset({self.tiers[-1].name})
+        return frozenset(tier.name for tier in said if tier.launches_programs)
 
     def tier_of(self, identifier: str) -> str | None:
         """The tier a test belongs to, by its identifier's module."""
@@ -164,8 +180,9 @@ def parse(data, root: Path) -> Config:
     tiers: list[Tier] = []
     owner: dict[str, str] = {}
     for index, raw in enumerate(raw_tiers):
-        if not isinstance(raw, dict) or set(raw) - {"name", "targets"}:
-            raise ConfigError(f"{where}: tiers[{index}] must be {{\"name\": ..., \"targets\": [...]}} and no more")
+        if not isinstance(raw, dict) or set(raw) - {"name", "targets", "launchesPrograms"}:
+            raise ConfigError(f"{where}: tiers[{index}] must be {{\"name\": ..., \"targets\": [...]}}, with "
+                              "\"launchesPrograms\": true or false if it says, and no more")
         name = raw.get("name")
         if not isinstance(name, str) or not NAME.match(name):
             raise ConfigError(f"{where}: tiers[{index}].name must be a word (letters, digits, _)")
@@ -180,7 +197,10 @@ def parse(data, root: Path) -> Config:
             if target in owner:
                 raise ConfigError(f"{where}: {target} is in two tiers, {owner[target]} and {name}")
             owner[target] = name
-        tiers.append(Tier(name, targets))
+        launches = raw.get("launchesPrograms")
+        if launches is not None and not isinstance(launches, bool):
+            raise ConfigError(f"{where}: tiers[{index}].launchesPrograms ({name}) must be true or false")
+        tiers.append(Tier(name, targets, launches))
     budgets: dict = {}
     budgets_path = None
     budgets_where = f"{where}: budgets"

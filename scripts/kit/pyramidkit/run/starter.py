@@ -3,7 +3,10 @@
 Tiers are guessed from the test targets' names: a name with `Unit` is the Unit tier's, with `Integration` the
 Integration tier's, with `EndToEnd` or `E2E` the EndToEnd tier's; every other test target is a tier of its own,
 named after it (without a `Tests` ending). The test product is `<package name>PackageTests`, as SwiftPM names it;
-the programs are the package's executable products. Every guess is said, so that it can be corrected by hand.
+the programs are the package's executable products. A tier launches programs (`launchesPrograms`) when one of its
+targets depends on an executable target or product of the package, or names one of its programs in a string literal
+of its sources (`"my-tool"`, as a test that runs the built product does). Every guess is said, so that it can be
+corrected by hand.
 """
 
 from __future__ import annotations
@@ -28,8 +31,37 @@ def tier_name(target: str) -> str:
     return name or target
 
 
-def guess(dump: dict) -> tuple[dict, list[str]]:
-    """The configuration `dump` (dump-package's JSON) suggests, and a line for each guess."""
+def _dependencies(target: dict) -> set[str]:
+    """The names a target of dump-package's JSON depends on: targets, products, by name."""
+    names = set()
+    for dependency in target.get("dependencies", []):
+        for kind in ("byName", "target", "product"):
+            value = dependency.get(kind) if isinstance(dependency, dict) else None
+            if isinstance(value, list) and value and isinstance(value[0], str):
+                names.add(value[0])
+    return names
+
+
+def launches(target: dict, executables: set[str], programs: list[str], root: Path | None) -> str | None:
+    """Why test `target` launches the package's programs, or None: it depends on an executable, or its sources name a
+    program in a string literal."""
+    depended = sorted(_dependencies(target) & executables)
+    if depended:
+        return f"it depends on {', '.join(depended)}"
+    if root is None or not programs:
+        return None
+    folder = root / (target.get("path") or f"Tests/{target['name']}")
+    literal = re.compile(r'"(' + "|".join(re.escape(program) for program in programs) + r')"')
+    for path in sorted(folder.rglob("*.swift")) if folder.is_dir() else []:
+        found = literal.search(path.read_text(errors="replace"))
+        if found:
+            return f"{path.relative_to(root)} names {found[1]}"
+    return None
+
+
+def guess(dump: dict, root: Path | None = None) -> tuple[dict, list[str]]:
+    """The configuration `dump` (dump-package's JSON) suggests, and a line for each guess; `root`, the package's
+    folder, lets the tests' sources be read for the programs they launch."""
     tests = [target["name"] for target in dump.get("targets", []) if target.get("type") == "test"]
     if not tests:
         raise ValueError(f"the package {dump.get('name', '?')} has no test targets: there is no pyramid to run")
@@ -46,10 +78,26 @@ def guess(dump: dict) -> tuple[dict, list[str]]:
     order = [name for name, _ in KNOWN if name in tiers] + [name for name in tiers if name not in dict(KNOWN)]
     programs = [product["name"] for product in dump.get("products", [])
                 if "executable" in (product.get("type") or {})]
+    executables = {target["name"] for target in dump.get("targets", []) if target.get("type") == "executable"}
+    executables |= set(programs)
+    launching: dict[str, str] = {}
+    for target in dump.get("targets", []):
+        if target.get("type") == "test":
+            why = launches(target, executables, programs, root)
+            tier = next(name for name, targets in tiers.items() if target["name"] in targets)
+            if why and tier not in launching:
+                launching[tier] = f"{target['name']}: {why}"
     config = {
         "testProduct": f"{dump['name']}PackageTests",
-        "tiers": [{"name": name, "targets": tiers[name]} for name in order],
+        "tiers": [{"name": name, "targets": tiers[name], **({"launchesPrograms": True} if name in launching else {})}
+                  for name in order],
     }
+    for tier, why in launching.items():
+        said.append(f"the {tier} tier launches the package's programs ({why}): its mutants' runs are never narrowed "
+                    "by coverage")
+    if not launching:
+        said.append(f"no tier seen to launch the package's programs: the top tier, {order[-1]}, is taken to (set "
+                    "\"launchesPrograms\" on each tier to say)")
     said.append(f"test product: {config['testProduct']} (SwiftPM's name for the package's test binary)")
     if programs:
         config["programs"] = programs

@@ -176,6 +176,32 @@ class StarterTests(unittest.TestCase):
         _, found, _ = self.guessed("DemoTests")
         self.assertNotIn("programs", found)
 
+    def test_a_tier_whose_target_depends_on_an_executable_launches_programs(self):
+        found, said = starter.guess({"name": "Demo", "targets": [
+            {"name": "tool", "type": "executable"}, {"name": "DemoUnitTests", "type": "test"},
+            {"name": "DemoExampleTests", "type": "test", "dependencies": [{"byName": ["tool", None]}]}],
+            "products": [{"name": "tool", "type": {"executable": None}}]})
+        self.assertEqual([tier.get("launchesPrograms") for tier in found["tiers"]], [None, True])
+        self.assertIn("the DemoExample tier launches the package's programs (DemoExampleTests: it depends on tool)",
+                      " ".join(said))
+        self.assertEqual(config.parse(found, Path("/demo")).launching, {"DemoExample"})
+
+    def test_a_tier_whose_sources_name_a_program_launches_programs_and_none_seen_is_said(self):
+        with tempfile.TemporaryDirectory() as folder:
+            root = Path(folder)
+            (root / "Tests" / "DemoEndToEndTests").mkdir(parents=True)
+            (root / "Tests" / "DemoEndToEndTests" / "T.swift").write_text('let p = product("demo-tool")\n')
+            (root / "Tests" / "Custom").mkdir()
+            (root / "Tests" / "Custom" / "U.swift").write_text('let s = "demo-toolbox"\n')
+            dumped = dump("DemoUnitTests", "DemoEndToEndTests", executables=["demo-tool"])
+            dumped["targets"][1]["path"] = "Tests/Custom"
+            found, said = starter.guess(dumped, root)
+            self.assertEqual([tier.get("launchesPrograms") for tier in found["tiers"]], [None, True])
+            self.assertTrue(any("Tests/DemoEndToEndTests/T.swift names demo-tool" in line for line in said), said)
+            found, said = starter.guess(dump("DemoUnitTests", "DemoEndToEndTests"), root)
+            self.assertTrue(all("launchesPrograms" not in tier for tier in found["tiers"]))
+            self.assertIn("no tier seen to launch the package's programs: the top tier, EndToEnd, is taken to", " ".join(said))
+
     def test_no_test_target_is_refused(self):
         with self.assertRaises(ValueError):
             starter.guess(dump())

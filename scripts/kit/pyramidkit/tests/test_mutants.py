@@ -303,6 +303,8 @@ class SelectionTests(unittest.TestCase):
         seen = {}
 
         class Runner:
+            package = PACKAGE
+
             def run(self, mutant, tiers, entry, patterns=None, selected=None):
                 seen.update(patterns=patterns, selected=selected)
 

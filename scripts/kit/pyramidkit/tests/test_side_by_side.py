@@ -128,6 +128,7 @@ class JobsOptionTests(unittest.TestCase):
         class Engine:
             def __init__(self, package, schemata, build_system="native", shared=False, measure_limits=True):
                 seen["measure_limits"] = measure_limits
+                self.package = package
                 self.limits: dict = {}
                 self.schema_copy = Copy([0.5])
                 self.setup_seconds: dict = {}

@@ -7,6 +7,7 @@ import unittest
 from pathlib import Path
 
 from pyramidkit.coverage import by_test as test_coverage
+from pyramidkit.run import config as kit_config
 from pyramidkit.mutation import (
     engine,
     swift_source,
@@ -80,23 +81,58 @@ class SelectionTests(unittest.TestCase):
         for name in ["UnitTests.A/testBB", "UnitTests.S/cc(x:)", "IntegrationTests.A/testB"]:
             self.assertFalse(re.search(pattern, name), name)
 
+    # The tiers as this package names its targets: <Tier>Tests, and a second target in Integration.
+    CONFIG = kit_config.parse({"testProduct": "P", "tiers": [
+        {"name": "Unit", "targets": ["UnitTests"]},
+        {"name": "Integration", "targets": ["IntegrationTests", "SupportTests"]},
+        {"name": "EndToEnd", "targets": ["EndToEndTests"]}]}, Path("/package"))
+
     def mutant(self, line: int) -> swift_source.Mutant:
         return swift_source.Mutant("Sources/A/a.swift", line, "equality", "a == b", "a != b", 2, 2)
 
+    def test_a_tier_s_tests_are_those_of_its_targets_whatever_their_names(self):
+        # swift-argument-parser: ArgumentParserUnitTests for tier Unit; the kit picked `UnitTests.` by spelling, lost
+        # the tier's covering tests from the reports and ran the tier whole for every mutant.
+        config = kit_config.parse({"testProduct": "P", "tiers": [
+            {"name": "Unit", "targets": ["ArgumentParserUnitTests"]},
+            {"name": "Example", "targets": ["ArgumentParserExampleTests"], "launchesPrograms": True}]}, Path("/p"))
+        per_test = {"ArgumentParserUnitTests.A/b()": {"Sources/A/a.swift": [[10, 14]]},
+                    "ArgumentParserExampleTests.E/f()": {"Sources/A/a.swift": [[10, 14]]}}
+        patterns = engine.tests_for(self.mutant(12), ["Unit", "Example"], (per_test, self.FUNCTIONS), config)
+        self.assertEqual(set(patterns), {"Unit"}, "the tier that launches programs runs whole")
+        self.assertTrue(re.search(patterns["Unit"], "ArgumentParserUnitTests.A/b()"))
+        self.assertEqual(engine.covering_tests(self.mutant(12), patterns, (per_test, self.FUNCTIONS), config),
+                         ["ArgumentParserUnitTests.A/b()"])
+        per_test = {"SupportTests.S/t()": {"Sources/A/a.swift": [[10, 14]]}}  # a second target of a tier
+        self.assertEqual(set(engine.tests_for(self.mutant(12), ["Integration"], (per_test, self.FUNCTIONS),
+                                              self.CONFIG)), {"Integration"})
+
+    def test_which_tiers_launch_programs_is_pyramid_json_s_and_else_the_top_tier(self):
+        self.assertEqual(self.CONFIG.launching, {"EndToEnd"})
+        said = kit_config.parse({"testProduct": "P", "tiers": [
+            {"name": "Unit", "targets": ["U"]}, {"name": "Example", "targets": ["X"], "launchesPrograms": True},
+            {"name": "EndToEnd", "targets": ["E"], "launchesPrograms": False}]}, Path("/p"))
+        self.assertEqual(said.launching, {"Example"})
+        with self.assertRaisesRegex(kit_config.ConfigError, "launchesPrograms \\(Unit\\) must be true or false"):
+            kit_config.parse({"testProduct": "P", "tiers": [
+                {"name": "Unit", "targets": ["U"], "launchesPrograms": "yes"}]}, Path("/p"))
+
     def test_a_mutant_runs_only_the_tests_of_each_tier_that_reach_it(self):
-        patterns = engine.tests_for(self.mutant(12), ["Unit", "Integration"], (self.PER_TEST, self.FUNCTIONS))
+        patterns = engine.tests_for(self.mutant(12), ["Unit", "Integration"], (self.PER_TEST, self.FUNCTIONS), self.CONFIG)
         self.assertEqual(set(patterns), {"Unit", "Integration"})
         self.assertTrue(re.search(patterns["Unit"], "UnitTests.A/b()"))
         self.assertFalse(re.search(patterns["Unit"], "UnitTests.E/f()"))
         self.assertTrue(re.search(patterns["Integration"], "IntegrationTests.C/testD"))
 
     def test_a_tier_runs_whole_without_data_outside_functions_or_when_none_of_its_tests_is_known(self):
-        self.assertEqual(engine.tests_for(self.mutant(12), ["Unit"], None), {})
-        self.assertEqual(engine.tests_for(self.mutant(5), ["Unit"], (self.PER_TEST, self.FUNCTIONS)), {})
-        only_unit = engine.tests_for(self.mutant(13), ["Unit", "Integration"], (self.PER_TEST, self.FUNCTIONS))
+        self.assertEqual(engine.tests_for(self.mutant(12), ["Unit"], None, self.CONFIG), {})
+        self.assertEqual(engine.tests_for(self.mutant(5), ["Unit"], (self.PER_TEST, self.FUNCTIONS), self.CONFIG), {})
+        only_unit = engine.tests_for(self.mutant(13), ["Unit", "Integration"], (self.PER_TEST, self.FUNCTIONS),
+                                     self.CONFIG)
         self.assertEqual(set(only_unit), {"Unit"})  # Integration, if the tiers' lines say it reaches, runs whole
         per_test = {**self.PER_TEST, "EndToEndTests.G/h()": {"Sources/A/a.swift": [[10, 14]]}}
-        self.assertNotIn("EndToEnd", engine.tests_for(self.mutant(12), ["EndToEnd"], (per_test, self.FUNCTIONS)))
+        self.assertNotIn("EndToEnd", engine.tests_for(self.mutant(12), ["EndToEnd"], (per_test, self.FUNCTIONS),
+                                                          self.CONFIG))
 
     def test_a_test_that_holds_an_exit_test_runs_for_every_mutant_of_its_tier(self):
         import tempfile
