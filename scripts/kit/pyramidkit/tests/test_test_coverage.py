@@ -7,11 +7,11 @@ import unittest
 from pathlib import Path
 
 from pyramidkit.coverage import by_test as test_coverage
-from pyramidkit.run import config as kit_config
 from pyramidkit.mutation import (
     engine,
     swift_source,
 )
+from pyramidkit.run import config as kit_config
 
 SHOW = """Counters:
   /r/Sources/A/a.swift:$s1A4helpyyF:
