@@ -79,18 +79,22 @@ struct POICommandIntegrationTests {
         }
         #expect(answered == (fault == nil))
         let server = try #require(started.withLock { $0 })
-        // A server still running never ends its accept loop: the wait is bounded, so that the test fails instead. It
-        // blocks a thread of its own, which the test awaits: a blocking wait directly in this async body would not
-        // compile on a Mac (Darwin's Dispatch marks `wait` noasync; docs/macos.md).
-        let ended = await BlockingCall.run {
-            let stopped = DispatchSemaphore(value: 0)
-            Thread.detachNewThread {
-                server.waitUntilStopped()
-                stopped.signal()
-            }
-            return stopped.wait(timeout: .now() + 5)
-        }
+        // A server still running never ends its accept loop: the wait is bounded, so that the test fails instead.
+        let ended = await BlockingCall.run { Self.waitUntilStopped(server, seconds: 5) }
         #expect(ended == .success, "the in-process server still runs")
+    }
+
+    /// Blocks its thread until `server`'s accept loop has ended, or `seconds` pass.
+    ///
+    /// Synchronous, so that an async test hands it a thread of its own (`BlockingCall.run`): a blocking wait directly
+    /// in an async body does not compile on a Mac (Darwin's Dispatch marks `wait` noasync; docs/macos.md).
+    static func waitUntilStopped(_ server: StubServer, seconds: Int) -> DispatchTimeoutResult {
+        let stopped = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            server.waitUntilStopped()
+            stopped.signal()
+        }
+        return stopped.wait(timeout: .now() + .seconds(seconds))
     }
 
     @Test(
