@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from pyramidkit.coverage import by_test as test_coverage
@@ -40,7 +41,7 @@ from pyramidkit.mutation.selection import fingerprint
 from pyramidkit.page import pages
 from pyramidkit.run import config as kit_config
 from pyramidkit.run import layout
-from pyramidkit.run.errors import NotRunnable, UsageError
+from pyramidkit.run.errors import KitFault, NotRunnable, UsageError
 
 # From this many mutants on, a run makes the coverage by test first when it is missing or stale: about a minute
 # here (`pyramid coverage`, 65 s in chapter 13), against a second or more a mutant of whole tiers run for nothing.
@@ -55,13 +56,14 @@ def cores() -> int:
 
 
 def whole_number(text: str) -> int:
-    """--limit's N: a whole number of at least 1 (0 would read as no limit, and a negative one as a slice)."""
+    """--limit's, --jobs' and --verify-survivors' N: a whole number of at least 1 (0 would read as no limit, and a
+    negative one as a slice); leaving the option out is how to ask for none."""
     try:
         number = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if number < 1:
-        raise argparse.ArgumentTypeError(f"{number}: at least 1 (leave out --limit for every mutant)")
+        raise argparse.ArgumentTypeError(f"{number}: at least 1 (leave the option out for the default)")
     return number
 
 
@@ -112,6 +114,10 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                              "coverage`, counted in the run's time) when it is missing or the sources changed since, "
                              "so that each mutant runs only the tests that reach it; this option runs without it "
                              "(each tier whole)")
+    parser.add_argument("--verify-survivors", type=whole_number, metavar="N",
+                        help="after the run, check up to N of the mutants it called surviving (the first N in the "
+                             "report's order): each built alone into the scratch copy, every tier run whole, no "
+                             "narrowing; one a test kills is the kit's mistake, named with the test (exit 3)")
     parser.add_argument("--report", metavar="FILE",
                         help="read a run's JSON report instead of running, and print, write or update from it")
     return parser
@@ -169,7 +175,16 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
     report = _run(options, package, chosen)
     if coverage_seconds is not None:
         report.update(coverageSeconds=coverage_seconds, totalSeconds=round(report["totalSeconds"] + coverage_seconds, 1))
-    return from_report(options, _with_selection(report, options, chosen), package)
+    status = from_report(options, _with_selection(report, options, chosen), package)
+    fault = wrong_verdicts(report)
+    if fault is not None:
+        raise fault
+    verification = report.get("verification")
+    if verification is not None:
+        progress(f"mutants: --verify-survivors: {verification['checked']} survivors checked by a whole run each "
+                 f"({verification['seconds']:.0f} s), every one survived again" if verification["checked"] else
+                 "mutants: --verify-survivors: the run called no mutant surviving, so none was checked")
+    return status
 
 
 def _coverage_first(options: argparse.Namespace, package: MutatedPackage, count: int) -> float | None:
@@ -276,6 +291,7 @@ def _run(options: argparse.Namespace, package: MutatedPackage, chosen: Chosen) -
     engine.test_seconds = test_coverage.load_seconds(root, root / ".build-coverage") if by_test else {}
     engine.start(to_run, held if shared else None)
     results: dict[int, dict] = {}
+    verification: dict | None = None
     started = time.monotonic()
 
     def record(index: int, entry: dict) -> None:
@@ -321,6 +337,8 @@ def _run(options: argparse.Namespace, package: MutatedPackage, chosen: Chosen) -
                     entry = {**run_mutant(engine, mutants[index], ignored, package.tiers, reached, by_test),
                              "ranAgain": "timed out with no test running"}
                 record(index, entry)
+        if options.verify_survivors:
+            verification = verify_survivors(engine, mutants, results, package.tiers, options.verify_survivors)
     except KeyboardInterrupt:
         progress("   interrupted: the scratch copy is restored, the report covers the mutants run so far")
     engine.finish()
@@ -330,7 +348,53 @@ def _run(options: argparse.Namespace, package: MutatedPackage, chosen: Chosen) -
     report["jobs"] = jobs if together else 1  # how many held mutants ran at a time
     if engine.checked is not None:
         report["precheck"] = engine.checked
+    if verification is not None:
+        report["verification"] = verification
     return report
+
+
+def verify_survivors(engine: Engine, mutants: list, results: dict[int, dict], tiers: Sequence[str], most: int) -> dict:
+    """Checks up to `most` of the run's survivors, the first in the report's order, as a whole run judges them
+    (Engine.verify): each entry gets "verified" (what that run found); the summary lists the survivors a test killed
+    there, the kit's wrong verdicts, which the command turns into a KitFault after the reports are written."""
+    survivors = [index for index in sorted(results) if results[index]["status"] == "survived"][:most]
+    progress(f"== --verify-survivors {most}: {len(survivors)} of the run's "
+             f"{sum(1 for entry in results.values() if entry['status'] == 'survived')} survivors, each built alone, "
+             "every tier run whole")
+    started = time.monotonic()
+    wrong = []
+    for index in survivors:
+        mutant, entry = mutants[index], results[index]
+        checked = engine.verify(mutant, tiers)
+        entry["verified"] = {key: checked[key] for key in ("status", "killed_by", "killedBy", "seconds")
+                             if checked.get(key) is not None}
+        where = f"{mutant.file}:{mutant.line} {mutant.operator}"
+        if checked["status"] == "survived":
+            progress(f"   survived again: {where}")
+        elif checked["status"] == "not compiled":
+            progress(f"   does not compile alone: {where} (called surviving: the schema held what the file cannot)")
+            wrong.append({"file": mutant.file, "line": mutant.line, "operator": mutant.operator,
+                          "found": "not compiled", "tests": []})
+        else:
+            tests = checked.get("killedBy") or []
+            progress(f"   KILLED by {checked['killed_by']}: {where}: {', '.join(tests[:5]) or 'its run failed'}")
+            wrong.append({"file": mutant.file, "line": mutant.line, "operator": mutant.operator,
+                          "found": checked["status"], "tier": checked["killed_by"], "tests": tests})
+    return {"asked": most, "checked": len(survivors), "wrong": wrong,
+            "seconds": round(time.monotonic() - started, 1)}
+
+
+def wrong_verdicts(report: dict) -> KitFault | None:
+    """The KitFault for the survivors --verify-survivors found a whole run kills (or that do not compile alone), each
+    with its line and the tests; None when every one checked survived again."""
+    wrong = (report.get("verification") or {}).get("wrong") or []
+    if not wrong:
+        return None
+    lines = [f"  {item['file']}:{item['line']} {item['operator']}: " + (
+        f"killed by {item['tier']}: {', '.join(item['tests'][:5]) or 'its run failed'}"
+        if item["found"] != "not compiled" else "does not compile built alone") for item in wrong]
+    return KitFault(f"mutants: {len(wrong)} of the {report['verification']['checked']} survivors checked are not "
+                    "survivors, as a whole run of each alone found; the kit's verdict was wrong:\n" + "\n".join(lines))
 
 
 def from_report(options: argparse.Namespace, report: dict, package: MutatedPackage) -> int:

@@ -6,6 +6,8 @@ mutant's entry in the report (run_mutant)."""
 from __future__ import annotations
 
 import contextlib
+import itertools
+import re
 import sys
 import time
 from typing import Iterator, Sequence
@@ -18,13 +20,16 @@ from pyramidkit.mutation.package import MutatedPackage
 from pyramidkit.mutation.swift_source import Mutant
 from pyramidkit.run import config as kit_config
 from pyramidkit.run import layout, scratch
-from pyramidkit.run.errors import NotRunnable
+from pyramidkit.run.errors import KitError, KitFault, NotRunnable
 
 # From how many mutants to run the schemata pay for a copy of their own (.build-mutants/schemata, a clean build the
 # first time). Below it, `auto` compiles the schema into .build-mutants/tree, the copy scripts/check-claims keeps
 # built: an incremental build of the modules the mutants touch. Measured on CI's sample of 40 in two shards, from the
 # copy as the proofs leave it: 85 s + 61 s rebuilding each mutant alone there, 40 s + 21 s with the schema.
 SCHEMATA_FROM = 100
+# How many builds of the schema put back what the compiler traced before every mutant still held leaves it, to be
+# rebuilt on its own: the run never stops for a schema that will not settle.
+SCHEMA_ATTEMPTS = 59
 
 
 def progress(message: str) -> None:
@@ -94,24 +99,23 @@ class Engine:
         progress(f"== mutant schemata in {copy.tree.relative_to(package.root)}: {len(mutants)} mutants in one build")
         started = time.monotonic()
         self._settle_schema(schema, copy)
-        for attempt in range(1, 60):
+        for attempt in itertools.count(1):
             copy.prepare(schema.files())
             built, seconds, log = copy.build()
             if built:
                 break
-            put_back = schema.drop_errors(log)
+            put_back = schema.drop_errors(log) if attempt < SCHEMA_ATTEMPTS else 0
             progress(f"   build {attempt}: {seconds:.0f} s, {put_back} lines the schema cannot hold put back")
             if not put_back:
-                # An error no rule traces to its mutant (a mutant that breaks a line it is not on) never stops the
-                # run: the mutants of the files it names, or every one, are rebuilt on their own instead.
-                released, where = schema.release_untraced(log)
+                # An error no rule traces to its mutant (a mutant that breaks a line it is not on), or a schema that
+                # has not settled in SCHEMA_ATTEMPTS builds, never stops the run: the mutants of the files the errors
+                # name, or every one, are rebuilt on their own instead.
+                released, where = (schema.release_untraced(log) if attempt < SCHEMA_ATTEMPTS
+                                   else schema.release_untraced(""))
                 if not released:
-                    raise NotRunnable("mutants: the scratch copy does not build with no mutant in it: the package "
-                                      f"does not build as it is there\n{log[-3000:]}")
+                    raise self._unbuildable(copy, sources, log)
                 progress(f"   the errors are on no line a rule traces to a mutant: {released} mutants of {where} "
                          "leave the schema, each to be rebuilt on its own")
-        else:
-            raise NotRunnable("mutants: the schemata still do not build after 59 attempts")
         self.setup_seconds["schemata"] = round(time.monotonic() - started, 1)
         held = sum(1 for m in mutants if schema.included(m))
         progress(f"   built in {self.setup_seconds['schemata']:.0f} s; {held} of {len(mutants)} mutants compiled in, "
@@ -119,6 +123,20 @@ class Engine:
         self.schema_copy, self.schema = copy, schema
         if self.measure_limits:
             self.set_limits(scratch.time_limits(copy, package.config))
+
+    @staticmethod
+    def _unbuildable(copy: scratch.Scratch, sources: dict[str, str], log: str) -> KitError:
+        """Why the copy, its schema holding no mutant, does not build: the copy is built again with the sources as
+        they are. When that builds, the kit's rewrite is at fault (KitFault, naming the first error's line); when it
+        does not, the package does not build as it is (NotRunnable)."""
+        copy.prepare(sources)
+        built, _, plain = copy.build()
+        if not built:
+            return NotRunnable(f"mutants: the package does not build as it is (in {copy.tree})\n{plain[-3000:]}")
+        first = re.search(r"^(?:.*?/)?(Sources/[^:\s]+\.swift:\d+):\d+: error: (.*)$", log, re.MULTILINE)
+        where = f"{first[1]}: {first[2]}" if first else "its errors are on no line of Sources/"
+        return KitFault(f"mutants: the kit's rewrite of the package does not build, holding no mutant, where the "
+                        f"package as it is does ({where}): a mistake of the kit, not of the package\n{log[-3000:]}")
 
     def _settle_schema(self, schema: schemata_module.Schema, copy: scratch.Scratch) -> None:
         """The schema checked module by module before its first build (precheck.settle), with the module commands
@@ -259,6 +277,18 @@ class Engine:
                 entry["status"] = "not compiled"
                 return
             self._run_tiers(copy, tiers, entry, {}, patterns, selected)
+
+    def verify(self, mutant: Mutant, tiers: Sequence[str]) -> dict:
+        """`mutant` checked as a whole run would judge it, for --verify-survivors: built alone (never switched on in
+        the schema), then every tier of `tiers` run whole, from the bottom, with no narrowing by coverage. Its entry
+        says the outcome: "survived", "killed" (with the tier and the tests), "killed (time-out)" or "not compiled"."""
+        entry: dict = {"seconds": {}, "killed_by": None, "status": "survived"}
+        with self._built_alone(mutant, entry) as (copy, built):
+            if not built:
+                entry["status"] = "not compiled"
+                return entry
+            self._run_tiers(copy, list(tiers), entry, {})
+        return entry
 
     def _run_tiers(self, copy: scratch.Scratch, tiers: list[str], entry: dict, environment: dict,
                    patterns: dict[str, str] | None = None, selected: dict[str, list[str]] | None = None) -> None:

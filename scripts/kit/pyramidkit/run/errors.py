@@ -9,6 +9,8 @@ kit's README says it, `EXIT_STATUSES`, and pyramidkit/tests/test_errors.py holds
            tests did not fail; or the package does not build, or does not pass as it is, so nothing could be tried
     2      the verb could not run: a bad option or argument, a bad pyramid.json, claims or mistakes file, a build
            whose products or tests cannot be found, a tool the run needs that is not there
+    3      the kit itself went wrong: its rewrite of the package does not build where the package does, or a verdict
+           it gave was found wrong when checked (--verify-survivors); the message names the mutant and its line
     128+N  stopped by signal N: 130 for Ctrl-C (SIGINT), 143 for SIGTERM (a CI job cancelled)
 """
 
@@ -23,6 +25,8 @@ EXIT_STATUSES = {
     "fail), or the package does not build or pass as it is",
     2: "the verb could not run: a bad option, a bad pyramid.json, claims or mistakes file, a build whose products "
     "cannot be found, a tool that is not there",
+    3: "the kit itself went wrong: its rewrite does not build where the package does, or a verdict it gave was found "
+    "wrong when checked (--verify-survivors); the message names the mutant and its line",
     128: "plus N: stopped by signal N (130: Ctrl-C; 143: SIGTERM)",
 }
 
@@ -43,6 +47,13 @@ class NotRunnable(KitError):
     """The package does not build, or a tier does not pass, as the code is: nothing can be tried on it."""
 
     status = 1
+
+
+class KitFault(KitError):
+    """The kit's own mistake, not the package's: a rewrite of the package that does not build where the package does,
+    a verdict that a check found wrong. Its own status, so that a script never takes it for a finding about the code."""
+
+    status = 3
 
 
 class CopyInUse(KitError):

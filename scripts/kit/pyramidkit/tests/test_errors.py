@@ -29,6 +29,7 @@ class ExitStatusTests(unittest.TestCase):
         self.assertEqual(errors.NotRunnable("x").status, 1)
         self.assertEqual(errors.CopyInUse("x").status, 1)
         self.assertEqual(errors.UsageError("x").status, 2)
+        self.assertEqual(errors.KitFault("x").status, 3)
         from pyramidkit.proofs.mistake_file import MistakesFileError
         from pyramidkit.run.config import ConfigError
         from pyramidkit.run.layout import LayoutError

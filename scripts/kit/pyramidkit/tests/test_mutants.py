@@ -29,7 +29,7 @@ from pyramidkit.mutation import (
 )
 from pyramidkit.mutation.package import MutatedPackage
 from pyramidkit.run import scratch
-from pyramidkit.run.errors import NotRunnable, UsageError
+from pyramidkit.run.errors import KitFault, NotRunnable, UsageError
 
 REPOSITORY = Path(__file__).resolve().parents[4]
 PACKAGE = MutatedPackage.load(REPOSITORY)  # this package: its tiers and its ignore file (the tables below use them)
@@ -379,9 +379,32 @@ class SelectionTests(unittest.TestCase):
         self.assertFalse(any(runner.schema.included(m) for m in runner.schema.ids), "rebuilt on their own instead")
         self.assertEqual(len(prepared), 2)
 
-    def test_a_copy_that_does_not_build_with_no_mutant_in_it_is_a_package_that_does_not_build(self):
-        with self.assertRaisesRegex(NotRunnable, "does not build with no mutant in it"):
-            self.build_schema([(False, "linker command failed\n"), (False, "linker command failed\n")])
+    def test_a_copy_that_does_not_build_with_no_mutant_nor_with_the_sources_as_they_are_is_a_package_that_does_not_build(self):
+        with self.assertRaisesRegex(NotRunnable, "the package does not build as it is") as raised:
+            self.build_schema([(False, "linker command failed\n"), (False, "linker command failed\n"),
+                               (False, "Sources/A/a.swift:2:5: error: cannot find 'check' in scope\n")])
+        self.assertEqual(raised.exception.status, 1)
+        self.assertIn("cannot find 'check'", str(raised.exception), "the plain build's own log")
+
+    def test_a_rewrite_holding_no_mutant_that_does_not_build_where_the_sources_as_they_are_do_is_the_kits_fault(self):
+        log = "/copy/Sources/A/a.swift:3:12: error: cannot find '__poiPick' in scope\n"
+        with self.assertRaises(KitFault) as raised:
+            self.build_schema([(False, "linker command failed\n"), (False, log), (True, "")])
+        self.assertEqual(raised.exception.status, 3)
+        said = str(raised.exception)
+        self.assertIn("(Sources/A/a.swift:3: cannot find '__poiPick' in scope)", said)
+        self.assertIn("a mistake of the kit, not of the package", said)
+
+    def test_a_schema_that_does_not_settle_releases_every_mutant_and_the_run_goes_on(self):
+        # Each build puts back one traced line and fails again: after SCHEMA_ATTEMPTS builds every mutant still held
+        # leaves the schema, and the copy holding none builds.
+        traced = "/copy/Sources/A/a.swift:3:14: error: x\n"
+        with unittest.mock.patch.object(engine, "SCHEMA_ATTEMPTS", 3), \
+                unittest.mock.patch.object(engine.schemata_module.Schema, "drop_errors", lambda schema, log: 1):
+            runner, prepared = self.build_schema([(False, traced), (False, traced), (False, traced), (True, "")])
+        assert runner.schema is not None
+        self.assertFalse(any(runner.schema.included(m) for m in runner.schema.ids))
+        self.assertEqual(len(prepared), 4)
 
     def unreached(self, mutant, runner) -> dict:
         """`mutant`'s entry when coverage says no tier runs its line."""
@@ -720,6 +743,111 @@ class EngineChoiceTests(unittest.TestCase):
                     contextlib.redirect_stderr(io.StringIO()):
                 engine.Engine(PACKAGE, schemata=True, shared=shared).start([mutant])
             self.assertEqual(trees[-1], tree)  # None: scratch.Scratch's own default, .build-mutants/tree
+
+
+class VerifySurvivorsTests(unittest.TestCase):
+    """--verify-survivors N: up to N of the run's survivors, the first in the report's order, each built alone and run
+    against every tier whole; one that a test kills there (or that does not compile alone) is the kit's wrong verdict,
+    a KitFault (status 3) naming its line and the tests, raised after the reports are written."""
+
+    def test_a_survivor_is_built_alone_and_every_tier_runs_whole(self):
+        ran, built = [], []
+
+        class Copy:
+            tree = PACKAGE.root / ".build-mutants" / "stand-in"
+
+            @contextlib.contextmanager
+            def mistake(self, mistake):
+                built.append(mistake)
+                yield
+
+            def build(self):
+                return True, 2.0, ""
+
+            def run(self, pattern, limit, environment=None):
+                ran.append((pattern, environment))
+                return scratch.Outcome("failed" if "Integration" in pattern else "passed", 0.1, 1, "", [],
+                                       stopped_by=["IntegrationTests.B/c()"] if "Integration" in pattern else [])
+
+        runner = engine.Engine(PACKAGE, schemata=True)
+        runner.schema_copy = Copy()  # type: ignore[assignment]
+        runner.limits = {"Unit": 2.0, "Integration": 2.0, "EndToEnd": 2.0}
+        mutant = swift_source.Mutant("Sources/A/a.swift", 3, "equality", "a == b", "a != b")
+        checked = runner.verify(mutant, ["Unit", "Integration", "EndToEnd"])
+        self.assertEqual(ran, [(PACKAGE.tier_pattern("Unit"), {}), (PACKAGE.tier_pattern("Integration"), {})],
+                         "whole tiers, the schema switched off, from the bottom until one fails")
+        self.assertEqual(len(built), 1, "built alone")
+        self.assertEqual((checked["status"], checked["killed_by"], checked["killedBy"]),
+                         ("killed", "Integration", ["IntegrationTests.B/c()"]))
+
+    def results(self) -> tuple[list, dict[int, dict]]:
+        found = [swift_source.Mutant("Sources/A/a.swift", line, "equality", "a == b", "a != b") for line in (1, 2, 3, 4)]
+        statuses = ["survived", "killed", "survived", "survived"]
+        return found, {index: {"file": m.file, "line": m.line, "status": status, "killed_by": None, "seconds": {}}
+                       for index, (m, status) in enumerate(zip(found, statuses))}
+
+    def test_the_first_n_survivors_are_checked_and_a_killed_one_is_a_wrong_verdict_named_with_its_tests(self):
+        found, results = self.results()
+        asked = []
+
+        class Runner:
+            def verify(self, mutant, tiers):
+                asked.append((mutant.line, tuple(tiers)))
+                if mutant.line == 3:
+                    return {"status": "killed", "killed_by": "EndToEnd", "killedBy": ["EndToEndTests.Launch/run()"],
+                            "seconds": {"EndToEnd": 1.0}}
+                return {"status": "survived", "killed_by": None, "seconds": {"Unit": 0.5}}
+
+        with contextlib.redirect_stderr(io.StringIO()) as said:
+            verification = command.verify_survivors(Runner(), found, results, ["Unit", "EndToEnd"], 2)
+        self.assertEqual(asked, [(1, ("Unit", "EndToEnd")), (3, ("Unit", "EndToEnd"))], "the first two survivors")
+        self.assertEqual((verification["asked"], verification["checked"]), (2, 2))
+        self.assertEqual(results[0]["verified"], {"status": "survived", "seconds": {"Unit": 0.5}})
+        self.assertNotIn("verified", results[3], "past N")
+        self.assertIn("KILLED by EndToEnd: Sources/A/a.swift:3 equality: EndToEndTests.Launch/run()", said.getvalue())
+        fault = command.wrong_verdicts({"verification": verification})
+        assert fault is not None
+        self.assertEqual(fault.status, 3)
+        self.assertEqual(str(fault), "mutants: 1 of the 2 survivors checked are not survivors, as a whole run of each "
+                         "alone found; the kit's verdict was wrong:\n  Sources/A/a.swift:3 equality: killed by "
+                         "EndToEnd: EndToEndTests.Launch/run()")
+
+    def test_one_that_does_not_compile_alone_is_a_wrong_verdict_too_and_none_wrong_is_no_fault(self):
+        found, results = self.results()
+
+        class Runner:
+            def verify(self, mutant, tiers):
+                return {"status": "not compiled", "killed_by": None, "seconds": {"build": 1.0}}
+
+        with contextlib.redirect_stderr(io.StringIO()):
+            verification = command.verify_survivors(Runner(), found, results, ["Unit"], 1)
+        fault = command.wrong_verdicts({"verification": verification})
+        assert fault is not None
+        self.assertIn("Sources/A/a.swift:1 equality: does not compile built alone", str(fault))
+        self.assertIsNone(command.wrong_verdicts({"verification": {"checked": 0, "wrong": []}}))
+        self.assertIsNone(command.wrong_verdicts({}), "a run without the option")
+
+    def test_the_command_writes_its_reports_then_ends_with_the_kits_status(self):
+        root = small_package(self)
+        report_path = root / "report.json"
+        wrong = {"asked": 1, "checked": 1, "seconds": 3.0, "wrong": [
+            {"file": "Sources/Core/a.swift", "line": 2, "operator": "equality", "found": "killed", "tier": "Fast",
+             "tests": ["FastTests.A/b()"]}]}
+        report = {**reports.make_report([], ("Fast",)), "totalSeconds": 3.0, "verification": wrong}
+        with unittest.mock.patch.object(command, "_run", return_value=report), \
+                contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()), \
+                self.assertRaises(KitFault) as raised:
+            command.main(["--package-path", str(root), "--verify-survivors", "1", "--json", str(report_path),
+                          "--no-coverage-first"])
+        self.assertIn("Sources/Core/a.swift:2 equality: killed by Fast: FastTests.A/b()", str(raised.exception))
+        self.assertEqual(json.loads(report_path.read_text())["verification"]["wrong"][0]["line"], 2, "written first")
+
+    def test_n_is_a_whole_number_of_at_least_one(self):
+        for given in ("0", "-1", "two"):
+            with contextlib.redirect_stderr(io.StringIO()) as said, self.assertRaises(SystemExit) as ended:
+                command._parser("pyramid mutants").parse_args(["--verify-survivors", given])
+            self.assertEqual(ended.exception.code, 2)
+            self.assertIn("--verify-survivors", said.getvalue())
 
 
 class FastPathTests(unittest.TestCase):
