@@ -100,7 +100,7 @@ def expected(report: dict) -> dict[str, str]:
             found[f"coverage.{tier}.{module}.covered"] = str(entry["covered"])
     if "coverage" in report:
         found["coverage.unreachedLines"] = str(report.get("unreachedLines", 0))
-        found["coverage.onlyEndToEnd"] = str(sum(lines_in(ranges) for ranges in report.get("onlyEndToEnd", {}).values()))
+        found["coverage.onlyLaunching"] = str(sum(lines_in(ranges) for ranges in report.get("onlyLaunching", {}).values()))
     return found
 
 

@@ -63,11 +63,11 @@ class ProblemsTests(unittest.TestCase):
         self.assertEqual(page_check.problems(text, text, [], run_report()), [])
         self.assertEqual(page_check.expected(run_report())["all.tests"], "3")
 
-    def test_a_coverage_run_s_counts_include_its_lines_by_module_and_the_lines_only_end_to_end_reaches(self):
-        report = {**run_report(), "coverage": {"Unit": {"Core": {"covered": 3, "lines": 9}}},
-                  "onlyEndToEnd": {"Sources/Core/a.swift": "3-5, 9", "Sources/Core/b.swift": "1"}, "unreachedLines": 2}
+    def test_a_coverage_run_s_counts_include_its_lines_by_module_and_the_lines_only_the_launching_tiers_reach(self):
+        report = {**run_report(), "coverage": {"Unit": {"Core": {"covered": 3, "lines": 9}}}, "launching": ["Top"],
+                  "onlyLaunching": {"Sources/Core/a.swift": "3-5, 9", "Sources/Core/b.swift": "1"}, "unreachedLines": 2}
         found = page_check.expected(report)
-        self.assertEqual((found["coverage.Unit.Core.covered"], found["coverage.onlyEndToEnd"],
+        self.assertEqual((found["coverage.Unit.Core.covered"], found["coverage.onlyLaunching"],
                           found["coverage.unreachedLines"]), ("3", "5", "2"))
 
     def test_a_count_that_differs_is_missing_or_is_extra_is_named(self):

@@ -438,7 +438,7 @@ def _main(arguments: list[str], prog: str) -> int:
             report["tiers"][run.tier].update(results=[dataclasses.asdict(result) for result in run.results],
                                              exitCode=run.exit_code)
     if options.coverage:
-        report.update(tier_coverage.report(per_tier_lines, tiers, package.excluded_modules))
+        report.update(tier_coverage.report(per_tier_lines, tiers, package.excluded_modules, package.launching))
         if set(tiers) == set(package.names):
             tier_coverage.save_lines(per_tier_lines, package.root, coverage_scratch)
             binaries = coverage_binaries(package, extra)

@@ -84,17 +84,17 @@ def ranges(numbers: list[int]) -> str:
 
 
 def only_in(
-    tier: str, per_tier: dict[str, LineCounts], universe: LineCounts, excluded: Collection[str] = ()
+    tiers: Collection[str], per_tier: dict[str, LineCounts], universe: LineCounts, excluded: Collection[str] = ()
 ) -> dict[str, list[int]]:
-    """The lines `tier` runs and no other tier does, per counted file."""
+    """The lines one of `tiers` runs and no other tier does, per counted file."""
     found: dict[str, list[int]] = {}
     for file, lines in universe.items():
         if module_of(file, excluded) is None:
             continue
         numbers = [
             number for number in lines
-            if per_tier.get(tier, {}).get(file, {}).get(number, 0) > 0
-            and all(counts.get(file, {}).get(number, 0) == 0 for other, counts in per_tier.items() if other != tier)
+            if any(per_tier.get(tier, {}).get(file, {}).get(number, 0) > 0 for tier in tiers)
+            and all(counts.get(file, {}).get(number, 0) == 0 for other, counts in per_tier.items() if other not in tiers)
         ]
         if numbers:
             found[file] = sorted(numbers)
@@ -115,19 +115,30 @@ def unreached(
     return dict(sorted(found.items()))
 
 
-def report(per_tier: dict[str, LineCounts], tiers: list[str], excluded: Collection[str] = ()) -> dict:
-    """The JSON part of the report: per tier and module, covered and executable lines; what only end to end
-    reaches; what no tier reaches. The lines of the `excluded` modules are not counted."""
+def report(per_tier: dict[str, LineCounts], tiers: list[str], excluded: Collection[str] = (),
+           launching: Collection[str] = ()) -> dict:
+    """The JSON part of the report: per tier and module, covered and executable lines; the tiers that launch the
+    package's programs (pyramid.json's launchesPrograms) and the lines only they reach, the top of the pyramid doing
+    the base's work ("onlyLaunching": nothing when every tier, or none, launches them); what no tier reaches. The
+    lines of the `excluded` modules are not counted."""
     universe = merge(*per_tier.values())
     none = unreached(per_tier, universe, excluded)
+    top = [tier for tier in tiers if tier in launching and tier in per_tier]
     return {
         "coverage": {tier: by_module(per_tier[tier], universe, excluded) for tier in tiers if tier in per_tier},
-        "onlyEndToEnd": {f: ranges(n) for f, n in only_in("EndToEnd", per_tier, universe, excluded).items()}
-        if "EndToEnd" in per_tier and len(per_tier) > 1
+        "launching": top,
+        "onlyLaunching": {f: ranges(n) for f, n in only_in(top, per_tier, universe, excluded).items()}
+        if top and len(top) < len(per_tier)
         else {},
         "unreached": {f: ranges(n) for f, n in none.items()},
         "unreachedLines": sum(len(n) for n in none.values()),
     }
+
+
+def launching_said(coverage: dict) -> str:
+    """The tiers that launch the programs, said as the reports say them: "the tiers that launch the package's programs
+    (EndToEnd)"."""
+    return f"the tiers that launch the package's programs ({', '.join(coverage.get('launching') or [])})"
 
 
 def percent(entry: dict[str, int]) -> str:
@@ -135,7 +146,8 @@ def percent(entry: dict[str, int]) -> str:
 
 
 def text(coverage: dict) -> str:
-    """The text report: a table module x tier, then the lines only end to end reaches and the lines none reaches."""
+    """The text report: a table module x tier, then the lines only the tiers that launch the programs reach and the
+    lines none reaches."""
     tiers = list(coverage["coverage"])
     modules = sorted({module for table in coverage["coverage"].values() for module in table})
     width = max([len("module")] + [len(module) for module in modules])
@@ -149,10 +161,10 @@ def text(coverage: dict) -> str:
             total = entry["lines"]
             cells.append(f"{percent(entry):>5} ({entry['covered']:>3})".rjust(14))
         lines.append("  " + module.ljust(width) + "".join(cells) + f"{total:>8}")
-    if coverage["onlyEndToEnd"]:
-        count = sum(len(expand(r)) for r in coverage["onlyEndToEnd"].values())
-        lines += ["", f"  only the end-to-end tier reaches {count} lines (the pyramid on its head):"]
-        lines += [f"    {file}: {r}" for file, r in coverage["onlyEndToEnd"].items()]
+    if coverage.get("onlyLaunching"):
+        count = sum(len(expand(r)) for r in coverage["onlyLaunching"].values())
+        lines += ["", f"  only {launching_said(coverage)} reach {count} lines (the pyramid on its head):"]
+        lines += [f"    {file}: {r}" for file, r in coverage["onlyLaunching"].items()]
     if coverage["unreached"]:
         lines += ["", f"  no tier reaches {coverage['unreachedLines']} lines:"]
         lines += [f"    {file}: {r}" for file, r in coverage["unreached"].items()]

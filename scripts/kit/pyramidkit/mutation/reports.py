@@ -119,8 +119,8 @@ def report_text(report: dict, tiers: Sequence[str], ignore_name: str) -> str:
 def matrix_markdown(report: dict, tiers: Sequence[str]) -> str:
     """The kill matrix as a Markdown table, with a row of totals."""
     columns = [*tiers, "survived", "untestable", "not compiled", "excused"]
-    lines = ["| module | killed first by Unit | by Integration | by EndToEnd | survived | untestable | not compiled "
-             "| equivalent |",
+    killed = [f"killed first by {tier}" if index == 0 else f"by {tier}" for index, tier in enumerate(tiers)]
+    lines = ["| module | " + " | ".join([*killed, "survived", "untestable", "not compiled", "equivalent"]) + " |",
              "| --- |" + " ---: |" * len(columns)]
     for module, row in report["matrix"].items():
         lines.append(f"| {module} | " + " | ".join(str(row[c]) for c in columns) + " |")

@@ -1,5 +1,6 @@
 """The coverage part of the page: per module the lines each tier reaches (coverage/by_tier.py's report), the lines
-only the end-to-end tier reaches and those no tier reaches, and each file's source with its lines coloured by the
+only the tiers that launch the package's programs
+reach and those no tier reaches, and each file's source with its lines coloured by the
 lowest tier that runs them."""
 
 from __future__ import annotations
@@ -7,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Collection, Mapping, Sequence
 
-from pyramidkit.coverage.by_tier import expand, module_of
+from pyramidkit.coverage.by_tier import expand, launching_said, module_of
 from pyramidkit.page.html import TIER_COLOURS, count, escape, source, table
 
 
@@ -52,7 +53,7 @@ def section(report: dict, per_tier: Mapping[str, Mapping[str, Mapping[int, int]]
     """The coverage section: the table, what only the end-to-end tier and what no tier reaches, and every file's
     source with its lines marked (`per_tier`: each tier's line counts by file, as the run measured them)."""
     tiers = [tier for tier in report["coverage"]]
-    only = sum(len(expand(ranges)) for ranges in report.get("onlyEndToEnd", {}).values())
+    only = sum(len(expand(ranges)) for ranges in report.get("onlyLaunching", {}).values())
     files = sorted({file for counts in per_tier.values() for file in counts if module_of(file, excluded)})
     listed = []
     for file in files:
@@ -68,7 +69,9 @@ def section(report: dict, per_tier: Mapping[str, Mapping[str, Mapping[int, int]]
     return ('<section id="coverage"><h2>Coverage by tier</h2>'
             + table("Lines each tier reaches, by module (an instrumented build: budgets do not apply)",
                     ["module", *tiers, "lines"], _module_rows(report, tiers))
-            + f"<p>Only the end-to-end tier reaches {count('coverage.onlyEndToEnd', only)} lines (the pyramid on its "
-            f"head); no tier reaches {count('coverage.unreachedLines', report.get('unreachedLines', 0))}.</p>"
+            + (f"<p>Only {escape(launching_said(report))} reach {count('coverage.onlyLaunching', only)} lines (the "
+               "pyramid on its head); "
+               if report.get("launching") else "<p>")
+            + f"no tier reaches {count('coverage.unreachedLines', report.get('unreachedLines', 0))}.</p>"
             + legend(tiers) + "".join(listed) + "</section>")
 

@@ -621,6 +621,19 @@ class LongTierNamesTests(unittest.TestCase):
         self.assertEqual(len(header), len(row))
         self.assertEqual(row.split()[1:3], ["0", "1"])
 
+    def test_the_markdown_matrix_has_a_column_for_each_of_the_packages_tiers(self):
+        # It said Unit, Integration and EndToEnd whatever the package's tiers were.
+        long = "ArgumentParserGenerateDoccReference"
+        tiers = ["Unit", "Example", long]
+        report = reports.make_report([{"file": "Sources/A/a.swift", "line": 1, "operator": "logical",
+                                       "original": "a", "mutated": "b", "killed_by": long, "status": "killed",
+                                       "seconds": {}}], tiers)
+        header, rule, row, total = reports.matrix_markdown(report, tiers).splitlines()
+        self.assertEqual(header, f"| module | killed first by Unit | by Example | by {long} | survived | untestable "
+                                 "| not compiled | equivalent |")
+        self.assertEqual(rule.count("|") , header.count("|"))
+        self.assertEqual(row, "| A | 0 | 0 | 1 | 0 | 0 | 0 | 0 |")
+        self.assertEqual(total.count("|"), header.count("|"))
 
 
 class IgnoreFileTests(unittest.TestCase):

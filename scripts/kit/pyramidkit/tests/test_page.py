@@ -114,7 +114,7 @@ class RunPageTests(unittest.TestCase):
         self.assertIn("Nothing broke: no test failed", self.page(run_report())[0])
 
     def test_nothing_points_outside_the_page_and_the_basics_are_there(self):
-        report = run_report(coverage={"Unit": {"Core": {"covered": 1, "lines": 2}}}, onlyEndToEnd={},
+        report = run_report(coverage={"Unit": {"Core": {"covered": 1, "lines": 2}}}, launching=[], onlyLaunching={},
                             unreached={"Sources/Core/a.swift": "2"}, unreachedLines=1)
         (self.root / "Sources" / "Core").mkdir(parents=True)
         (self.root / "Sources" / "Core" / "a.swift").write_text("let a = 1\nlet b = 2\n")

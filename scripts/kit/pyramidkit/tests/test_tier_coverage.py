@@ -47,23 +47,31 @@ class CoverageTests(unittest.TestCase):
         self.assertEqual(coverage.ranges([7, 1, 2, 3, 9, 10]), "1-3, 7, 9-10")
         self.assertEqual(coverage.ranges([]), "")
 
-    def test_only_end_to_end_and_unreached_lines(self):
+    def test_the_lines_only_the_launching_tiers_reach_and_the_unreached_lines(self):
         file = "Sources/POIApp/X.swift"
         per_tier = {
-            "Unit": {file: {1: 1, 2: 0, 3: 0, 4: 0}},
-            "Integration": {file: {1: 0, 2: 0, 3: 1, 4: 0}},
-            "EndToEnd": {file: {1: 1, 2: 1, 3: 1, 4: 0}},
+            "Unit": {file: {1: 1, 2: 0, 3: 0, 4: 0, 5: 0}},
+            "Integration": {file: {1: 0, 2: 0, 3: 1, 4: 0, 5: 0}},
+            "EndToEnd": {file: {1: 1, 2: 1, 3: 1, 4: 0, 5: 0}},
+            "Example": {file: {1: 0, 2: 0, 3: 0, 4: 0, 5: 1}},
         }
-        report = coverage.report(per_tier, ["Unit", "Integration", "EndToEnd"])
-        self.assertEqual(report["onlyEndToEnd"], {file: "2"})
+        tiers = ["Unit", "Integration", "EndToEnd", "Example"]
+        report = coverage.report(per_tier, tiers, launching={"Example"})
+        # Named by pyramid.json's launchesPrograms, never by the name EndToEnd (whose tests here run in process).
+        self.assertEqual((report["launching"], report["onlyLaunching"]), (["Example"], {file: "5"}))
         self.assertEqual(report["unreached"], {file: "4"})
         self.assertEqual(report["unreachedLines"], 1)
-        self.assertEqual(report["coverage"]["EndToEnd"], {"POIApp": {"covered": 3, "lines": 4}})
+        self.assertEqual(report["coverage"]["EndToEnd"], {"POIApp": {"covered": 3, "lines": 5}})
         text = coverage.text(report)
         self.assertIn("POIApp", text)
-        self.assertIn("  75% (  3)", text)
-        self.assertIn("only the end-to-end tier reaches 1 lines", text)
-        self.assertIn("| POIApp | 25% (1) | 25% (1) | 75% (3) | 4 |", coverage.markdown(report))
+        self.assertIn("  60% (  3)", text)
+        self.assertIn("only the tiers that launch the package's programs (Example) reach 1 lines (the pyramid on its head)", text)
+        self.assertIn("| POIApp | 20% (1) | 20% (1) | 60% (3) | 20% (1) | 5 |", coverage.markdown(report))
+        two = coverage.report(per_tier, tiers, launching={"EndToEnd", "Example"})
+        self.assertEqual(two["onlyLaunching"], {file: "2, 5"}, "a line one launching tier or the other reaches")
+        self.assertIn("only the tiers that launch the package's programs (EndToEnd, Example) reach 2 lines", coverage.text(two))
+        self.assertEqual(coverage.report(per_tier, tiers)["onlyLaunching"], {}, "no tier launches")
+        self.assertEqual(coverage.report(per_tier, tiers, launching=set(tiers))["onlyLaunching"], {}, "all of them do")
 
     def test_saved_lines_hold_only_for_the_same_sources(self):
         import tempfile
