@@ -26,7 +26,10 @@ PALETTE = {
     "code": "#f4f4f4",
 }
 # A tier's colour by its place from the base: its bar in the pyramid, and the lines it is the lowest tier to run.
-TIER_COLOURS = ("#bfe6c3", "#c4dbf7", "#f6dcb0", "#e3cdf3", "#f3d0e3", "#d3d3d3")
+# A colour of its own for each of up to ten tiers (swift-argument-parser has seven), light enough under black text; an
+# eleventh tier would take the first's again.
+TIER_COLOURS = ("#bfe6c3", "#c4dbf7", "#f6dcb0", "#e3cdf3", "#f3d0e3", "#d3d3d3", "#b9e8e4", "#f2c9bd", "#e6eab0",
+                "#cfd3f5")
 UNREACHED = PALETTE["bad"]
 
 STYLE = f"""

@@ -8,14 +8,17 @@ from pyramidkit.page.html import TIER_COLOURS, count, escape, table
 from pyramidkit.run.bounds import hung_line
 from pyramidkit.run.budgets import flaky_lines
 
-WIDTH, ROW, BARS = 920, 46, 460  # the drawing's width, a tier's height, the width of the widest bar
+WIDTH, ROW, BARS = 920, 46, 460  # the drawing's least width, a tier's height, the width of the widest bar
+# How wide a character of a label is drawn, at most (15 px system-ui): the drawing widens for a long tier's label (a
+# target's name) rather than clip it, and scales down to the page's width.
+CHARACTER = 9
 
 
 def drawing(tiers: list[dict]) -> str:
     """The tiers as centred bars, the base (the first tier) at the bottom, each bar as wide as its share of tests,
     with its figures beside it. An inline SVG with a title for readers that do not see it."""
     largest = max((tier["tests"] for tier in tiers), default=0) or 1
-    rows = []
+    rows, longest = [], 0
     for place, tier in enumerate(reversed(tiers)):
         index = len(tiers) - 1 - place
         width = max(6, round(tier["tests"] / largest * BARS)) if tier["tests"] else 0
@@ -23,13 +26,15 @@ def drawing(tiers: list[dict]) -> str:
         per_test = f"{tier['secondsPerTest'] * 1000:.1f} ms a test" if tier.get("secondsPerTest") is not None else ""
         label = (f"{tier['tier']}: {tier['tests']} tests, {tier['cases']} cases, {tier['wallSeconds']:.2f} s"
                  + (f", {per_test}" if per_test else ""))
+        longest = max(longest, len(label))
         rows.append(f'<rect x="{(BARS - width) / 2 + 10:.0f}" y="{y}" width="{width}" height="{ROW - 12}" rx="3" '
                     f'fill="{TIER_COLOURS[index % len(TIER_COLOURS)]}" stroke="#1b1b1b" stroke-width="1"/>'
                     f'<text x="{BARS + 30}" y="{y + ROW / 2}" font-size="15" fill="#1b1b1b">{escape(label)}</text>')
     summary = "; ".join(f"{tier['tier']} {tier['tests']} tests" for tier in tiers)
-    return (f'<svg role="img" aria-labelledby="pyramid-title" width="{WIDTH}" height="{len(tiers) * ROW + 6}" '
-            f'viewBox="0 0 {WIDTH} {len(tiers) * ROW + 6}"><title id="pyramid-title">The pyramid, from the top: '
-            f'{escape(summary)}</title>{"".join(rows)}</svg>')
+    width = max(WIDTH, BARS + 30 + longest * CHARACTER + 10)
+    return (f'<svg role="img" aria-labelledby="pyramid-title" width="{width}" height="{len(tiers) * ROW + 6}" '
+            f'viewBox="0 0 {width} {len(tiers) * ROW + 6}" style="max-width: 100%; height: auto">'
+            f'<title id="pyramid-title">The pyramid, from the top: {escape(summary)}</title>{"".join(rows)}</svg>')
 
 
 def _tier_rows(tiers: list[dict]) -> list[list[str]]:

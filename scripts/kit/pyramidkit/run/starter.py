@@ -5,8 +5,9 @@ Integration tier's, with `EndToEnd` or `E2E` the EndToEnd tier's; every other te
 named after it (without a `Tests` ending). The test product is `<package name>PackageTests`, as SwiftPM names it;
 the programs are the package's executable products. A tier launches programs (`launchesPrograms`) when one of its
 targets depends on an executable target or product of the package, or names one of its programs in a string literal
-of its sources (`"my-tool"`, as a test that runs the built product does). Every guess is said, so that it can be
-corrected by hand.
+of its sources (`"my-tool"`, as a test that runs the built product does). The tiers are written base first: Unit,
+Integration, the other tiers that run in process, then EndToEnd and the other tiers that launch the programs. Every
+guess is said, so that it can be corrected by hand.
 """
 
 from __future__ import annotations
@@ -75,7 +76,6 @@ def guess(dump: dict, root: Path | None = None) -> tuple[dict, list[str]]:
             tier = tier_name(target)
             said.append(f"{target}: a tier of its own, {tier} (its name fits no Unit, Integration, EndToEnd/E2E)")
         tiers.setdefault(tier, []).append(target)
-    order = [name for name, _ in KNOWN if name in tiers] + [name for name in tiers if name not in dict(KNOWN)]
     programs = [product["name"] for product in dump.get("products", [])
                 if "executable" in (product.get("type") or {})]
     executables = {target["name"] for target in dump.get("targets", []) if target.get("type") == "executable"}
@@ -87,6 +87,15 @@ def guess(dump: dict, root: Path | None = None) -> tuple[dict, list[str]]:
             tier = next(name for name, targets in tiers.items() if target["name"] in targets)
             if why and tier not in launching:
                 launching[tier] = f"{target['name']}: {why}"
+    # Base first: the known tiers below EndToEnd, then the other tiers whose tests run in process, then EndToEnd and
+    # the others that launch the programs (the slowest and fewest, the top). swift-argument-parser's five tiers of
+    # their own were stacked above EndToEnd, whatever they ran.
+    others = [name for name in tiers if name not in dict(KNOWN)]
+    order = ([name for name, _ in KNOWN if name in tiers and name != "EndToEnd"]
+             + [name for name in others if name not in launching]
+             + [name for name in ["EndToEnd", *others] if name in tiers and (name == "EndToEnd" or name in launching)])
+    said.append(f"the pyramid, base first: {', '.join(order)} (the tests that run in process below, the tiers that "
+                "launch the programs on top)")
     config = {
         "testProduct": f"{dump['name']}PackageTests",
         "tiers": [{"name": name, "targets": tiers[name], **({"launchesPrograms": True} if name in launching else {})}

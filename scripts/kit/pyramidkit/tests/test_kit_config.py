@@ -186,6 +186,21 @@ class StarterTests(unittest.TestCase):
                       " ".join(said))
         self.assertEqual(config.parse(found, Path("/demo")).launching, {"DemoExample"})
 
+    def test_the_tiers_that_launch_programs_go_on_top_and_the_others_below_end_to_end(self):
+        # swift-argument-parser's shape: init stacked every tier of its own above EndToEnd, whatever it ran, so that
+        # the pyramid was drawn upside down.
+        launching = {"type": "test", "dependencies": [{"byName": ["tool", None]}]}
+        found, said = starter.guess({"name": "AP", "targets": [
+            {"name": "tool", "type": "executable"}, {"name": "APExampleTests", **launching},
+            {"name": "APEndToEndTests", "type": "test"}, {"name": "APPackageManagerTests", "type": "test"},
+            {"name": "APGenerateManualTests", **launching}, {"name": "APUnitTests", "type": "test"}],
+            "products": [{"name": "tool", "type": {"executable": None}}]})
+        order = ["Unit", "APPackageManager", "EndToEnd", "APExample", "APGenerateManual"]
+        self.assertEqual([tier["name"] for tier in found["tiers"]], order)
+        self.assertIn(f"the pyramid, base first: {', '.join(order)} (the tests that run in process below, the tiers "
+                      "that launch the programs on top)", said)
+        self.assertEqual(config.parse(found, Path("/ap")).launching, {"APExample", "APGenerateManual"})
+
     def test_a_tier_whose_sources_name_a_program_launches_programs_and_none_seen_is_said(self):
         with tempfile.TemporaryDirectory() as folder:
             root = Path(folder)

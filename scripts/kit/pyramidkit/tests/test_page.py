@@ -102,6 +102,23 @@ class RunPageTests(unittest.TestCase):
         self.assertIn("<title id=\"pyramid-title\">The pyramid, from the top: Unit 3 tests; EndToEnd 1 tests", drawn)
         self.assertIn("Unit: 3 tests, 5 cases, 0.25 s, 83.3 ms a test", drawn)
 
+    def test_seven_tiers_with_long_names_each_have_a_colour_and_room_for_the_label(self):
+        # swift-argument-parser's seven tiers: the seventh took the first's colour, and the long labels were clipped.
+        names = ["Unit", "EndToEnd", "PackageManager", "Example", "GenerateManual", "GenerateDoccReference",
+                 "ArgumentParserGenerateDoccReferenceLongestName"]
+        tiers = [{"tier": name, "tests": 70 - 9 * index, "cases": 80, "wallSeconds": 1.0, "secondsPerTest": 0.01}
+                 for index, name in enumerate(names)]
+        drawn = pyramid.drawing(tiers)
+        fills = re.findall(r'<rect [^>]* fill="(#[0-9a-f]+)"', drawn)
+        self.assertEqual(len(set(fills)), 7)
+        self.assertEqual(fills[-1], page_html.TIER_COLOURS[0], "the base, drawn last, in the first colour")
+        width = int(re.search(r'<svg [^>]*width="(\d+)"', drawn)[1])
+        label = re.findall(r'<text x="(\d+)"[^>]*>([^<]*)</text>', drawn)
+        self.assertTrue(all(int(x) + len(text) * pyramid.CHARACTER <= width for x, text in label), (width, label))
+        self.assertIn('style="max-width: 100%; height: auto"', drawn)
+        self.assertEqual(re.findall(r'<text [^>]*>(\w+):', drawn), list(reversed(names)), "the base at the bottom")
+        self.assertEqual(len(set(page_html.TIER_COLOURS)), len(page_html.TIER_COLOURS))
+
     def test_what_broke_is_listed_with_where_and_escaped(self):
         report = run_report(passed=False, budgetBreaches=["Unit: over 1 s"])
         report["tiers"]["Unit"].update(failed=1, failures=[{"test": "UnitTests.A/b()", "message": "<b>1 != 2</b>",
