@@ -41,7 +41,7 @@ from pyramidkit.docs import markers
 from pyramidkit.docs.figures import TIME_FACTOR, check_docs, doc_files, figures, update_docs
 from pyramidkit.page import pages
 from pyramidkit.run import config as kit_config
-from pyramidkit.run import junit, layout, starter
+from pyramidkit.run import filter_check, junit, layout, starter
 from pyramidkit.run.bounds import HANG_FACTOR, HANG_MARGIN, UNBUDGETED_SECONDS, HangBounds
 from pyramidkit.run.budgets import check_budgets, flaky_tests, over_budget, unmeasured, unmeasured_line
 from pyramidkit.run.errors import KitError
@@ -337,7 +337,8 @@ def _parser(prog: str, package: kit_config.Config | None) -> argparse.ArgumentPa
     parser.add_argument("--filter", metavar="PATTERN",
                         help="run only the tests of each tier whose identifier matches PATTERN (a regular expression, "
                              "as swift test --filter takes); a tier none of whose tests match fails, as a tier that "
-                             "ran no test does")
+                             "ran no test does; a pattern that matches no test at all is said in one line, status 2 "
+                             "(before the build when no Swift file of the package holds a name it needs)")
     parser.add_argument("--shard", type=shard_argument, metavar="K/N",
                         help="run only the K-th of N disjoint slices of each tier's tests (in the order of their "
                              "identifiers, every N-th from the K-th on), for a CI matrix; the report keeps each "
@@ -404,6 +405,16 @@ def _main(arguments: list[str], prog: str) -> int:
     _check_options(parser, options)
     tiers = [tier for tier in package.names if tier in (options.tier or package.names)]
 
+    if options.filter is not None:
+        # Said before the build when the package's files show that nothing can match (filter_check.py).
+        targets = [target for tier in tiers for target in package.tier(tier).targets]
+        absent = filter_check.absent_name(options.filter, filter_check.package_text(package.root, targets))
+        if absent is not None:
+            print(f"pyramid: --filter {options.filter!r} matches no test: no Swift file of the package and no target's "
+                  f"name holds {absent!r}, which every test it matches would; nothing built, nothing run",
+                  file=sys.stderr)
+            return 2
+
     budget_file = _budget_file(parser, options.budgets, package)
     bounds = {tier: HangBounds(tier, budget_file.get("tiers", {}).get(tier, {})) for tier in tiers}
     coverage_scratch = package.root / COVERAGE_FOLDER
@@ -425,6 +436,13 @@ def _main(arguments: list[str], prog: str) -> int:
         tiers = [tier for tier in tiers if only[tier] is not None]
     rounds, per_tier_lines = _rounds(package, options, tiers, extra, build_extra, bounds, binary, only, profiles)
     runs = rounds[-1]
+    ran_none = (sum(selection["tests"].values()) == 0 if options.shard
+                else all(not run.results and not run.hung for run in runs))
+    if options.filter is not None and ran_none:
+        said = ", ".join(selection.get("tiers", tiers))
+        print(f"pyramid: --filter {options.filter!r} matches no test of the tiers run ({said}): nothing ran",
+              file=sys.stderr)
+        return 2
 
     budgets = budget_file if not (options.no_budgets or options.coverage) else {}
     breaches, cleared, not_measured = _budget_verdict(package, budgets, rounds, extra, bounds)

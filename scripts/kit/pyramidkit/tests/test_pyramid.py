@@ -833,6 +833,75 @@ class FilterOptionTests(unittest.TestCase):
         self.assertIn("--coverage measures whole tiers", self.refused("--filter", "A", "--coverage"))
 
 
+class FilterMatchesNothingTests(unittest.TestCase):
+    """A --filter that matches no test is said in one line, status 2: before the build when the package's files show
+    it (run/filter_check.py), after the run otherwise; never as a failure of each tier."""
+
+    class Built(Exception):
+        pass
+
+    def setUp(self):
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        self.root = Path(folder.name)
+        (self.root / "pyramid.json").write_text(json.dumps({
+            "testProduct": "FakePackageTests",
+            "tiers": [{"name": "Unit", "targets": ["UnitTests"]}, {"name": "EndToEnd", "targets": ["E2ETests"]}]}))
+        (self.root / "Tests" / "UnitTests").mkdir(parents=True)
+        (self.root / "Tests" / "UnitTests" / "A.swift").write_text("final class AreaTests: XCTestCase {\n"
+                                                                    "    func testSquare() {}\n}\n")
+        (self.root / ".build" / "checkouts").mkdir(parents=True)
+        (self.root / ".build" / "checkouts" / "Dep.swift").write_text("func testCircle() {}\n")
+
+    def main(self, *arguments: str, tests: int = 0) -> tuple[int, str]:
+        def build(*_arguments, **_options):
+            raise self.Built()
+
+        def run_tier(package, tier, extra, bounds, binary=None, only=None):
+            return run(tier, [passed(f"UnitTests.AreaTests/t{index}") for index in range(tests if tier == "Unit"
+                                                                                     else 0)], 0.1)
+
+        said = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(said), \
+                unittest.mock.patch.object(pyramid, "build", build), \
+                unittest.mock.patch.object(pyramid, "run_tier", run_tier), \
+                unittest.mock.patch.object(pyramid.layout, "built_tests", lambda *_: []), \
+                unittest.mock.patch.object(pyramid, "test_binaries", lambda *_: ()):
+            code = pyramid.main(["--package-path", str(self.root), *arguments])
+        return code, said.getvalue()
+
+    def test_a_name_no_swift_file_holds_is_said_before_the_build(self):
+        # .build's files are a build's, not the package's: a dependency's testCircle does not count.
+        code, said = self.main("--filter", r"^UnitTests\.AreaTests/testCircle$")
+        self.assertEqual(code, 2)
+        self.assertEqual(said, "pyramid: --filter '^UnitTests\\\\.AreaTests/testCircle$' matches no test: no Swift file "
+                               "of the package and no target's name holds 'testCircle', which every test it matches "
+                               "would; nothing built, nothing run\n")
+
+    def test_a_pattern_that_could_match_goes_on_to_the_build(self):
+        for pattern in ("testSquare", "Circle|Square", "Circ.e", "(Circle)", "E2ETests"):
+            with self.assertRaises(self.Built, msg=pattern):
+                self.main("--filter", pattern)
+
+    def test_after_the_run_one_line_says_no_tier_ran_a_test(self):
+        code, said = self.main("--skip-build", "--filter", "Squ.re")
+        self.assertEqual(code, 2)
+        self.assertTrue(said.endswith("pyramid: --filter 'Squ.re' matches no test of the tiers run (Unit, EndToEnd): "
+                                      "nothing ran\n"), said)
+        self.assertEqual(self.main("--skip-build", "--filter", "Squ.re", tests=1)[0], 1,
+                         "a tier with no test that matches still fails, as one that ran none does")
+
+    def test_only_literal_alternatives_are_judged_before_a_build(self):
+        from pyramidkit.run import filter_check
+
+        self.assertEqual(filter_check.alternatives(r"^UnitTests\.A/b\(\)$|B"), [r"^UnitTests\.A/b\(\)$", "B"])
+        for pattern in (".*", "(A|B)", "A+", "[AB]", r"A\|B", r"A\d"):
+            self.assertIsNone(filter_check.alternatives(pattern), pattern)
+        self.assertEqual(filter_check.absent_name("A|Zed", "A and B"), None, "one alternative may match")
+        self.assertEqual(filter_check.absent_name("Zed|Why", "A and B"), "Zed")
+        self.assertIsNone(filter_check.absent_name("", "anything"), "an empty pattern matches every test")
+
+
 class FilterShapeTests(unittest.TestCase):
     """A --filter run is part of the tests: it says nothing of the pyramid's shape; a whole run does (nothing is
     built or run: the tiers' runs are faked)."""
@@ -869,7 +938,7 @@ class FilterShapeTests(unittest.TestCase):
         return code, printed.getvalue()
 
     def test_a_filter_run_does_not_report_the_shape(self):
-        code, printed = self.main("--filter", "X")
+        code, printed = self.main("--filter", "T/t")
         self.assertNotIn("not a pyramid", printed)
         self.assertEqual(code, 0, printed)
 
