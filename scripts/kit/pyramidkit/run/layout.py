@@ -147,6 +147,16 @@ def bin_path(root: Path, build: Build) -> Path:
     return Path(lines[-1])
 
 
+def diagnostics_folders(root: Path, build: Build) -> list[Path]:
+    """Where `build`'s compiler wrote each file's diagnostics (diagnostics.py): native's products folder (each module's
+    `<Module>.build/`), or Swift Build's intermediates of the same configuration
+    (`out/Intermediates.noindex/<Project>.build/Debug-linux`)."""
+    products = bin_path(root, build)
+    if build.system == SWIFTBUILD:
+        return sorted((products.parent.parent / "Intermediates.noindex").glob(f"*/{products.name}"))
+    return [products]
+
+
 def test_binaries(root: Path, build: Build, product: str) -> list[Path]:
     """The test binaries `build` made: swiftbuild's `<Target>-test-runner` of each test target, those that are built;
     otherwise (native, or swiftbuild on macOS, which makes no runners) the one `<product>.xctest` (a bundle's

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pyramidkit.run import bounded, layout, listing, running
+from pyramidkit.run import bounded, diagnostics, layout, listing, running
 from pyramidkit.run import config as kit_config
 from pyramidkit.run import results as kit_results
 from pyramidkit.run.bounds import HangBounds, hung_entries, hung_line
@@ -74,16 +74,34 @@ def build(package: kit_config.Config, extra: list[str] | None = None) -> float:
     if completed.returncode != 0:
         sys.stdout.write(output)
         raise NotRunnable("pyramid: the build failed")
-    warnings = sorted({line for line in output.splitlines()
-                       if re.match(r"^/.*: warning: ", line) and not layout.TOOLCHAIN_WARNING.search(line)})
+    warnings, earlier = build_warnings(package, output, extra or [])
     if warnings and package.allow_warnings:
-        progress(f"   the build printed {len(warnings)} warnings (pyramid.json allows them)")
+        progress(f"   the build has {len(warnings)} warnings (pyramid.json allows them)")
     elif warnings:
         print("\n".join(warnings))
-        raise NotRunnable("pyramid: the build printed warnings (pyramid.json's \"allowWarnings\": true runs the tiers "
-                         "of a build that warns)")
+        raise NotRunnable(f"pyramid: the build has {len(warnings)} warning{'s' * (len(warnings) != 1)}"
+                          + (f" ({earlier} of them written when an earlier build compiled files this one did not)"
+                             if earlier else "")
+                          + " (pyramid.json's \"allowWarnings\": true runs the tiers of a build that warns)")
     progress(f"   built in {seconds:.1f} s")
     return seconds
+
+
+def build_warnings(package: kit_config.Config, output: str, extra: list[str]) -> tuple[list[str], int]:
+    """The build's warnings: those it printed (but the toolchain's own, layout.TOOLCHAIN_WARNING), and those the
+    compiler wrote, when an earlier build compiled them, for the package's files this build did not compile again
+    (diagnostics.py: an incremental build prints nothing for them, and the verdict must be the code's, not the state
+    of .build). Returns them, one line each, and how many of them only the earlier builds wrote."""
+    printed = {line for line in output.splitlines()
+               if re.match(r"^/.*: warning: ", line) and not layout.TOOLCHAIN_WARNING.search(line)}
+    places = {line.split(": warning: ")[0] for line in printed}
+    try:
+        folders = layout.diagnostics_folders(package.root, layout.Build.of(extra))
+    except layout.LayoutError:
+        folders = []
+    earlier = {str(found) for found in diagnostics.warnings_in(folders, package.root)
+               if f"{found.file}:{found.line}:{found.column}" not in places}
+    return sorted(printed | earlier), len(earlier)
 
 
 def scratch_path(package: kit_config.Config, extra: list[str]) -> Path:

@@ -112,6 +112,15 @@ class ShapesPackageTests(unittest.TestCase):
                            str(cls.out / "narrowed.json"), "--markdown", str(cls.out / "mutants.md"), "--html",
                            str(cls.out / "mutants.html"))
 
+        # A warning compiled by a plain `swift build`, then the kit's build, which compiles nothing and prints nothing:
+        # the gate must still see it (the compiler's diagnostics file), as a fresh clone's build would print it.
+        source = cls.root / "Sources" / "Shapes" / "Area.swift"
+        written = source.read_text()
+        source.write_text(written + "\nfunc unused() {\n    let never = 1\n}\n")
+        cls.plain_build = Ran(["swift", "build", "--build-tests"], cls.root)
+        cls.gated = kit("--json", str(cls.out / "gated.json"))
+        source.write_text(written)
+
     @classmethod
     def tearDownClass(cls) -> None:
         shutil.rmtree(cls.folder, ignore_errors=True)
@@ -202,6 +211,15 @@ class ShapesPackageTests(unittest.TestCase):
             text = (self.out / page).read_text()
             for tier in TIERS:
                 self.assertIn(tier, text, page)
+
+    def test_the_warnings_gate_judges_the_code_not_what_the_last_build_printed(self):
+        self.assertIn("warning: initialization of immutable value 'never' was never used", self.plain_build.stdout)
+        self.assertEqual(self.gated.status, 1, self.gated.said())
+        self.assertIn("Sources/Shapes/Area.swift:25:9: warning: initialization of immutable value 'never' was never "
+                      "used", self.gated.stdout)
+        self.assertIn("pyramid: the build has 1 warning (1 of them written when an earlier build compiled files this "
+                      "one did not)", self.gated.stderr)
+        self.assertFalse((self.out / "gated.json").exists(), "no tier ran")
 
     def test_the_kits_folders_never_enter_its_copy_and_nothing_is_left_in_the_root(self):
         tree = self.root / ".build-mutants" / "tree"
