@@ -2,6 +2,7 @@
 """
 
 import json
+import re
 import tempfile
 import unittest
 from pathlib import Path
@@ -53,6 +54,14 @@ class ConfigTests(unittest.TestCase):
         self.assertTrue(pattern.match("CLITests.A/b()"))
         self.assertFalse(pattern.match("CLITestsX.A/b()"))
         self.assertFalse(pattern.match("DemoUnitTests.A/b()"))
+
+    def test_chapter_12s_table_of_assumptions_names_every_key(self):
+        # Every key of pyramid.json changes something the kit would otherwise assume: the chapter's table says what.
+        chapter = (REPOSITORY / "docs" / "12-using-this-layout-as-a-template.md").read_text()
+        block = chapter.split("<!-- kit:assumptions -->")[1].split("<!-- /kit:assumptions -->")[0]
+        keys = set(re.findall(r"`(\w+)`", "".join(line.rsplit(" | ", 1)[-1] for line in block.splitlines())))
+        self.assertEqual(config.KEYS - {"about"} - keys, set(), "keys the table does not name")
+        self.assertIn("launchesPrograms", keys)
 
     def test_this_package_reads_its_own(self):
         read = config.load(REPOSITORY)
