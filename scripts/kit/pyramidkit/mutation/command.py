@@ -20,7 +20,7 @@ from pyramidkit.coverage import by_test as test_coverage
 from pyramidkit.coverage import by_tier as tier_coverage
 from pyramidkit.docs import figures
 from pyramidkit.mutation import selection, side_by_side, stryker
-from pyramidkit.mutation.engine import SCHEMATA_FROM, Engine, progress, run_mutant, run_order
+from pyramidkit.mutation.engine import SCHEMATA_FROM, Engine, progress, run_mutant, run_order, tiers_reaching
 from pyramidkit.mutation.ignore import load_ignored
 from pyramidkit.mutation.operators import all_mutants
 from pyramidkit.mutation.package import MutatedPackage
@@ -288,6 +288,9 @@ def _run(options: argparse.Namespace, package: MutatedPackage, chosen: Chosen) -
     engine = Engine(package, schemata=options.engine != "rebuild", build_system=options.build_system, shared=shared,
                     measure_limits=jobs < 2)
     engine.jobs = jobs
+    # Only the tiers some mutant's line is reached by are measured for their time limits.
+    engine.needed = [tier for tier in package.tiers
+                     if any(tier in tiers_reaching(mutant, reached, package.tiers) for mutant in to_run)]
     engine.test_seconds = test_coverage.load_seconds(root, root / ".build-coverage") if by_test else {}
     engine.start(to_run, held if shared else None)
     results: dict[int, dict] = {}
@@ -313,7 +316,7 @@ def _run(options: argparse.Namespace, package: MutatedPackage, chosen: Chosen) -
                 "run": lambda mutant: run_mutant(engine, mutant, ignored, package.tiers, reached, by_test)})
             try:
                 engine.set_limits(workers.limits({tier: package.config.tier(tier).filter
-                                                  for tier in package.config.names}), f", {jobs} runs at a time")
+                                                  for tier in engine.needed}), f", {jobs} runs at a time")
                 workers.run_all([(index, mutants[index]) for index in together], record)
             finally:
                 workers.close()
@@ -362,6 +365,8 @@ def verify_survivors(engine: Engine, mutants: list, results: dict[int, dict], ti
              f"{sum(1 for entry in results.values() if entry['status'] == 'survived')} survivors, each built alone, "
              "every tier run whole")
     started = time.monotonic()
+    if survivors:
+        engine.ensure_limits(tiers)  # every tier runs whole: those no mutant's line reached are measured now
     wrong = []
     for index in survivors:
         mutant, entry = mutants[index], results[index]

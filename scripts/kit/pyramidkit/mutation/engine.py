@@ -64,6 +64,8 @@ class Engine:
         # False: then whoever runs the mutants side by side measures them so (side_by_side.py) and fills this dict in.
         self.measure_limits = measure_limits
         self.limits: dict[str, float] = {}
+        # The tiers the run's mutants reach (None: every tier): only their limits are measured.
+        self.needed: list[str] | None = None
         self.setup_seconds: dict[str, float] = {}
         self.dirty: scratch.Scratch | None = None  # a copy whose binary still holds a rebuilt mutant
         # Each test's seconds alone (the coverage run's), and how many runs are made at once: a narrowed tier's limit
@@ -77,6 +79,7 @@ class Engine:
 
     def limit_for(self, tier: str, tests: list[str] | None) -> float:
         """The time limit of a run of `tier`: the tier's, or one from `tests`' seconds when the run is narrowed."""
+        assert tier in self.limits, f"the {tier} tier's limit is measured before a mutant runs it (Engine.needed)"
         if not tests:
             return self.limits[tier]
         return scratch.selection_limit(self.limits[tier], [self.test_seconds.get(test) for test in tests], self.jobs)
@@ -122,7 +125,7 @@ class Engine:
                  f"the others rebuilt on their own")
         self.schema_copy, self.schema = copy, schema
         if self.measure_limits:
-            self.set_limits(scratch.time_limits(copy, package.config))
+            self.set_limits(scratch.time_limits(copy, package.config, tiers=self.needed))
 
     @staticmethod
     def _unbuildable(copy: scratch.Scratch, sources: dict[str, str], log: str) -> KitError:
@@ -161,12 +164,19 @@ class Engine:
         self.limits.update(limits)
         progress(f"   time limits{how}: {', '.join(f'{t} {s:.1f} s' for t, s in self.limits.items())}")
 
-    def ensure_limits(self) -> None:
-        """Measures the limits one run at a time if nothing has yet (the copy the mutants run in, built)."""
-        if not self.limits:
-            copy = self.schema_copy if self.schema_copy is not None else self._plain_copy()
-            if not self.limits:
-                self.set_limits(scratch.time_limits(copy, self.package.config))
+    def ensure_limits(self, tiers: Sequence[str] | None = None) -> None:
+        """Measures, one run at a time, the limits of `tiers` (the run's needed tiers when None) that nothing has yet,
+        in the copy the mutants run in, built as the code is (a binary still holding a rebuilt mutant is built back
+        first: its runs would not be the code's)."""
+        wanted = [tier for tier in self.package.config.names
+                  if tier in (tiers if tiers is not None else self.needed or self.package.config.names)]
+        if all(tier in self.limits for tier in wanted):
+            return
+        copy = self.schema_copy if self.schema_copy is not None else self._plain_copy()
+        missing = [tier for tier in wanted if tier not in self.limits]
+        if missing:
+            self.finish()
+            self.set_limits({**self.limits, **scratch.time_limits(copy, self.package.config, tiers=missing)})
 
     def _plain_copy(self) -> scratch.Scratch:
         if self.plain is None:
@@ -179,7 +189,7 @@ class Engine:
             progress(f"   built in {seconds:.1f} s")
             self.plain = copy
             if not self.limits:
-                self.set_limits(scratch.time_limits(copy, self.package.config))
+                self.set_limits(scratch.time_limits(copy, self.package.config, tiers=self.needed))
         return self.plain
 
     def in_schema(self, mutant: Mutant) -> bool:

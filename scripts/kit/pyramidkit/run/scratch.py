@@ -27,7 +27,7 @@ import shutil
 import subprocess
 import time
 import typing
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from pyramidkit.run import bounded, layout, listing, running, testrun
@@ -383,32 +383,41 @@ LIMITS_KEPT_SECONDS = 600.0
 LIMITS_FILE = "pyramid-time-limits.json"  # in the tree's .build
 
 
-def time_limits(copy: BuiltTests, package: kit_config.Config, now: Callable[[], float] = time.time) -> dict[str, float]:
-    """Each tier's time limit in `copy`: four times its slowest of three normal runs, plus a second, and at least two
-    seconds. A tier that has not ended by then is taken to hang: a mistake that makes it hang is caught (mutants,
-    promises). Kept beside the copy's tree with what identifies its build (each test binary's size and modification
-    time), in the tree's .build, and used again for that same build within LIMITS_KEPT_SECONDS."""
+def time_limits(copy: BuiltTests, package: kit_config.Config, now: Callable[[], float] = time.time,
+                tiers: Sequence[str] | None = None) -> dict[str, float]:
+    """The time limit in `copy` of each tier of `tiers` (every tier when None: a run whose mutants only some tiers
+    reach measures only those, which on swift-argument-parser's one-line change were 2 of its 7): four times its
+    slowest of three normal runs, plus a second, and at least two seconds. A tier that has not ended by then is taken
+    to hang: a mistake that makes it hang is caught (mutants, promises). Kept beside the copy's tree with what
+    identifies its build (each test binary's size and modification time), in the tree's .build, and used again for
+    that same build within LIMITS_KEPT_SECONDS; a tier not yet measured for it is measured and added."""
+    wanted = [tier for tier in package.names if tiers is None or tier in tiers]
     built = [[str(binary), binary.stat().st_size, binary.stat().st_mtime_ns] for binary in copy.binaries()]
     kept = copy.tree / ".build" / LIMITS_FILE
+    limits: dict[str, float] = {}
+    measured = now()
     try:
         saved = json.loads(kept.read_text())
         if saved["binaries"] == built and saved["tiers"] == package.names and \
                 0 <= now() - saved["measured"] <= LIMITS_KEPT_SECONDS:
-            return {tier: float(saved["limits"][tier]) for tier in package.names}
-    except (OSError, ValueError, KeyError, TypeError):
+            limits = {tier: float(limit) for tier, limit in saved["limits"].items() if tier in package.names}
+            measured = saved["measured"]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         pass  # none kept, or not for this build: measured
-    limits = {}
-    for tier in package.names:
+    missing = [tier for tier in wanted if tier not in limits]
+    for tier in missing:
         runs = [copy.run(package.tier(tier).filter, 600) for _ in range(3)]
         failed = [run for run in runs if run.status != "passed" or not run.tests]
         if failed:
             raise NotRunnable(f"the {tier} tier does not pass as the code is\n{failed[0].output[-2000:]}")
         limits[tier] = limit_from(max(run.seconds for run in runs))
-    try:
-        kept.write_text(json.dumps({"binaries": built, "tiers": package.names, "measured": now(), "limits": limits}))
-    except OSError:
-        pass  # not kept: measured again next time
-    return limits
+    if missing:
+        try:
+            kept.write_text(json.dumps({"binaries": built, "tiers": package.names, "measured": measured,
+                                        "limits": limits}))
+        except OSError:
+            pass  # not kept: measured again next time
+    return {tier: limits[tier] for tier in wanted}
 
 
 def limit_from(slowest: float) -> float:

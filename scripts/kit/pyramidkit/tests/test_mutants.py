@@ -804,6 +804,9 @@ class VerifySurvivorsTests(unittest.TestCase):
         asked = []
 
         class Runner:
+            def ensure_limits(self, tiers):
+                asked.append(("limits", tuple(tiers)))
+
             def verify(self, mutant, tiers):
                 asked.append((mutant.line, tuple(tiers)))
                 if mutant.line == 3:
@@ -813,7 +816,8 @@ class VerifySurvivorsTests(unittest.TestCase):
 
         with contextlib.redirect_stderr(io.StringIO()) as said:
             verification = command.verify_survivors(Runner(), found, results, ["Unit", "EndToEnd"], 2)
-        self.assertEqual(asked, [(1, ("Unit", "EndToEnd")), (3, ("Unit", "EndToEnd"))], "the first two survivors")
+        self.assertEqual(asked, [("limits", ("Unit", "EndToEnd")), (1, ("Unit", "EndToEnd")), (3, ("Unit", "EndToEnd"))],
+                         "every tier's limit first, then the first two survivors")
         self.assertEqual((verification["asked"], verification["checked"]), (2, 2))
         self.assertEqual(results[0]["verified"], {"status": "survived", "seconds": {"Unit": 0.5}})
         self.assertNotIn("verified", results[3], "past N")
@@ -829,6 +833,9 @@ class VerifySurvivorsTests(unittest.TestCase):
         found, results = self.results()
 
         class Runner:
+            def ensure_limits(self, tiers):
+                pass
+
             def verify(self, mutant, tiers):
                 return {"status": "not compiled", "killed_by": None, "seconds": {"build": 1.0}}
 
@@ -861,6 +868,36 @@ class VerifySurvivorsTests(unittest.TestCase):
                 command._parser("pyramid mutants").parse_args(["--verify-survivors", given])
             self.assertEqual(ended.exception.code, 2)
             self.assertIn("--verify-survivors", said.getvalue())
+
+
+class NeededTiersTests(unittest.TestCase):
+    """Only the tiers some mutant's line is reached by have their time limits measured (Engine.needed): on
+    swift-argument-parser a one-line change's mutants reached 2 of its 7 tiers, and each tier is run three times."""
+
+    def test_the_tiers_the_coverage_says_reach_the_mutants_lines_are_needed(self):
+        root = small_package(self)
+        (root / "pyramid.json").write_text(json.dumps({"testProduct": "DemoPackageTests", "tiers": [
+            {"name": "Fast", "targets": ["FastTests"]}, {"name": "Slow", "targets": ["SlowTests"]},
+            {"name": "Launch", "targets": ["LaunchTests"]}]}))
+        seen = {}
+
+        class Engine:
+            def __init__(self, *_arguments, **_options):
+                pass
+
+            def start(self, mutants, held=None):
+                seen["needed"] = self.needed
+                raise EngineChoiceTests.Started()
+
+        file = "Sources/Core/a.swift"
+        lines = {"executable": {file: {1, 2, 3, 4}}, "Fast": {file: set()}, "Slow": {file: {2, 3}},
+                 "Launch": {file: set()}}
+        for reached, needed in ((lines, ["Slow"]), (None, ["Fast", "Slow", "Launch"])):
+            with unittest.mock.patch.object(command, "Engine", Engine), \
+                    unittest.mock.patch.object(command.tier_coverage, "load_lines", return_value=reached), \
+                    contextlib.redirect_stderr(io.StringIO()), self.assertRaises(EngineChoiceTests.Started):
+                command.main(["--package-path", str(root), "--jobs", "1", "--no-coverage-first"])
+            self.assertEqual(seen["needed"], needed, "no coverage: every tier" if reached is None else "")
 
 
 class FastPathTests(unittest.TestCase):

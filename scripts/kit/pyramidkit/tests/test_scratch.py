@@ -180,6 +180,18 @@ class KeptLimitsTests(unittest.TestCase):
         self.assertEqual(self.limits(1000.0 + scratch.LIMITS_KEPT_SECONDS), {"Unit": 3.0, "EndToEnd": 3.0})
         self.assertEqual(self.copy.runs, 6, "kept")
 
+    def test_only_the_tiers_asked_for_are_measured_and_the_others_added_later(self):
+        # A one-line change's mutants reach two of swift-argument-parser's seven tiers: only those are measured.
+        self.assertEqual(scratch.time_limits(self.copy, self.package, now=lambda: 1000.0, tiers=["EndToEnd"]),
+                         {"EndToEnd": 3.0})
+        self.assertEqual(self.copy.runs, 3)
+        self.assertEqual(self.limits(1001.0), {"Unit": 3.0, "EndToEnd": 3.0})
+        self.assertEqual(self.copy.runs, 6, "EndToEnd's kept, Unit's measured and added")
+        self.assertEqual(self.limits(1000.0 + scratch.LIMITS_KEPT_SECONDS), {"Unit": 3.0, "EndToEnd": 3.0})
+        self.assertEqual(self.copy.runs, 6, "both kept, from the first measurement's time")
+        self.limits(1001.0 + scratch.LIMITS_KEPT_SECONDS)
+        self.assertEqual(self.copy.runs, 12, "an addition does not make the first measurement younger")
+
     def test_later_or_another_build_is_measured_again(self):
         self.limits(1000.0)
         self.limits(1000.0 + scratch.LIMITS_KEPT_SECONDS + 1)

@@ -148,7 +148,7 @@ class JobsOptionTests(unittest.TestCase):
                 seen["limits"].append((dict(limits), how))
                 self.limits.update(limits)
 
-            def ensure_limits(self):
+            def ensure_limits(self, tiers=None):
                 if not self.limits:
                     self.set_limits({"Fast": 9.0})
 
