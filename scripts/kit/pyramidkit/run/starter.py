@@ -3,11 +3,11 @@
 Tiers are guessed from the test targets' names: a name with `Unit` is the Unit tier's, with `Integration` the
 Integration tier's, with `EndToEnd` or `E2E` the EndToEnd tier's; every other test target is a tier of its own,
 named after it (without a `Tests` ending). The test product is `<package name>PackageTests`, as SwiftPM names it;
-the programs are the package's executable products. A tier launches programs (`launchesPrograms`) when one of its
-targets depends on an executable target or product of the package, or names one of its programs in a string literal
-of its sources (`"my-tool"`, as a test that runs the built product does). The tiers are written base first: Unit,
-Integration, the other tiers that run in process, then EndToEnd and the other tiers that launch the programs. Every
-guess is said, so that it can be corrected by hand.
+the programs are the package's executable products, and the executable targets no product holds. A tier launches
+programs (`launchesPrograms`) when one of its targets depends on an executable target or product of the package, or
+names one of its executables in a string literal of its sources (`"my-tool"`, or a command line that starts with it, `"my-tool --help"`, as a test that runs
+the built program does). The tiers are written base first: Unit, Integration, the other tiers that run in process,
+then EndToEnd and the other tiers that launch the programs. Every guess is said, so that it can be corrected by hand.
 """
 
 from __future__ import annotations
@@ -52,7 +52,9 @@ def launches(target: dict, executables: set[str], programs: list[str], root: Pat
     if root is None or not programs:
         return None
     folder = root / (target.get("path") or f"Tests/{target['name']}")
-    literal = re.compile(r'"(' + "|".join(re.escape(program) for program in programs) + r')"')
+    # A string literal that is a program's name, or starts with it and a space: a command line (`"math add 1 2"`, as
+    # swift-argument-parser's tests hand its examples to a helper that runs them).
+    literal = re.compile(r'"(' + "|".join(re.escape(program) for program in programs) + r')[ "]')
     for path in sorted(folder.rglob("*.swift")) if folder.is_dir() else []:
         found = literal.search(path.read_text(errors="replace"))
         if found:
@@ -76,14 +78,17 @@ def guess(dump: dict, root: Path | None = None) -> tuple[dict, list[str]]:
             tier = tier_name(target)
             said.append(f"{target}: a tier of its own, {tier} (its name fits no Unit, Integration, EndToEnd/E2E)")
         tiers.setdefault(tier, []).append(target)
-    programs = [product["name"] for product in dump.get("products", [])
-                if "executable" in (product.get("type") or {})]
+    # The programs: the executable products, and each executable target no product holds (SwiftPM builds it under
+    # its own name: swift-argument-parser's examples).
+    products = [product for product in dump.get("products", []) if "executable" in (product.get("type") or {})]
+    held = {target for product in products for target in product.get("targets", [])}
     executables = {target["name"] for target in dump.get("targets", []) if target.get("type") == "executable"}
+    programs = [product["name"] for product in products] + sorted(executables - held)
     executables |= set(programs)
     launching: dict[str, str] = {}
     for target in dump.get("targets", []):
         if target.get("type") == "test":
-            why = launches(target, executables, programs, root)
+            why = launches(target, executables, sorted(executables), root)
             tier = next(name for name, targets in tiers.items() if target["name"] in targets)
             if why and tier not in launching:
                 launching[tier] = f"{target['name']}: {why}"

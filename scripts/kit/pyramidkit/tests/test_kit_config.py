@@ -226,6 +226,24 @@ class StarterTests(unittest.TestCase):
             self.assertTrue(all("launchesPrograms" not in tier for tier in found["tiers"]))
             self.assertIn("no tier seen to launch the package's programs: the top tier, EndToEnd, is taken to", " ".join(said))
 
+    def test_a_command_line_that_starts_with_an_executable_targets_name_launches_it(self):
+        # swift-argument-parser's examples are executable targets, not products, and its tests hand a helper command
+        # lines: `AssertExecuteCommand(command: "math add 1 2")`.
+        with tempfile.TemporaryDirectory() as folder:
+            root = Path(folder)
+            for target, text in (("APExampleTests", 'try run(command: "math add 1 2")\n'),
+                                 ("APUnitTests", 'let said = "mathematics"\nlet other = "math\\(x)"\n')):
+                (root / "Tests" / target).mkdir(parents=True)
+                (root / "Tests" / target / "T.swift").write_text(text)
+            found, said = starter.guess({"name": "AP", "products": [], "targets": [
+                {"name": "math", "type": "executable"}, {"name": "APExampleTests", "type": "test"},
+                {"name": "APUnitTests", "type": "test"}]}, root)
+        self.assertEqual({tier["name"]: tier.get("launchesPrograms") for tier in found["tiers"]},
+                         {"Unit": None, "APExample": True})
+        self.assertIn("the APExample tier launches the package's programs (APExampleTests: "
+                      "Tests/APExampleTests/T.swift names math)", " ".join(said))
+        self.assertEqual(found["programs"], ["math"], "an executable target no product holds is built as a program")
+
     def test_no_test_target_is_refused(self):
         with self.assertRaises(ValueError):
             starter.guess(dump())
