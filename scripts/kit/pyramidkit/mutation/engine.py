@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import re
 import sys
 import time
 from typing import Iterator, Sequence
@@ -136,8 +135,8 @@ class Engine:
         built, _, plain = copy.build()
         if not built:
             return NotRunnable(f"mutants: the package does not build as it is (in {copy.tree})\n{plain[-3000:]}")
-        first = re.search(r"^(?:.*?/)?(Sources/[^:\s]+\.swift:\d+):\d+: error: (.*)$", log, re.MULTILINE)
-        where = f"{first[1]}: {first[2]}" if first else "its errors are on no line of Sources/"
+        first = layout.COMPILER_ERROR.search(log)
+        where = f"{first[1]}:{first[2]}: {first[4]}" if first else "its errors are on no line of Sources/"
         return KitFault(f"mutants: the kit's rewrite of the package does not build, holding no mutant, where the "
                         f"package as it is does ({where}): a mistake of the kit, not of the package\n{log[-3000:]}")
 

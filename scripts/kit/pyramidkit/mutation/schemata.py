@@ -37,6 +37,7 @@ from pyramidkit.mutation.schema_sites import (
     valueless,
 )
 from pyramidkit.mutation.schema_support import SUPPORT, operator_declarations, operator_name
+from pyramidkit.run import layout
 
 VARIABLE = "PYRAMID_MUTANT"
 
@@ -210,7 +211,7 @@ class Schema:
             if mutant in self.as_written:
                 lines_with_mutants[mutant.file].append(mutant.line)
         dropped = 0
-        for match in re.finditer(r"^(?:.*?/)?(Sources/[^:\s]+\.swift):(\d+):(\d+): error: (.*)$", log, re.MULTILINE):
+        for match in layout.COMPILER_ERROR.finditer(log):
             file, number = match[1], int(match[2])
             entries = {mutant for _, mutant, _ in self.entries.get((file, number), []) if mutant in self.as_written}
             if entries:  # the literal does not take a method after it (its type comes from its context): rebuilt
@@ -266,7 +267,7 @@ class Schema:
         """When `drop_errors` put nothing back (the compiler's errors are where no rule finds their mutant): every
         mutant still held in the files the errors name leaves the schema, to be rebuilt on its own; when they name no
         such file, every mutant does. Returns how many left, and which files (or "every file")."""
-        named = set(re.findall(r"^(?:.*?/)?(Sources/[^:\s]+\.swift):\d+:\d+: error: ", log, re.MULTILINE))
+        named = {match[1] for match in layout.COMPILER_ERROR.finditer(log)}
         held = [mutant for mutant in self.ids if self.included(mutant)]
         leaving = [mutant for mutant in held if mutant.file in named]
         where = ", ".join(sorted({mutant.file for mutant in leaving}))

@@ -52,6 +52,7 @@ from pyramidkit.proofs.held_lines import (
     statement_choice,
     tokens,
 )
+from pyramidkit.run import layout
 from pyramidkit.run.mistake import Mistake
 
 VARIABLE = schemata.VARIABLE
@@ -226,7 +227,7 @@ class HeldMistakes:
             file, line = self.line_of(number)
             lines[file][line].append(number)
         dropped: set[int] = set()
-        for match in re.finditer(r"^(?:.*?/)?(Sources/[^:\s]+\.swift):(\d+):\d+: error: ", log, re.MULTILINE):
+        for match in layout.COMPILER_ERROR.finditer(log):
             file, line = match[1], int(match[2])
             here = lines.get(file, {})
             if line in here:

@@ -67,6 +67,9 @@ from pathlib import Path
 from pyramidkit.run.errors import UsageError
 
 NATIVE, SWIFTBUILD = "native", "swiftbuild"
+# A compiler's error on a file of the package's Sources/, wherever the build's copy is: the file (a folder's name may
+# hold spaces: swift-argument-parser's "Parsable Properties"), the line, the column and the message.
+COMPILER_ERROR = re.compile(r"^(?:.*?/)?(Sources/[^:\n]+\.swift):(\d+):(\d+): error: (.*)$", re.MULTILINE)
 BUILD_SYSTEMS = (NATIVE, SWIFTBUILD)
 RUNNER_SUFFIX = "-test-runner"
 # swiftbuild's own warning for each library target in 6.3.1, no file of the package at fault (see above).

@@ -108,6 +108,17 @@ class ReleaseTests(unittest.TestCase):
         self.assertEqual((released, where), (len([m for m in found if m.file == FILE]), FILE))
         self.assertEqual([m.file for m in schema.ids if schema.included(m)], ["Sources/Y/Y.swift"])
 
+    def test_a_folder_whose_name_holds_a_space_is_traced_as_any_other(self):
+        # swift-argument-parser's "Parsable Properties": every error was taken for one on no line of Sources/, and
+        # every mutant of the module left the schema (0 of 40 held).
+        spaced = "Sources/AP/Parsable Properties/Flag.swift"
+        source = "let a = x < y\nlet b = p == q\n"
+        found = operators.mutants_of(spaced, source) + operators.mutants_of("Sources/Y/Y.swift", "let c = m && n\n")
+        schema = schemata.Schema(found, {spaced: source, "Sources/Y/Y.swift": "let c = m && n\n"})
+        released, where = schema.release_untraced(f"/copy/{spaced}:7:3: error: extra argument in call\n")
+        self.assertEqual((released, where), (len([m for m in found if m.file == spaced]), spaced))
+        self.assertEqual([m.file for m in schema.ids if schema.included(m)], ["Sources/Y/Y.swift"])
+
     def test_errors_in_no_file_with_mutants_release_every_one_then_none_is_left(self):
         schema, _ = schema_of("let a = x < y\n")
         released, where = schema.release_untraced("/copy/Sources/Other/O.swift:1:1: error: x\nlinker command failed\n")
