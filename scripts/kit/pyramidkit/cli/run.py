@@ -210,7 +210,12 @@ def _rounds(package: kit_config.Config, options: argparse.Namespace, tiers: list
             round_runs = []
             for tier in tiers:
                 tier_coverage.clear_profiles(profiles)
+                before = tier_coverage.stray_state(package.root)
                 round_runs.append(run_tier(package, tier, [*extra, *build_extra], bounds[tier], binary=binary))
+                if tier_coverage.adopt_stray(package.root, profiles, before, f"stray-{tier}"):
+                    progress(f"   a program the {tier} tier launched wrote its profile into the package's root "
+                             f"({tier_coverage.STRAY}: its environment lost LLVM_PROFILE_FILE): counted for the tier, "
+                             "and moved out of the root")
                 per_tier_lines[tier] = tier_coverage.tier_counts(profiles, coverage_binaries(package, extra),
                                                                  package.root)
             rounds.append(round_runs)

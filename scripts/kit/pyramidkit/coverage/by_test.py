@@ -141,7 +141,9 @@ def measure(binary: Path, binaries: list[Path], profile: Path, root: Path, progr
     for number, test in enumerate(tests, start=1):
         with tempfile.TemporaryDirectory() as folder:
             command, environment, written = alone(binary, test, xctests, Path(folder), root, build)
+            before = tier_coverage.stray_state(root)
             finished = bounded.run([command], TEST_LIMIT, cwd=root, environment={**environment, "NO_COLOR": "1"})
+            tier_coverage.adopt_stray(root, written, before, "stray")
             if seconds is not None:
                 seconds[test] = round(finished.seconds, 3)
             ran: set[str] = set()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 from collections.abc import Collection
 from pathlib import Path
@@ -247,6 +248,31 @@ def tool(name: str) -> str:
     if found.returncode == 0:
         return found.stdout.strip()
     raise UsageError(f"pyramid: cannot find {name} beside swift or through xcrun")
+
+
+STRAY = "default.profraw"  # where an instrumented program writes its profile when LLVM_PROFILE_FILE is not set
+
+
+def stray_state(root: Path) -> tuple[int, int] | None:
+    """What the package's root holds as a stray profile now (its modification time and size), None for nothing: what
+    `adopt_stray` compares with after a run."""
+    try:
+        found = (root / STRAY).stat()
+    except OSError:
+        return None
+    return found.st_mtime_ns, found.st_size
+
+
+def adopt_stray(root: Path, folder: Path, before: tuple[int, int] | None, name: str) -> bool:
+    """Moves the profile a launched program wrote into the package's root during a run (`default.profraw`: a test that
+    replaces a launched program's environment drops LLVM_PROFILE_FILE, as swift-argument-parser's helper does when
+    it passes variables) into `folder`, as `name`.profraw, so that it counts with the run's profiles and the root is
+    left as it was. True when there was one; a root file the run did not write (`before`, unchanged) stays."""
+    if stray_state(root) in (None, before):
+        return False
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.move(str(root / STRAY), str(folder / f"{name}.profraw"))
+    return True
 
 
 def clear_profiles(folder: Path) -> None:

@@ -98,6 +98,7 @@ class Engine:
         copy = scratch.Scratch(self.schema_tree, package.root, package.config.test_product, self.build_system)
         sources = {file: (package.root / file).read_text() for file in sorted({m.file for m in mutants})}
         schema = schemata_module.Schema(mutants, sources)
+        schema.active_folder = str(scratch.active_folder(copy.tree))
         progress(f"== mutant schemata in {copy.tree.relative_to(package.root)}: {len(mutants)} mutants in one build")
         started = time.monotonic()
         self._settle_schema(schema, copy)

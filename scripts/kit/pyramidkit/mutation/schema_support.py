@@ -7,6 +7,8 @@ Python's standard library only; tested by pyramidkit/tests/test_schemata.py.
 
 from __future__ import annotations
 
+import json
+
 GROUPS = {
     "<": "ComparisonPrecedence", "<=": "ComparisonPrecedence", ">": "ComparisonPrecedence",
     ">=": "ComparisonPrecedence", "==": "ComparisonPrecedence", "!=": "ComparisonPrecedence",
@@ -24,7 +26,25 @@ import Darwin
 /// The mutant that PYRAMID_MUTANT names, or -1. `@usableFromInline`, as everything here: a public function's
 /// default argument value may then hold a mutant.
 @usableFromInline enum __PyramidMutant {
-    @usableFromInline static let active: Int = getenv("PYRAMID_MUTANT").flatMap { Int(String(cString: $0)) } ?? -1
+    /// Where the kit writes the active mutant for each run, by the run's session (the id of the process it starts):
+    /// a program a test launches with an environment of its own (swift-argument-parser's helper replaces it) has no
+    /// PYRAMID_MUTANT, and reads its session's instead, so that it runs the mutant the test process runs. (Its process
+    /// group is no help: Foundation's Process puts each program in a group of its own, and keeps the session.) Empty:
+    /// no such file.
+    @usableFromInline static let folder = __PYRAMID_ACTIVE_FOLDER__
+
+    @usableFromInline static let active: Int = {
+        if let told = getenv("PYRAMID_MUTANT") {
+            return Int(String(cString: told)) ?? -1
+        }
+        guard !folder.isEmpty, let file = fopen("\\(folder)/\\(getsid(0))", "r") else { return -1 }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 32)
+        let read = line.withUnsafeMutableBufferPointer { buffer in
+            fgets(buffer.baseAddress, Int32(buffer.count), file).map { String(cString: $0) }
+        }
+        return read.flatMap { Int($0.filter { $0 != "\\n" }) } ?? -1
+    }()
 
     @usableFromInline static func pick<T>(_ id: Int, _ original: T, _ mutated: T) -> T { active == id ? mutated : original }
 
@@ -86,6 +106,13 @@ extension Dictionary {
     }
 }
 """
+
+
+def support(folder: str = "") -> str:
+    """The support file, reading the active mutant of a launched program without PYRAMID_MUTANT from `folder` (the
+    copy's, scratch.active_folder): empty, from nowhere."""
+    return SUPPORT.replace("__PYRAMID_ACTIVE_FOLDER__", json.dumps(folder))
+
 
 
 def operator_name(original: str, site: int) -> str:

@@ -36,7 +36,7 @@ from pyramidkit.mutation.schema_sites import (
     unholdable,
     valueless,
 )
-from pyramidkit.mutation.schema_support import SUPPORT, operator_declarations, operator_name
+from pyramidkit.mutation.schema_support import operator_declarations, operator_name, support
 from pyramidkit.run import layout
 
 VARIABLE = "PYRAMID_MUTANT"
@@ -48,6 +48,8 @@ class Schema:
     def __init__(self, mutants: list[generation.Mutant], sources: dict[str, str]) -> None:
         self.ids = {mutant: number for number, mutant in enumerate(mutants)}  # each one's number in PYRAMID_MUTANT
         self.sources = sources
+        # Where a launched program without PYRAMID_MUTANT reads its run's mutant (scratch.active_folder): "" for none.
+        self.active_folder = ""
         self.dropped: set[tuple[str, int]] = set()  # (file, line) left as they were
         # Whole-line mutants that leave a body that returns a value with none: never compiled, never built.
         self.valueless = valueless(mutants, sources)
@@ -120,7 +122,8 @@ class Schema:
             written[file] = "\n".join(lines)
         for folder in sorted({module_folder(mutant.file) for mutant in self.ids}):
             declared = declarations.get(folder, [])
-            written[f"{folder}/__PyramidMutants.swift"] = SUPPORT + "\n" + "\n".join(declared) + "\n"
+            written[f"{folder}/__PyramidMutants.swift"] = (support(self.active_folder) + "\n" + "\n".join(declared)
+                                                           + "\n")
         self.written = written
         self.as_written = {mutant for mutant in self.ids if self.included(mutant)}
         return written

@@ -197,7 +197,7 @@ class HeldMistakes:
         return file, self.sources[file].count("\n", 0, self.sites[number].start) + 1
 
     def files(self) -> dict[str, str]:
-        """Every file that holds a mistake, rewritten, and each such module's support file (schemata.SUPPORT)."""
+        """Every file that holds a mistake, rewritten, and each such module's support file (schemata.support)."""
         by_span: dict[tuple[str, int, int], list[int]] = defaultdict(list)
         for number, site in self.sites.items():
             by_span[(self.mistakes[number].file, site.start, site.end)].append(number)
@@ -214,7 +214,7 @@ class HeldMistakes:
                 text = text[:start] + replacement + text[end:]
             written[file] = text
         for folder in sorted({module_folder(file) for file in by_file}):
-            written[f"{folder}/__PyramidMutants.swift"] = schemata.SUPPORT
+            written[f"{folder}/__PyramidMutants.swift"] = schemata.support()
         self.written = written
         return written
 

@@ -188,10 +188,19 @@ class BuiltTests:
         ('timeout', naming the tests that were running, `bound` the limit that passed); with `stop_at_first_failure`,
         so is a run as soon as a test reports a failure. Either way every process the run started is stopped
         (scripts/kit/pyramidkit/run/bounded.py)."""
-        finished, results = testrun.run_matching(
-            self.tree, limit, self.identify, lambda stream: self.commands(pattern, stream), test_limit=test_limit,
-            environment={**RUN_ENVIRONMENT, **(environment or {})},
-            stop=testrun.first_failure if stop_at_first_failure else None)
+        def these(stream: Path) -> tuple[list[list[str]], dict[str, str]]:
+            return self.commands(pattern, stream)
+
+        commands: Callable[[Path], tuple[list[list[str]], dict[str, str]]] = these
+        if MUTANT_VARIABLE in (environment or {}):
+            commands = active_mutant_commands(self.tree, these)
+        try:
+            finished, results = testrun.run_matching(
+                self.tree, limit, self.identify, commands, test_limit=test_limit,
+                environment={**RUN_ENVIRONMENT, **(environment or {})},
+                stop=testrun.first_failure if stop_at_first_failure else None)
+        finally:
+            sweep_active(active_folder(self.tree))
         if finished.hang:
             status = "timeout"
         elif (finished.stopped or testrun.exit_status(finished)
@@ -212,6 +221,46 @@ class BuiltTests:
         return [self.identify(name, keep=lambda identifier: re.search(pattern, identifier) is not None)
                 for name, _ in hang.running]
 
+
+
+MUTANT_VARIABLE = "PYRAMID_MUTANT"  # the schemata's switch (mutation/schemata.py VARIABLE)
+
+
+def active_folder(tree: Path) -> Path:
+    """Where a run of a schema's mutant writes which mutant it runs, by its session (the schema's support file reads it
+    there in a launched program whose environment a test replaced, dropping PYRAMID_MUTANT)."""
+    return tree / ".build" / "pyramid-active"
+
+
+def active_mutant_commands(tree: Path, commands: Callable[[Path], tuple[list[list[str]], dict[str, str]]]
+                           ) -> Callable[[Path], tuple[list[list[str]], dict[str, str]]]:
+    """`commands`, each started by a shell that first writes its PYRAMID_MUTANT into the active folder under its own
+    process id, then becomes the command: each command starts a session of its own (bounded.run), so that id is the
+    session of every program it launches (Foundation's Process gives each a process group of its own, and keeps the
+    session), and the file is there before any test runs."""
+    folder = active_folder(tree)
+    folder.mkdir(parents=True, exist_ok=True)
+    script = f'printf "%s\\n" "${MUTANT_VARIABLE}" > "$0/$$" && exec "$@"'
+
+    def wrapped(stream: Path) -> tuple[list[list[str]], dict[str, str]]:
+        listed, environment = commands(stream)
+        return [["/bin/sh", "-c", script, str(folder), *command] for command in listed], environment
+
+    return wrapped
+
+
+def sweep_active(folder: Path) -> None:
+    """Removes the active folder's files of sessions whose first process has ended: a run's, once it has ended (a file
+    of another run going on beside it stays)."""
+    for path in folder.iterdir() if folder.is_dir() else []:
+        try:
+            os.kill(int(path.name), 0)
+        except ValueError:
+            continue
+        except ProcessLookupError:
+            path.unlink(missing_ok=True)
+        except PermissionError:
+            pass
 
 
 def built_output(name: str) -> bool:

@@ -204,6 +204,47 @@ class KeptLimitsTests(unittest.TestCase):
         self.assertEqual(self.copy.runs, 24, "unreadable")
 
 
+class ActiveMutantTests(unittest.TestCase):
+    """A held mutant's run writes its PYRAMID_MUTANT under its session's id before the command starts, so that a
+    program a test launches with an environment of its own reads it there (the schema's support file); a run's file
+    is swept once its first process has ended."""
+
+    def test_the_shell_writes_the_mutant_under_its_own_id_then_becomes_the_command(self):
+        import subprocess
+        import sys
+
+        with tempfile.TemporaryDirectory() as folder:
+            tree = Path(folder)
+            wrapped = scratch.active_mutant_commands(tree, lambda stream: ([[sys.executable, "-c", (
+                "import os, sys; print(os.getpid(), os.getsid(0), open(sys.argv[1] + '/' + str(os.getsid(0))).read()"
+                ".strip())"), str(scratch.active_folder(tree))]], {"X": "1"}))
+            commands, environment = wrapped(tree / "stream")
+            self.assertEqual(environment, {"X": "1"})
+            printed = subprocess.run(commands[0], capture_output=True, text=True, start_new_session=True,
+                                     env={**os.environ, "PYRAMID_MUTANT": "17"}, check=True).stdout.split()
+            self.assertEqual(printed[0], printed[1], "the command is the session's first process: the shell became it")
+            self.assertEqual(printed[2], "17")
+            scratch.sweep_active(scratch.active_folder(tree))
+            self.assertEqual(list(scratch.active_folder(tree).iterdir()), [], "its process has ended: swept")
+
+    def test_a_live_runs_file_and_a_foreign_one_stay(self):
+        with tempfile.TemporaryDirectory() as folder:
+            active = Path(folder)
+            (active / str(os.getpid())).write_text("3\n")
+            (active / "notes").write_text("not a run's")
+            scratch.sweep_active(active)
+            self.assertEqual(sorted(path.name for path in active.iterdir()), sorted([str(os.getpid()), "notes"]))
+            scratch.sweep_active(active / "missing")
+
+    def test_the_support_file_names_the_folder_as_a_swift_string(self):
+        from pyramidkit.mutation import schema_support
+
+        self.assertIn('static let folder = "/a \\"b\\"/.build/pyramid-active"',
+                      schema_support.support('/a "b"/.build/pyramid-active'))
+        self.assertIn('static let folder = ""', schema_support.support())
+        self.assertNotIn("__PYRAMID_ACTIVE_FOLDER__", schema_support.support())
+
+
 class ChangedFilesTests(unittest.TestCase):
     """A patch's files, changed for a block and put back after it: what scripts/workshop verify does with each
     reference and wrong solution."""

@@ -161,6 +161,10 @@ class ShapesPackageTests(unittest.TestCase):
         by_tier = self.report("coverage.json")["coverage"]
         self.assertEqual(list(by_tier), list(TIERS))
         self.assertEqual({module for modules in by_tier.values() for module in modules}, {"Shapes", "shapes-tool"})
+        # Every line of the program, the one printed through a launch whose environment dropped LLVM_PROFILE_FILE
+        # included (its profile, written into the root as default.profraw, is counted for the tier that launched it).
+        tool = by_tier["ShapesTool"]["shapes-tool"]
+        self.assertEqual(tool["covered"], tool["lines"])
 
     def test_the_verdicts_narrowed_by_coverage_equal_those_of_whole_tiers(self):
         self.assertEqual(self.whole.status, 0, self.whole.said())

@@ -73,6 +73,22 @@ class CoverageTests(unittest.TestCase):
         self.assertEqual(coverage.report(per_tier, tiers)["onlyLaunching"], {}, "no tier launches")
         self.assertEqual(coverage.report(per_tier, tiers, launching=set(tiers))["onlyLaunching"], {}, "all of them do")
 
+    def test_a_profile_a_launched_program_left_in_the_root_is_moved_to_the_runs(self):
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as folder:
+            root, profiles = Path(folder), Path(folder) / "profiles"
+            self.assertIsNone(coverage.stray_state(root))
+            self.assertFalse(coverage.adopt_stray(root, profiles, None, "stray-Unit"), "none written")
+            (root / coverage.STRAY).write_bytes(b"written during the run")
+            self.assertTrue(coverage.adopt_stray(root, profiles, None, "stray-Unit"))
+            self.assertFalse((root / coverage.STRAY).exists())
+            self.assertEqual((profiles / "stray-Unit.profraw").read_bytes(), b"written during the run")
+            (root / coverage.STRAY).write_bytes(b"the user's own, from before")
+            before = coverage.stray_state(root)
+            self.assertFalse(coverage.adopt_stray(root, profiles, before, "stray-Unit"), "not written by the run")
+            self.assertTrue((root / coverage.STRAY).exists())
+
     def test_saved_lines_hold_only_for_the_same_sources(self):
         import tempfile
 
