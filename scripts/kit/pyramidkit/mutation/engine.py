@@ -26,6 +26,9 @@ from pyramidkit.run.errors import KitError, KitFault, NotRunnable
 # built: an incremental build of the modules the mutants touch. Measured on CI's sample of 40 in two shards, from the
 # copy as the proofs leave it: 85 s + 61 s rebuilding each mutant alone there, 40 s + 21 s with the schema.
 SCHEMATA_FROM = 100
+# Up to how many mutants a run is few enough to take the time limits measured on another build of the copy in the last
+# ten minutes (scratch.time_limits' any_build): an --in-diff of a line or two.
+FEW_MUTANTS = 10
 # How many builds of the schema put back what the compiler traced before every mutant still held leaves it, to be
 # rebuilt on its own: the run never stops for a schema that will not settle.
 SCHEMA_ATTEMPTS = 59
@@ -125,7 +128,9 @@ class Engine:
                  f"the others rebuilt on their own")
         self.schema_copy, self.schema = copy, schema
         if self.measure_limits:
-            self.set_limits(scratch.time_limits(copy, package.config, tiers=self.needed))
+            recent = len(mutants) <= FEW_MUTANTS
+            self.set_limits(scratch.time_limits(copy, package.config, tiers=self.needed, any_build=recent),
+                            " (measured on an earlier build of the copy within 10 min, or now)" if recent else "")
 
     @staticmethod
     def _unbuildable(copy: scratch.Scratch, sources: dict[str, str], log: str) -> KitError:

@@ -192,6 +192,15 @@ class KeptLimitsTests(unittest.TestCase):
         self.limits(1001.0 + scratch.LIMITS_KEPT_SECONDS)
         self.assertEqual(self.copy.runs, 12, "an addition does not make the first measurement younger")
 
+    def test_a_few_mutants_take_a_recent_measurement_of_another_build(self):
+        self.limits(1000.0)
+        self.binary.write_text("built again")  # another size: another build
+        self.assertEqual(scratch.time_limits(self.copy, self.package, now=lambda: 1100.0, any_build=True),
+                         {"Unit": 3.0, "EndToEnd": 3.0})
+        self.assertEqual(self.copy.runs, 6, "taken from the earlier build's")
+        scratch.time_limits(self.copy, self.package, now=lambda: 1001.0 + scratch.LIMITS_KEPT_SECONDS, any_build=True)
+        self.assertEqual(self.copy.runs, 12, "too old, whatever the build")
+
     def test_later_or_another_build_is_measured_again(self):
         self.limits(1000.0)
         self.limits(1000.0 + scratch.LIMITS_KEPT_SECONDS + 1)
