@@ -1,3 +1,5 @@
+import Dispatch
+import POILock
 import PortableTestSupport
 import Testing
 
@@ -124,5 +126,59 @@ struct WaitTimedOutTests {
     @Test("On the continuous clock: the value of a wait that ends at once")
     func continuousClock() async throws {
         #expect(try await withBoundedWait(.seconds(60)) { "done" } == "done")
+    }
+}
+
+/// The named waits: `boundedContinuation` (an async test's wait for a callback) and `boundedWait` (a synchronous
+/// test's wait on blocking code), each failing with what it waited for.
+@Suite("Named bounded waits", .timeLimit(.minutes(1)))
+struct NamedBoundedWaitTests {
+    @Test("A continuation resumed in time gives its value")
+    func continuationResumed() async throws {
+        let value: Int = try await boundedContinuation("the answer", within: .seconds(2), clock: ManualClock()) {
+            $0.resume(returning: 7)
+        }
+        #expect(value == 7)
+    }
+
+    @Test("A continuation never resumed ends at the bound, naming what was waited for")
+    func continuationNeverResumed() async throws {
+        let clock = ManualClock()
+        let held = Lock<CheckedContinuation<Int, Never>?>(nil)
+        let waiting = Task {
+            try await boundedContinuation("the fetch's completion", within: .seconds(10), clock: clock) {
+                continuation in held.withLock { $0 = continuation }  // kept, as code that never calls back keeps it
+            }
+        }
+        await clock.waitForSleepers()
+        clock.advance(by: .seconds(10))
+        let error = await #expect(throws: WaitTimedOut.self) { try await waiting.value }
+        held.withLock { $0?.resume(returning: 0) }  // the abandoned wait ends too: nothing is left suspended
+        #expect(error?.what == "the fetch's completion")
+        #expect(
+            error?.description
+                == "the fetch's completion did not come within 10.0 seconds: the code under test never delivered it "
+                + "(a hang, ended here)")
+    }
+
+    @Test("A synchronous wait gives the work's value")
+    func synchronousValue() throws {
+        #expect(try boundedWait("the sum", within: .seconds(5)) { 2 + 2 } == 4)
+    }
+
+    @Test("A synchronous wait on work that never ends throws at the bound and returns")
+    func synchronousNeverEnds() {
+        let never = DispatchSemaphore(value: 0)
+        #expect(throws: WaitTimedOut(limit: .milliseconds(20), what: "the server's stop")) {
+            try boundedWait("the server's stop", within: .milliseconds(20)) { never.wait() }
+        }
+        never.signal()  // the thread it left blocked ends
+    }
+
+    @Test("An unnamed time-out says what it always said")
+    func unnamed() {
+        #expect(
+            WaitTimedOut(limit: .seconds(2)).description
+                == "did not finish within 2.0 seconds: it waited for something that never came")
     }
 }
