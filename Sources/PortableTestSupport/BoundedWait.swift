@@ -119,14 +119,6 @@ public func boundedWait<T: Sendable>(
     return value
 }
 
-/// The bound of a wait on the code under test when a test names none.
-public enum BoundedWaitLimit {
-    /// Ten seconds: far above what such a wait takes when the code works, and short enough that a hang ends a plain
-    /// `swift test` as a named failure well within the thirty seconds issue 52's claims allow (Swift Testing's own
-    /// limit is a minute, and a wait that ignores cancellation outlives it).
-    public static let standard: Duration = .seconds(10)
-}
-
 /// The race of a bounded wait: the first of the operation, the timer and the caller's cancellation to finish resumes
 /// the caller, once, and cancels the two tasks.
 private final class BoundedWaitRace<T: Sendable>: Sendable {

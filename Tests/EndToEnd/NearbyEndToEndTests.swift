@@ -250,6 +250,7 @@ struct NearbyEndToEndTests {
     static func threadNames(in process: Int32) -> [String] {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process)/task")) ?? []
         return tasks.compactMap { task in
+            // bounded: a file of /proc, read at once, not a pipe a program writes to
             guard let file = FileHandle(forReadingAtPath: "/proc/\(process)/task/\(task)/comm"),
                 let data = try? file.readToEnd()
             else { return nil }
@@ -261,6 +262,7 @@ struct NearbyEndToEndTests {
     /// Whether the system's table of IPv4 TCP connections has an established one whose local port is `port` (the
     /// server's end of a client's connection).
     static func hasEstablishedConnection(toPort port: UInt16) -> Bool {
+        // bounded: a file of /proc, read at once, not a pipe a program writes to
         guard let file = FileHandle(forReadingAtPath: "/proc/net/tcp"), let data = try? file.readToEnd() else {
             return false
         }

@@ -26,8 +26,9 @@ struct APIRequestLoadTests {
     }
 
     /// Starts a data task for `path`, attaches it to `load`, and returns the error it completes with.
-    static func run(_ path: String, on stub: MockURLProtocol.Stub, in load: APIRequestLoad) async -> (any Error)? {
-        await withCheckedContinuation { continuation in
+    static func run(_ path: String, on stub: MockURLProtocol.Stub, in load: APIRequestLoad) async throws -> (any Error)?
+    {
+        try await boundedContinuation("the data task's completion") { continuation in
             let task = stub.session.dataTask(with: stub.baseURL.appending(path: path)) { _, _, error in
                 continuation.resume(returning: error)
             }
@@ -41,13 +42,13 @@ struct APIRequestLoadTests {
         let (openings, opened) = AsyncStream.makeStream(of: Void.self)
         try await MockURLProtocol.withStub(Self.doneOrUnanswered(opened: opened)) { stub in
             let load = APIRequestLoad()
-            #expect(await Self.run("done", on: stub, in: load) == nil)
-            let second = Task { await Self.run("open", on: stub, in: load) }
+            #expect(try await Self.run("done", on: stub, in: load) == nil)
+            let second = Task { try await Self.run("open", on: stub, in: load) }
             // Cancel once the second request is out (attached already, or attached after the cancel).
             var iterator = openings.makeAsyncIterator()
             await iterator.next()
             load.cancel()
-            let error = await second.value
+            let error = try await second.value
             #expect((error as? URLError)?.code == .cancelled, "\(String(describing: error))")
             #expect(load.isCancelled)
             try #require(stub.cancelledRequests.count == 1)
@@ -56,11 +57,11 @@ struct APIRequestLoadTests {
     }
 
     @Test("A request attached after the cancel is cancelled at once")
-    func attachedAfterCancel() async {
-        await MockURLProtocol.withStub(Self.doneOrUnanswered()) { stub in
+    func attachedAfterCancel() async throws {
+        try await MockURLProtocol.withStub(Self.doneOrUnanswered()) { stub in
             let load = APIRequestLoad()
             load.cancel()
-            let error = await Self.run("open", on: stub, in: load)
+            let error = try await Self.run("open", on: stub, in: load)
             #expect((error as? URLError)?.code == .cancelled, "\(String(describing: error))")
             #expect(load.currentTask != nil)
         }

@@ -30,7 +30,7 @@ struct APIRequestLoaderTests {
         _ form: Form,
         with stub: MockURLProtocol.Stub,
         at coordinate: Coordinate = convention
-    ) async -> Result<[PointOfInterest], any Error> {
+    ) async throws -> Result<[PointOfInterest], any Error> {
         let loader = APIRequestLoader(
             apiRequest: PointsOfInterestRequest(baseURL: stub.baseURL),
             urlSession: stub.session
@@ -43,7 +43,7 @@ struct APIRequestLoaderTests {
                 return .failure(error)
             }
         case .completionHandler:
-            return await withCheckedContinuation { continuation in
+            return try await boundedContinuation("loadAPIRequest's completion handler") { continuation in
                 loader.loadAPIRequest(requestData: coordinate) { places, error in
                     if let places {
                         continuation.resume(returning: .success(places))
@@ -97,9 +97,9 @@ struct APIRequestLoaderTests {
         arguments: Form.allCases,
         [(400, #"{"error": "lat is missing"}"#), (404, ""), (500, "<html>Internal Server Error</html>"), (503, "{")]
     )
-    func httpErrorStatus(form: Form, answer: (status: Int, body: String)) async {
-        let result = await MockURLProtocol.withStub(Self.answer(answer.body, status: answer.status)) { stub in
-            await Self.load(form, with: stub)
+    func httpErrorStatus(form: Form, answer: (status: Int, body: String)) async throws {
+        let result = try await MockURLProtocol.withStub(Self.answer(answer.body, status: answer.status)) { stub in
+            try await Self.load(form, with: stub)
         }
         let error = result.error as? APIError
         #expect(error?.statusCode == answer.status, "\(String(describing: result))")
@@ -111,10 +111,10 @@ struct APIRequestLoaderTests {
         arguments: Form.allCases,
         [URLError.Code.notConnectedToInternet, .timedOut, .cannotFindHost, .networkConnectionLost]
     )
-    func transportError(form: Form, code: URLError.Code) async {
+    func transportError(form: Form, code: URLError.Code) async throws {
         let failing: MockURLProtocol.RequestHandler = { _ in throw URLError(code) }
-        let result = await MockURLProtocol.withStub(failing) { stub in
-            await Self.load(form, with: stub)
+        let result = try await MockURLProtocol.withStub(failing) { stub in
+            try await Self.load(form, with: stub)
         }
         #expect((result.error as? URLError)?.code == code, "\(String(describing: result))")
     }
@@ -124,9 +124,9 @@ struct APIRequestLoaderTests {
         arguments: Form.allCases,
         ["<html></html>", #"{"places": []}"#, #"[{"nom": "x"}]"#, ""]
     )
-    func malformedBody(form: Form, body: String) async {
-        let result = await MockURLProtocol.withStub(Self.answer(body)) { stub in
-            await Self.load(form, with: stub)
+    func malformedBody(form: Form, body: String) async throws {
+        let result = try await MockURLProtocol.withStub(Self.answer(body)) { stub in
+            try await Self.load(form, with: stub)
         }
         guard case .malformedResponse = result.error as? APIError else {
             Issue.record("expected malformedResponse, got \(String(describing: result))")
@@ -138,7 +138,7 @@ struct APIRequestLoaderTests {
     @Test("An invalid coordinate fails before anything is sent", .stubbed(answer("[]")), arguments: Form.allCases)
     func invalidCoordinate(form: Form) async throws {
         let stub = try #require(MockURLProtocol.Stub.current)
-        let result = await Self.load(form, with: stub, at: Coordinate(latitude: 0, longitude: 200))
+        let result = try await Self.load(form, with: stub, at: Coordinate(latitude: 0, longitude: 200))
         #expect(result.error is RequestError)
         #expect(stub.requests.isEmpty)
     }
@@ -154,11 +154,11 @@ struct APIRequestLoaderTests {
                 },
                 onCancel: { _ in stopped() }
             ) { stub in
-                let load = Task { await Self.load(.async, with: stub) }
+                let load = Task { try await Self.load(.async, with: stub) }
                 var iterator = arrivals.makeAsyncIterator()
                 await iterator.next()
                 load.cancel()
-                let result = await load.value
+                let result = try await load.value
                 Self.expectCancelled(result.error)
                 try #require(stub.cancelledRequests.count == 1)
             }
@@ -166,16 +166,16 @@ struct APIRequestLoaderTests {
     }
 
     @Test("A load whose task was cancelled before it began cancels its request as soon as the request exists")
-    func cancelledBeforeStart() async {
+    func cancelledBeforeStart() async throws {
         // The stub never answers: only the loader's own cancel can end this load (without it, the test hangs
         // until its time limit).
         let unanswered: MockURLProtocol.RequestHandler = { _ in throw MockURLProtocol.Unanswered() }
-        await MockURLProtocol.withStub(unanswered) { stub in
+        try await MockURLProtocol.withStub(unanswered) { stub in
             let load = Task {
                 withUnsafeCurrentTask { $0?.cancel() }
-                return await Self.load(.async, with: stub)
+                return try await Self.load(.async, with: stub)
             }
-            let result = await load.value
+            let result = try await load.value
             Self.expectCancelled(result.error)
         }
     }
@@ -192,7 +192,7 @@ struct APIRequestLoaderTests {
                 apiRequest: PointsOfInterestRequest(baseURL: stub.baseURL),
                 urlSession: stub.session
             )
-            let error = await withCheckedContinuation { continuation in
+            let error = try await boundedContinuation("the cancelled load's completion handler") { continuation in
                 let load = loader.loadAPIRequest(requestData: Self.convention) { places, error in
                     continuation.resume(returning: error)
                 }

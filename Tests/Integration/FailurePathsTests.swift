@@ -3,6 +3,7 @@ import POILock
 import POIServer
 import POISockets
 import POITestSupport
+import PortableTestSupport
 import Testing
 
 @testable import POILocation
@@ -135,7 +136,7 @@ struct FailurePathsTests {
                     try Self.readToEnd(client)
                 }
                 server.stop()
-                server.waitUntilStopped()
+                try boundedWait("the server's stop") { server.waitUntilStopped() }
                 stopped = true
             },
             check: { injector, trial in

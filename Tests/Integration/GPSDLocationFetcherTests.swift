@@ -1,8 +1,10 @@
 import Foundation
 import POIDomain
 import POILocation
+import POILock
 import POISockets
 import POITestSupport
+import PortableTestSupport
 import Testing
 
 /// The gpsd client against a fake gpsd on a loopback port: real sockets, scripted reports, no waiting on time.
@@ -45,15 +47,16 @@ struct GPSDLocationFetcherTests {
     ) {
         let gpsd = try FakeGPSD(script: script)
         let fetcher = GPSDLocationFetcher(port: gpsd.port, reportsWithoutFix: reportsWithoutFix)
-        return (await answer(of: fetcher), gpsd.receivedCommands)
+        return (try await answer(of: fetcher), gpsd.receivedCommands)
     }
 
     /// The one answer of `fetcher` to `requestLocation()`.
-    static func answer(of fetcher: GPSDLocationFetcher) async -> Result<[Coordinate], any Error> {
-        var delegate: Answer?
-        let result = await withCheckedContinuation { continuation in
-            delegate = Answer(continuation)
-            fetcher.locationFetcherDelegate = delegate
+    static func answer(of fetcher: GPSDLocationFetcher) async throws -> Result<[Coordinate], any Error> {
+        let delegate = Lock<Answer?>(nil)  // held here: the fetcher's delegate is weak
+        let result = try await boundedContinuation("the fetcher's answer to requestLocation()") { continuation in
+            let answer = Answer(continuation)
+            delegate.withLock { $0 = answer }
+            fetcher.locationFetcherDelegate = answer
             fetcher.requestLocation()
         }
         withExtendedLifetime(delegate) {}
@@ -107,12 +110,12 @@ struct GPSDLocationFetcherTests {
         let searching = Array(repeating: Self.noFix, count: 5)
         let patient = try FakeGPSD(script: [Self.version, Self.watch] + searching + [Self.fix])
         defer { patient.stop() }
-        let ended = await Self.answer(of: GPSDLocationFetcher(port: patient.port))
+        let ended = try await Self.answer(of: GPSDLocationFetcher(port: patient.port))
         #expect(throws: LocationError.noFix(mode: 1)) { try ended.get() }
 
         let found = try FakeGPSD(script: [Self.version, Self.watch] + searching.dropLast() + [Self.fix])
         defer { found.stop() }
-        let fix = await Self.answer(of: GPSDLocationFetcher(port: found.port))
+        let fix = try await Self.answer(of: GPSDLocationFetcher(port: found.port))
         #expect(try fix.get() == [Coordinate(latitude: 37.3293, longitude: -121.8893)])
     }
 
@@ -122,7 +125,7 @@ struct GPSDLocationFetcherTests {
         let (socket, port) = try Socket.bind(host: "127.0.0.1", port: 0)
         defer { socket.close() }
         let fetcher = GPSDLocationFetcher(port: port, timeout: .milliseconds(20))
-        let result = await Self.answer(of: fetcher)
+        let result = try await Self.answer(of: fetcher)
         #expect(throws: LocationError.timedOut(seconds: 0.02)) { try result.get() }
     }
 
@@ -137,7 +140,7 @@ struct GPSDLocationFetcherTests {
         )
         defer { gpsd.stop() }
         let fetcher = GPSDLocationFetcher(port: gpsd.port, timeout: .milliseconds(100))
-        let result = await Self.answer(of: fetcher)
+        let result = try await Self.answer(of: fetcher)
         #expect(throws: LocationError.timedOut(seconds: 0.1)) { try result.get() }
     }
 
@@ -178,7 +181,7 @@ struct GPSDLocationFetcherTests {
         let gpsd = try FakeGPSD(script: script)
         defer { gpsd.stop() }
         let fetcher = GPSDLocationFetcher(port: gpsd.port, faults: injector.faults)
-        let result = await answer(of: fetcher)
+        let result = try await answer(of: fetcher)
         let leftOpen = OpenSockets.count(connectedTo: gpsd.port)
         gpsd.stop()
         return (result, gpsd.receivedCommands, leftOpen)
@@ -250,7 +253,7 @@ struct GPSDLocationFetcherTests {
         defer { held.close() }
         let fetcher = GPSDLocationFetcher(port: port)
         let provider = CurrentLocationProvider(locationFetcher: fetcher, notificationCenter: NotificationCenter())
-        let result = await withCheckedContinuation { continuation in
+        let result = try await boundedContinuation("locatePointOfInterest's completion") { continuation in
             provider.locatePointOfInterest { continuation.resume(returning: $0) }
         }
         let error = try #require(throws: LocationError.self) { try result.get() }
@@ -266,7 +269,7 @@ struct GPSDLocationFetcherTests {
             locationFetcher: GPSDLocationFetcher(port: gpsd.port),
             notificationCenter: NotificationCenter()
         )
-        let isPointOfInterest = await withCheckedContinuation { continuation in
+        let isPointOfInterest = try await boundedContinuation("checkCurrentLocation's completion") { continuation in
             provider.checkCurrentLocation { continuation.resume(returning: $0) }
         }
         #expect(isPointOfInterest)

@@ -79,22 +79,12 @@ struct POICommandIntegrationTests {
         }
         #expect(answered == (fault == nil))
         let server = try #require(started.withLock { $0 })
-        // A server still running never ends its accept loop: the wait is bounded, so that the test fails instead.
-        let ended = await BlockingCall.run { Self.waitUntilStopped(server, seconds: 5) }
-        #expect(ended == .success, "the in-process server still runs")
-    }
-
-    /// Blocks its thread until `server`'s accept loop has ended, or `seconds` pass.
-    ///
-    /// Synchronous, so that an async test hands it a thread of its own (`BlockingCall.run`): a blocking wait directly
-    /// in an async body does not compile on a Mac (Darwin's Dispatch marks `wait` noasync; docs/macos.md).
-    static func waitUntilStopped(_ server: StubServer, seconds: Int) -> DispatchTimeoutResult {
-        let stopped = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            server.waitUntilStopped()
-            stopped.signal()
+        // A server still running never ends its accept loop: the wait is bounded, so that the test fails instead. The
+        // blocking wait has a thread of its own (BlockingCall.run): a blocking wait directly in an async body does not
+        // compile on a Mac (Darwin's Dispatch marks `wait` noasync; docs/macos.md).
+        try await withBoundedWait(.seconds(5), what: "the in-process server's stop (it still runs)") {
+            await BlockingCall.run { server.waitUntilStopped() }
         }
-        return stopped.wait(timeout: .now() + .seconds(seconds))
     }
 
     @Test(

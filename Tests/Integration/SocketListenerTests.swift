@@ -1,6 +1,7 @@
 import Dispatch
 import POILock
 import POITestSupport
+import PortableTestSupport
 import Testing
 
 @testable import POISockets
@@ -203,11 +204,11 @@ struct SocketListenerTests {
             BlockingCall.start {
                 _ = try? counted.socket.use { _ in
                     entered.signal()
-                    release.wait()
+                    release.wait()  // bounded: the test's own gate, which endUse opens
                 }
                 ended.signal()
             }
-            entered.wait()
+            try entered.waitBounded("the counted socket's use to begin")
         }
 
         /// Lets the use's body end, and waits until the use has let go of the descriptor (ten seconds at most).

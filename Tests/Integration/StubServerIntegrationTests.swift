@@ -5,6 +5,7 @@ import POILock
 import POINetworking
 import POISockets
 import POITestSupport
+import PortableTestSupport
 import Testing
 
 @testable import POIServer
@@ -453,7 +454,8 @@ struct StubServerIntegrationTests {
         configuration.sleep = { delay in
             #expect(delay == .seconds(3))
             waiting.signal()
-            goOn.wait()  // held, not slept, until the test has read the first half
+            // bounded: the test's own gate, held (not slept) until the test has read the first half
+            goOn.wait()
         }
         let server = try StubServer(configuration: configuration)
         defer { server.stop() }
@@ -462,7 +464,7 @@ struct StubServerIntegrationTests {
         defer { client.close() }
         let target = "/locations?lat=37.33&long=-121.88&fault=stall"
         try Socket.send(Array("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8), to: client)
-        waiting.wait()
+        try waiting.waitBounded("the stalled answer's delay to begin")
         // The server is in its delay: what it sent so far (one write, on loopback) is all there is to read.
         try Socket.waitUntilReadable(client, until: .now.advanced(by: .seconds(2)))
         var first: [UInt8] = []
@@ -504,15 +506,15 @@ struct StubServerIntegrationTests {
         let letGo = DispatchSemaphore(value: 0)
         let server = try StubServer(configuration: StubServer.Configuration()) {
             atTheEnd.signal()
-            letGo.wait()
+            letGo.wait()  // bounded: the test's own gate, which it opens below
         }
         server.stop()
-        atTheEnd.wait()
+        try atTheEnd.waitBounded("the accept loop's end")
         // The loop is held at its end: a wait that returned now would not have waited for it. The 50 ms bound is how
         // long a wait that does not wait would take, at most, to say so; it is spent only when the code is right.
         let returned = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            server.waitUntilStopped()
+            server.waitUntilStopped()  // bounded: the test's own thread, whose end it waits for 10 s at most below
             returned.signal()
         }
         #expect(returned.wait(timeout: .now() + .milliseconds(50)) == .timedOut)
@@ -535,8 +537,13 @@ struct StubServerIntegrationTests {
             }
         }
         server.stop()
-        server.waitUntilStopped()
-        server.waitUntilStopped()  // as often as asked: the stop is a state, not an event to consume
+        // As often as asked: the stop is a state, not an event to consume.
+        try await withBoundedWait(.seconds(10), what: "the server's stop, asked twice") {
+            await BlockingCall.run {
+                server.waitUntilStopped()
+                server.waitUntilStopped()
+            }
+        }
         // A connection the server has not accepted yet is reset when the listening socket closes; one it holds is
         // closed. Either way the client's read ends.
         let ended = await read
@@ -591,7 +598,7 @@ extension StubServerIntegrationTests {
                     $0.append(pause)
                     return $0.count
                 }) == 1 {
-                    firstServed.wait()
+                    firstServed.wait()  // bounded: the test's own gate, which it opens once answered
                 }
             }
         }
@@ -627,7 +634,7 @@ extension StubServerIntegrationTests {
         // bind it.
         let serving = OpenSockets.sockets(port: server.port)
         server.stop()
-        server.waitUntilStopped()
+        try boundedWait("the server's stop") { server.waitUntilStopped() }
         if let open = serving.flatMap(OpenSockets.stillOpen) {
             #expect(open.isEmpty, "a descriptor of the server's is left open")
         }

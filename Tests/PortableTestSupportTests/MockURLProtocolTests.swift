@@ -27,8 +27,8 @@ struct MockURLProtocolTests {
     }
 
     /// Sends `request` through `session` and returns what came back.
-    static func send(_ request: URLRequest, through session: URLSession) async -> (Data?, Int?, (any Error)?) {
-        await withCheckedContinuation { continuation in
+    static func send(_ request: URLRequest, through session: URLSession) async throws -> (Data?, Int?, (any Error)?) {
+        try await boundedContinuation("the data task's completion") { continuation in
             session.dataTask(with: request) { data, response, error in
                 continuation.resume(returning: (data, (response as? HTTPURLResponse)?.statusCode, error))
             }.resume()
@@ -36,8 +36,8 @@ struct MockURLProtocolTests {
     }
 
     @Test("Stubs live at the same time answer only their own requests")
-    func parallelStubsAreIsolated() async {
-        await withTaskGroup(of: Void.self) { group in
+    func parallelStubsAreIsolated() async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<16 {
                 group.addTask {
                     let handler: MockURLProtocol.RequestHandler = { request in
@@ -45,9 +45,9 @@ struct MockURLProtocolTests {
                             url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!
                         return (response, Data("stub \(index)".utf8))
                     }
-                    await MockURLProtocol.withStub(handler) { stub in
+                    try await MockURLProtocol.withStub(handler) { stub in
                         let url = stub.baseURL.appendingPathComponent("locations")
-                        let (data, status, error) = await Self.send(URLRequest(url: url), through: stub.session)
+                        let (data, status, error) = try await Self.send(URLRequest(url: url), through: stub.session)
                         #expect(error == nil)
                         #expect(status == 200)
                         #expect(data.map { String(decoding: $0, as: UTF8.self) } == "stub \(index)")
@@ -55,6 +55,7 @@ struct MockURLProtocolTests {
                     }
                 }
             }
+            try await group.waitForAll()
         }
     }
 
@@ -63,7 +64,7 @@ struct MockURLProtocolTests {
         let session = MockURLProtocol.makeSession()
         defer { session.invalidateAndCancel() }
         let url = URL(string: "https://nobody-expects-this.mock.invalid/locations?lat=1&long=2")!
-        let (data, status, error) = await Self.send(URLRequest(url: url), through: session)
+        let (data, status, error) = try await Self.send(URLRequest(url: url), through: session)
         #expect(data == nil || data?.isEmpty == true)
         #expect(status == nil)
         let unexpected = try #require(error as? MockURLProtocol.UnexpectedRequest, "\(String(describing: error))")
@@ -76,7 +77,7 @@ struct MockURLProtocolTests {
         let baseURL = MockURLProtocol.withStub(Self.echo()) { $0.baseURL }
         let session = MockURLProtocol.makeSession()
         defer { session.invalidateAndCancel() }
-        let (_, _, error) = await Self.send(URLRequest(url: baseURL), through: session)
+        let (_, _, error) = try await Self.send(URLRequest(url: baseURL), through: session)
         #expect(error is MockURLProtocol.UnexpectedRequest)
     }
 
@@ -92,7 +93,7 @@ struct MockURLProtocolTests {
             streamed.httpBodyStream = InputStream(data: payload)
 
             for request in [inline, streamed] {
-                let (data, status, error) = await Self.send(request, through: stub.session)
+                let (data, status, error) = try await Self.send(request, through: stub.session)
                 #expect(error == nil)
                 #expect(status == 200)
                 #expect(data == payload, "\(request.url!.path)")
@@ -103,18 +104,18 @@ struct MockURLProtocolTests {
     }
 
     @Test("An error thrown by the handler is the error the task fails with")
-    func handlerError() async {
+    func handlerError() async throws {
         let failing: MockURLProtocol.RequestHandler = { _ in throw URLError(.badServerResponse) }
-        await MockURLProtocol.withStub(failing) { stub in
-            let (_, _, error) = await Self.send(URLRequest(url: stub.baseURL), through: stub.session)
+        try await MockURLProtocol.withStub(failing) { stub in
+            let (_, _, error) = try await Self.send(URLRequest(url: stub.baseURL), through: stub.session)
             #expect((error as? URLError)?.code == .badServerResponse)
         }
     }
 
     @Test("An answered request is not reported as cancelled")
-    func answeredIsNotCancelled() async {
-        await MockURLProtocol.withStub(Self.echo(status: 204)) { stub in
-            let (_, status, _) = await Self.send(URLRequest(url: stub.baseURL), through: stub.session)
+    func answeredIsNotCancelled() async throws {
+        try await MockURLProtocol.withStub(Self.echo(status: 204)) { stub in
+            let (_, status, _) = try await Self.send(URLRequest(url: stub.baseURL), through: stub.session)
             #expect(status == 204)
             #expect(stub.requests.count == 1)
             #expect(stub.cancelledRequests.isEmpty)

@@ -10,10 +10,10 @@ import XCTest
 /// takes observers there only), whichever thread sets the handler first. An `async` XCTest method runs off the main
 /// thread while XCTest's main thread runs its run loop, which is what lets the registration wait for the main thread.
 final class SlotResetXCTests: XCTestCase {
-    func testRegisteredOnceOnTheMainThreadFromAnotherThread() async {
+    func testRegisteredOnceOnTheMainThreadFromAnotherThread() async throws {
         let registered = Lock<[Bool]>([])
         let reset = MockURLProtocol.SlotReset { _ in registered.withLock { $0.append(Thread.isMainThread) } }
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        try await boundedContinuation("the installing thread's end") { (done: CheckedContinuation<Void, Never>) in
             Thread.detachNewThread {
                 reset.install()
                 reset.install()

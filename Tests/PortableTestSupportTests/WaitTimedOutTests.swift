@@ -17,7 +17,7 @@ struct WaitTimedOutTests {
 
         func wait() async {
             guard !opened else { return }
-            await withCheckedContinuation { waiter = $0 }
+            await withCheckedContinuation { waiter = $0 }  // bounded: the test's own gate, which it opens
         }
 
         func open() {
@@ -180,5 +180,25 @@ struct NamedBoundedWaitTests {
         #expect(
             WaitTimedOut(limit: .seconds(2)).description
                 == "did not finish within 2.0 seconds: it waited for something that never came")
+    }
+}
+
+/// `DispatchSemaphore.waitBounded`: a signal in time returns; none throws `WaitTimedOut` naming the wait.
+@Suite("A semaphore's bounded wait")
+struct SemaphoreWaitBoundedTests {
+    @Test("A signal already given returns at once")
+    func signalled() throws {
+        // Made at 0 and signalled: libdispatch traps when a semaphore goes below the value it was made with and is
+        // released so.
+        let semaphore = DispatchSemaphore(value: 0)
+        semaphore.signal()
+        try semaphore.waitBounded("the signal", within: .seconds(5))
+    }
+
+    @Test("No signal throws at the bound, naming the wait")
+    func neverSignalled() {
+        #expect(throws: WaitTimedOut(limit: .milliseconds(20), what: "the use to begin")) {
+            try DispatchSemaphore(value: 0).waitBounded("the use to begin", within: .milliseconds(20))
+        }
     }
 }

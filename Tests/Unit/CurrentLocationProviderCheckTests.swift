@@ -4,6 +4,7 @@ import POIDomain
 import POILocation
 import POILock
 import POITestSupport
+import PortableTestSupport
 import Testing
 
 #if canImport(CoreLocation)
@@ -67,8 +68,8 @@ struct CurrentLocationProviderCheckTests {
     static let convention = Coordinate(latitude: 37.3293, longitude: -121.8893)
     static let paris = Coordinate(latitude: 48.8566, longitude: 2.3522)
 
-    static func locate(_ provider: CurrentLocationProvider) async -> Result<PointOfInterest?, any Error> {
-        await withCheckedContinuation { continuation in
+    static func locate(_ provider: CurrentLocationProvider) async throws -> Result<PointOfInterest?, any Error> {
+        try await boundedContinuation("locatePointOfInterest's completion") { continuation in
             provider.locatePointOfInterest { continuation.resume(returning: $0) }
         }
     }
@@ -156,13 +157,13 @@ struct CurrentLocationProviderCheckTests {
     }
 
     @Test("A fetcher that cannot locate makes checkCurrentLocation answer false and says why")
-    func failurePath() async {
+    func failurePath() async throws {
         let provider = CurrentLocationProvider(locationFetcher: MockLocationFetcher { .failure(Unlocatable()) })
-        let answer = await withCheckedContinuation { continuation in
+        let answer = try await boundedContinuation("checkCurrentLocation's completion") { continuation in
             provider.checkCurrentLocation { continuation.resume(returning: $0) }
         }
         #expect(answer == false)
-        let result = await Self.locate(provider)
+        let result = try await Self.locate(provider)
         #expect(throws: Unlocatable.self) { try result.get() }
     }
 
@@ -240,10 +241,11 @@ struct CurrentLocationProviderCheckTests {
     }
 
     @Test("A completion may check again from inside the fetcher's synchronous answer")
-    func reentrantCheck() async {
+    func reentrantCheck() async throws {
         let fetcher = MockLocationFetcher { .success(Self.convention) }
         let provider = CurrentLocationProvider(locationFetcher: fetcher)
-        let second = await withCheckedContinuation { continuation in
+        let second = try await boundedContinuation("the second check's completion, asked from the first's") {
+            continuation in
             provider.checkCurrentLocation { _ in
                 provider.checkCurrentLocation { continuation.resume(returning: $0) }
             }
@@ -276,7 +278,7 @@ struct CurrentLocationProviderCheckTests {
         let invalid = CurrentLocationProvider(
             locationFetcher: FixedLocationFetcher(position: Coordinate(latitude: 95, longitude: 0))
         )
-        let result = await Self.locate(invalid)
+        let result = try await Self.locate(invalid)
         #expect(throws: LocationError.invalidCoordinate(.latitudeOutOfRange(95))) { try result.get() }
     }
 
@@ -313,6 +315,7 @@ struct CurrentLocationProviderCheckTests {
                 state.withLock { $0.requests += 1 }
                 if let gate {
                     gate.entered.signal()
+                    // bounded: the test's own gate, which the test opens; it never joins this thread
                     gate.release.wait()
                 }
             }

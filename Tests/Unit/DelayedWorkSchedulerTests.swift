@@ -1,6 +1,7 @@
 import Dispatch
 import POIDomain
 import POILock
+import PortableTestSupport
 import Testing
 
 @testable import POIApp
@@ -57,9 +58,9 @@ struct DelayedWorkSchedulerTests {
     }
 
     @Test("The real DispatchQueue runs the work on itself; a delay of 0 is due at once")
-    func dispatchQueueConforms() async {
+    func dispatchQueueConforms() async throws {
         let queue = DispatchQueue(label: "DelayedWorkSchedulerTests")
-        let ranOnQueue = await withCheckedContinuation { continuation in
+        let ranOnQueue = try await boundedContinuation("the work scheduled on the queue") { continuation in
             let key = DispatchSpecificKey<Bool>()
             queue.setSpecific(key: key, value: true)
             queue.schedule(after: 0) {

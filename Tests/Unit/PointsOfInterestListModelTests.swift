@@ -128,10 +128,11 @@ struct PointsOfInterestListModelTests {
     }
 
     @Test("The list's block runs on the posting thread, before post returns, whichever thread posts")
-    func blockRunsBeforePostReturns() async {
+    func blockRunsBeforePostReturns() async throws {
         let center = NotificationCenter()
         let list = PointsOfInterestListModel(notificationCenter: center)
-        let reloads = await withCheckedContinuation { (done: CheckedContinuation<(Int, Int), Never>) in
+        let reloads = try await boundedContinuation("the posting thread's counts") {
+            (done: CheckedContinuation<(Int, Int), Never>) in
             Thread.detachNewThread {
                 let before = list.reloadCount
                 center.post(name: CurrentLocationProvider.authChangedNotification, object: nil)

@@ -1,4 +1,5 @@
 import Foundation
+import PortableTestSupport
 import Testing
 
 @testable import POIServer
@@ -25,8 +26,8 @@ struct StubServerTests {
     /// A Dispatch thread, not one of `Thread.detachNewThread`: on Linux, Foundation's setter does not always reach a
     /// thread that Foundation has just made (7 of 2,000 such threads here kept the process's name), while one
     /// Foundation meets already running is named every time (0 of 12,000).
-    static func foundationName(afterNaming name: String, file: String?) async -> String? {
-        await withCheckedContinuation { continuation in
+    static func foundationName(afterNaming name: String, file: String?) async throws -> String? {
+        try await boundedContinuation("the naming thread's name") { continuation in
             DispatchQueue(label: "StubServerTests.naming").async {
                 let own = Thread.current.name
                 defer { Thread.current.name = own }
@@ -40,20 +41,20 @@ struct StubServerTests {
     func threadNamedInItsFile() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("comm-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }
-        #expect(await Self.foundationName(afterNaming: "stalled midway", file: file.path) != "stalled midway")
+        #expect(try await Self.foundationName(afterNaming: "stalled midway", file: file.path) != "stalled midway")
         #expect(try String(contentsOf: file, encoding: .utf8) == "stalled midway")
     }
 
     @Test(
         "A thread's name goes through Foundation where there is no file for it, or the file cannot be written",
         arguments: [nil, "/nonexistent-\(UUID().uuidString)/comm"])
-    func threadNamedThroughFoundation(file: String?) async {
-        #expect(await Self.foundationName(afterNaming: "stalled midway", file: file) == "stalled midway")
+    func threadNamedThroughFoundation(file: String?) async throws {
+        #expect(try await Self.foundationName(afterNaming: "stalled midway", file: file) == "stalled midway")
     }
 
     @Test("The stub server names its threads where this system shows them (Linux: /proc/thread-self/comm)")
     func threadNameFileOfThisSystem() async throws {
-        let (file, foundation) = await withCheckedContinuation { continuation in
+        let (file, foundation) = try await boundedContinuation("the naming thread's two names") { continuation in
             DispatchQueue(label: "StubServerTests.naming").async {
                 let own = Thread.current.name
                 defer { Thread.current.name = own }

@@ -1,6 +1,7 @@
 import Foundation
 import POILock
 import POITestSupport
+import PortableTestSupport
 import Testing
 
 /// The sync points themselves: what a named lock reports, to whom, and with what held.
@@ -57,16 +58,16 @@ struct SyncPointsTests {
     }
 
     @Test("Points installed on a thread of its own report that thread's sections, not another's")
-    func onAThread() async {
+    func onAThread() async throws {
         let lock = Lock(0, name: "threaded")
         let points = SyncPoints()
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        try await boundedContinuation("the thread with points installed") { (done: CheckedContinuation<Void, Never>) in
             Thread.detachNewThread {
                 SyncPoints.$current.withValue(points) { lock.withLock { $0 += 1 } }
                 done.resume()
             }
         }
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        try await boundedContinuation("the thread without points") { (done: CheckedContinuation<Void, Never>) in
             Thread.detachNewThread {
                 lock.withLock { $0 += 1 }
                 done.resume()

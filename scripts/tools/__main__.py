@@ -19,6 +19,7 @@ TOOLS = {
     "chapter-tests": ("tools.chapter_tests", "one chapter's tests as the chapter shows them"),
     "check-kit-names": ("tools.check_kit_names", "no name of this package in the kit's code"),
     "check-layout": ("tools.check_layout", "the layers, the test files' names, the platform forks"),
+    "check-waits": ("tools.check_waits", "no unbounded wait on the code under test in Tests/"),
     "contract": ("tools.contract", "both sides of the places API held to docs/api/openapi.json"),
     "docs-path": ("tools.docs_path", "the way through the docs: contents, objectives, times"),
     "inputs": ("tools.inputs", "every input by class and boundary, each with the case that covers it"),

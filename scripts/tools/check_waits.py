@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""No unbounded wait on the code under test in Tests/: a test that waits for something the code never delivers must
+end as a named failure, not hang the run (issue 52). A step of .ci/run (scripts/ci/stage layers).
+
+    scripts/tool check-waits [--list]
+
+What counts as a wait, in every Swift file of Tests/ (the three tiers, the portable helpers' own tests, the
+workshop's):
+
+- an awaited continuation (`withCheckedContinuation`, `withCheckedThrowingContinuation` and the unsafe two) that no
+  `withBoundedWait { ... }` holds: `boundedContinuation("what", ...)` is the bounded one;
+- a semaphore's or a group's `.wait()` without a timeout (an `await x.wait()` is an actor's method, not one of these);
+- `waitUntilExit()`, `waitUntilStopped()`, `readDataToEndOfFile()` and `readToEnd()`, unless `boundedWait { ... }`
+  or `withBoundedWait { ... }` holds them.
+
+A wait that is bounded another way says so where it stands: `// bounded: WHY` on its line or the line above (the
+test's own gate that the test itself opens, a wait whose thread the test never joins): on its line or one of the
+three above it (a statement the formatter folds). Each such line is listed with
+--list. Exits 1 naming each unbounded wait, file:line, with what to use instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CONTINUATION = re.compile(r"\bwith(?:Checked|Unsafe)(?:Throwing)?Continuation\b")
+UNTIMED_WAIT = re.compile(r"(?<!await )\b[\w.\]\)]+\.wait\(\)")
+BLOCKING = re.compile(r"\.(waitUntilExit|waitUntilStopped|readDataToEndOfFile|readToEnd)\(\)")
+BOUNDING = re.compile(r"\b(?:withBoundedWait|boundedWait|boundedContinuation)\b")
+SAID = re.compile(r"//\s*bounded:\s*\S")
+ABOVE = 3  # how many lines above a wait its `// bounded:` may stand (a statement the formatter folds)
+INSTEAD = {
+    "continuation": "boundedContinuation(\"what it waits for\") { continuation in ... }",
+    "wait": "a wait with a timeout, or boundedWait(\"what\") { ... } around it",
+    "blocking": "boundedWait(\"what\") { ... } (or withBoundedWait in an async test) around it",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Wait:
+    file: str
+    line: int
+    kind: str
+    text: str
+    said: bool  # marked `// bounded: WHY`
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: an unbounded {self.kind}: {self.text.strip()} (use {INSTEAD[self.kind]})"
+
+
+def code_only(text: str) -> str:
+    """`text` with its comments and string literals blanked (kept the same length, lines in place), so that neither
+    a word in a string nor one in a comment is taken for code."""
+    out, index, length = [], 0, len(text)
+    while index < length:
+        if text.startswith("//", index):
+            end = text.find("\n", index)
+            end = length if end < 0 else end
+            out.append(" " * (end - index))
+            index = end
+        elif text.startswith("/*", index):
+            end = text.find("*/", index + 2)
+            end = length if end < 0 else end + 2
+            out.append(re.sub(r"[^\n]", " ", text[index:end]))
+            index = end
+        elif text.startswith('"""', index):
+            end = text.find('"""', index + 3)
+            end = length if end < 0 else end + 3
+            out.append(re.sub(r"[^\n]", " ", text[index:end]))
+            index = end
+        elif text[index] == '"':
+            end = index + 1
+            while end < length and text[end] not in '"\n':
+                end += 2 if text[end] == "\\" else 1
+            end = min(end + 1, length)
+            out.append(" " * (end - index))
+            index = end
+        else:
+            out.append(text[index])
+            index += 1
+    return "".join(out)
+
+
+def bounded_spans(code: str) -> list[tuple[int, int]]:
+    """The character spans of every call of a bounding helper with its trailing closure: from the helper's name to
+    the brace that closes the closure its call ends with."""
+    spans = []
+    for found in BOUNDING.finditer(code):
+        opening = code.find("{", found.end())
+        if opening < 0:
+            continue
+        depth, index = 0, opening
+        while index < len(code):
+            depth += {"{": 1, "}": -1}.get(code[index], 0)
+            if depth == 0:
+                break
+            index += 1
+        spans.append((found.start(), index))
+    return spans
+
+
+def waits_in(name: str, text: str) -> list[Wait]:
+    """Every wait of the kinds above in the Swift file `name` whose text is `text`, bounded ones left out."""
+    code = code_only(text)
+    lines = text.split("\n")
+    spans = bounded_spans(code)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    found: list[Wait] = []
+    for kind, pattern in (("continuation", CONTINUATION), ("wait", UNTIMED_WAIT), ("blocking", BLOCKING)):
+        for match in pattern.finditer(code):
+            if any(start <= match.start() < end for start, end in spans):
+                continue
+            number = next(index for index, start in enumerate(starts) if start > match.start())
+            here = lines[number - 1]
+            above = lines[max(0, number - 1 - ABOVE):number - 1]
+            found.append(Wait(name, number, kind, here, any(SAID.search(line) for line in [here, *above])))
+    return sorted(found, key=lambda wait: (wait.line, wait.kind))
+
+
+def all_waits(root: Path = ROOT) -> list[Wait]:
+    found: list[Wait] = []
+    for path in sorted((root / "Tests").rglob("*.swift")):
+        found += waits_in(str(path.relative_to(root)), path.read_text())
+    return found
+
+
+def main(arguments: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="scripts/tool check-waits", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--list", action="store_true", help="also list the waits marked `// bounded: WHY`")
+    options = parser.parse_args(arguments)
+    found = all_waits()
+    unbounded = [wait for wait in found if not wait.said]
+    if options.list:
+        for wait in found:
+            if wait.said:
+                print(f"{wait.file}:{wait.line}: bounded another way: {wait.text.strip()}")
+    for wait in unbounded:
+        print(wait)
+    said = len(found) - len(unbounded)
+    print(f"check-waits: {len(unbounded)} unbounded waits on the code under test in Tests/; {said} marked bounded "
+          "another way (--list lists them)")
+    return 1 if unbounded else 0

@@ -1,0 +1,63 @@
+"""Tests of scripts/tools/check_waits.py: one planted wait of each kind is found on its line, the bounded forms and
+the marked ones are not, words in strings and comments are not code, and this repository's Tests/ hold none."""
+
+import unittest
+
+from tools import check_waits
+
+PLANTED = '''import Foundation
+
+func unbounded(server: StubServer, process: Process, semaphore: DispatchSemaphore) async {
+    let answer = await withCheckedContinuation { continuation in
+        fetch { continuation.resume(returning: $0) }
+    }
+    semaphore.wait()
+    process.waitUntilExit()
+    server.waitUntilStopped()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+}
+
+func bounded(server: StubServer, semaphore: DispatchSemaphore, gate: Gate) async throws {
+    let answer = try await boundedContinuation("the fetch's answer") { continuation in
+        fetch { continuation.resume(returning: $0) }
+    }
+    try await withBoundedWait(.seconds(2)) {
+        await withCheckedContinuation { continuation in
+            fetch { _ in continuation.resume() }
+        }
+    }
+    try boundedWait("the server's stop") { server.waitUntilStopped() }
+    _ = semaphore.wait(timeout: .now() + 10)
+    try semaphore.waitBounded("the signal")
+    await gate.wait()
+    // semaphore.wait() in a comment, and process.waitUntilExit() too
+    let said = "withCheckedContinuation and semaphore.wait() in a string"
+    semaphore.wait()  // bounded: the test's own gate, which it opens
+    // bounded: the test's own thread
+    Thread.detachNewThread {
+        server.waitUntilStopped()
+    }
+}
+'''
+
+
+class CheckWaitsTests(unittest.TestCase):
+    def test_each_kind_is_found_on_its_line_and_the_bounded_forms_are_not(self):
+        found = check_waits.waits_in("Tests/Unit/PlantedTests.swift", PLANTED)
+        unbounded = [(wait.line, wait.kind) for wait in found if not wait.said]
+        self.assertEqual(unbounded, [(4, "continuation"), (7, "wait"), (8, "blocking"), (9, "blocking"),
+                                     (10, "blocking")])
+        self.assertEqual([(wait.line, wait.kind) for wait in found if wait.said], [(28, "wait"), (31, "blocking")])
+        self.assertIn("Tests/Unit/PlantedTests.swift:7: an unbounded wait: semaphore.wait() (use a wait with a "
+                      "timeout", str(next(wait for wait in found if wait.line == 7)))
+
+    def test_a_marker_more_than_three_lines_above_does_not_count(self):
+        text = "// bounded: far away\n\n\n\nsemaphore.wait()\n"
+        self.assertEqual([wait.said for wait in check_waits.waits_in("T.swift", text)], [False])
+
+    def test_this_repositorys_tests_hold_no_unbounded_wait(self):
+        self.assertEqual([str(wait) for wait in check_waits.all_waits() if not wait.said], [])
+
+
+if __name__ == "__main__":
+    unittest.main()
