@@ -111,11 +111,8 @@ public func boundedWait<T: Sendable>(
         result.withLock { $0 = value }
         done.signal()
     }
-    let (seconds, attoseconds) = limit.components
-    let deadline = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-    guard done.wait(timeout: deadline) == .success, let value = result.withLock({ $0 }) else {
-        throw WaitTimedOut(limit: limit, what: what)
-    }
+    try done.waitBounded(what, within: limit)
+    guard let value = result.withLock({ $0 }) else { throw WaitTimedOut(limit: limit, what: what) }
     return value
 }
 
