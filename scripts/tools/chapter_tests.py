@@ -24,6 +24,7 @@ forms of its test: a `from:` block of a file under `Tests/` in XCTest and one in
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import re
 import subprocess
@@ -212,6 +213,11 @@ def main(arguments: list[str]) -> int:
             if options.check and masked(shown_in(shown)) != masked(lines):
                 print(f"   DOCS {path.relative_to(ROOT)} shows other tests than its command runs now "
                       "(scripts/tool chapter-tests --update-docs)", file=sys.stderr)
+                # What differs, so that a difference seen once (in CI, say) can be told from a changed chapter.
+                for line in difflib.unified_diff(masked(shown_in(shown)), masked(lines), "shown", "ran", n=0,
+                                                 lineterm=""):
+                    if not line.startswith(("---", "+++", "@@")):
+                        print(f"     {line}", file=sys.stderr)
                 problems += 1
             if options.update_docs:
                 written[command] = "\n" + block(command, lines)
