@@ -106,11 +106,20 @@ public final class ManualClock: Clock, Sendable {
         for sleeper in due { sleeper.continuation.resume() }
     }
 
-    /// Returns once at least `count` tasks sleep on the clock.
+    /// Returns once at least `count` tasks sleep on the clock, or throws `WaitTimedOut` when they have not within
+    /// `limit` of real time.
     ///
     /// A test advances the clock only after the code under test went to sleep; this waits on the sleepers' arrival,
-    /// never on time. If the waiting task is cancelled (a test's time limit), it returns at once.
-    public func waitForSleepers(count: Int = 1) async {
+    /// never on the manual time. Code that never goes to sleep (a loop that no longer sleeps, a task never started)
+    /// would leave the test waiting forever; the bound ends it as a failure that names the sleepers it waited for.
+    /// If the waiting task is cancelled (a test's time limit), it returns at once.
+    public func waitForSleepers(count: Int = 1, within limit: Duration = BoundedWaitLimit.standard) async throws {
+        let what = count == 1 ? "a sleeper on the manual clock" : "\(count) sleepers on the manual clock"
+        try await withBoundedWait(limit, what: what) { await self.sleepersArrived(count: count) }
+    }
+
+    /// Returns once at least `count` tasks sleep on the clock, or at once when the waiting task is cancelled.
+    private func sleepersArrived(count: Int) async {
         let id = state.withLock { state in
             defer { state.nextID += 1 }
             return state.nextID

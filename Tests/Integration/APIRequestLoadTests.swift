@@ -46,9 +46,9 @@ struct APIRequestLoadTests {
             let second = Task { try await Self.run("open", on: stub, in: load) }
             // Cancel once the second request is out (attached already, or attached after the cancel).
             var iterator = openings.makeAsyncIterator()
-            await iterator.next()
+            try await iterator.boundedNext("the second request's arrival at the stub")
             load.cancel()
-            let error = try await second.value
+            let error = try await second.boundedValue("the end of the cancelled second load")
             #expect((error as? URLError)?.code == .cancelled, "\(String(describing: error))")
             #expect(load.isCancelled)
             try #require(stub.cancelledRequests.count == 1)

@@ -156,9 +156,9 @@ struct APIRequestLoaderTests {
             ) { stub in
                 let load = Task { try await Self.load(.async, with: stub) }
                 var iterator = arrivals.makeAsyncIterator()
-                await iterator.next()
+                try await iterator.boundedNext("the request's arrival at the stub")
                 load.cancel()
-                let result = try await load.value
+                let result = try await load.boundedValue("the end of the cancelled load")
                 Self.expectCancelled(result.error)
                 try #require(stub.cancelledRequests.count == 1)
             }
@@ -175,7 +175,7 @@ struct APIRequestLoaderTests {
                 withUnsafeCurrentTask { $0?.cancel() }
                 return try await Self.load(.async, with: stub)
             }
-            let result = try await load.value
+            let result = try await load.boundedValue("the end of the load cancelled before it began")
             Self.expectCancelled(result.error)
         }
     }

@@ -173,7 +173,7 @@ final class APIRequestLoaderXCTests: XCTestCase {
         await fulfillment(of: [arrived], timeout: 5)
         load.cancel()
         do {
-            _ = try await load.value
+            _ = try await load.boundedValue("the end of the cancelled load")
             XCTFail("a cancelled load must throw")
         } catch {
             XCTAssertEqual((error as? URLError)?.code, .cancelled, "\(error)")

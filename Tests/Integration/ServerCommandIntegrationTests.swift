@@ -23,7 +23,7 @@ struct ServerCommandIntegrationTests {
         async let status = command.run(["--port", "0"], until: { for await _ in stop {} })
 
         var lines = urls.makeAsyncIterator()
-        let url = try #require(await lines.next())
+        let url = try #require(try await lines.boundedNext("the server's line with its URL"))
         let port = try #require(UInt16(url.split(separator: ":").last ?? ""))
         #expect(url == "http://127.0.0.1:\(port)")
         let answer = try await BlockingCall.run {

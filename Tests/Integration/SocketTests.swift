@@ -180,7 +180,7 @@ struct SocketTests {
         }
         #expect(ending == .closed)
         client.close()  // the end of the client's stream ends the lingering
-        await lingering.value
+        try await lingering.boundedValue("the end of the lingering close, its client gone")
     }
 
     @Test(

@@ -25,14 +25,14 @@ struct ManualClockTests {
             try await clock.sleep(for: .seconds(2))
             record.yield(2)
         }
-        await clock.waitForSleepers(count: 2)
+        try await clock.waitForSleepers(count: 2)
         clock.advance(by: .seconds(1))
         #expect(clock.sleepingDeadlines.count == 2)
         clock.advance(by: .seconds(1))
-        try await early.value
+        try await early.boundedValue("the end of the 2 s sleeper")
         #expect(clock.sleepingDeadlines == [ManualClock.Instant(offset: .seconds(5))])
         clock.advance(by: .seconds(10))
-        try await late.value
+        try await late.boundedValue("the end of the 5 s sleeper")
         record.finish()
         var woken: [Int] = []
         for await value in order { woken.append(value) }
@@ -47,12 +47,14 @@ struct ManualClockTests {
     }
 
     @Test("Cancelling a sleeper throws CancellationError")
-    func cancellation() async {
+    func cancellation() async throws {
         let clock = ManualClock()
         let sleeper = Task { try await clock.sleep(for: .seconds(60)) }
-        await clock.waitForSleepers()
+        try await clock.waitForSleepers()
         sleeper.cancel()
-        await #expect(throws: CancellationError.self) { try await sleeper.value }
+        await #expect(throws: CancellationError.self) {
+            try await sleeper.boundedValue("the end of the cancelled sleeper")
+        }
         #expect(clock.sleepingDeadlines.isEmpty)
     }
 }

@@ -54,12 +54,14 @@ struct WaitTimedOutTests {
                 return 1
             }
         }
-        await clock.waitForSleepers()
+        try await clock.waitForSleepers()
         #expect(clock.sleepingDeadlines == [ManualClock.Instant(offset: .seconds(2))])
         clock.advance(by: .milliseconds(1999))
         #expect(clock.sleepingDeadlines == [ManualClock.Instant(offset: .seconds(2))], "woken before its limit")
         clock.advance(by: .milliseconds(1))
-        await #expect(throws: WaitTimedOut(limit: .seconds(2))) { try await waiting.value }
+        await #expect(throws: WaitTimedOut(limit: .seconds(2))) {
+            try await waiting.boundedValue("the bounded wait's own end")
+        }
         await gate.open()  // the abandoned wait ends too: nothing is left suspended after the test
     }
 
@@ -92,10 +94,12 @@ struct WaitTimedOutTests {
                 record.finish()
             }
         }
-        await never.waitForSleepers()
-        await clock.waitForSleepers()
+        try await never.waitForSleepers()
+        try await clock.waitForSleepers()
         clock.advance(by: .seconds(1))
-        await #expect(throws: WaitTimedOut.self) { try await waiting.value }
+        await #expect(throws: WaitTimedOut(limit: .seconds(1))) {
+            try await waiting.boundedValue("the bounded wait's own end")
+        }
         var seen: [String] = []
         for await event in events { seen.append(event) }
         #expect(seen == ["cancelled"])
@@ -110,9 +114,11 @@ struct WaitTimedOutTests {
                 try await never.sleep(for: .seconds(3600))
             }
         }
-        await never.waitForSleepers()
+        try await never.waitForSleepers()
         waiting.cancel()
-        await #expect(throws: CancellationError.self) { try await waiting.value }
+        await #expect(throws: CancellationError.self) {
+            try await waiting.boundedValue("the bounded wait's own end")
+        }
         #expect(clock.now == ManualClock.Instant(offset: .zero))
     }
 
@@ -150,9 +156,11 @@ struct NamedBoundedWaitTests {
                 continuation in held.withLock { $0 = continuation }  // kept, as code that never calls back keeps it
             }
         }
-        await clock.waitForSleepers()
+        try await clock.waitForSleepers()
         clock.advance(by: .seconds(10))
-        let error = await #expect(throws: WaitTimedOut.self) { try await waiting.value }
+        let error = await #expect(throws: WaitTimedOut.self) {
+            try await waiting.boundedValue("the bounded wait's own end")
+        }
         held.withLock { $0?.resume(returning: 0) }  // the abandoned wait ends too: nothing is left suspended
         #expect(error?.what == "the fetch's completion")
         #expect(

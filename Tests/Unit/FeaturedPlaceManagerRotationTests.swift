@@ -184,7 +184,7 @@ struct FeaturedPlaceManagerRotationTests {
         let rotation = Task { try await manager.rotate(every: .seconds(10), on: clock, count: 2) }
         var received = changes.makeAsyncIterator()
 
-        await clock.waitForSleepers()
+        try await clock.waitForSleepers()
         // #require, not #expect: a rotation that woke too early must end the test here, not leave it waiting.
         try #require(clock.sleepingDeadlines == [ManualClock.Instant(offset: .seconds(10))])
         clock.advance(by: .seconds(9))
@@ -192,22 +192,25 @@ struct FeaturedPlaceManagerRotationTests {
         #expect(manager.currentPlace.name == "A")
 
         clock.advance(by: .seconds(1))
-        #expect(await received.next() == "B")
-        await clock.waitForSleepers()
+        #expect(try await received.boundedNext("the second place shown") == "B")
+        try await clock.waitForSleepers()
         clock.advance(by: .seconds(10))
-        #expect(await received.next() == "C")
-        try await rotation.value
+        #expect(try await received.boundedNext("the third place shown") == "C")
+        try await rotation.boundedValue("the end of the rotation's two places")
         #expect(clock.sleepingDeadlines.isEmpty)
     }
 
     @Test("Cancelling the async rotation stops it while it sleeps")
-    func rotationCancellation() async {
+    func rotationCancellation() async throws {
         let clock = ManualClock()
         let manager = FeaturedPlaceManager(places: Self.places)
         let rotation = Task { try await manager.rotate(every: .seconds(10), on: clock) }
-        await clock.waitForSleepers()
+        try await clock.waitForSleepers()
         rotation.cancel()
-        await #expect(throws: CancellationError.self) { try await rotation.value }
+        // Bounded: a loop that swallowed the cancellation would rotate on forever, and the test would wait with it.
+        await #expect(throws: CancellationError.self) {
+            try await rotation.boundedValue("the end of the cancelled rotation")
+        }
         #expect(manager.currentPlace.name == "A")
     }
 

@@ -11,7 +11,12 @@ workshop's):
   `withBoundedWait { ... }` holds: `boundedContinuation("what", ...)` is the bounded one;
 - a semaphore's or a group's `.wait()` without a timeout (an `await x.wait()` is an actor's method, not one of these);
 - `waitUntilExit()`, `waitUntilStopped()`, `readDataToEndOfFile()` and `readToEnd()`, unless `boundedWait { ... }`
-  or `withBoundedWait { ... }` holds them.
+  or `withBoundedWait { ... }` holds them;
+- an awaited `.value` of a task the same file makes (`let load = Task { ... }`, `Task.detached`): the task runs the
+  code under test, and a loop that swallows its cancellation never ends it (`task.boundedValue("what")` is the bounded
+  one);
+- an awaited `next()` of an iterator the same file makes (`var arrivals = stream.makeAsyncIterator()`): the code under
+  test reports on the stream, and one that never reports leaves the test waiting (`iterator.boundedNext("what")`).
 
 A wait that is bounded another way says so where it stands: `// bounded: WHY` on its line or the line above (the
 test's own gate that the test itself opens, a wait whose thread the test never joins): on its line or one of the
@@ -30,6 +35,10 @@ ROOT = Path(__file__).resolve().parents[2]
 CONTINUATION = re.compile(r"\bwith(?:Checked|Unsafe)(?:Throwing)?Continuation\b")
 UNTIMED_WAIT = re.compile(r"(?<!await )\b[\w.\]\)]+\.wait\(\)")
 BLOCKING = re.compile(r"\.(waitUntilExit|waitUntilStopped|readDataToEndOfFile|readToEnd)\(\)")
+ITERATOR_NEXT = re.compile(r"\bawait\s+(\w+)\.next\(\)")
+ITERATOR_MADE = r"\b(?:let|var)\s+NAME\s*=\s*[\w.]+\.makeAsyncIterator\(\)"
+TASK_VALUE = re.compile(r"\bawait\s+(\w+)\.value\b")
+TASK_MADE = r"\b(?:let|var)\s+NAME\s*=\s*Task(?:\.detached)?\s*(?:<[^>]*>\s*)?[{(]"
 BOUNDING = re.compile(r"\b(?:withBoundedWait|boundedWait|boundedContinuation)\b")
 SAID = re.compile(r"//\s*bounded:\s*\S")
 ABOVE = 3  # how many lines above a wait its `// bounded:` may stand (a statement the formatter folds)
@@ -37,6 +46,8 @@ INSTEAD = {
     "continuation": "boundedContinuation(\"what it waits for\") { continuation in ... }",
     "wait": "a wait with a timeout, or boundedWait(\"what\") { ... } around it",
     "blocking": "boundedWait(\"what\") { ... } (or withBoundedWait in an async test) around it",
+    "task value": "task.boundedValue(\"what it waits for\")",
+    "stream element": "iterator.boundedNext(\"what it waits for\")",
 }
 
 
@@ -112,7 +123,16 @@ def waits_in(name: str, text: str) -> list[Wait]:
     for line in lines:
         starts.append(starts[-1] + len(line) + 1)
     found: list[Wait] = []
-    for kind, pattern in (("continuation", CONTINUATION), ("wait", UNTIMED_WAIT), ("blocking", BLOCKING)):
+    tasks = {name for name in set(TASK_VALUE.findall(code)) if re.search(TASK_MADE.replace("NAME", re.escape(name)), code)}
+    task_values = re.compile(r"\bawait\s+(?:" + "|".join(sorted(tasks)) + r")\.value\b") if tasks else None
+    kinds = [("continuation", CONTINUATION), ("wait", UNTIMED_WAIT), ("blocking", BLOCKING)]
+    if task_values:
+        kinds.append(("task value", task_values))
+    iterators = {name for name in set(ITERATOR_NEXT.findall(code))
+                 if re.search(ITERATOR_MADE.replace("NAME", re.escape(name)), code)}
+    if iterators:
+        kinds.append(("stream element", re.compile(r"\bawait\s+(?:" + "|".join(sorted(iterators)) + r")\.next\(\)")))
+    for kind, pattern in kinds:
         for match in pattern.finditer(code):
             if any(start <= match.start() < end for start, end in spans):
                 continue

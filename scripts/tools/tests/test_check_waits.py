@@ -51,6 +51,22 @@ class CheckWaitsTests(unittest.TestCase):
         self.assertIn("Tests/Unit/PlantedTests.swift:7: an unbounded wait: semaphore.wait() (use a wait with a "
                       "timeout", str(next(wait for wait in found if wait.line == 7)))
 
+    def test_a_tasks_value_and_an_iterators_next_count_only_for_a_task_or_iterator_the_file_makes(self):
+        text = """let load = Task { try await loader.load() }
+var arrivals = stream.makeAsyncIterator()
+await arrivals.next()
+let result = try await load.value
+let bounded = try await load.boundedValue("the load's end")
+try await arrivals.boundedNext("an arrival")
+let other = await model.value
+let worker = Task.detached { 1 }
+_ = await worker.value
+"""
+        found = [(wait.line, wait.kind) for wait in check_waits.waits_in("T.swift", text)]
+        self.assertEqual(found, [(3, "stream element"), (4, "task value"), (9, "task value")])
+        self.assertIn('(use task.boundedValue("what it waits for"))',
+                      str(next(wait for wait in check_waits.waits_in("T.swift", text) if wait.line == 4)))
+
     def test_a_marker_more_than_three_lines_above_does_not_count(self):
         text = "// bounded: far away\n\n\n\nsemaphore.wait()\n"
         self.assertEqual([wait.said for wait in check_waits.waits_in("T.swift", text)], [False])
