@@ -1,13 +1,21 @@
+import Dispatch
+import Foundation
 public import POILock
+import PortableTestSupport
 
 /// Runs a compound operation with another call landing at each of its sync points, each time on fresh objects: the
 /// test of docs/15-sync-points.md.
 ///
 /// A dry run finds the points (`SyncPoints`): the end of each section the operation runs on the named locks asked
 /// for. Then, for each point, a new subject runs the operation again, and when the operation reaches that point the
-/// competing call runs, on the same thread, with the lock released and the points uninstalled, as a call from
-/// another thread would land between the two sections. `check` then holds the outcome: nothing lost, nothing done
-/// twice, nothing left waiting.
+/// competing call runs on a thread of its own while the operation's thread waits for it: a call from another thread
+/// landing between the two sections. `check` then holds the outcome: nothing lost, nothing done twice, nothing left
+/// waiting.
+///
+/// The wait for the competing call is bounded (`BoundedWaitLimit.standard`). A point reported while its lock is still
+/// held would leave the competing call blocked on that lock, and the operation's thread waiting for it, forever; the
+/// trial instead throws `WaitTimedOut` naming the point once the limit has passed, after the operation has gone on,
+/// released the lock and so let the competing call end.
 public enum Interleavings {
     /// What one run tried: the point the competing call ran at (`nil` for the dry run, which runs none), and whether it
     /// ran.
@@ -53,12 +61,28 @@ public enum Interleavings {
         for point in found {
             let subject = try make()
             let competed = Lock(false)
+            let stuck = Lock<WaitTimedOut?>(nil)
+            let what = "the competing call at \(point)"
+            let ended = DispatchSemaphore(value: 0)
             let points = SyncPoints { reached in
                 guard reached == point else { return }
-                competing(subject)
-                competed.withLock { $0 = true }
+                Thread.detachNewThread {
+                    competing(subject)
+                    competed.withLock { $0 = true }
+                    ended.signal()
+                }
+                do {
+                    try ended.waitBounded(what)
+                } catch {
+                    stuck.withLock { $0 = error as? WaitTimedOut ?? WaitTimedOut(limit: BoundedWaitLimit.standard) }
+                }
             }
             try SyncPoints.$current.withValue(points) { try operation(subject) }
+            if let stuck = stuck.withLock({ $0 }) {
+                // The operation has ended and released its locks: the competing call can end now too.
+                try? ended.waitBounded(what)
+                throw stuck
+            }
             let trial = Trial(point: point, competed: competed.withLock { $0 })
             trials.append(trial)
             try check(subject, trial)
