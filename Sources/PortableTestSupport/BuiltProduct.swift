@@ -143,7 +143,7 @@ public enum BuiltProduct {
         _ name: String,
         _ arguments: [String],
         environment: [String: String?] = [:],
-        timeLimit: Duration = .seconds(20)
+        timeLimit: Duration = BoundedWaitLimit.standard
     ) async throws -> Result {
         try await run(product(name), arguments, environment: environment, timeLimit: timeLimit)
     }
@@ -151,13 +151,13 @@ public enum BuiltProduct {
     /// Runs `executable` with `arguments` and returns when it has exited.
     ///
     /// `environment` changes the test's own: a value sets a variable, `nil` removes it. A process still running
-    /// after `timeLimit` is killed and the call throws, so a hanging program fails its test instead of hanging the
-    /// suite.
+    /// after `timeLimit` is killed and the call throws `WaitTimedOut` naming the run ("the end of poi featured
+    /// --count 2"), so a hanging program fails its test instead of hanging the suite.
     public static func run(
         _ executable: URL,
         _ arguments: [String],
         environment: [String: String?] = [:],
-        timeLimit: Duration = .seconds(20)
+        timeLimit: Duration = BoundedWaitLimit.standard
     ) async throws -> Result {
         let started = try await start(executable, arguments, environment: environment)
         let timedOut = Lock(false)
@@ -172,8 +172,7 @@ public enum BuiltProduct {
         let status = await started.exit()
         watchdog.cancel()
         if timedOut.withLock({ $0 }) {
-            throw Failure(
-                description: "\(started.name) \(arguments.joined(separator: " ")) ran longer than \(timeLimit)")
+            throw WaitTimedOut(limit: timeLimit, what: "the end of \(commandLine(started.name, arguments))")
         }
         OutputAttachment.recordProcess(
             started.name, arguments, status: status, standardOutput: stdout, standardError: stderr)
@@ -187,7 +186,9 @@ public enum BuiltProduct {
     ///
     /// The process is ready when `isReady` accepts a line of its standard output, or at once when `isReady` is
     /// `nil` (the body then waits for a sign of its own). A process that ends its output before it is ready fails
-    /// the call with what it wrote on standard error; so does a body that throws.
+    /// the call with what it wrote on standard error; so does a body that throws. One not ready within `readyWithin`
+    /// is stopped, and the call throws `WaitTimedOut` naming its ready line: a program whose main thread parks where
+    /// it never prints fails its test instead of hanging the suite.
     ///
     /// With `attachingOutput`, what the process printed after it was ready is recorded as an attachment of the
     /// running Swift Testing test once it stopped. Leave it off for a process that starts children which outlive it
@@ -197,6 +198,7 @@ public enum BuiltProduct {
         _ arguments: [String],
         environment: [String: String?] = [:],
         readyWhen isReady: (@Sendable (String) -> Bool)? = nil,
+        readyWithin: Duration = BoundedWaitLimit.standard,
         stopSignal: Int32 = SIGTERM,
         killAfter: Duration = .seconds(5),
         attachingOutput: Bool = false,
@@ -220,7 +222,18 @@ public enum BuiltProduct {
         }
         var readyLine: String?
         if let isReady {
-            readyLine = await readLine(from: started.output, matching: isReady)
+            let output = started.output
+            do {
+                // Bounded by a race, not by ending the output: a child that outlives the process may hold its pipe.
+                readyLine = try await withBoundedWait(
+                    readyWithin, what: "the ready line of \(commandLine(started.name, arguments))"
+                ) {
+                    await readLine(from: output, matching: isReady)
+                }
+            } catch {
+                _ = await stop()
+                throw error
+            }
             guard readyLine != nil else {
                 let status = await stop()
                 throw await failure(
@@ -247,6 +260,11 @@ public enum BuiltProduct {
             await attachOutput(status: status)
             throw failed
         }
+    }
+
+    /// How a failure names a run: the program's name and its arguments, as typed.
+    static func commandLine(_ name: String, _ arguments: [String]) -> String {
+        ([name] + arguments).joined(separator: " ")
     }
 
     /// A launched process with its pipes and its one awaitable exit.

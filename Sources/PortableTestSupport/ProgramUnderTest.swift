@@ -76,12 +76,13 @@ public struct ProgramUnderTest: Sendable {
     /// Runs the program with `arguments` and returns when it has ended.
     ///
     /// `environment` changes the program's variables for this run: a value sets one, `nil` removes it. A run that
-    /// outlives `timeLimit` fails the call: a launched process is killed; in process, the entry point is cancelled
-    /// and the call throws once it has returned.
+    /// outlives `timeLimit` fails the call with `WaitTimedOut` naming the run: a launched process is killed; in
+    /// process, the entry point is cancelled and left to end by itself, so an entry point that ignores cancellation
+    /// still fails its test at the limit.
     public func run(
         _ arguments: [String],
         environment changes: [String: String?] = [:],
-        timeLimit: Duration = .seconds(20)
+        timeLimit: Duration = BoundedWaitLimit.standard
     ) async throws -> BuiltProduct.Result {
         switch mode {
         case .inProcess:
@@ -108,19 +109,11 @@ public struct ProgramUnderTest: Sendable {
             standardError: { text in errors.withLock { $0 += text } }
         )
         let entryPoint = self.entryPoint
-        let status = try await withThrowingTaskGroup(of: Int32?.self) { group in
-            group.addTask { await entryPoint(invocation) }
-            group.addTask {
-                try await Task.sleep(for: timeLimit)
-                return nil
-            }
-            defer { group.cancelAll() }
-            return try await group.next() ?? nil
-        }
         let name = "\(executable.lastPathComponent) (in process)"
-        guard let status else {
-            throw BuiltProduct.Failure(
-                description: "\(name) \(arguments.joined(separator: " ")) ran longer than \(timeLimit)")
+        let status = try await withBoundedWait(
+            timeLimit, what: "the end of \(BuiltProduct.commandLine(name, arguments))"
+        ) {
+            await entryPoint(invocation)
         }
         let result = BuiltProduct.Result(
             status: status, standardOutput: output.withLock { $0 }, standardError: errors.withLock { $0 })

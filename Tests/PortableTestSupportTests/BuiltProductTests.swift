@@ -18,6 +18,9 @@ struct BuiltProductTests {
 
     /// The line the shell scripts print when they are ready.
     static let ready: @Sendable (String) -> Bool = { $0 == "ready" }
+    /// Says "starting" and its process identifier, never "ready": a program parked before it prints what a test waits
+    /// for.
+    static let parked = "echo starting $$; exec tail -f /dev/null"
 
     @Test("The image found is the test image that holds this code and these tests, in the products folder")
     func productsDirectory() throws {
@@ -125,17 +128,43 @@ struct BuiltProductTests {
         #expect(result == BuiltProduct.Result(status: 3, standardOutput: "out added removed", standardError: "err"))
     }
 
-    @Test("A run that outlives its time limit is killed, and the call throws")
+    @Test("A run that outlives its time limit is killed, and the call throws WaitTimedOut naming the run")
     func timeLimit() async throws {
         let clock = ContinuousClock()
         let start = clock.now
         // `tail -f` never ends by itself; a limit of zero kills it at once.
-        await #expect {
+        await #expect(throws: WaitTimedOut(limit: .zero, what: "the end of sh -c exec tail -f /dev/null")) {
             try await BuiltProduct.run(Self.shell, ["-c", "exec tail -f /dev/null"], timeLimit: .zero)
-        } throws: { error in
-            (error as? BuiltProduct.Failure)?.description.contains("ran longer than") == true
         }
-        #expect(clock.now - start < .seconds(10), "the process was not killed")
+        #expect(clock.now - start < .seconds(5), "the process was not killed")
+    }
+
+    @Test("A run's default limit is the standard bound of a wait")
+    func defaultTimeLimit() {
+        #expect(BoundedWaitLimit.standard == .seconds(10))
+    }
+
+    @Test("A process not ready within its bound is stopped, and the call throws WaitTimedOut naming its ready line")
+    func notReadyInTime() async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let ranBody = Lock(false)
+        let started = Lock<pid_t?>(nil)
+        let readyOrNoted: @Sendable (String) -> Bool = { line in
+            if line.hasPrefix("starting ") { started.withLock { $0 = pid_t(line.dropFirst(9)) } }
+            return Self.ready(line)
+        }
+        await #expect(throws: WaitTimedOut(limit: .milliseconds(200), what: "the ready line of sh -c \(Self.parked)")) {
+            try await BuiltProduct.withRunningProcess(
+                Self.shell, ["-c", Self.parked], readyWhen: readyOrNoted, readyWithin: .milliseconds(200)
+            ) { _ in
+                ranBody.withLock { $0 = true }
+            }
+        }
+        #expect(!ranBody.withLock { $0 })
+        let identifier = try #require(started.withLock { $0 }, "the process did not say its identifier")
+        #expect(kill(identifier, 0) == -1 && errno == ESRCH, "the process was not stopped")
+        #expect(clock.now - start < .seconds(5), "the stop took too long")
     }
 
     @Test("withRunningProcess: ready at the line asked for, stopped by its signal when the body returns")

@@ -71,8 +71,8 @@ struct ProgramUnderTestTests {
         await #expect {
             _ = try await Self.endless(mode).run(["-f", "/dev/null"], timeLimit: .zero)
         } throws: { error in
-            let description = (error as? BuiltProduct.Failure)?.description ?? ""
-            return description.contains("tail") && description.contains("ran longer than")
+            let what = (error as? WaitTimedOut)?.what ?? ""
+            return what.hasPrefix("the end of tail") && what.hasSuffix(" -f /dev/null")
         }
     }
 
