@@ -25,6 +25,18 @@ public func withBoundedWait<T: Sendable, C: Clock>(
     what: String? = nil,
     _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T where C.Duration == Duration {
+    try await WaitTimes.timing(what, limit: limit) {
+        try await racing(limit, clock: clock, what: what, operation)
+    }
+}
+
+/// `operation` raced against `limit` of `clock`: the body of `withBoundedWait(_:clock:what:_:)`.
+private func racing<T: Sendable, C: Clock>(
+    _ limit: Duration,
+    clock: C,
+    what: String?,
+    _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T where C.Duration == Duration {
     let race = BoundedWaitRace<T>()
     return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { continuation in

@@ -159,6 +159,7 @@ public enum BuiltProduct {
         environment: [String: String?] = [:],
         timeLimit: Duration = BoundedWaitLimit.standard
     ) async throws -> Result {
+        let began = ContinuousClock.now
         let started = try await start(executable, arguments, environment: environment)
         let timedOut = Lock(false)
         let watchdog = Task {
@@ -171,8 +172,11 @@ public enum BuiltProduct {
         let (stdout, stderr) = await (standardOutput, standardError)
         let status = await started.exit()
         watchdog.cancel()
-        if timedOut.withLock({ $0 }) {
-            throw WaitTimedOut(limit: timeLimit, what: "the end of \(commandLine(started.name, arguments))")
+        let what = "the end of \(commandLine(started.name, arguments))"
+        let killed = timedOut.withLock { $0 }
+        WaitTimes.note(what, limit: timeLimit, elapsed: began.duration(to: .now), outcome: killed ? .timedOut : .came)
+        if killed {
+            throw WaitTimedOut(limit: timeLimit, what: what)
         }
         OutputAttachment.recordProcess(
             started.name, arguments, status: status, standardOutput: stdout, standardError: stderr)

@@ -7,8 +7,10 @@ extension DispatchSemaphore {
     public func waitBounded(_ what: String, within limit: Duration = BoundedWaitLimit.standard) throws {
         let (seconds, attoseconds) = limit.components
         let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        guard wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success else {
-            throw WaitTimedOut(limit: limit, what: what)
+        try WaitTimes.timingSync(what, limit: limit) {
+            guard wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success else {
+                throw WaitTimedOut(limit: limit, what: what)
+            }
         }
     }
 }

@@ -30,6 +30,7 @@ TOOLS = {
     "soak": ("tools.soak", "poi-server under a mix of clients for a while"),
     "steps": ("tools.steps", "the talk's steps replayed chapter by chapter"),
     "support-fresh-package": ("tools.support_fresh_package", "the portable test support from a fresh package"),
+    "wait-times": ("tools.wait_times", "how long the tests' bounded waits took, beside their bounds"),
     "workshop": ("tools.workshop.command", "the workshop's exercises, plan and rehearsal (scripts/workshop)"),
 }
 SCRIPTS = Path(__file__).resolve().parent.parent
