@@ -8,6 +8,7 @@ import unittest
 from pathlib import Path
 
 from pyramidkit.run.errors import UsageError
+
 from tools import wait_times
 
 LINES = (
@@ -57,6 +58,7 @@ class WaitTimesTests(unittest.TestCase):
     def test_files_are_summed(self):
         other = self.write("10.000000\t2.000000\tcame\tthe gpsd fix\n", "other.tsv")
         status, out = self.run_tool(str(self.write(LINES)), str(other))
+        self.assertEqual(status, 0)
         self.assertIn("bound 10 s: 3 waits came, the slowest in 2.000 s (the bound is 5 times that)", out)
         self.assertIn("[other.tsv]", out)
         self.assertIn("5 waits in 2 files", out)
