@@ -22,6 +22,11 @@ public struct StubServerRoutes: Sendable {
     public var fault: StubServerFault?
     /// How long the `slow` fault waits.
     public var slowDelay: Duration
+    /// Whether the list comes nearest first, or in the order of `places`.
+    ///
+    /// The talk's server promises no order, and a client that cuts the list before it sorts it shows the wrong
+    /// places: only a server that does not sort tells such a client apart (`POICommandIntegrationTests`).
+    public var nearestFirst = true
 
     /// How long the `slow` fault waits unless told otherwise.
     public static let defaultSlowDelay: Duration = .seconds(2)
@@ -163,11 +168,13 @@ public struct StubServerRoutes: Sendable {
     }
 
     /// The places within the radius, nearest first, at most `limit` of them; without a radius, places without a
-    /// position come last.
+    /// position come last; in the order of `places` instead when `nearestFirst` is off.
     private func nearby(_ query: Query) -> [PointOfInterest] {
-        let sorted = places.nearestFirst(from: query.position).filter { nearby in
+        let listed = places.map { NearbyPlace(place: $0, distance: $0.distance(from: query.position)) }
+        let ordered = nearestFirst ? places.nearestFirst(from: query.position) : listed
+        let within = ordered.filter { nearby in
             query.radius.map { radius in nearby.distance.map { $0.meters <= radius } ?? false } ?? true
         }
-        return sorted.prefix(query.limit ?? sorted.count).map(\.place)
+        return within.prefix(query.limit ?? within.count).map(\.place)
     }
 }

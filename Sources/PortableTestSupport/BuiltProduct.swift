@@ -143,7 +143,7 @@ public enum BuiltProduct {
         _ name: String,
         _ arguments: [String],
         environment: [String: String?] = [:],
-        timeLimit: Duration = BoundedWaitLimit.standard
+        timeLimit: Duration = BoundedWaitLimit.program
     ) async throws -> Result {
         try await run(product(name), arguments, environment: environment, timeLimit: timeLimit)
     }
@@ -157,7 +157,7 @@ public enum BuiltProduct {
         _ executable: URL,
         _ arguments: [String],
         environment: [String: String?] = [:],
-        timeLimit: Duration = BoundedWaitLimit.standard
+        timeLimit: Duration = BoundedWaitLimit.program
     ) async throws -> Result {
         let began = ContinuousClock.now
         let started = try await start(executable, arguments, environment: environment)
@@ -202,7 +202,7 @@ public enum BuiltProduct {
         _ arguments: [String],
         environment: [String: String?] = [:],
         readyWhen isReady: (@Sendable (String) -> Bool)? = nil,
-        readyWithin: Duration = BoundedWaitLimit.standard,
+        readyWithin: Duration = BoundedWaitLimit.program,
         stopSignal: Int32 = SIGTERM,
         killAfter: Duration = .seconds(5),
         attachingOutput: Bool = false,

@@ -82,7 +82,7 @@ public struct ProgramUnderTest: Sendable {
     public func run(
         _ arguments: [String],
         environment changes: [String: String?] = [:],
-        timeLimit: Duration = BoundedWaitLimit.standard
+        timeLimit: Duration = BoundedWaitLimit.program
     ) async throws -> BuiltProduct.Result {
         switch mode {
         case .inProcess:

@@ -46,6 +46,12 @@ struct NearbyCommandInputTests {
         run("poi nearby --limit", .huge, "Int.max", ["--limit", "9223372036854775807"], ["Near", "Middle", "Far"]),
         run("poi nearby --limit", .empty, "a server with no places", places: [], ["--limit", "2"], []),
         run(
+            "poi nearby --limit", .empty, "not given, 3 listed farthest first: all, nearest first", [],
+            ["Near", "Middle", "Far"]),
+        run(
+            "poi nearby --limit", .boundary, "2 of 3 listed nearest last but one: the two nearest",
+            places: [middle, far, near], ["--limit", "2"], ["Near", "Middle"]),
+        run(
             "the answer's body", .valid, "the nearer of two second in the list: printed first", places: [middle, near],
             [], ["Near", "Middle"]),
         run("the answer's body", .boundary, "one place", places: [far], [], ["Far"]),
@@ -61,6 +67,8 @@ struct NearbyCommandInputTests {
     func nearby(_ input: InputCase<Run>) async throws {
         var configuration = StubServer.Configuration()
         configuration.routes.places = input.value.places
+        // The server lists them in its own order, as the talk's server may: poi must sort before it cuts.
+        configuration.routes.nearestFirst = false
         let server = try StubServer(configuration: configuration)
         defer { server.stop() }
         let arguments =

@@ -139,9 +139,10 @@ struct BuiltProductTests {
         #expect(clock.now - start < .seconds(5), "the process was not killed")
     }
 
-    @Test("A run's default limit is the standard bound of a wait")
-    func defaultTimeLimit() {
+    @Test("The bounds a test gets when it names none: 10 s in process, 20 s for a launched program")
+    func defaultBounds() {
         #expect(BoundedWaitLimit.standard == .seconds(10))
+        #expect(BoundedWaitLimit.program == .seconds(20))
     }
 
     @Test("A process not ready within its bound is stopped, and the call throws WaitTimedOut naming its ready line")

@@ -36,6 +36,28 @@ struct StubServerRoutesTests {
         #expect(places.last?.name == "Winchester Mystery House")
     }
 
+    @Test("Not nearest first: the places in the order listed, radius and limit applied in that order")
+    func listedOrder() throws {
+        var routes = StubServerRoutes(places: Array(PointOfInterest.sanJose.reversed()))
+        routes.nearestFirst = false
+        let query = ["lat": "37.3293", "long": "-121.8893"]
+        let all = try Self.places(routes.reply(to: Self.request("/locations", query)))
+        #expect(all.map(\.name) == PointOfInterest.sanJose.reversed().map(\.name))
+        var limited = query
+        limited["limit"] = "2"
+        let two = try Self.places(routes.reply(to: Self.request("/locations", limited)))
+        #expect(two.map(\.name) == Array(PointOfInterest.sanJose.reversed().prefix(2)).map(\.name))
+        var near = query
+        near["radius"] = "300"
+        let within = try Self.places(routes.reply(to: Self.request("/locations", near)))
+        let nearest = [
+            "San Jose McEnery Convention Center", "Center for the Performing Arts",
+            "San Jose Museum of Quilts & Textiles", "The Tech Interactive",
+        ]
+        #expect(within.map(\.name) == PointOfInterest.sanJose.reversed().map(\.name).filter(nearest.contains))
+        #expect(within.map(\.name) != nearest)
+    }
+
     @Test("radius and limit narrow the list")
     func radiusAndLimit() throws {
         let near = try Self.places(
