@@ -6,17 +6,23 @@ import Foundation
     import Darwin
 #endif
 
-/// Where the bounded waits write how long each took, so that their bounds come from measurements: when the variable
-/// `POI_WAIT_TIMES` names a file, every bounded wait that ends appends a line to it, `limit`, `seconds` it took,
-/// `outcome` and `what`, separated by tabs. `scripts/tool wait-times` reads the files of a run (the tiers under
-/// load, under each sanitizer) and says, for each bound, the slowest wait it held and how many times over that the
-/// bound is.
+/// Where the bounded waits write how long each took, so that their bounds come from measurements.
 ///
-/// Off unless the variable is set: a test run pays one environment lookup per wait.
+/// When the variable `POI_WAIT_TIMES` names a file, every bounded wait that ends appends a line to it: its bound,
+/// the seconds it took, how it ended and what it waited for, separated by tabs. `scripts/tool wait-times` reads the
+/// files of a run (the tiers under load, under each sanitizer) and says, for each bound, the slowest wait it held and
+/// how many times over that the bound is.
+///
+/// Off unless the variable is set: the variable is read once, and a wait then pays one test of it.
 enum WaitTimes {
     /// How a bounded wait ended.
     enum Outcome: String {
-        case came, timedOut = "timed-out", failed
+        /// What it waited for came.
+        case came
+        /// Its own bound passed first.
+        case timedOut = "timed-out"
+        /// It threw something else, a time-out of a wait inside it included.
+        case failed
     }
 
     /// The file named by `POI_WAIT_TIMES`, read once.
