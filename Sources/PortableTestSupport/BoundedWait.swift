@@ -176,3 +176,43 @@ private final class BoundedWaitRace<T: Sendable>: Sendable {
         continuation?.resume(with: result)
     }
 }
+
+/// `work`, a blocking call, run on a thread of its own and awaited for at most `limit`.
+///
+/// An async test's way to block on the code under test (a socket's `accept`, a read, a server's stop) without
+/// blocking a thread of the concurrency pool, and without hanging when the call never returns: on the deadline this
+/// throws `WaitTimedOut` naming `what`, and the thread is left blocked where it is.
+public func boundedBlockingCall<T: Sendable>(
+    _ what: String,
+    within limit: Duration = BoundedWaitLimit.standard,
+    _ work: @escaping @Sendable () -> T
+) async throws -> T {
+    try await withBoundedWait(limit, what: what) { await DedicatedThread.run(work) }
+}
+
+/// `boundedBlockingCall(_:within:_:)` for a call that throws: its error is passed on.
+public func boundedBlockingCall<T: Sendable>(
+    _ what: String,
+    within limit: Duration = BoundedWaitLimit.standard,
+    _ work: @escaping @Sendable () throws -> T
+) async throws -> T {
+    try await withBoundedWait(limit, what: what) { try await DedicatedThread.run(work) }
+}
+
+/// Returns once `condition` holds, yielding between its tests, or throws `WaitTimedOut` naming `what` when it has not
+/// within `limit`.
+///
+/// For a test that waits for the code under test to reach a state it has no event for (a call counted by a fault
+/// injector): a bare `while !condition() { await Task.yield() }` spins forever when the state never comes.
+public func boundedUntil(
+    _ what: String,
+    within limit: Duration = BoundedWaitLimit.standard,
+    _ condition: @escaping @Sendable () -> Bool
+) async throws {
+    try await withBoundedWait(limit, what: what) {
+        while !condition() {
+            try Task.checkCancellation()
+            await Task.yield()
+        }
+    }
+}

@@ -101,7 +101,9 @@ struct POICommandIntegrationTests {
             sessionDelegate: spy)
         #expect((places != nil) == (fault == nil))
         // A session left valid is never invalidated: the wait is bounded, so that the test fails instead.
-        let invalidated = await BlockingCall.run { spy.invalidated.wait(timeout: .now() + 5) }
+        let invalidated = try await boundedBlockingCall("the session's invalidation") {
+            spy.invalidated.wait(timeout: .now() + 5)
+        }
         #expect(invalidated == .success, "the session was not invalidated")
     }
 }

@@ -2,6 +2,7 @@ import POICommandLine
 import POILock
 import POIServerCommand
 import POISockets
+import PortableTestSupport
 import Testing
 
 /// poi-server's program run in process: it serves until its injected stop trigger fires, or says it cannot listen.
@@ -26,7 +27,7 @@ struct ServerCommandIntegrationTests {
         let url = try #require(try await lines.boundedNext("the server's line with its URL"))
         let port = try #require(UInt16(url.split(separator: ":").last ?? ""))
         #expect(url == "http://127.0.0.1:\(port)")
-        let answer = try await BlockingCall.run {
+        let answer = try await boundedBlockingCall("the server's answer to /health", within: .seconds(15)) {
             let deadline = ContinuousClock.now.advanced(by: .seconds(10))
             let connection = try LineConnection(host: "127.0.0.1", port: port, deadline: deadline)
             try connection.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")

@@ -20,7 +20,7 @@ struct SocketListenerTests {
         let injector = FaultInjector()
         let listener = try SocketListener(faults: injector.faults)
         let thread = Lock<KernelThread?>(nil)
-        async let accepted = BlockingCall.run {
+        async let accepted = boundedBlockingCall("the blocked accept's wake by stop()") {
             thread.withLock { $0 = .current() }
             return listener.accept() == nil
         }
@@ -28,7 +28,7 @@ struct SocketListenerTests {
         try await KernelThread.waitUntilAsleep(
             { thread.withLock { $0 } }, after: { injector.count(of: .pollListener) > 0 })
         listener.stop()
-        #expect(await accepted)
+        #expect(try await accepted)
         #expect(listener.accept() == nil)
         // The socket and both ends of its wake pipe, once the woken thread has let go of them.
         #expect(injector.count(of: .close) == 3)
@@ -39,7 +39,7 @@ struct SocketListenerTests {
         let injector = FaultInjector()
         let listener = try SocketListener(faults: injector.faults)
         let thread = Lock<KernelThread?>(nil)
-        async let waited: SocketError? = BlockingCall.run {
+        async let waited: SocketError? = boundedBlockingCall("the blocked waitForConnection's wake by stop()") {
             thread.withLock { $0 = .current() }
             do throws(SocketError) {
                 try listener.waitForConnection(until: .now.advanced(by: .seconds(60)))
@@ -51,7 +51,7 @@ struct SocketListenerTests {
         try await KernelThread.waitUntilAsleep(
             { thread.withLock { $0 } }, after: { injector.count(of: .pollListener) > 0 })
         listener.stop()
-        #expect(await waited == .closed)
+        #expect(try await waited == .closed)
     }
 
     @Test("A listener no thread waits on is closed at once by stop(), wake pipe and all")
@@ -98,7 +98,7 @@ struct SocketListenerTests {
             host: "127.0.0.1", port: listener.port, deadline: .now.advanced(by: .seconds(10)))
         defer { client.close() }
         let server = try #require(listener.accept())
-        async let read: SocketError? = BlockingCall.run {
+        async let read: SocketError? = boundedBlockingCall("the blocked read's end by stop()", within: .seconds(15)) {
             do throws(SocketError) {
                 _ = try Socket.receive(from: server, deadline: .now.advanced(by: .seconds(10)))
                 return nil
@@ -107,7 +107,7 @@ struct SocketListenerTests {
             }
         }
         listener.stop()
-        #expect(await read == .closed)
+        #expect(try await read == .closed)
         #expect(server.isClosed)
     }
 
@@ -153,7 +153,7 @@ struct SocketListenerTests {
                 .count
         }
         #expect(received == size)
-        while wrote.withLock({ $0 }) == nil { await Task.yield() }
+        try await boundedUntil("the writer's end") { wrote.withLock { $0 } != nil }
         #expect(throws: Never.self) { try wrote.withLock { $0 }?.get() }
     }
 

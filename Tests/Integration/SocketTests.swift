@@ -1,3 +1,4 @@
+import PortableTestSupport
 import Testing
 
 @testable import POISockets
@@ -166,11 +167,12 @@ struct SocketTests {
         defer { listener.stop() }
         defer { client.close() }
         let lingering = Task.detached {
-            await BlockingCall.run {
+            try await boundedBlockingCall("the lingering close", within: .seconds(25)) {
                 Socket.closeLingering(server, discardingAtMost: 1 << 20, until: .now.advanced(by: .seconds(20)))
             }
         }
-        let ending = await BlockingCall.run { () -> SocketError? in
+        let ending = try await boundedBlockingCall("the client's read of the lingering close", within: .seconds(15)) {
+            () -> SocketError? in
             do throws(SocketError) {
                 _ = try Socket.receive(from: client, deadline: Self.deadline())
                 return nil
@@ -190,7 +192,7 @@ struct SocketTests {
     func lineLimit(size: Int, expected: SocketError) async throws {
         let listener = try SocketListener()
         defer { listener.stop() }
-        try await BlockingCall.run {
+        try await boundedBlockingCall("the line read up to its limit", within: .seconds(15)) {
             let connection = try LineConnection(host: "127.0.0.1", port: listener.port, deadline: Self.deadline())
             guard let server = listener.accept() else { throw SocketError.closed }
             // Another thread writes (a MiB does not fit in the socket buffers) and closes: no newline ever comes.
@@ -206,7 +208,7 @@ struct SocketTests {
     func linesAcrossReads() async throws {
         let listener = try SocketListener()
         defer { listener.stop() }
-        try await BlockingCall.run {
+        try await boundedBlockingCall("the lines read across reads", within: .seconds(15)) {
             let connection = try LineConnection(host: "127.0.0.1", port: listener.port, deadline: Self.deadline())
             guard let server = listener.accept() else { throw SocketError.closed }
             defer { server.close() }
@@ -225,7 +227,7 @@ struct SocketTests {
     func eachByteSearchedOnce() async throws {
         let listener = try SocketListener()
         defer { listener.stop() }
-        try await BlockingCall.run {
+        try await boundedBlockingCall("the long line read in pieces", within: .seconds(15)) {
             let connection = try LineConnection(host: "127.0.0.1", port: listener.port, deadline: Self.deadline())
             guard let server = listener.accept() else { throw SocketError.closed }
             defer { server.close() }

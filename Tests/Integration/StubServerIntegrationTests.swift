@@ -37,7 +37,9 @@ struct StubServerIntegrationTests {
     /// Sends `bytes` on a new connection and returns everything the server sent before closing; the blocking
     /// socket calls run on a thread of their own, off the cooperative pool.
     static func exchange(_ bytes: [UInt8], host: String = "127.0.0.1", port: UInt16) async throws -> String {
-        try await BlockingCall.run { try blockingExchange(bytes, host: host, port: port) }
+        try await boundedBlockingCall("the server's answer", within: .seconds(15)) {
+            try blockingExchange(bytes, host: host, port: port)
+        }
     }
 
     private static func blockingExchange(_ bytes: [UInt8], host: String = "127.0.0.1", port: UInt16) throws -> String {
@@ -238,7 +240,7 @@ struct StubServerIntegrationTests {
             $0.lingeringTime = .milliseconds(100)
         } _: { server in
             let port = server.port
-            let (first, next) = try await BlockingCall.run {
+            let (first, next) = try await boundedBlockingCall("the two clients' answers", within: .seconds(15)) {
                 let deadline = ContinuousClock.now.advanced(by: .seconds(10))
                 // The server's only place: a client answered 431 that reads the answer and its end, and stays.
                 let staying = try Socket.connect(host: "127.0.0.1", port: port, deadline: deadline)
@@ -264,7 +266,7 @@ struct StubServerIntegrationTests {
             // A head that never ends, up to 64 MiB of it: far more than the server discards and the socket buffers
             // hold, so a write fails once the server has closed.
             let most = 64 * 1024 * 1024
-            let sent = try await BlockingCall.run {
+            let sent = try await boundedBlockingCall("the writes until the server closes", within: .seconds(15)) {
                 let deadline = ContinuousClock.now.advanced(by: .seconds(10))
                 let socket = try Socket.connect(host: "127.0.0.1", port: port, deadline: deadline)
                 defer { socket.close() }
@@ -287,7 +289,9 @@ struct StubServerIntegrationTests {
             $0.idleTimeout = .milliseconds(100)
         } _: { server in
             let port = server.port
-            try await BlockingCall.run {
+            try await boundedBlockingCall(
+                "the silent clients' 408s and the third client's answer", within: .seconds(15)
+            ) {
                 let deadline = ContinuousClock.now.advanced(by: .seconds(10))
                 // Two silent clients take both places; the server answers each 408 when its idle time is up.
                 let silent = try (0..<2).map { _ in
@@ -330,7 +334,7 @@ struct StubServerIntegrationTests {
             $0.idleTimeout = .seconds(60)
         } _: { server in
             let port = server.port
-            let idle = try await BlockingCall.run {
+            let idle = try await boundedBlockingCall("32 idle clients' connections", within: .seconds(15)) {
                 try (0..<32).map { _ in
                     try Socket.connect(host: "127.0.0.1", port: port, deadline: .now.advanced(by: .seconds(10)))
                 }
@@ -340,7 +344,7 @@ struct StubServerIntegrationTests {
             }
             let answer = try await Self.get("/health", port: port)
             #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"))
-            let answered = await BlockingCall.run {
+            let answered = try await boundedBlockingCall("the idle clients' answers") {
                 idle.filter { socket in
                     do throws(SocketError) {
                         try Socket.waitUntilReadable(socket, until: .now)
@@ -363,7 +367,9 @@ struct StubServerIntegrationTests {
             $0.idleTimeout = .milliseconds(100)
         } _: { server in
             let port = server.port
-            let (answer, unsent) = try await BlockingCall.run {
+            let (answer, unsent) = try await boundedBlockingCall(
+                "the answer to a request with a body", within: .seconds(15)
+            ) {
                 let deadline = ContinuousClock.now.advanced(by: .seconds(10))
                 let socket = try Socket.connect(host: "127.0.0.1", port: port, deadline: deadline)
                 defer { socket.close() }
@@ -399,7 +405,7 @@ struct StubServerIntegrationTests {
     func hangUp() async throws {
         try await Self.withStubServer { server in
             let port = server.port
-            try await BlockingCall.run {
+            try await boundedBlockingCall("twenty clients that hang up mid-request", within: .seconds(15)) {
                 let deadline = ContinuousClock.now.advanced(by: .seconds(5))
                 for _ in 0..<20 {
                     let socket = try Socket.connect(host: "127.0.0.1", port: port, deadline: deadline)
@@ -529,7 +535,9 @@ struct StubServerIntegrationTests {
             host: "127.0.0.1", port: server.port, deadline: .now.advanced(by: .seconds(10)))
         defer { client.close() }
         // An idle client: the server would answer it 408 only after its idle timeout (5 s), so bytes mean no stop.
-        async let read: Result<[UInt8], SocketError> = BlockingCall.run {
+        async let read: Result<[UInt8], SocketError> = boundedBlockingCall(
+            "the held client's read", within: .seconds(15)
+        ) {
             do throws(SocketError) {
                 return .success(try Socket.receive(from: client, deadline: .now.advanced(by: .seconds(10))))
             } catch {
@@ -546,7 +554,7 @@ struct StubServerIntegrationTests {
         }
         // A connection the server has not accepted yet is reset when the listening socket closes; one it holds is
         // closed. Either way the client's read ends.
-        let ended = await read
+        let ended = try await read
         #expect(ended == .failure(.closed) || ended == .failure(.reset))
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import POILock
 import POITestSupport
+import PortableTestSupport
 import Testing
 
 @testable import POISockets
@@ -396,10 +397,10 @@ struct SystemCallFaultsTests {
             afterAccept: nil)
         let client = try Socket.connect(host: "127.0.0.1", port: listener.port, deadline: Self.deadline())
         defer { client.close() }
-        async let accepted = BlockingCall.run { listener.accept() == nil }
-        while injector.count(of: .accept) < 1 { await Task.yield() }
+        async let accepted = boundedBlockingCall("the waiting accept's wake by stop()") { listener.accept() == nil }
+        try await boundedUntil("the listener's first accept") { injector.count(of: .accept) >= 1 }
         listener.stop()
-        #expect(await accepted)
+        #expect(try await accepted)
         #expect(injector.count(of: .accept) == 1)  // one try, one wait, ended by stop()
     }
 

@@ -15,6 +15,10 @@ workshop's):
 - an awaited `.value` of a task the same file makes (`let load = Task { ... }`, `Task.detached`): the task runs the
   code under test, and a loop that swallows its cancellation never ends it (`task.boundedValue("what")` is the bounded
   one);
+- a blocking call awaited on a thread of its own (`BlockingCall.run { ... }`), which waits as long as the call
+  blocks (`boundedBlockingCall("what") { ... }` is the bounded one);
+- a loop that yields until a state comes (`while count < 1 { await Task.yield() }`), which spins forever when it
+  never does (`boundedUntil("what") { count >= 1 }`);
 - an awaited `next()` of an iterator the same file makes (`var arrivals = stream.makeAsyncIterator()`): the code under
   test reports on the stream, and one that never reports leaves the test waiting (`iterator.boundedNext("what")`).
 
@@ -39,7 +43,9 @@ ITERATOR_NEXT = re.compile(r"\bawait\s+(\w+)\.next\(\)")
 ITERATOR_MADE = r"\b(?:let|var)\s+NAME\s*=\s*[\w.]+\.makeAsyncIterator\(\)"
 TASK_VALUE = re.compile(r"\bawait\s+(\w+)\.value\b")
 TASK_MADE = r"\b(?:let|var)\s+NAME\s*=\s*Task(?:\.detached)?\s*(?:<[^>]*>\s*)?[{(]"
-BOUNDING = re.compile(r"\b(?:withBoundedWait|boundedWait|boundedContinuation)\b")
+BOUNDING = re.compile(r"\b(?:withBoundedWait|boundedWait|boundedContinuation|boundedBlockingCall|boundedUntil)\b")
+BLOCKING_CALL = re.compile(r"\bBlockingCall\.run\b")
+SPIN = re.compile(r"\bwhile\b[^\n]*\{\s*await\s+Task\.yield\(\)\s*\}")
 SAID = re.compile(r"//\s*bounded:\s*\S")
 ABOVE = 3  # how many lines above a wait its `// bounded:` may stand (a statement the formatter folds)
 INSTEAD = {
@@ -48,6 +54,8 @@ INSTEAD = {
     "blocking": "boundedWait(\"what\") { ... } (or withBoundedWait in an async test) around it",
     "task value": "task.boundedValue(\"what it waits for\")",
     "stream element": "iterator.boundedNext(\"what it waits for\")",
+    "blocking call": "boundedBlockingCall(\"what it waits for\") { ... }",
+    "spin": "try await boundedUntil(\"what it waits for\") { condition }",
 }
 
 
@@ -125,7 +133,8 @@ def waits_in(name: str, text: str) -> list[Wait]:
     found: list[Wait] = []
     tasks = {name for name in set(TASK_VALUE.findall(code)) if re.search(TASK_MADE.replace("NAME", re.escape(name)), code)}
     task_values = re.compile(r"\bawait\s+(?:" + "|".join(sorted(tasks)) + r")\.value\b") if tasks else None
-    kinds = [("continuation", CONTINUATION), ("wait", UNTIMED_WAIT), ("blocking", BLOCKING)]
+    kinds = [("continuation", CONTINUATION), ("wait", UNTIMED_WAIT), ("blocking", BLOCKING),
+             ("blocking call", BLOCKING_CALL), ("spin", SPIN)]
     if task_values:
         kinds.append(("task value", task_values))
     iterators = {name for name in set(ITERATOR_NEXT.findall(code))

@@ -67,6 +67,19 @@ _ = await worker.value
         self.assertIn('(use task.boundedValue("what it waits for"))',
                       str(next(wait for wait in check_waits.waits_in("T.swift", text) if wait.line == 4)))
 
+    def test_a_blocking_call_and_a_spin_count_unless_a_bounded_helper_holds_them(self):
+        text = """async let accepted = BlockingCall.run { listener.accept() == nil }
+while injector.count(of: .accept) < 1 { await Task.yield() }
+while wrote.withLock({ $0 }) == nil { await Task.yield() }
+async let bounded = boundedBlockingCall("the accept") { listener.accept() == nil }
+try await boundedUntil("the first accept") { injector.count(of: .accept) >= 1 }
+while received < size {
+    received += 1
+}
+"""
+        found = [(wait.line, wait.kind) for wait in check_waits.waits_in("T.swift", text)]
+        self.assertEqual(found, [(1, "blocking call"), (2, "spin"), (3, "spin")])
+
     def test_a_marker_more_than_three_lines_above_does_not_count(self):
         text = "// bounded: far away\n\n\n\nsemaphore.wait()\n"
         self.assertEqual([wait.said for wait in check_waits.waits_in("T.swift", text)], [False])
