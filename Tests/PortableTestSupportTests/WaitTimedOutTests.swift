@@ -210,3 +210,43 @@ struct SemaphoreWaitBoundedTests {
         }
     }
 }
+
+/// `boundedBlockingCall` and `boundedUntil`: the value or the state in time; at the bound, `WaitTimedOut` naming the
+/// wait, and the test goes on while the blocked thread stays where it is.
+@Suite("A blocking call's and a state's bounded waits")
+struct BlockingCallBoundedTests {
+    struct Refused: Error, Equatable {}
+
+    @Test("A blocking call's value, and its error passed on")
+    func value() async throws {
+        #expect(try await boundedBlockingCall("the sum", within: .seconds(5)) { 2 + 3 } == 5)
+        await #expect(throws: Refused()) {
+            try await boundedBlockingCall("the refusal", within: .seconds(5)) { () throws -> Int in throw Refused() }
+        }
+    }
+
+    @Test("A call that blocks past its bound throws, naming it; its thread is left blocked until released")
+    func blockedPastTheBound() async throws {
+        let never = DispatchSemaphore(value: 0)
+        await #expect(throws: WaitTimedOut(limit: .milliseconds(20), what: "the accept")) {
+            try await boundedBlockingCall("the accept", within: .milliseconds(20)) { never.wait() }  // bounded: the test's own gate, opened below
+        }
+        never.signal()  // the thread it left blocked ends
+    }
+
+    @Test("A state that comes returns; one that never does throws at the bound, naming it")
+    func until() async throws {
+        let count = Lock(0)
+        let counting = Task {
+            for _ in 0..<3 {
+                count.withLock { $0 += 1 }
+                await Task.yield()
+            }
+        }
+        try await boundedUntil("three counts", within: .seconds(5)) { count.withLock { $0 } >= 3 }
+        try await counting.boundedValue("the counting's end")
+        await #expect(throws: WaitTimedOut(limit: .milliseconds(20), what: "a fourth count")) {
+            try await boundedUntil("a fourth count", within: .milliseconds(20)) { count.withLock { $0 } >= 4 }
+        }
+    }
+}
