@@ -67,7 +67,10 @@ let package = Package(
         .target(
             name: "POILocation", dependencies: ["POIDomain", "POILock", "POISockets"], swiftSettings: swiftSettings),
         // 2. The stub server: the places over HTTP on POSIX sockets, with fault scenarios for end-to-end tests.
-        .target(name: "POIServer", dependencies: ["POIDomain", "POISockets", "POIHTTP"], swiftSettings: swiftSettings),
+        .target(
+            name: "POIServer", dependencies: ["POIDomain", "POILock", "POISockets", "POIHTTP"],
+            swiftSettings: swiftSettings
+        ),
 
         // 3. App logic: the places list model, FeaturedPlaceManager, the launch shortcut. No server, no URLSession.
         .target(name: "POIApp", dependencies: ["POIDomain", "POILocation", "POILock"], swiftSettings: swiftSettings),

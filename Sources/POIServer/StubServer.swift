@@ -1,6 +1,7 @@
 import Dispatch
 public import Foundation
 import POIDomain
+import POILock
 public import POISockets
 
 /// The package's HTTP server for places: the talk's local mock server, whose data tests control.
@@ -63,6 +64,8 @@ public final class StubServer: Sendable {
 
     private let listener: SocketListener
     private let slots: DispatchSemaphore
+    /// How many of `slots` connections hold: taken when a connection is accepted, given back when it has been served.
+    private let held = Lock(0)
     private let finished = DispatchSemaphore(value: 0)
     private let loopEnding: (@Sendable () -> Void)?
 
@@ -126,6 +129,25 @@ public final class StubServer: Sendable {
         listener.stop()
     }
 
+    /// How many connections hold a place among `maximumConnections` now: accepted, and not yet served and closed.
+    ///
+    /// Zero once every connection has ended. A connection that never gives its place back (a path that returns
+    /// before it) keeps it above zero for good, and a test that waits for zero after `stop()` fails, naming the
+    /// wait (`StubServerIntegrationTests`).
+    public var connectionsHeld: Int {
+        held.withLock { $0 }
+    }
+
+    /// Gives back the places that connections never gave back, before the semaphore that counts them is freed.
+    ///
+    /// libdispatch stops the process (SIGILL, "Semaphore object deallocated while in use") when a semaphore is freed
+    /// with a value below the one it was made with: a leaked place would crash the whole test binary, every later
+    /// test's result lost, at whatever moment the last reference went. The tests see the leak in `connectionsHeld`
+    /// instead, as a named failure.
+    deinit {
+        for _ in 0..<held.withLock({ $0 }) { slots.signal() }
+    }
+
     /// Blocks until the accept loop has ended after `stop()`.
     public func waitUntilStopped() {
         finished.wait()
@@ -141,10 +163,12 @@ public final class StubServer: Sendable {
                 loopEnding?()
                 return
             }
+            held.withLock { $0 += 1 }
             // A thread per connection: the I/O blocks (see BlockingCall for why not a global queue).
             BlockingCall.start { [self] in
                 serve(client)
                 client.close()
+                held.withLock { $0 -= 1 }
                 slots.signal()
             }
         }

@@ -30,8 +30,18 @@ struct StubServerIntegrationTests {
         var configuration = StubServer.Configuration()
         configure(&configuration)
         let server = try StubServer(configuration: configuration)
-        defer { server.stop() }
-        return try await body(server)
+        let result: T
+        do {
+            result = try await body(server)
+        } catch {
+            server.stop()
+            throw error
+        }
+        server.stop()
+        // Each connection gives its place back when it ends: a path that forgets leaves it held for good (and, before
+        // StubServer's deinit gave such places back, crashed the test binary as the semaphore was freed).
+        try await boundedUntil("every connection's place given back after the stop") { server.connectionsHeld == 0 }
+        return result
     }
 
     /// Sends `bytes` on a new connection and returns everything the server sent before closing; the blocking
@@ -526,6 +536,21 @@ struct StubServerIntegrationTests {
         #expect(returned.wait(timeout: .now() + .milliseconds(50)) == .timedOut)
         letGo.signal()
         #expect(returned.wait(timeout: .now() + 10) == .success)
+    }
+
+    @Test("A connection holds a place while it is served and gives it back when it ends")
+    func connectionsHeld() async throws {
+        try await Self.withStubServer { server in
+            #expect(server.connectionsHeld == 0)
+            let client = try Socket.connect(
+                host: "127.0.0.1", port: server.port, deadline: .now.advanced(by: .seconds(10)))
+            // An idle client: served until the server's idle timeout (5 s), so its place stays taken meanwhile.
+            try await boundedUntil("the idle client's place taken") { server.connectionsHeld == 1 }
+            client.close()
+            try await boundedUntil("the idle client's place given back") { server.connectionsHeld == 0 }
+            _ = try await Self.get("/health", port: server.port)
+            try await boundedUntil("the answered client's place given back") { server.connectionsHeld == 0 }
+        }
     }
 
     @Test("stop() ends a connection the server holds, and waitUntilStopped may be asked again")
