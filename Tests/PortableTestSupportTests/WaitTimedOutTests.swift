@@ -229,7 +229,8 @@ struct BlockingCallBoundedTests {
     func blockedPastTheBound() async throws {
         let never = DispatchSemaphore(value: 0)
         await #expect(throws: WaitTimedOut(limit: .milliseconds(20), what: "the accept")) {
-            try await boundedBlockingCall("the accept", within: .milliseconds(20)) { never.wait() }  // bounded: the test's own gate, opened below
+            // A gate the test opens only after the time-out.
+            try await boundedBlockingCall("the accept", within: .milliseconds(20)) { never.wait() }
         }
         never.signal()  // the thread it left blocked ends
     }
