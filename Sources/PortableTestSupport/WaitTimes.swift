@@ -61,16 +61,9 @@ enum WaitTimes {
     ) async throws -> T {
         guard file != nil else { return try await wait() }
         let started = ContinuousClock.now
-        do {
-            let value = try await wait()
-            note(what, limit: limit, elapsed: started.duration(to: .now), outcome: .came, into: file)
-            return value
-        } catch {
-            note(
-                what, limit: limit, elapsed: started.duration(to: .now),
-                outcome: outcome(of: error, what, limit), into: file)
-            throw error
-        }
+        let result: Result<T, any Error>
+        do { result = .success(try await wait()) } catch { result = .failure(error) }
+        return try noted(result, what, limit: limit, since: started, into: file)
     }
 
     /// `timing(_:limit:_:)` for a synchronous wait.
@@ -79,14 +72,21 @@ enum WaitTimes {
     ) throws -> T {
         guard file != nil else { return try wait() }
         let started = ContinuousClock.now
-        do {
-            let value = try wait()
-            note(what, limit: limit, elapsed: started.duration(to: .now), outcome: .came, into: file)
+        return try noted(Result(catching: wait), what, limit: limit, since: started, into: file)
+    }
+
+    /// Notes how a wait begun at `started` ended, and returns its value or throws its error.
+    private static func noted<T>(
+        _ result: Result<T, any Error>, _ what: String?, limit: Duration, since started: ContinuousClock.Instant,
+        into file: String?
+    ) throws -> T {
+        let elapsed = started.duration(to: .now)
+        switch result {
+        case .success(let value):
+            note(what, limit: limit, elapsed: elapsed, outcome: .came, into: file)
             return value
-        } catch {
-            note(
-                what, limit: limit, elapsed: started.duration(to: .now),
-                outcome: outcome(of: error, what, limit), into: file)
+        case .failure(let error):
+            note(what, limit: limit, elapsed: elapsed, outcome: outcome(of: error, what, limit), into: file)
             throw error
         }
     }
