@@ -185,8 +185,8 @@ public final class StubServer: Sendable {
             case .complete(let request):
                 answer(request, on: client)
                 return
-            case .invalid(let reason):
-                send(.error(400, reason), to: client)
+            case .invalid(let reason, let status):
+                send(.error(status, reason), to: client)
                 closeLingering(client)
                 return
             case .tooLarge:
@@ -199,6 +199,12 @@ public final class StubServer: Sendable {
                     received += try Socket.receive(from: client, deadline: deadline)
                 } catch .timedOut {
                     send(.error(408, "no complete request within \(configuration.idleTimeout)"), to: client)
+                    return
+                } catch .closed where !received.isEmpty {
+                    // The client has finished sending, and what it sent is not a whole head: said, not just closed.
+                    send(
+                        .error(400, "the request ended before its head did (no empty line after the headers)"),
+                        to: client)
                     return
                 } catch {
                     return

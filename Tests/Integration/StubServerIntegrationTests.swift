@@ -133,9 +133,9 @@ struct StubServerIntegrationTests {
         arguments: [
             [UInt8]("GARBAGE\r\n\r\n".utf8),
             [UInt8]("GET\r\n\r\n".utf8),
-            [UInt8]("get /locations HTTP/1.1\r\n\r\n".utf8),
-            [UInt8]("GET locations HTTP/1.1\r\n\r\n".utf8),
-            [UInt8]("GET /health HTTP/1.1\r\nNoColonHere\r\n\r\n".utf8),
+            [UInt8]("GE(T /locations HTTP/1.1\r\nHost: x\r\n\r\n".utf8),
+            [UInt8]("GET locations HTTP/1.1\r\nHost: x\r\n\r\n".utf8),
+            [UInt8]("GET /health HTTP/1.1\r\nHost: x\r\nNoColonHere\r\n\r\n".utf8),
             [0x00, 0xFF, 0x13, 0x37, 0x0A],
             [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xFC, 0x03, 0x03],
         ]
@@ -177,7 +177,7 @@ struct StubServerIntegrationTests {
 
     /// A whole `GET /health` head of exactly `size` bytes, blank line included: one padding header fills it.
     static func head(ofSize size: Int) -> [UInt8] {
-        let start = "GET /health HTTP/1.1\r\nX-Padding: "
+        let start = "GET /health HTTP/1.1\r\nHost: x\r\nX-Padding: "
         let end = "\r\n\r\n"
         return Array((start + String(repeating: "a", count: size - start.utf8.count - end.utf8.count) + end).utf8)
     }
@@ -235,7 +235,8 @@ struct StubServerIntegrationTests {
     func postedBodyGetsTheAnswer() async throws {
         try await Self.withStubServer { server in
             let body = [UInt8](repeating: UInt8(ascii: "x"), count: 512 * 1024)
-            let head = "POST /locations HTTP/1.1\r\nContent-Type: text/plain\r\nContent-Length: \(body.count)\r\n\r\n"
+            let head =
+                "POST /locations HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: \(body.count)\r\n\r\n"
             let answer = try await Self.exchange(Array(head.utf8) + body, port: server.port)
             #expect(answer.hasPrefix("HTTP/1.1 405 Method Not Allowed\r\n"))
             #expect(answer.hasSuffix(#""status":405}"#))
@@ -258,7 +259,9 @@ struct StubServerIntegrationTests {
                 try Socket.send(Self.head(ofSize: 2048), to: staying)
                 let first = try Self.readToEnd(staying, deadline: deadline)
                 // The next client is served only once the server has stopped waiting for the first one to close.
-                return (first, try Self.blockingExchange(Array("GET /health HTTP/1.1\r\n\r\n".utf8), port: port))
+                return (
+                    first, try Self.blockingExchange(Array("GET /health HTTP/1.1\r\nHost: x\r\n\r\n".utf8), port: port)
+                )
             }
             #expect(first.hasPrefix("HTTP/1.1 431 "))
             #expect(next.hasPrefix("HTTP/1.1 200 OK\r\n"))
@@ -308,7 +311,8 @@ struct StubServerIntegrationTests {
                     try Socket.connect(host: "127.0.0.1", port: port, deadline: deadline)
                 }
                 defer { for socket in silent { socket.close() } }
-                let answer = try Self.blockingExchange(Array("GET /health HTTP/1.1\r\n\r\n".utf8), port: port)
+                let answer = try Self.blockingExchange(
+                    Array("GET /health HTTP/1.1\r\nHost: x\r\n\r\n".utf8), port: port)
                 #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"))
                 // The third client was served only after a silent one was answered and closed: on loopback that
                 // answer is already in its socket by now.

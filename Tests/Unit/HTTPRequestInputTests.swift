@@ -35,7 +35,7 @@ struct HTTPRequestInputTests {
 
     /// A `GET /health` head of exactly `size` bytes, blank line included.
     static func padded(_ size: Int) -> String {
-        let start = "GET /health HTTP/1.1\r\nX-Padding: "
+        let start = "GET /health HTTP/1.1\r\nHost: x\r\nX-Padding: "
         return start + String(repeating: "a", count: size - start.utf8.count - 4) + "\r\n\r\n"
     }
 
@@ -46,15 +46,18 @@ struct HTTPRequestInputTests {
         head(.valid, "bare newlines", "GET /health HTTP/1.0\nHost: x\n\n", .request(path: "/health", lat: nil)),
         head(.boundary, "exactly the limit, 100 bytes", padded(100), .request(path: "/health", lat: nil)),
         head(.boundary, "one byte over the limit", padded(101), .tooLarge),
-        head(.invalid, "a method in lower case", "get / HTTP/1.1\r\n\r\n", .invalid),
-        head(.invalid, "a header line with no colon", "GET / HTTP/1.1\r\nBroken\r\n\r\n", .invalid),
+        head(
+            .valid, "a method in lower case, a token (the routes answer it 405)", "get / HTTP/1.1\r\nHost: x\r\n\r\n",
+            .request(path: "/", lat: nil)),
+        head(.invalid, "a header line with no colon", "GET / HTTP/1.1\r\nHost: x\r\nBroken\r\n\r\n", .invalid),
+        head(.invalid, "HTTP/1.1 without a Host", "GET / HTTP/1.1\r\n\r\n", .invalid),
         head(.empty, "nothing yet", "", .incomplete),
         head(.huge, "1,000 bytes with no end", String(repeating: "G", count: 1000), .tooLarge),
         head(
-            .separator, "an encoded '&' and '=' in a value", "GET /locations?lat=1%262%3D3 HTTP/1.1\r\n\r\n",
+            .separator, "an encoded '&' and '=' in a value", "GET /locations?lat=1%262%3D3 HTTP/1.1\r\nHost: x\r\n\r\n",
             .request(path: "/locations", lat: "1&2=3")),
         head(
-            .separator, "a path that starts with //, kept a path", "GET //locations HTTP/1.1\r\n\r\n",
+            .separator, "a path that starts with //, kept a path", "GET //locations HTTP/1.1\r\nHost: x\r\n\r\n",
             .request(path: "//locations", lat: nil)),
         head(
             .separator, "a header value holding ':'", "GET /health HTTP/1.1\r\nHost: h:8080\r\n\r\n",
