@@ -149,20 +149,25 @@ public struct HTTPRequest: Equatable, Sendable {
     }
 
     /// The path and query of a target in origin form (`/locations?lat=1`) or absolute form
-    /// (`http://host/locations?lat=1`, which a server must accept: RFC 9112 §3.2.2).
+    /// (`http://host/locations?lat=1`, which a server must accept: RFC 9112 §3.2.2). The path is percent-decoded; the
+    /// query is read as a form (`FormURLEncoded`).
     private static func pathAndQuery(of target: String) throws -> (String, [URLQueryItem]) {
         let refused = HTTPHeadError(400, "the request target '\(target)' is neither a path nor an absolute URL")
-        if target.hasPrefix("/") {
+        let beforeFragment = target.prefix { $0 != "#" }
+        let question = beforeFragment.firstIndex(of: "?")
+        let resource = beforeFragment[..<(question ?? beforeFragment.endIndex)]
+        let query = question.map { FormURLEncoded.items(beforeFragment[beforeFragment.index(after: $0)...]) } ?? []
+        if resource.hasPrefix("/") {
             // Read behind a scheme and a host of no meaning, so that a path that starts with `//` stays a path and
             // is not taken for a host (`GET //locations` is the path `//locations`, which the routes do not have).
-            guard let components = URLComponents(string: "http://server" + target) else { throw refused }
-            return (components.path, components.queryItems ?? [])
+            guard let components = URLComponents(string: "http://server" + resource) else { throw refused }
+            return (components.path, query)
         }
-        let lowered = target.lowercased()
+        let lowered = resource.lowercased()
         guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"),
-            let components = URLComponents(string: target), components.host != nil
+            let components = URLComponents(string: String(resource)), components.host != nil
         else { throw refused }
-        return (components.path.isEmpty ? "/" : components.path, components.queryItems ?? [])
+        return (components.path.isEmpty ? "/" : components.path, query)
     }
 
 }
