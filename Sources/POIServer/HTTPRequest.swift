@@ -148,9 +148,10 @@ public struct HTTPRequest: Equatable, Sendable {
         }.mapError { $0 as? HTTPHeadError ?? HTTPHeadError(400, "\($0)") }
     }
 
-    /// The path and query of a target in origin form (`/locations?lat=1`) or absolute form
-    /// (`http://host/locations?lat=1`, which a server must accept: RFC 9112 §3.2.2). The path is percent-decoded; the
-    /// query is read as a form (`FormURLEncoded`).
+    /// The path and query of a target in origin form or absolute form.
+    ///
+    /// Origin form is `/locations?lat=1`; absolute form `http://host/locations?lat=1`, which a server must accept (RFC
+    /// 9112 §3.2.2). The path is percent-decoded; the query is read as a form (`FormURLEncoded`).
     private static func pathAndQuery(of target: String) throws -> (String, [URLQueryItem]) {
         let refused = HTTPHeadError(400, "the request target '\(target)' is neither a path nor an absolute URL")
         let beforeFragment = target.prefix { $0 != "#" }

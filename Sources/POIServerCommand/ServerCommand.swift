@@ -152,7 +152,9 @@ public struct ServerCommand: Sendable {
         do {
             return try JSONDecoder().decode([PointOfInterest].self, from: data)
         } catch let error as DecodingError {
-            throw CommandLineError(.invalidInput, "--data: \(path) is not a JSON array of places: \(error.reason)")
+            // Foundation calls a document with a number past a Double's range "not valid JSON": say which number.
+            let reason = OutOfRangeNumber.first(in: data)?.description ?? error.reason
+            throw CommandLineError(.invalidInput, "--data: \(path) is not a JSON array of places: \(reason)")
         } catch {
             throw CommandLineError(.invalidInput, "--data: \(path) is not a JSON array of places")
         }

@@ -64,6 +64,27 @@ struct ServerCommandInputTests {
             .separator, "a name holding a comma, a quote and a newline", #"[{"name":"A, \"B\"\nC"}]"#,
             .success(["A, \"B\"\nC"])),
         data(
+            .huge, "a latitude of 1e400, which JSON allows and a Double cannot hold: named, with where it stands",
+            "[\n" + #"{"name":"A","coordinate":{"latitude":1e400,"longitude":2}}]"#,
+            .failure(
+                CommandLineFailure(
+                    status: 65,
+                    message: notPlaces
+                        + ": the number 1e400 at [0].coordinate.latitude (line 2, column 38) is too large for a Double"
+                ))),
+        data(
+            .boundary, "a longitude of -1e-400, too small for a Double and not 0: named",
+            #"[{"name":"A"},{"name":"B","coordinate":{"latitude":1,"longitude":-1e-400}}]"#,
+            .failure(
+                CommandLineFailure(
+                    status: 65,
+                    message: notPlaces
+                        + ": the number -1e-400 at [1].coordinate.longitude (line 1, column 66) is too small"
+                ))),
+        data(
+            .boundary, "a latitude of 1e-300, small but a Double: read",
+            #"[{"name":"A","coordinate":{"latitude":1e-300,"longitude":2}}]"#, .success(["A"])),
+        data(
             .huge, "10,000 places", "[" + (1...10_000).map { #"{"name":"P\#($0)"}"# }.joined(separator: ",") + "]",
             .success((1...10_000).map { "P\($0)" })),
     ]
