@@ -20,7 +20,21 @@ func socketTypeNumber<Type: RawRepresentable>(_ type: Type) -> Int32 where Type.
     Int32(type.rawValue)
 }
 
-func systemSocket(_ family: Int32) -> Int32 { socket(family, systemStreamSocketType, 0) }
+/// A stream socket of `family`, kept from the programs this process starts from its first moment.
+///
+/// Linux makes it so as it creates it (`SOCK_CLOEXEC`), leaving no moment in which a program started by another thread
+/// could inherit it. Darwin has no such flag: `fcntl` sets `FD_CLOEXEC` right after, as it does here under Darwin's
+/// profile (`profile`, the process's unless a test names one).
+func systemSocket(_ family: Int32, profile: SystemProfile = .current) -> Int32 {
+    #if os(Linux)
+        if !profile.emulatesDarwin {
+            return socket(family, systemStreamSocketType | socketTypeNumber(SOCK_CLOEXEC), 0)
+        }
+    #endif
+    let number = socket(family, systemStreamSocketType, 0)
+    if number >= 0 { systemCloseOnExec(number) }
+    return number
+}
 func systemConnect(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>!, _ length: socklen_t) -> Int32 {
     connect(descriptor, address, length)
 }
@@ -30,8 +44,17 @@ func systemBind(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>!, _ leng
 func systemListen(_ descriptor: Int32, _ backlog: Int32) -> Int32 { listen(descriptor, backlog) }
 /// Accepts a client of the listening `descriptor`, as `profile` has it (the process's, unless a test names one): under
 /// Darwin's, the client inherits the listener's `O_NONBLOCK`.
+///
+/// The client is kept from the programs this process starts, as `systemSocket`'s sockets are: at once on Linux
+/// (`accept4` with `SOCK_CLOEXEC`), by `fcntl` right after on Darwin and under its profile.
 func systemAccept(_ descriptor: Int32, profile: SystemProfile = .current) -> Int32 {
+    #if os(Linux)
+        if !profile.emulatesDarwin, let accept4 = LinuxCalls.accept4 {
+            return accept4(descriptor, nil, nil, socketTypeNumber(SOCK_CLOEXEC))
+        }
+    #endif
     let client = accept(descriptor, nil, nil)
+    if client >= 0 { systemCloseOnExec(client) }
     if client >= 0, profile.emulatesDarwin { DarwinEmulation.accepted(client, from: descriptor) }
     return client
 }
@@ -82,8 +105,16 @@ func systemCloseOnExec(_ descriptor: Int32) {
     if flags >= 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
 }
 /// A pipe, both ends non-blocking and kept from started programs: a listener's wake (`SocketDescriptor.Wake`).
-func systemPipe() -> (read: Int32, write: Int32)? {
+///
+/// Both at once on Linux (`pipe2`); on Darwin, which has no `pipe2`, and under its profile, by `fcntl` right after.
+func systemPipe(profile: SystemProfile = .current) -> (read: Int32, write: Int32)? {
     var ends: [Int32] = [-1, -1]
+    #if os(Linux)
+        if !profile.emulatesDarwin, let pipe2 = LinuxCalls.pipe2 {
+            guard pipe2(&ends, O_CLOEXEC | O_NONBLOCK) == 0 else { return nil }
+            return (ends[0], ends[1])
+        }
+    #endif
     guard pipe(&ends) == 0 else { return nil }
     for end in ends {
         systemSetNonBlocking(end, true)
@@ -97,6 +128,28 @@ func systemPoll(_ pollers: inout [pollfd], _ milliseconds: Int32) -> Int32 {
 }
 /// The last system error as lower-case words, for example "connection refused".
 func systemError() -> String { String(cString: strerror(errno)).lowercased() }
+
+#if os(Linux)
+    /// Linux's calls that open a descriptor already close-on-exec, which Glibc declares only for `_GNU_SOURCE` and
+    /// Swift's Glibc module therefore does not import: found by name in the C library (`nil` where it has none).
+    enum LinuxCalls {
+        typealias Accept4 =
+            @convention(c) (
+                Int32, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<socklen_t>?, Int32
+            ) -> Int32
+        typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>?, Int32) -> Int32
+
+        /// `accept4(2)`.
+        static let accept4: Accept4? = function("accept4")
+        /// `pipe2(2)`.
+        static let pipe2: Pipe2? = function("pipe2")
+
+        private static func function<Function>(_ name: String) -> Function? {
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
+            return unsafeBitCast(symbol, to: Function.self)
+        }
+    }
+#endif
 
 // MARK: SIGPIPE
 

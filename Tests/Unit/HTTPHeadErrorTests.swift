@@ -7,7 +7,7 @@ import Testing
 /// Each case is named after its rule: the head read (its path and framing), or refused (its status and reason).
 /// `scripts/tool http-oracle` holds the same rules to h11, an outside parser; these say what the server answers.
 @Suite("The request head's rules (RFC 9112)")
-struct HTTPHeadRuleTests {
+struct HTTPHeadErrorTests {
     /// What a head must come to.
     enum Outcome: Equatable, Sendable, CustomStringConvertible {
         case read(path: String, framing: HTTPMessageFraming)

@@ -1,0 +1,128 @@
+import Foundation
+import PortableTestSupport
+import Testing
+
+@testable import POISockets
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Every socket and pipe the package opens is kept from the programs it starts (`FD_CLOEXEC`), from its first moment:
+/// at creation on Linux, by `fcntl` right after on Darwin, whose side runs here under Darwin's profile.
+@Suite("Close-on-exec: no descriptor of the package reaches a program it starts")
+struct SystemProfileIntegrationTests {
+    static func closeOnExec(_ descriptor: Int32) -> Bool {
+        fcntl(descriptor, F_GETFD, 0) & FD_CLOEXEC != 0
+    }
+
+    @Test("The seam's socket, accept and pipe: close-on-exec under each system's profile", arguments: [false, true])
+    func seam(darwin: Bool) throws {
+        let profile: SystemProfile = darwin ? .darwin : .current
+        let listening = systemSocket(AF_INET, profile: profile)
+        try #require(listening >= 0)
+        defer { _ = close(listening) }
+        #expect(Self.closeOnExec(listening))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { systemBind(listening, $0, length) }
+        }
+        try #require(bound == 0 && systemListen(listening, 1) == 0)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listening, $0, &length) }
+        }
+        let client = systemSocket(AF_INET, profile: profile)
+        defer { _ = close(client) }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { systemConnect(client, $0, length) }
+        }
+        try #require(connected == 0)
+        let accepted = systemAccept(listening, profile: profile)
+        try #require(accepted >= 0)
+        defer { _ = close(accepted) }
+        #expect(Self.closeOnExec(accepted))
+        let ends = try #require(systemPipe(profile: profile))
+        defer {
+            _ = close(ends.read)
+            _ = close(ends.write)
+        }
+        #expect(Self.closeOnExec(ends.read) && Self.closeOnExec(ends.write))
+        #expect(systemIsNonBlocking(ends.read) && systemIsNonBlocking(ends.write))
+    }
+
+    /// Starts `/bin/sleep 30` with `posix_spawn` and no file actions: the child gets every descriptor of this
+    /// process that is not close-on-exec (Foundation's `Process` would close them for it, and hide a leak).
+    static func spawnSleeper() throws -> pid_t {
+        struct SpawnFailed: Error, CustomStringConvertible {
+            let description: String
+        }
+        var pid: pid_t = 0
+        let arguments = ["/bin/sleep", "30"].map { $0.withCString { strdup($0) } } + [nil]
+        defer { arguments.forEach { free($0) } }
+        let status = posix_spawn(&pid, "/bin/sleep", nil, nil, arguments, nil)
+        guard status == 0 else { throw SpawnFailed(description: "posix_spawn: \(String(cString: strerror(status)))") }
+        return pid
+    }
+
+    /// Whether `descriptor` reaches the end of its stream within a second: its peer's every copy is closed.
+    static func endsSoon(_ descriptor: Int32) -> Bool {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, 1000) == 1 else { return false }
+        var byte: UInt8 = 0
+        return read(descriptor, &byte, 1) == 0
+    }
+
+    @Test(
+        "A program started while sockets and a pipe are open holds none of them: closing each ends its peer's stream",
+        arguments: [false, true])
+    func startedProgramHoldsNone(darwin: Bool) throws {
+        let profile: SystemProfile = darwin ? .darwin : .current
+        let listening = systemSocket(AF_INET, profile: profile)
+        try #require(listening >= 0)
+        defer { _ = close(listening) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { systemBind(listening, $0, length) }
+        }
+        try #require(bound == 0 && systemListen(listening, 2) == 0)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listening, $0, &length) }
+        }
+        /// A connection: the client's end (made by the seam's `socket`) and the server's (by its `accept`).
+        func connection() throws -> (client: Int32, server: Int32) {
+            let client = systemSocket(AF_INET, profile: profile)
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { systemConnect(client, $0, length) }
+            }
+            try #require(client >= 0 && connected == 0)
+            let server = systemAccept(listening, profile: profile)
+            try #require(server >= 0)
+            return (client, server)
+        }
+        let first = try connection()
+        let second = try connection()
+        let pipe = try #require(systemPipe(profile: profile))
+        defer { [first.client, second.server, pipe.read].forEach { _ = close($0) } }
+        let child = try Self.spawnSleeper()
+        defer {
+            kill(child, SIGKILL)
+            var status: Int32 = 0
+            waitpid(child, &status, 0)
+        }
+        // Closed here without a shutdown: the peer sees the end only if no other process holds a copy.
+        _ = close(first.server)
+        #expect(Self.endsSoon(first.client), "the started program holds an accepted socket")
+        _ = close(second.client)
+        #expect(Self.endsSoon(second.server), "the started program holds a connected socket")
+        _ = close(pipe.write)
+        #expect(Self.endsSoon(pipe.read), "the started program holds the pipe's writing end")
+    }
+}
