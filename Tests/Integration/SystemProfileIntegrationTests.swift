@@ -63,7 +63,7 @@ struct SystemProfileIntegrationTests {
         }
         var pid: pid_t = 0
         let arguments = ["/bin/sleep", "30"].map { $0.withCString { strdup($0) } } + [nil]
-        defer { arguments.forEach { free($0) } }
+        defer { for argument in arguments { free(argument) } }
         let status = posix_spawn(&pid, "/bin/sleep", nil, nil, arguments, nil)
         guard status == 0 else { throw SpawnFailed(description: "posix_spawn: \(String(cString: strerror(status)))") }
         return pid
@@ -110,7 +110,7 @@ struct SystemProfileIntegrationTests {
         let first = try connection()
         let second = try connection()
         let pipe = try #require(systemPipe(profile: profile))
-        defer { [first.client, second.server, pipe.read].forEach { _ = close($0) } }
+        defer { for descriptor in [first.client, second.server, pipe.read] { _ = close(descriptor) } }
         let child = try Self.spawnSleeper()
         defer {
             kill(child, SIGKILL)
