@@ -32,7 +32,7 @@ import Testing
 struct GPSFakeEndToEndTests {
     @Test("Without --lat and --long, poi asks gpsd and lists the places near the replayed position")
     func nearbyFromGPSD() async throws {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("poi-track-\(UUID().uuidString).nmea")
+        let log = TestScratch.file("track", suffix: "nmea")
         try Data(RecordedTrack.conventionCenterWalk.utf8).write(to: log)
         defer { try? FileManager.default.removeItem(at: log) }
         // gpsd cannot bind port 0: a free port is picked (bind 0, read the number, release it) for gpsfake's gpsd,

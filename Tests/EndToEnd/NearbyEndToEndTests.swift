@@ -61,7 +61,7 @@ struct NearbyEndToEndTests {
 
     @Test("Against a poi-server process with its own data, given by --server and by POI_SERVER_URL")
     func serverProcessWithData() async throws {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("poi-e2e-\(UUID().uuidString).json")
+        let data = TestScratch.file("places", suffix: "json")
         try Data(
             #"""
             [{"name": "Far", "coordinate": {"latitude": 37.40, "longitude": -121.89}},

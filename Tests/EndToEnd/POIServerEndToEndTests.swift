@@ -77,7 +77,7 @@ struct POIServerEndToEndTests {
         "With --data holding [], it serves no place, not the bundled ones: /locations is [], /health counts 0",
         arguments: [InputCase("poi-server --data", .empty, "[], as a process: no place over HTTP", value: "[]")])
     func emptyData(_ input: InputCase<String>) async throws {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("poi-e2e-\(UUID().uuidString).json")
+        let data = TestScratch.file("places", suffix: "json")
         try Data(input.value.utf8).write(to: data)
         defer { try? FileManager.default.removeItem(at: data) }
         let paths = [

@@ -95,7 +95,7 @@ struct BuiltProductTests {
 
     @Test("An installed program is the first executable of its name in the folders searched, else none")
     func installedProgram() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("installed-\(UUID().uuidString)")
+        let root = TestScratch.file("installed")
         defer { try? FileManager.default.removeItem(at: root) }
         let (first, second, plain) = ("first", "second", "plain")
         for folder in [first, second, plain] {

@@ -9,7 +9,7 @@ import Testing
 struct WaitTimesTests {
     /// A file of its own in the temporary folder, removed after `body`.
     static func withRecord(_ body: (String) async throws -> Void) async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("poi-wait-times-\(UUID()).tsv").path
+        let path = TestScratch.file("wait-times", suffix: "tsv").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try await body(path)
     }

@@ -94,7 +94,7 @@ struct ServerCommandInputTests {
     /// and what the routes answer, `/health`'s count and every one of them listed by `/locations`.
     @Test("poi-server --data: each class of file, and what the server then answers", arguments: dataCases)
     func dataFiles(_ input: InputCase<DataFile>) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("poi-data-\(UUID().uuidString)")
+        let folder = TestScratch.file("data")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("places.json")
@@ -147,7 +147,7 @@ struct ServerCommandInputTests {
         "--data with --fault and --slow-ms, in any order: the places, the fault and the delay all hold",
         arguments: pairCases)
     func dataWithOtherOptions(_ input: InputCase<[String]>) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("poi-data-\(UUID().uuidString)")
+        let folder = TestScratch.file("data")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("places.json")

@@ -1,6 +1,7 @@
 import Foundation
 import POICommandLine
 import POIServer
+import PortableTestSupport
 import Testing
 
 @testable import POIServerCommand
@@ -93,7 +94,7 @@ struct ServerCommandTests {
 
     @Test("A --data file that is not an array of places is status 65, and says where it is wrong")
     func invalidData() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("places-\(UUID().uuidString).json")
+        let file = TestScratch.file("places", suffix: "json")
         try Data(#"[{"name": "Café"}, {"name": 42}]"#.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let error = #expect(throws: CommandLineError.self) { try ServerCommand.configuration(["--data", file.path]) }

@@ -39,7 +39,7 @@ struct StubServerTests {
 
     @Test("A thread's name goes to the system's file for it where there is one, and not through Foundation")
     func threadNamedInItsFile() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("comm-\(UUID().uuidString)")
+        let file = TestScratch.file("comm")
         defer { try? FileManager.default.removeItem(at: file) }
         #expect(try await Self.foundationName(afterNaming: "stalled midway", file: file.path) != "stalled midway")
         #expect(try String(contentsOf: file, encoding: .utf8) == "stalled midway")
