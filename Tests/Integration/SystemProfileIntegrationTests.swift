@@ -18,39 +18,54 @@ struct SystemProfileIntegrationTests {
         fcntl(descriptor, F_GETFD, 0) & FD_CLOEXEC != 0
     }
 
+    /// A listening socket on 127.0.0.1 and a free port, made by the seam's calls under `profile`, and connections to
+    /// it: the raw descriptors, closed by the test as it chooses.
+    struct Loopback {
+        let profile: SystemProfile
+        let listening: Int32
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+
+        init(profile: SystemProfile) throws {
+            self.profile = profile
+            listening = systemSocket(AF_INET, profile: profile)
+            try #require(listening >= 0)
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let bound = withUnsafePointer(to: &address) { [listening, length] in
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { systemBind(listening, $0, length) }
+            }
+            try #require(bound == 0 && systemListen(listening, 2) == 0)
+            _ = withUnsafeMutablePointer(to: &address) { [listening] in
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listening, $0, &length) }
+            }
+        }
+
+        /// A connection: the client's end (made by the seam's `socket`) and the server's (by its `accept`).
+        func connection() throws -> (client: Int32, server: Int32) {
+            var address = address
+            let client = systemSocket(AF_INET, profile: profile)
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { systemConnect(client, $0, length) }
+            }
+            try #require(client >= 0 && connected == 0)
+            let server = systemAccept(listening, profile: profile)
+            try #require(server >= 0)
+            return (client, server)
+        }
+    }
+
     @Test("The seam's socket, accept and pipe: close-on-exec under each system's profile", arguments: [false, true])
     func seam(darwin: Bool) throws {
-        let profile: SystemProfile = darwin ? .darwin : .current
-        let listening = systemSocket(AF_INET, profile: profile)
-        try #require(listening >= 0)
-        defer { _ = close(listening) }
-        #expect(Self.closeOnExec(listening))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { systemBind(listening, $0, length) }
-        }
-        try #require(bound == 0 && systemListen(listening, 1) == 0)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listening, $0, &length) }
-        }
-        let client = systemSocket(AF_INET, profile: profile)
-        defer { _ = close(client) }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { systemConnect(client, $0, length) }
-        }
-        try #require(connected == 0)
-        let accepted = systemAccept(listening, profile: profile)
-        try #require(accepted >= 0)
-        defer { _ = close(accepted) }
+        let loopback = try Loopback(profile: darwin ? .darwin : .current)
+        defer { _ = close(loopback.listening) }
+        #expect(Self.closeOnExec(loopback.listening))
+        let (client, accepted) = try loopback.connection()
+        defer { for descriptor in [client, accepted] { _ = close(descriptor) } }
+        #expect(Self.closeOnExec(client))
         #expect(Self.closeOnExec(accepted))
-        let ends = try #require(systemPipe(profile: profile))
-        defer {
-            _ = close(ends.read)
-            _ = close(ends.write)
-        }
+        let ends = try #require(systemPipe(profile: loopback.profile))
+        defer { for descriptor in [ends.read, ends.write] { _ = close(descriptor) } }
         #expect(Self.closeOnExec(ends.read) && Self.closeOnExec(ends.write))
         #expect(systemIsNonBlocking(ends.read) && systemIsNonBlocking(ends.write))
     }
@@ -81,35 +96,11 @@ struct SystemProfileIntegrationTests {
         "A program started while sockets and a pipe are open holds none of them: closing each ends its peer's stream",
         arguments: [false, true])
     func startedProgramHoldsNone(darwin: Bool) throws {
-        let profile: SystemProfile = darwin ? .darwin : .current
-        let listening = systemSocket(AF_INET, profile: profile)
-        try #require(listening >= 0)
-        defer { _ = close(listening) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { systemBind(listening, $0, length) }
-        }
-        try #require(bound == 0 && systemListen(listening, 2) == 0)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listening, $0, &length) }
-        }
-        /// A connection: the client's end (made by the seam's `socket`) and the server's (by its `accept`).
-        func connection() throws -> (client: Int32, server: Int32) {
-            let client = systemSocket(AF_INET, profile: profile)
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { systemConnect(client, $0, length) }
-            }
-            try #require(client >= 0 && connected == 0)
-            let server = systemAccept(listening, profile: profile)
-            try #require(server >= 0)
-            return (client, server)
-        }
-        let first = try connection()
-        let second = try connection()
-        let pipe = try #require(systemPipe(profile: profile))
+        let loopback = try Loopback(profile: darwin ? .darwin : .current)
+        defer { _ = close(loopback.listening) }
+        let first = try loopback.connection()
+        let second = try loopback.connection()
+        let pipe = try #require(systemPipe(profile: loopback.profile))
         defer { for descriptor in [first.client, second.server, pipe.read] { _ = close(descriptor) } }
         let child = try Self.spawnSleeper()
         defer {
