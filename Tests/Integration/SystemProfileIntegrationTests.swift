@@ -70,6 +70,14 @@ struct SystemProfileIntegrationTests {
         #expect(systemIsNonBlocking(ends.read) && systemIsNonBlocking(ends.write))
     }
 
+    @Test("On Linux the calls that open a descriptor already close-on-exec are there, so no moment is left open")
+    func atomicCallsFound() {
+        #if os(Linux)
+            #expect(LinuxCalls.accept4 != nil, "accept4 not found: accepted sockets take fcntl's path, with its moment")
+            #expect(LinuxCalls.pipe2 != nil, "pipe2 not found: pipes take fcntl's path, with its moment")
+        #endif
+    }
+
     /// Starts `/bin/sleep 30` with `posix_spawn` and no file actions: the child gets every descriptor of this
     /// process that is not close-on-exec (Foundation's `Process` would close them for it, and hide a leak).
     static func spawnSleeper() throws -> pid_t {

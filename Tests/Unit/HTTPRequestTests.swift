@@ -40,7 +40,7 @@ struct HTTPRequestTests {
     @Test(
         "Parts of a head ask for more bytes",
         arguments: [
-            "", "GET /hea", "GET /health HTTP/1.1\r\n", "GET /health HTTP/1.1\r\nHost: x\r\n",
+            "", "GET /hea", "GET /hea\r", "GET /health HTTP/1.1\r\n", "GET /health HTTP/1.1\r\nHost: x\r\n",
             // A read that ends between the blank line's CR and LF, and a CR followed by something else.
             "GET /health HTTP/1.1\r\nHost: x\r\n\r", "GET /health HTTP/1.1\r\nHost: x\r\n\rX",
         ])
@@ -58,6 +58,9 @@ struct HTTPRequestTests {
             ("GET * HTTP/1.1\r\nHost: x\r\n\r\n", "the request target '*' is neither a path nor an absolute URL"),
             ("GET / HTTP/1.1\r\nBroken header\r\n\r\n", "a header line has no colon: 'Broken header'"),
             ("\u{0}\u{1}binary", "the request line is not text"),
+            // Before its line has ended: a NUL as the last byte so far, or a CR with a byte after it, is enough.
+            ("GET /\u{0}", "the request line is not text"),
+            ("GET /\rX", "the request line is not text"),
             ("\r\nGET / HTTP/1.1\r\n", "the head begins with an empty line, not a request line"),
         ]
     )
