@@ -516,3 +516,18 @@ class SharedRunTests(unittest.TestCase):
         found, runs = self.statuses(None, labels=("yours",))
         self.assertEqual((found, len(runs)), ({"yours": "passed"}, 1))
         self.assertNotIn("|", runs[0])
+
+    def test_the_candidates_of_an_exercise_on_shared_state_run_alone(self):
+        observer = next(e for e in EXERCISES if e.name == "write-observer-test")
+        self.assertTrue(observer.alone)
+        self.assertFalse(self.EXERCISE.alone)
+        runs = []
+
+        def run(pattern, limit, environment=None, stop_at_first_failure=True):
+            runs.append(pattern)
+            return FakeOutcome("failed" if "weak_a" in pattern else "passed")
+
+        found = write_the_test.statuses(fake_copy(run, [])(), observer, ["reference", "weak-a"], 10.0, {})
+        self.assertEqual(found, {"reference": "passed", "weak-a": "failed"})
+        self.assertEqual(len(runs), 2)
+        self.assertFalse(any("|" in pattern for pattern in runs), runs)

@@ -89,6 +89,9 @@ class Exercise:
     hints: list[str]  # from a nudge to the answer
     mistakes: list[Hidden]
     fast: bool = False  # the task says "without waiting": more than a second on the right code is rejected
+    # Its mistakes reach state every test of the process shares (NotificationCenter.default): candidates sharing a run
+    # would see each other's posts there, so each is judged in a run of its own.
+    alone: bool = False
 
     @property
     def file(self) -> str:
@@ -129,7 +132,7 @@ EXERCISES = [
          "Post Notification.Name(\"SomethingElse\") on the same center first and #expect(!list.didHandleNotification) "
          "and an unchanged reloadCount; then post authChangedNotification and #expect(list.didHandleNotification) "
          "and #expect(list.reloadCount == before + 1)."],
-        mistakes_of("write-observer-test")),
+        mistakes_of("write-observer-test"), alone=True),
     Exercise(
         "write-fetcher-test", "protocols", "7 and 8, mocking with protocols", "WriteFetcherTests",
         ["Write a mock LocationFetcher whose requestLocation() reports a position of your test's choosing to its "
@@ -339,10 +342,13 @@ def statuses(copy: scratch.Scratch, exercise: Exercise, labels: list[str], limit
     tests) share one run, each suite's results read apart: Swift Testing runs their suites at once, so the candidates
     that hang under the mistake cost one time limit, not one each. A candidate that run leaves unsettled (no result
     and nothing running at the time-out: an XCTest suite queued behind another's hang), or every one after a crash
-    (a crash fails the tests running beside it), is run alone, as a single candidate (an attendee's) always is."""
+    (a crash fails the tests running beside it), is run alone, as a single candidate (an attendee's) always is. So is
+    every candidate of an exercise whose mistakes reach what the whole process shares (`Exercise.alone`): under the
+    observer's default-center mistake one candidate's post on NotificationCenter.default reached another's list, and a
+    weak test was once judged to catch nothing it catches alone."""
     alone = list(labels)
     found: dict[str, str] = {}
-    if len(labels) > 1:
+    if len(labels) > 1 and not exercise.alone:
         suites = {label: suite_name(exercise, label) for label in labels}
         outcome = copy.run(rf"^WorkshopTests\.({'|'.join(suites.values())})\b", limit, stop_at_first_failure=False,
                            environment=environment, test_limit=test_limit)
