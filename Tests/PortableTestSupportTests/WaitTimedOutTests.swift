@@ -219,9 +219,9 @@ struct BlockingCallBoundedTests {
 
     @Test("A blocking call's value, and its error passed on")
     func value() async throws {
-        #expect(try await boundedBlockingCall("the sum", within: .seconds(5)) { 2 + 3 } == 5)
+        #expect(try await boundedBlockingCall("the sum") { 2 + 3 } == 5)
         await #expect(throws: Refused()) {
-            try await boundedBlockingCall("the refusal", within: .seconds(5)) { () throws -> Int in throw Refused() }
+            try await boundedBlockingCall("the refusal") { () throws -> Int in throw Refused() }
         }
     }
 
@@ -244,7 +244,7 @@ struct BlockingCallBoundedTests {
                 await Task.yield()
             }
         }
-        try await boundedUntil("three counts", within: .seconds(5)) { count.withLock { $0 } >= 3 }
+        try await boundedUntil("three counts") { count.withLock { $0 } >= 3 }
         try await counting.boundedValue("the counting's end")
         await #expect(throws: WaitTimedOut(limit: .milliseconds(20), what: "a fourth count")) {
             try await boundedUntil("a fourth count", within: .milliseconds(20)) { count.withLock { $0 } >= 4 }
