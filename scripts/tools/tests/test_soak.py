@@ -30,11 +30,11 @@ class AnswerTests(unittest.TestCase):
 
     def test_an_answer_is_counted_only_with_its_status_and_its_check(self):
         tally = soak.Tally()
-        soak.expecting(tally, "valid", 200, lambda: b"HTTP/1.1 200 OK\r\n\r\n[1]", True, soak.places)
-        soak.expecting(tally, "valid", 200, lambda: b"HTTP/1.1 200 OK\r\n\r\n[]", True, soak.places)
-        soak.expecting(tally, "idle", 408, lambda: b"HTTP/1.1 400 Bad Request\r\n\r\n")
+        soak.expecting(tally, "valid", 200, lambda: soak.Answer(b"HTTP/1.1 200 OK\r\n\r\n[1]", 0.01), True, soak.places)
+        soak.expecting(tally, "valid", 200, lambda: soak.Answer(b"HTTP/1.1 200 OK\r\n\r\n[]", 0.01), True, soak.places)
+        soak.expecting(tally, "idle", 408, lambda: soak.Answer(b"HTTP/1.1 400 Bad Request\r\n\r\n", 0.01))
 
-        def refused() -> bytes:
+        def refused() -> soak.Answer:
             raise ConnectionRefusedError("refused")
 
         soak.expecting(tally, "valid", 200, refused)
@@ -43,6 +43,46 @@ class AnswerTests(unittest.TestCase):
         self.assertEqual(tally.wrong_count, 3)
         self.assertIn("idle: expected 408", tally.wrong[1])
         self.assertIn("ConnectionRefusedError", tally.wrong[2])
+
+
+class LateClientTests(unittest.TestCase):
+    """A 408 is right for a client the load held up past the idle timeout, and wrong for one that was on time."""
+
+    TIMED_OUT = b"HTTP/1.1 408 Request Timeout\r\n\r\n"
+
+    def test_a_408_to_a_head_sent_within_the_timeout_is_wrong(self):
+        for sent_in in (0.0, 0.2, soak.IDLE_TIMEOUT - soak.SLACK - 0.001):
+            with self.subTest(sent_in=sent_in):
+                problem = soak.verdict(200, soak.Answer(self.TIMED_OUT, sent_in))
+                self.assertIsNotNone(problem)
+                self.assertIn(f"the head sent in {sent_in:.3f} s", problem)
+
+    def test_a_408_to_a_head_sent_at_or_past_the_timeout_is_right(self):
+        for sent_in in (soak.IDLE_TIMEOUT - soak.SLACK, soak.IDLE_TIMEOUT, 5.0):
+            with self.subTest(sent_in=sent_in):
+                self.assertIsNone(soak.verdict(200, soak.Answer(self.TIMED_OUT, sent_in)))
+
+    def test_a_late_client_excuses_a_408_only(self):
+        for answer in (b"HTTP/1.1 400 Bad Request\r\n\r\n", b"HTTP/1.1 500 Internal Server Error\r\n\r\n", b""):
+            with self.subTest(answer=answer):
+                self.assertIsNotNone(soak.verdict(200, soak.Answer(answer, 5.0)))
+
+    def test_a_late_408_is_counted_apart_and_its_check_is_not_asked(self):
+        tally = soak.Tally()
+        soak.expecting(tally, "slow", 200, lambda: soak.Answer(self.TIMED_OUT, 1.5), True, soak.places)
+        soak.expecting(tally, "slow", 200, lambda: soak.Answer(b"HTTP/1.1 200 OK\r\n\r\n[1]", 1.5), True)
+        soak.expecting(tally, "slow", 200, lambda: soak.Answer(self.TIMED_OUT, 0.3))
+        self.assertEqual(tally.answered, {"slow": 1, "slow-late": 1})
+        self.assertEqual(len(tally.latencies), 1)
+        self.assertEqual(tally.wrong_count, 1)
+        self.assertIn("slow: expected 200 (the head sent in 0.300 s)", tally.wrong[0])
+
+    def test_an_idle_client_still_needs_its_408(self):
+        tally = soak.Tally()
+        soak.expecting(tally, "idle", 408, lambda: soak.Answer(self.TIMED_OUT, 0.0))
+        soak.expecting(tally, "idle", 408, lambda: soak.Answer(b"HTTP/1.1 200 OK\r\n\r\n", 5.0))
+        self.assertEqual(tally.answered, {"idle": 1})
+        self.assertEqual(tally.wrong_count, 1)
 
 
 class PercentileTests(unittest.TestCase):
