@@ -115,7 +115,10 @@ class SwiftBuildTests(unittest.TestCase):
     """ci-stage's swift_build: built once more when Swift Build itself crashed (a CI run's own crash report, the
     kit's fixture), said; a second crash, or a build's own failure, fails with the log, built once."""
 
-    CRASH = (ROOT / "scripts" / "kit" / "pyramidkit" / "tests" / "fixtures" / "swiftbuild-crash.txt").read_text()
+    FIXTURES = ROOT / "scripts" / "kit" / "pyramidkit" / "tests" / "fixtures"
+    CRASH = (FIXTURES / "swiftbuild-crash.txt").read_text()
+    # Another CI run's: crashed in libdispatch's event loop, its images listed without swift-package.
+    DISPATCH_CRASH = (FIXTURES / "swiftbuild-crash-dispatch.txt").read_text()
 
     def run_with(self, *outputs: tuple[str, int]) -> tuple[subprocess.CompletedProcess, int]:
         import tempfile
@@ -139,6 +142,11 @@ class SwiftBuildTests(unittest.TestCase):
         self.assertEqual((ran.returncode, calls), (0, 2), ran.stdout + ran.stderr)
         self.assertIn("the build system itself crashed", ran.stdout)
 
+    def test_a_crash_in_libdispatch_whose_images_omit_the_program_is_built_once_more(self):
+        ran, calls = self.run_with((self.DISPATCH_CRASH, 139), ("Build complete!\n", 0))
+        self.assertEqual((ran.returncode, calls), (0, 2), ran.stdout + ran.stderr)
+        self.assertIn("the build system itself crashed", ran.stdout)
+
     def test_a_second_crash_fails(self):
         ran, calls = self.run_with((self.CRASH, 139), (self.CRASH, 139))
         self.assertEqual((ran.returncode, calls), (1, 2))
@@ -152,5 +160,7 @@ class SwiftBuildTests(unittest.TestCase):
         self.assertIn("swift build --build-tests --build-system swiftbuild failed", ran.stderr)
 
     def test_another_programs_crash_is_not_the_build_systems(self):
-        ran, calls = self.run_with((self.CRASH.replace("swift-package", "my-plugin-tool"), 139), ("", 0))
-        self.assertEqual((ran.returncode, calls), (1, 1))
+        for crash in (self.CRASH, self.DISPATCH_CRASH):
+            other = crash.replace("swift-package", "my-plugin-tool").replace("swift-build", "my-plugin-tool")
+            ran, calls = self.run_with((other, 139), ("", 0))
+            self.assertEqual((ran.returncode, calls), (1, 1))

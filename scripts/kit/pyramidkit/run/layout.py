@@ -44,9 +44,10 @@ What each build system does, measured with Swift 6.3.1 on Linux (x86_64):
   --enable-code-coverage` does) and to see that it is built.
 - Swift Build in 6.3.1 sometimes crashes before it builds anything ("Pre-planning 1 / 212", then `*** Program crashed:
   Bad pointer dereference` in `LazyCache.getValue` of swift-package): seen once in the kit stage of a CI run here,
-  not once in 22 clean builds of a fresh package since. It says nothing of the package: `BUILD_SYSTEM_CRASH` knows it
-  (the Swift runtime's crash report, the crashed program swift-package or swift-build itself, not a compiler or a
-  test), and the kit builds once more, saying so (`testrun.build`); a second crash fails the build.
+  not once in 22 clean builds of a fresh package since; once more, in a CI run's kit stage, in libdispatch's event loop
+  (`_dispatch_event_loop_drain`). It says nothing of the package: `BUILD_SYSTEM_CRASH` knows it (the Swift runtime's
+  crash report, the crashed program swift-package or swift-build itself, not a compiler or a test), and the kit builds
+  once more, saying so (`testrun.build`); a second crash fails the build.
 
 Python's standard library only; tested by scripts/kit/pyramidkit/tests/test_kit_layout.py, with a fake `swift` on PATH.
 """
@@ -74,10 +75,13 @@ BUILD_SYSTEMS = (NATIVE, SWIFTBUILD)
 RUNNER_SUFFIX = "-test-runner"
 # swiftbuild's own warning for each library target in 6.3.1, no file of the package at fault (see above).
 TOOLCHAIN_WARNING = re.compile(r": clang: warning: argument unused during compilation: '-rdynamic'")
-# The build system itself crashed (see above): the Swift runtime's report, and among its images the program
-# swift-package (or swift-build) at its path. A compiler's crash is a "Stack dump:", a test's is another image.
-BUILD_SYSTEM_CRASH = re.compile(r"^\*\*\* Program crashed: .*?^0x[0-9a-f]+\S+ [0-9a-f]+ swift-(?:package|build) +\S*/"
-                                r"swift-(?:package|build)$", re.MULTILINE | re.DOTALL)
+# The build system itself crashed (see above): the Swift runtime's report, whose main thread (Thread 0, named after
+# its program) is swift-build or swift-package, or among whose images is that program at its path (a report that
+# crashed in libdispatch lists only the images of its threads' frames: not the program's). A compiler's crash is a
+# "Stack dump:"; a test's or a plugin's report is of another program, its main thread another name.
+BUILD_SYSTEM_CRASH = re.compile(r"^\*\*\* Program crashed: .*?(?:^Thread 0 \"swift-(?:package|build)\":$"
+                                r"|^0x[0-9a-f]+\S+ [0-9a-f]+ swift-(?:package|build) +\S*/swift-(?:package|build)$)",
+                                re.MULTILINE | re.DOTALL)
 
 
 def build_system_crashed(output: str) -> bool:

@@ -330,6 +330,8 @@ class BuildSystemCrashTests(FakeSwiftTestCase):
     once more, saying so; a second crash, or any other failure, is the build's failure, built once."""
 
     CRASH = (FIXTURES / "swiftbuild-crash.txt").read_text() + "EXIT 139"
+    # Another CI run's: crashed in libdispatch's event loop, its images listed without swift-package.
+    DISPATCH_CRASH = (FIXTURES / "swiftbuild-crash-dispatch.txt").read_text() + "EXIT 139"
 
     def builds(self, *outputs: str) -> tuple[int | str, str]:
         failures = Path(self.log.parent / "failures")
@@ -354,6 +356,13 @@ class BuildSystemCrashTests(FakeSwiftTestCase):
         self.assertEqual(self.build_calls(), 2)
         self.assertIn("the build system itself crashed", said)
 
+    def test_a_crash_in_libdispatch_whose_images_omit_the_program_is_the_build_systems(self):
+        self.assertNotIn("/swift-package", self.DISPATCH_CRASH)
+        code, said = self.builds(self.DISPATCH_CRASH)
+        self.assertEqual(code, 0)
+        self.assertEqual(self.build_calls(), 2)
+        self.assertIn("the build system itself crashed", said)
+
     def test_a_second_crash_fails_the_build(self):
         code, _said = self.builds(self.CRASH, self.CRASH)
         self.assertEqual(code, "pyramid: the build failed")
@@ -367,10 +376,13 @@ class BuildSystemCrashTests(FakeSwiftTestCase):
     def test_a_crash_of_the_compiler_or_of_a_program_is_not_the_build_systems(self):
         compiler = ("Please submit a bug report (https://swift.org/contributing/#reporting-bugs) and include the crash "
                     "backtrace.\nStack dump:\n0.\tProgram arguments: /opt/swift/usr/bin/swift-frontend -frontend\n")
-        plugin = self.CRASH.replace("swift-package", "my-plugin-tool")
-        for output in (compiler + "EXIT 1", plugin):
+        plugins = [crash.replace("swift-package", "my-plugin-tool").replace("swift-build", "my-plugin-tool")
+                   for crash in (self.CRASH, self.DISPATCH_CRASH)]
+        test = self.DISPATCH_CRASH.replace('Thread 0 "swift-build"', 'Thread 0 "FreshPackageTes"')
+        for output in (compiler + "EXIT 1", *plugins, test):
             self.assertFalse(layout.build_system_crashed(output.rpartition("EXIT ")[0]))
         self.assertTrue(layout.build_system_crashed(self.CRASH))
+        self.assertTrue(layout.build_system_crashed(self.DISPATCH_CRASH))
 
 
 class SharedStreamTests(unittest.TestCase):
