@@ -124,13 +124,13 @@ struct OutOfRangeNumber: Equatable {
         /// A string's contents, escapes left as written (a key is only shown).
         private mutating func string() throws -> String {
             let start = index + 1
-            index += 1
-            while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
-                index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
+                end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
             }
-            guard index < bytes.count else { throw NotJSON() }
-            index += 1
-            return String(decoding: bytes[start..<(index - 1)], as: UTF8.self)
+            guard end < bytes.count else { throw NotJSON() }
+            index = end + 1
+            return String(decoding: bytes[start..<end], as: UTF8.self)
         }
 
         private mutating func number() throws -> OutOfRangeNumber? {

@@ -126,12 +126,75 @@ struct HTTPHeadErrorTests {
         // §2.2 line ends
         Rule(rule: "§2.2 a bare LF ends a line", head: "GET /health HTTP/1.1\nHost: x\n\n", outcome: health),
         Rule(
+            rule: "§2.2 a bare LF, then an empty line ended by CRLF", head: "GET /health HTTP/1.1\nHost: x\n\r\n",
+            outcome: health),
+        Rule(
             rule: "§2.2 a bare CR does not", head: "GET /health HTTP/1.1\rHost: x\r\n\r\n",
             outcome: refused("request line")),
         Rule(
             rule: "§2.2 an empty line before the request line", head: "\r\nGET /health HTTP/1.1\r\nHost: x\r\n\r\n",
             outcome: refused("begins with an empty line")),
     ]
+
+    /// A head's fields and the headers the server keeps of them.
+    struct Kept: Sendable, CustomTestStringConvertible {
+        let rule: String
+        let fields: [String]
+        let headers: [String: String]
+
+        var testDescription: String { rule }
+    }
+
+    static let keptFields: [Kept] = [
+        Kept(
+            rule: "§5.2 a fold is one space, the white space that begins the line dropped",
+            fields: ["Host: x", "X-A: b", " \t c"], headers: ["host": "x", "x-a": "b c"]),
+        Kept(
+            rule: "§5.1 white space around a value is not the value's", fields: ["Host: x", "X-B: \t d \t "],
+            headers: ["host": "x", "x-b": "d"]),
+        Kept(
+            rule: "§6.3 a length is kept as its digits", fields: ["Host: x", "Content-Length: 5"],
+            headers: ["host": "x", "content-length": "5"]),
+        Kept(
+            rule: "§6.3 a list of equal lengths is kept as one", fields: ["Host: x", "Content-Length: 7, 7"],
+            headers: ["host": "x", "content-length": "7"]),
+        Kept(
+            rule: "§6.3 two equal length fields are kept as one",
+            fields: ["Host: x", "Content-Length: 3", "Content-Length: 3"],
+            headers: ["host": "x", "content-length": "3"]),
+        Kept(
+            rule: "§6.1 chunked is kept in lower case", fields: ["Host: x", "Transfer-Encoding: Chunked"],
+            headers: ["host": "x", "transfer-encoding": "chunked"]),
+    ]
+
+    @Test("The headers a read head keeps: unfolded, trimmed, its framing's fields as decided", arguments: keptFields)
+    func kept(_ example: Kept) throws {
+        let head = (["GET /health HTTP/1.1"] + example.fields).joined(separator: "\r\n") + "\r\n\r\n"
+        guard case .complete(let request) = HTTPRequest.parse(Array(head.utf8)) else {
+            Issue.record("not read: \(HTTPRequest.parse(Array(head.utf8)))")
+            return
+        }
+        #expect(request.headers == example.headers)
+    }
+
+    /// A refusal quotes the line at fault: visible ASCII as it is, any other byte and `\` as `\xHH` (two upper-case
+    /// digits), the first 80 bytes, `…` when there were more.
+    @Test(
+        "A refusal quotes at most 80 bytes of the line, each byte that is not visible as \\xHH",
+        arguments: [
+            (76, #"\x01\x1B\x7F\x5C"# + String(repeating: "a", count: 76)),
+            (77, #"\x01\x1B\x7F\x5C"# + String(repeating: "a", count: 76) + "…"),
+        ])
+    func quoted(letters: Int, quoted: String) {
+        let line = "\u{01}\u{1B}\u{7F}\\" + String(repeating: "a", count: letters)
+        let head = "GET /health HTTP/1.1\r\nHost: x\r\n" + line + "\r\n\r\n"
+        guard case .invalid(let reason, let status) = HTTPRequest.parse(Array(head.utf8)) else {
+            Issue.record("not refused: \(HTTPRequest.parse(Array(head.utf8)))")
+            return
+        }
+        #expect(status == 400)
+        #expect(reason == "a header line has no colon: '\(quoted)'")
+    }
 
     @Test("Each rule: the head read, or refused with its status and why", arguments: rules)
     func rule(_ rule: Rule) {

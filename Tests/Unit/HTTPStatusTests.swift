@@ -26,6 +26,7 @@ struct HTTPStatusTests {
         arguments: [
             (200, "OK"), (400, "Bad Request"), (404, "Not Found"), (405, "Method Not Allowed"),
             (408, "Request Timeout"), (431, "Request Header Fields Too Large"), (500, "Internal Server Error"),
+            (501, "Not Implemented"), (505, "HTTP Version Not Supported"),
         ]
     )
     func serverStatuses(code: Int, phrase: String) {
