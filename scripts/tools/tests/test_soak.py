@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import io
+import socket
 import sys
+import threading
 import unittest
 import unittest.mock
+from collections.abc import Iterator
 
 from tools import soak
 
@@ -83,6 +86,66 @@ class LateClientTests(unittest.TestCase):
         soak.expecting(tally, "idle", 408, lambda: soak.Answer(b"HTTP/1.1 200 OK\r\n\r\n", 5.0))
         self.assertEqual(tally.answered, {"idle": 1})
         self.assertEqual(tally.wrong_count, 1)
+
+
+@contextlib.contextmanager
+def canned(reply: bytes | None, stop: threading.Event) -> Iterator[int]:
+    """A server on 127.0.0.1 port 0 for one connection: it reads the head, sends `reply` (None: nothing), sets `stop`
+    (so that the monitor checks once) and, once `reply` is sent or the test is done, closes. Yields its port."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    done = threading.Event()
+
+    def serve() -> None:
+        connection, _ = listener.accept()
+        with connection:
+            connection.recv(65536)
+            if reply is not None:
+                connection.sendall(reply)
+            stop.set()
+            if reply is None:
+                done.wait(10)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield listener.getsockname()[1]
+    finally:
+        done.set()
+        thread.join(10)
+        listener.close()
+
+
+class HealthMonitorTests(unittest.TestCase):
+    """The /health monitor against canned servers: each answer timed, each wrong one or silence said."""
+
+    def check_once(self, reply: bytes | None, timeout: float = 5.0) -> soak.Health:
+        stop, health = threading.Event(), soak.Health()
+        with canned(reply, stop) as port:
+            soak.health_monitor(port, stop, health, timeout=timeout, every=0)
+        return health
+
+    def test_a_200_is_timed(self):
+        health = self.check_once(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+        self.assertEqual(health.failures, [])
+        self.assertEqual(len(health.seconds), 1)
+        self.assertLess(health.seconds[0], 5.0)
+
+    def test_another_status_is_a_failure(self):
+        health = self.check_once(b"HTTP/1.1 500 Internal Server Error\r\n\r\n")
+        self.assertEqual(health.seconds, [])
+        self.assertEqual(len(health.failures), 1)
+        self.assertIn("expected 200", health.failures[0])
+
+    def test_a_408_to_a_head_sent_at_once_is_a_failure(self):
+        health = self.check_once(b"HTTP/1.1 408 Request Timeout\r\n\r\n")
+        self.assertEqual(len(health.failures), 1)
+        self.assertIn("got b'HTTP/1.1 408", health.failures[0])
+
+    def test_silence_past_the_timeout_is_a_failure_that_says_so(self):
+        health = self.check_once(None, timeout=0.2)
+        self.assertEqual(health.seconds, [])
+        self.assertEqual(len(health.failures), 1)
+        self.assertIn("TimeoutError", health.failures[0])
 
 
 class PercentileTests(unittest.TestCase):
