@@ -145,7 +145,7 @@ class HealthMonitorTests(unittest.TestCase):
         health = self.check_once(None, timeout=0.2)
         self.assertEqual(health.seconds, [])
         self.assertEqual(len(health.failures), 1)
-        self.assertIn("TimeoutError", health.failures[0])
+        self.assertIn("timed out", health.failures[0])
 
 
 class PercentileTests(unittest.TestCase):
