@@ -194,21 +194,21 @@ def reset(port: int) -> None:
 
 def burst(port: int, tally: Tally) -> None:
     """More connections at once than the server serves: every one must be answered 200 (by `verdict`)."""
-    connections: list[tuple[socket.socket, float]] = []
+    connections: list[socket.socket] = []
+    sent_in: list[float] = []
     try:
         # Each request is sent as its connection is made: a connection the server accepts and that then sends
         # nothing for the idle timeout is answered 408, as it should be.
         for _ in range(MAXIMUM_CONNECTIONS + 16):
             started = time.monotonic()
-            connection = socket.create_connection(("127.0.0.1", port), timeout=10)
-            connections.append((connection, started))
-            connection.sendall(HEALTH)
-            connections[-1] = (connection, time.monotonic() - started)
-        for connection, sent_in in connections:
+            connections.append(socket.create_connection(("127.0.0.1", port), timeout=10))
+            connections[-1].sendall(HEALTH)
+            sent_in.append(time.monotonic() - started)
+        for connection, seconds in zip(connections, sent_in):
             received = bytearray()
             while chunk := connection.recv(65536):
                 received += chunk
-            answer = Answer(bytes(received), sent_in)
+            answer = Answer(bytes(received), seconds)
             problem = verdict(200, answer)
             if problem is not None:
                 tally.bad("burst", problem)
@@ -217,7 +217,7 @@ def burst(port: int, tally: Tally) -> None:
     except OSError as error:
         tally.bad("burst", f"{type(error).__name__}: {error}")
     finally:
-        for connection, _ in connections:
+        for connection in connections:
             connection.close()
 
 
