@@ -100,11 +100,24 @@ def runnable(command: str) -> str:
 OPTIONAL = ("POI_SERVER_URL", "POI_GPSFAKE", "POI_WORKSHOP")
 
 
-def run(command: str) -> tuple[int, list[str]]:
+def run(command: str) -> tuple[int, str]:
+    """The command's exit status and everything it printed (both streams, in order)."""
     environment = {name: value for name, value in os.environ.items() if name not in OPTIONAL}
     completed = subprocess.run(["bash", "-c", runnable(command)], cwd=ROOT, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True, env={**environment, "NO_COLOR": "1"})
-    return completed.returncode, shown_lines(completed.stdout)
+    return completed.returncode, completed.stdout
+
+
+# How much of a failed command's output is shown: its last lines, where both runners say what failed (unittest's
+# tracebacks end just above its totals; swift test's failures are the lines before its summary).
+FAILED_TAIL_LINES = 40
+
+
+def failure_tail(output: str) -> list[str]:
+    """The last lines of a failed command's output, blank ones left out: what the chapter's check says of a failure,
+    so that one seen once (in CI, say) can be told from another without running it again."""
+    lines = [line.rstrip() for line in output.splitlines() if line.strip()]
+    return lines[-FAILED_TAIL_LINES:]
 
 
 def block(command: str, lines: list[str]) -> str:
@@ -182,29 +195,33 @@ def main(arguments: list[str]) -> int:
     mode.add_argument("--check", action="store_true", help="fail when a chapter shows other tests than it runs")
     options = parser.parse_args(arguments)
 
-    problems = 0
+    summary: list[str] = []  # said again at the end, where a log's last lines (all a cut log may keep) show it
     if options.check:
         for path in sorted(DOCS.glob("*.md")):
             for stale in stale_snippet_lines(path):
                 print(f"   DOCS {path.relative_to(ROOT)} quotes code that changed: {stale}", file=sys.stderr)
-                problems += 1
+                summary.append(f"{path.relative_to(ROOT)} quotes code that changed: {stale}")
             for missing in missing_test_quotes(path):
                 print(f"   DOCS {path.relative_to(ROOT)} shows its test in one form only: {missing}", file=sys.stderr)
-                problems += 1
+                summary.append(f"{path.relative_to(ROOT)} shows its test in one form only: {missing}")
     for path in chapters(options.chapters):
         text = path.read_text()
         written: dict[str, str] = {}
         for found in markers.blocks(text, TOOL):
             command, shown = found.key, found.body.removeprefix("\n")
-            status, lines = run(command)
+            status, output = run(command)
+            lines = shown_lines(output)
             print(f"== {path.relative_to(ROOT)}: {command}", flush=True)
             if not options.check:
                 print("\n".join(f"   {line}" for line in lines))
             ran = any(TOTALS.match(line) for line in lines)
             if status != 0 or not ran:
-                print(f"   FAILED: the command exited with {status}" + ("" if ran else " and ran no test"),
-                      file=sys.stderr)
-                problems += 1
+                failed = f"{path.relative_to(ROOT)}: the command exited with {status}" + ("" if ran else
+                                                                                        " and ran no test")
+                print(f"   FAILED: {failed}; its output ends:", file=sys.stderr)
+                for line in failure_tail(output):
+                    print(f"     {line}", file=sys.stderr)
+                summary.append(failed)
                 continue
             if options.check:
                 lines, skipped = missing_tools(shown_in(shown), lines)
@@ -214,14 +231,20 @@ def main(arguments: list[str]) -> int:
                 print(f"   DOCS {path.relative_to(ROOT)} shows other tests than its command runs now "
                       "(scripts/tool chapter-tests --update-docs)", file=sys.stderr)
                 # What differs, so that a difference seen once (in CI, say) can be told from a changed chapter.
-                for line in difflib.unified_diff(masked(shown_in(shown)), masked(lines), "shown", "ran", n=0,
-                                                 lineterm=""):
-                    if not line.startswith(("---", "+++", "@@")):
-                        print(f"     {line}", file=sys.stderr)
-                problems += 1
+                differences = [line for line in difflib.unified_diff(masked(shown_in(shown)), masked(lines), "shown",
+                                                                     "ran", n=0, lineterm="")
+                               if not line.startswith(("---", "+++", "@@"))]
+                for line in differences:
+                    print(f"     {line}", file=sys.stderr)
+                summary.append(f"{path.relative_to(ROOT)} shows other tests than its command runs now: "
+                               + " | ".join(differences))
             if options.update_docs:
                 written[command] = "\n" + block(command, lines)
         for changed in markers.write({path: markers.rewrite(text, TOOL, lambda key, body: written.get(key))}):  # noqa: B023 - called in this turn
             print(f"   updated {changed.relative_to(ROOT)}")
-    return 1 if problems else 0
+    if summary:
+        print(f"chapter-tests: {len(summary)} problem(s), each shown above:", file=sys.stderr)
+        for line in summary:
+            print(f"   {line}", file=sys.stderr)
+    return 1 if summary else 0
 

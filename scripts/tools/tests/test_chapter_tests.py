@@ -1,5 +1,7 @@
 """Tests of scripts/tools/chapter_tests.py: which lines of a run a chapter shows, and which differences --check ignores."""
 
+import contextlib
+import io
 import tempfile
 import unittest
 from pathlib import Path
@@ -156,3 +158,54 @@ class ChapterSelectionTests(unittest.TestCase):
         with self.assertRaises(SystemExit) as raised:
             chapter_tests.chapters(["3"])
         self.assertIn("chapter 3 has no chapter-tests command", str(raised.exception))
+
+
+class CheckReportTests(unittest.TestCase):
+    """What --check says of a failed command and of a changed run: enough to tell one failure from another in a log
+    that keeps only its last lines (CI's, as the landing machine shows it), said where it happened and again at the
+    end."""
+
+    SHOWN = "✔ Test \"a\" passed after 0.001 seconds.\n✔ Test run with 1 test in 1 suite passed after 0.1 seconds.\n"
+
+    def setUp(self):
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        root = Path(folder.name)
+        (root / "docs").mkdir()
+        (root / "docs" / "12-x.md").write_text(
+            f"# 12. X\n\n<!-- chapter-tests: swift test -->\n```text\n$ swift test\n{self.SHOWN}```\n"
+            "<!-- /chapter-tests -->\n")
+        for name, value in (("ROOT", root), ("DOCS", root / "docs")):
+            patch = mock.patch.object(chapter_tests, name, value)
+            patch.start()
+            self.addCleanup(patch.stop)
+
+    def check(self, status: int, output: str) -> tuple[int, str]:
+        said = io.StringIO()
+        with mock.patch.object(chapter_tests, "run", return_value=(status, output)), \
+                contextlib.redirect_stderr(said), contextlib.redirect_stdout(io.StringIO()):
+            code = chapter_tests.main(["--check"])
+        return code, said.getvalue()
+
+    def test_the_same_tests_say_nothing(self):
+        self.assertEqual(self.check(0, self.SHOWN.replace("0.001", "0.9")), (0, ""))
+
+    def test_a_failed_command_shows_the_end_of_its_output_and_is_said_again_last(self):
+        output = "\n".join(f"line {index}" for index in range(100)) + "\n\nFAIL: test_x (t.T)\nTraceback: boom\n"
+        code, said = self.check(1, output)
+        self.assertEqual(code, 1)
+        shown = said.splitlines()
+        self.assertEqual(shown[0], "   FAILED: docs/12-x.md: the command exited with 1 and ran no test; its output ends:")
+        tail = [line.strip() for line in shown[1:1 + chapter_tests.FAILED_TAIL_LINES]]
+        self.assertEqual(tail[-2:], ["FAIL: test_x (t.T)", "Traceback: boom"])
+        self.assertEqual(tail[0], f"line {100 - chapter_tests.FAILED_TAIL_LINES + 2}")  # blank lines left out
+        self.assertEqual(shown[-2:], ["chapter-tests: 1 problem(s), each shown above:",
+                                      "   docs/12-x.md: the command exited with 1 and ran no test"])
+
+    def test_a_run_of_other_tests_names_what_differs_and_is_said_again_last(self):
+        ran = self.SHOWN.replace('"a" passed', '"a" failed')
+        code, said = self.check(0, ran)
+        self.assertEqual(code, 1)
+        self.assertIn('     -✔ Test "a" passed after <time>.', said)
+        self.assertEqual(said.splitlines()[-1], '   docs/12-x.md shows other tests than its command runs now: '
+                                                '-✔ Test "a" passed after <time>. | +✔ Test "a" failed after <time>.')
