@@ -209,3 +209,55 @@ class CheckReportTests(unittest.TestCase):
         self.assertIn('     -✔ Test "a" passed after <time>.', said)
         self.assertEqual(said.splitlines()[-1], '   docs/12-x.md shows other tests than its command runs now: '
                                                 '-✔ Test "a" passed after <time>. | +✔ Test "a" failed after <time>.')
+
+
+class LostEndTests(unittest.TestCase):
+    """`swift test` can exit 0 before passing on the end of Swift Testing's run: such a run is run again (at most three
+    runs), said each time; a command that is no `swift test`, or that fails, or that has Swift Testing's closing line,
+    is run once."""
+
+    WHOLE = "\t Executed 1 test, with 0 failures (0 unexpected) in 0.001 (0.001) seconds\n◇ Test run started.\n" \
+            "✔ Test run with 0 tests in 0 suites passed after 0.001 seconds.\n"
+    LOST = "\t Executed 1 test, with 0 failures (0 unexpected) in 0.001 (0.001) seconds\n◇ Test run started.\n" \
+           "↳ Testing Library Version: 6.3.1 (937120cbc281cf2)\n↳ Target Platform: x86_64-unknown-linux-gnu\n"
+
+    def run_whole(self, command: str, *runs: tuple[int, str]) -> tuple[tuple[int, str, int], int]:
+        with mock.patch.object(chapter_tests, "run", side_effect=list(runs)) as ran:
+            return chapter_tests.run_whole(command), ran.call_count
+
+    def test_a_whole_run_is_run_once(self):
+        self.assertEqual(self.run_whole("swift test --filter A", (0, self.WHOLE)), ((0, self.WHOLE, 0), 1))
+
+    def test_a_lost_end_is_run_again(self):
+        self.assertEqual(self.run_whole("swift test --filter A", (0, self.LOST), (0, self.LOST), (0, self.WHOLE)),
+                         ((0, self.WHOLE, 2), 3))
+
+    def test_at_most_three_runs(self):
+        self.assertEqual(self.run_whole("swift test", *[(0, self.LOST)] * 4), ((0, self.LOST, 3), 3))
+
+    def test_only_a_swift_test_that_exits_0_without_the_closing_line(self):
+        for command, status in (("python3 -m unittest", 0), ("swift test --disable-swift-testing", 0),
+                                ("swift test", 1)):
+            with self.subTest(command=command, status=status):
+                self.assertEqual(self.run_whole(command, (status, self.LOST)), ((status, self.LOST, 0), 1))
+
+    def test_the_check_says_so_and_fails_only_when_every_run_lost_it(self):
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        root = Path(folder.name)
+        (root / "docs").mkdir()
+        shown = "Executed 1 test, with 0 failures (0 unexpected) in 0.001 (0.001) seconds\n" \
+                "✔ Test run with 0 tests in 0 suites passed after 0.001 seconds.\n"
+        (root / "docs" / "12-x.md").write_text(f"<!-- chapter-tests: swift test -->\n```text\n$ swift test\n{shown}```\n"
+                                               "<!-- /chapter-tests -->\n")
+        for runs, code, last in (([(0, self.LOST), (0, self.WHOLE)], 0, "1 time(s)"),
+                                 ([(0, self.LOST)] * 3, 1, "lost the end of its output in each of 3 runs")):
+            with self.subTest(runs=len(runs)):
+                said = io.StringIO()
+                with mock.patch.object(chapter_tests, "ROOT", root), \
+                        mock.patch.object(chapter_tests, "DOCS", root / "docs"), \
+                        mock.patch.object(chapter_tests, "run", side_effect=runs), \
+                        contextlib.redirect_stderr(said), contextlib.redirect_stdout(io.StringIO()):
+                    self.assertEqual(chapter_tests.main(["--check"]), code, said.getvalue())
+                self.assertIn("NOTE swift test exited 0 without Swift Testing's closing line", said.getvalue())
+                self.assertIn(last, said.getvalue())
