@@ -29,6 +29,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from pyramidkit.docs import markers
@@ -119,20 +120,31 @@ SWIFT_TESTING_CLOSING = re.compile(r"^[✔✘━] Test run with \d+ tests?", re.
 RUNS_FOR_A_WHOLE_OUTPUT = 3
 
 
-def lost_its_end(command: str, status: int, output: str) -> bool:
-    """Whether a run of `command` is a `swift test` that exited 0 without Swift Testing's closing line."""
-    runs_swift_testing = re.search(r"\bswift test\b", command) and "--disable-swift-testing" not in command
-    return bool(runs_swift_testing) and status == 0 and not SWIFT_TESTING_CLOSING.search(output)
+def runs_swift_testing(command: str) -> bool:
+    """Whether `command` is a `swift test` that runs Swift Testing's tests after XCTest's."""
+    return bool(re.search(r"\bswift test\b", command)) and "--disable-swift-testing" not in command
+
+
+def lost_its_end(status: int, output: str) -> bool:
+    """Whether a run of such a `swift test` exited 0 without Swift Testing's closing line."""
+    return status == 0 and not SWIFT_TESTING_CLOSING.search(output)
+
+
+def until_whole(run_once: Callable[[], tuple[int, str]]) -> tuple[int, str, int]:
+    """`run_once()`, a `swift test` that runs Swift Testing, run again while it lost the end of its output, at most
+    RUNS_FOR_A_WHOLE_OUTPUT runs in all: the last run's status and output, and how many runs lost their end."""
+    for runs in range(1, RUNS_FOR_A_WHOLE_OUTPUT + 1):
+        status, output = run_once()
+        if not lost_its_end(status, output):
+            return status, output, runs - 1
+    return status, output, RUNS_FOR_A_WHOLE_OUTPUT
 
 
 def run_whole(command: str) -> tuple[int, str, int]:
-    """`run(command)`, run again while `swift test` lost the end of its output, at most RUNS_FOR_A_WHOLE_OUTPUT runs in
-    all: the last run's status and output, and how many runs lost their end."""
-    for runs in range(1, RUNS_FOR_A_WHOLE_OUTPUT + 1):
-        status, output = run(command)
-        if not lost_its_end(command, status, output):
-            return status, output, runs - 1
-    return status, output, RUNS_FOR_A_WHOLE_OUTPUT
+    """`run(command)`, through `until_whole` when it is a `swift test` that runs Swift Testing."""
+    if not runs_swift_testing(command):
+        return (*run(command), 0)
+    return until_whole(lambda: run(command))
 
 
 # How much of a failed command's output is shown: its last lines, where both runners say what failed (unittest's
