@@ -5,9 +5,12 @@ Integration tier's, with `EndToEnd` or `E2E` the EndToEnd tier's; every other te
 named after it (without a `Tests` ending). The test product is `<package name>PackageTests`, as SwiftPM names it;
 the programs are the package's executable products, and the executable targets no product holds. A tier launches
 programs (`launchesPrograms`) when one of its targets depends on an executable target or product of the package, or
-names one of its executables in a string literal of its sources (`"my-tool"`, or a command line that starts with it, `"my-tool --help"`, as a test that runs
-the built program does). The tiers are written base first: Unit, Integration, the other tiers that run in process,
-then EndToEnd and the other tiers that launch the programs. Every guess is said, so that it can be corrected by hand.
+names one of its executables in a string literal of its sources (`"my-tool"`, or a command line that starts with it,
+`"my-tool --help"`, as a test that runs the built program does); a package without programs has no tier that launches
+one (`"launchesPrograms": false` on the top tier). A test target whose sources declare no test (a target that only has
+to compile, swift-system's MemberImportVisibility) is in no tier: it would be a tier that runs no test, which fails the
+run. The tiers are written base first: Unit, Integration, the other tiers that run in process, then EndToEnd and the
+other tiers that launch the programs. Every guess is said, so that it can be corrected by hand.
 """
 
 from __future__ import annotations
@@ -43,6 +46,25 @@ def _dependencies(target: dict) -> set[str]:
     return names
 
 
+# What declares a test in a test target's sources: an XCTest case (`XCTestCase`, or a test method of a subclass of one
+# made elsewhere: `func testX(`), a Swift Testing test or suite. A word in a comment counts too: a guess errs on the
+# side of a tier.
+DECLARES_A_TEST = re.compile(r"\bXCTestCase\b|\bfunc\s+test\w*\s*\(|@Test\b|@Suite\b")
+
+
+def sources(target: dict, root: Path) -> list[Path]:
+    """The Swift files of `target` (dump-package's JSON) in the package at `root`: its `path`, or `Tests/<name>`."""
+    folder = root / (target.get("path") or f"Tests/{target['name']}")
+    return sorted(folder.rglob("*.swift")) if folder.is_dir() else []
+
+
+def declares_no_test(target: dict, root: Path | None) -> bool:
+    """Whether test `target`'s sources, read, declare no test (a target that only has to compile: swift-system's
+    MemberImportVisibility); False when there is nothing to read."""
+    files = sources(target, root) if root is not None else []
+    return bool(files) and not any(DECLARES_A_TEST.search(path.read_text(errors="replace")) for path in files)
+
+
 def launches(target: dict, executables: set[str], programs: list[str], root: Path | None) -> str | None:
     """Why test `target` launches the package's programs, or None: it depends on an executable, or its sources name a
     program in a string literal."""
@@ -51,11 +73,10 @@ def launches(target: dict, executables: set[str], programs: list[str], root: Pat
         return f"it depends on {', '.join(depended)}"
     if root is None or not programs:
         return None
-    folder = root / (target.get("path") or f"Tests/{target['name']}")
     # A string literal that is a program's name, or starts with it and a space: a command line (`"math add 1 2"`, as
     # swift-argument-parser's tests hand its examples to a helper that runs them).
     literal = re.compile(r'"(' + "|".join(re.escape(program) for program in programs) + r')[ "]')
-    for path in sorted(folder.rglob("*.swift")) if folder.is_dir() else []:
+    for path in sources(target, root):
         found = literal.search(path.read_text(errors="replace"))
         if found:
             return f"{path.relative_to(root)} names {found[1]}"
@@ -69,6 +90,15 @@ def guess(dump: dict, root: Path | None = None) -> tuple[dict, list[str]]:
     if not tests:
         raise ValueError(f"the package {dump.get('name', '?')} has no test targets: there is no pyramid to run")
     said: list[str] = []
+    compiled_only = [target["name"] for target in dump.get("targets", [])
+                     if target.get("type") == "test" and declares_no_test(target, root)]
+    for target in compiled_only:
+        said.append(f"{target}: no tier: its sources declare no test (no XCTestCase, no func test…(), no @Test or "
+                    "@Suite), a target that only has to compile; the build still compiles it")
+    tests = [target for target in tests if target not in compiled_only]
+    if not tests:
+        raise ValueError(f"the test targets of the package {dump.get('name', '?')} declare no test: there is no "
+                         "pyramid to run")
     tiers: dict[str, list[str]] = {}
     for target in tests:
         tier = next((name for name, pattern in KNOWN if pattern.search(target)), None)
@@ -87,7 +117,7 @@ def guess(dump: dict, root: Path | None = None) -> tuple[dict, list[str]]:
     executables |= set(programs)
     launching: dict[str, str] = {}
     for target in dump.get("targets", []):
-        if target.get("type") == "test":
+        if target.get("type") == "test" and target["name"] in tests:
             why = launches(target, executables, sorted(executables), root)
             tier = next(name for name, targets in tiers.items() if target["name"] in targets)
             if why and tier not in launching:
@@ -101,15 +131,19 @@ def guess(dump: dict, root: Path | None = None) -> tuple[dict, list[str]]:
              + [name for name in ["EndToEnd", *others] if name in tiers and (name == "EndToEnd" or name in launching)])
     said.append(f"the pyramid, base first: {', '.join(order)} (the tests that run in process below, the tiers that "
                 "launch the programs on top)")
-    config = {
-        "testProduct": f"{dump['name']}PackageTests",
-        "tiers": [{"name": name, "targets": tiers[name], **({"launchesPrograms": True} if name in launching else {})}
-                  for name in order],
-    }
+    written: list[dict] = [{"name": name, "targets": tiers[name],
+                            **({"launchesPrograms": True} if name in launching else {})} for name in order]
+    if not programs:
+        # Nothing to launch: every tier's mutants' runs may be narrowed by coverage.
+        written[-1]["launchesPrograms"] = False
+    config = {"testProduct": f"{dump['name']}PackageTests", "tiers": written}
     for tier, why in launching.items():
         said.append(f"the {tier} tier launches the package's programs ({why}): its mutants' runs are never narrowed "
                     "by coverage")
-    if not launching:
+    if not programs:
+        said.append("the package has no programs (no executable product or target): no tier launches one "
+                    f"(\"launchesPrograms\": false on the top tier, {order[-1]})")
+    elif not launching:
         said.append(f"no tier seen to launch the package's programs: the top tier, {order[-1]}, is taken to (set "
                     "\"launchesPrograms\" on each tier to say)")
     said.append(f"test product: {config['testProduct']} (SwiftPM's name for the package's test binary)")

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pyramidkit.run import bounded, diagnostics, layout, listing, running
@@ -428,6 +428,15 @@ def tier_pattern(package: kit_config.Config, tier: str, only: str | None = None)
     return pattern if only is None else f"(?={pattern})(?=.*?(?:{only}))"
 
 
+def no_test_line(tier: str, targets: Sequence[str], only: str | None) -> str:
+    """What the report says of a tier that ran no test (which fails the run): the likely causes, as seen on packages
+    the kit had not seen (a target that only has to compile: swift-system's MemberImportVisibility)."""
+    if only is not None:
+        return f"the {tier} tier has no test that matches --filter '{only}'"
+    return (f"the {tier} tier ran no test: its targets, {', '.join(targets)}, declare none (a target that only has to "
+            "compile? leave it out of pyramid.json's tiers), or are no longer named so in Package.swift")
+
+
 def run_tier(package: kit_config.Config, tier: str, extra: list[str], bounds: HangBounds,
              command: Callable[[str, Path, list[str]], list[str]] | None = None,
              binary: Path | tuple[Path, ...] | None = None, only: str | None = None) -> TierRun:
@@ -442,9 +451,7 @@ def run_tier(package: kit_config.Config, tier: str, extra: list[str], bounds: Ha
     for entry in ran.hung:
         progress(f"   {hung_line(entry, tier)}")
     if not ran.results and not ran.hung:
-        targets = ", ".join(package.tier(tier).targets)
-        progress(f"   the {tier} tier has no test that matches --filter '{only}'" if only is not None else
-                 f"   the {tier} tier ran no test (are its targets, {targets}, still named so in Package.swift?)")
+        progress(f"   {no_test_line(tier, package.tier(tier).targets, only)}")
         if ran.exit_code:
             print(ran.output[-4000:], file=sys.stderr)
     return run

@@ -214,25 +214,57 @@ class StarterTests(unittest.TestCase):
         with tempfile.TemporaryDirectory() as folder:
             root = Path(folder)
             (root / "Tests" / "DemoEndToEndTests").mkdir(parents=True)
-            (root / "Tests" / "DemoEndToEndTests" / "T.swift").write_text('let p = product("demo-tool")\n')
+            (root / "Tests" / "DemoEndToEndTests" / "T.swift").write_text('@Test func runs() { let p = product("demo-tool") }\n')
             (root / "Tests" / "Custom").mkdir()
-            (root / "Tests" / "Custom" / "U.swift").write_text('let s = "demo-toolbox"\n')
+            (root / "Tests" / "Custom" / "U.swift").write_text('final class U: XCTestCase { let s = "demo-toolbox" }\n')
             dumped = dump("DemoUnitTests", "DemoEndToEndTests", executables=["demo-tool"])
             dumped["targets"][1]["path"] = "Tests/Custom"
             found, said = starter.guess(dumped, root)
             self.assertEqual([tier.get("launchesPrograms") for tier in found["tiers"]], [None, True])
             self.assertTrue(any("Tests/DemoEndToEndTests/T.swift names demo-tool" in line for line in said), said)
-            found, said = starter.guess(dump("DemoUnitTests", "DemoEndToEndTests"), root)
+            found, said = starter.guess(dump("DemoUnitTests", "DemoEndToEndTests", executables=["other-tool"]), root)
             self.assertTrue(all("launchesPrograms" not in tier for tier in found["tiers"]))
             self.assertIn("no tier seen to launch the package's programs: the top tier, EndToEnd, is taken to", " ".join(said))
+            self.assertEqual(config.parse(found, root).launching, {"EndToEnd"})
+
+    def test_a_package_without_programs_has_no_tier_that_launches_one(self):
+        found, said = starter.guess(dump("DemoUnitTests", "DemoEndToEndTests"))
+        self.assertEqual([tier.get("launchesPrograms") for tier in found["tiers"]], [None, False])
+        self.assertIn('the package has no programs (no executable product or target): no tier launches one '
+                      '("launchesPrograms": false on the top tier, EndToEnd)', said)
+        self.assertEqual(config.parse(found, Path("/demo")).launching, frozenset())
+
+    def test_a_test_target_whose_sources_declare_no_test_is_in_no_tier(self):
+        # swift-system's MemberImportVisibility: a test target that only has to compile, which as a tier ran no test
+        # and failed the run.
+        declared = {"XCTestCase": "final class A: XCTestCase {}", "test method": "final class B: Base { func testB() {} }",
+                    "@Test": "@Test func c() {}", "@Suite": "@Suite struct D {}"}
+        with tempfile.TemporaryDirectory() as folder:
+            root = Path(folder)
+            (root / "Tests" / "ProbeTests").mkdir(parents=True)
+            (root / "Tests" / "ProbeTests" / "Probe.swift").write_text("import Demo\nfunc probe() { _ = Demo.x }\n")
+            for kind, text in declared.items():
+                with self.subTest(declared=kind):
+                    (root / "Tests" / "DemoTests").mkdir(parents=True, exist_ok=True)
+                    (root / "Tests" / "DemoTests" / "T.swift").write_text(f"import Testing\n{text}\n")
+                    found, said = starter.guess(dump("DemoTests", "ProbeTests"), root)
+                    self.assertEqual([tier["targets"] for tier in found["tiers"]], [["DemoTests"]])
+                    self.assertIn("ProbeTests: no tier: its sources declare no test (no XCTestCase, no func test…(), "
+                                  "no @Test or @Suite), a target that only has to compile; the build still compiles "
+                                  "it", said)
+            (root / "Tests" / "DemoTests" / "T.swift").write_text("// tests to come\n")
+            with self.assertRaisesRegex(ValueError, "the test targets of the package Demo declare no test"):
+                starter.guess(dump("DemoTests", "ProbeTests"), root)
+        found, _ = starter.guess(dump("DemoTests", "ProbeTests"), Path("/nowhere"))
+        self.assertEqual(len(found["tiers"]), 2, "sources it cannot read leave a target in its tier")
 
     def test_a_command_line_that_starts_with_an_executable_targets_name_launches_it(self):
         # swift-argument-parser's examples are executable targets, not products, and its tests hand a helper command
         # lines: `AssertExecuteCommand(command: "math add 1 2")`.
         with tempfile.TemporaryDirectory() as folder:
             root = Path(folder)
-            for target, text in (("APExampleTests", 'try run(command: "math add 1 2")\n'),
-                                 ("APUnitTests", 'let said = "mathematics"\nlet other = "math\\(x)"\n')):
+            for target, text in (("APExampleTests", '@Test func add() throws { try run(command: "math add 1 2") }\n'),
+                                 ("APUnitTests", 'func testSaid() {\nlet said = "mathematics"\nlet other = "math\\(x)"\n}\n')):
                 (root / "Tests" / target).mkdir(parents=True)
                 (root / "Tests" / target / "T.swift").write_text(text)
             found, said = starter.guess({"name": "AP", "products": [], "targets": [

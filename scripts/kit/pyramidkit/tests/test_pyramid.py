@@ -732,6 +732,26 @@ class HungTierTests(unittest.TestCase):
 
 
 
+class NoTestTierTests(unittest.TestCase):
+    """A tier that runs no test fails the run, and says the likely causes: swift-system's MemberImportVisibility, a test
+    target that only has to compile, was such a tier on a package the kit had not seen."""
+
+    def test_a_tier_that_runs_no_test_says_why_it_may_be_and_fails(self):
+        said = io.StringIO()
+        with contextlib.redirect_stderr(said):
+            run = kit_testrun.run_tier(PACKAGE, "Unit", [], kit_bounds.HangBounds("Unit", {}),
+                                       command=lambda pattern, stream, extra: [sys.executable, "-c", ""], binary=FAKE)
+        self.assertEqual((run.results, run.exit_code), ([], 0))
+        self.assertIn("   the Unit tier ran no test: its targets, UnitTests, declare none (a target that only has to "
+                      "compile? leave it out of pyramid.json's tiers), or are no longer named so in Package.swift\n",
+                      said.getvalue())
+        self.assertFalse(kit_report.report_json([run], None, [], {})["passed"])
+
+    def test_a_filter_that_matches_no_test_of_the_tier_says_so(self):
+        self.assertEqual(kit_testrun.no_test_line("Unit", ["UnitTests"], "slow"),
+                         "the Unit tier has no test that matches --filter 'slow'")
+
+
 class UnmeasuredBudgetsTests(unittest.TestCase):
     """Budgets measured on Linux (the budgets file's measuredOn) hold on Linux; elsewhere the run reports its times,
     says the budgets were not measured there, and does not fail on them (nothing is built or run: the tiers' runs are

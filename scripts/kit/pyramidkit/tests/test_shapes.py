@@ -139,6 +139,7 @@ class ShapesPackageTests(unittest.TestCase):
         self.assertEqual((config["testProduct"], config["programs"]), ("ShapesPackageTests", ["shapes-tool"]))
         self.assertIn("the ShapesTool tier launches the package's programs (ShapesToolTests: it depends on ShapesTool)",
                       self.init.stdout)
+        self.assertIn("ShapesProbe: no tier: its sources declare no test", self.init.stdout)
 
     def test_each_tiers_counts_equal_swift_tests(self):
         self.assertEqual(self.runs.status, 0, self.runs.said())
