@@ -18,7 +18,8 @@ budgets and programs.
                                                         one build (proofs/universe.py). A path, or a list of paths
       "mistakeFields": ["exercise"],                    optional: the keys of the package's own tools in those rows
       "programs": ["my-tool"],                          optional: executables the tests launch (for coverage)
-      "excludedModules": ["MyTestSupport"],             optional: modules coverage and mutants leave out
+      "excludedModules": ["MyTestSupport"],             optional: modules coverage and mutants leave out (folders
+                                                        of Sources/)
       "docs": ["README.md", "docs/*.md"],               optional: files whose pyramid markers quote the run
       "allowWarnings": false,                           optional: true runs the tiers of a build that warns
       "mutantsIgnore": "mutants-ignore.txt"             optional: the surviving mutants excused, and why (mutants)
@@ -235,6 +236,8 @@ def parse(data, root: Path) -> Config:
     for name, path in zip(named, mistakes_paths):
         if not path.is_file():
             raise ConfigError(f"{where}: mistakes names {name}, which is not there")
+    excluded = _strings(data.get("excludedModules", []), f"{where}: excludedModules")
+    _check_modules(excluded, root, where)
     return Config(
         root=root,
         test_product=product,
@@ -245,11 +248,26 @@ def parse(data, root: Path) -> Config:
         mistakes_paths=mistakes_paths,
         mistake_fields=frozenset(_strings(data.get("mistakeFields", []), f"{where}: mistakeFields")),
         programs=_strings(data.get("programs", []), f"{where}: programs"),
-        excluded_modules=frozenset(_strings(data.get("excludedModules", []), f"{where}: excludedModules")),
+        excluded_modules=frozenset(excluded),
         docs=_strings(data.get("docs", []), f"{where}: docs"),
         allow_warnings=_boolean(data.get("allowWarnings", False), f"{where}: allowWarnings"),
         mutants_ignore=_path(data, "mutantsIgnore", root, where),
     )
+
+
+def _check_modules(names: tuple[str, ...], root: Path, where: Path | str) -> None:
+    """Refuses a name of `excludedModules` that is no folder of the package's Sources/: the kit names a module by its
+    folder there, which a target with a `path` of its own does not share (swift-system's SystemPackage is in
+    Sources/System), and a name that matches nothing would leave out nothing, silently. Not checked where the package
+    has no Sources/ folder to read (a configuration parsed on its own)."""
+    sources = root / "Sources"
+    if not sources.is_dir():
+        return
+    modules = sorted(path.name for path in sources.iterdir() if path.is_dir())
+    for name in names:
+        if name not in modules:
+            raise ConfigError(f"{where}: excludedModules names {name}, which is no folder of Sources/ (a module is "
+                              f"named by its folder there: {', '.join(modules) or 'none'})")
 
 
 def find_root(start: Path) -> Path:

@@ -133,6 +133,16 @@ class ConfigTests(unittest.TestCase):
         (self.root / "b.json").write_text("{")
         self.refused({**GOOD, "budgets": "b.json"}, "not JSON")
 
+    def test_excluded_modules_are_folders_of_sources(self):
+        # swift-system's SystemPackage lives in Sources/System: the kit calls it System, and a name that is no folder
+        # there left out nothing, silently.
+        for folder in ("System", "CSystem"):
+            (self.root / "Sources" / folder).mkdir(parents=True)
+        self.assertEqual(config.parse({**GOOD, "excludedModules": ["System"]}, self.root).excluded_modules, {"System"})
+        self.refused({**GOOD, "excludedModules": ["SystemPackage"]},
+                     "excludedModules names SystemPackage, which is no folder of Sources/ (a module is named by its "
+                     "folder there: CSystem, System)")
+
     def test_a_missing_file_says_how_to_make_one(self):
         with self.assertRaises(config.ConfigError) as raised:
             config.load(self.root)
