@@ -1,8 +1,9 @@
 """Tests of scripts/tools/apple_compile.py: a package with one case planted of each kind the check must find (a call
-Darwin marks noasync directly in an async body, for each call the twins cover; a warning in code only Apple's SDK
-compiles, under CoreLocation, Darwin, the `#else` of Linux and macOS; a name only Darwin has), and the cases it must
-leave alone (the same calls in synchronous bodies, including a closure handed to a thread from an async body; the
-Linux side of each branch), built for real against the stand-ins; then the copy's conditions, read as a Mac reads them.
+Darwin marks noasync directly in an async body, for each call the twins cover, NSLocking's lock and unlock among them;
+a warning in code only Apple's SDK compiles, under CoreLocation, Darwin, the `#else` of Linux and macOS; a name only
+Darwin has), and the cases it must leave alone (the same calls in synchronous bodies, including a closure handed to a
+thread from an async body, and a lock's `withLock`; the Linux side of each branch), built for real against the
+stand-ins; then the copy's conditions, read as a Mac reads them.
 """
 
 import os
@@ -76,6 +77,18 @@ public func onLinuxOrNot() {
         let unusedElsewhere = 1
     #endif
 }
+public func locksInAnAsyncBody(lock: NSLock, recursive: NSRecursiveLock, condition: NSCondition) async {
+    lock.lock()
+    lock.unlock()
+    recursive.lock()
+    condition.unlock()
+    lock.withLock {}
+    Thread.detachNewThread { lock.lock() }
+}
+public func locksInASynchronousBody(lock: NSLock) {
+    lock.lock()
+    lock.unlock()
+}
 """
 
 
@@ -103,13 +116,14 @@ class PlantedTests(unittest.TestCase):
 
     def test_each_noasync_call_in_an_async_body_is_reported_on_its_line(self):
         for line, call in [(12, "DispatchSemaphore.wait"), (13, "DispatchSemaphore.wait"), (14, "DispatchGroup.wait"),
-                           (15, "sleep"), (16, "usleep")]:
+                           (15, "sleep"), (16, "usleep"), (54, "NSLocking.lock"), (55, "NSLocking.unlock"),
+                           (56, "NSLocking.lock"), (57, "NSLocking.unlock")]:
             with self.subTest(line=line):
                 self.assertTrue(any(f"Darwin marks {call} noasync" in message for message in self.lines.get(line, [])),
                                 f"line {line} ({call}) not reported: {self.found}")
 
     def test_the_same_calls_in_synchronous_bodies_are_not(self):
-        for line in (17, 19, 25, 26, 27):
+        for line in (17, 19, 25, 26, 27, 58, 59, 62, 63):
             with self.subTest(line=line):
                 self.assertNotIn(line, self.lines, self.found)
 
@@ -123,7 +137,7 @@ class PlantedTests(unittest.TestCase):
                         self.found)
 
     def test_nothing_else(self):
-        self.assertEqual(set(self.lines), {6, 12, 13, 14, 15, 16, 37, 48}, self.found)
+        self.assertEqual(set(self.lines), {6, 12, 13, 14, 15, 16, 37, 48, 54, 55, 56, 57}, self.found)
 
     def test_the_places_are_the_packages_not_the_copys(self):
         self.assertTrue(all(".build-apple" not in diagnostic for diagnostic in self.found), self.found)

@@ -9,7 +9,10 @@
 // handed to a thread, a function that is not async) the twin cannot be called, so the real call is chosen and nothing
 // is reported. That is the rule Darwin's compiler applies, found by the type checker rather than by reading text.
 // Nothing here is ever run. Foundation's `Thread.sleep` is not here: Linux's Foundation marks it noasync already.
+// Foundation's `NSLocking` `lock()` and `unlock()` are (NSLock, NSRecursiveLock, NSCondition, NSConditionLock): Apple's
+// header marks them unavailable from async ("Use async-safe scoped locking instead"), Linux's Foundation does not.
 import Dispatch
+import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -88,4 +91,17 @@ public func nanosleep(
     _ requested: UnsafePointer<timespec>!, _ remaining: UnsafeMutablePointer<timespec>!
 ) async -> Int32 {
     fatalError("a stand-in, never run")
+}
+
+extension NSLocking {
+    @available(
+        *, deprecated,
+        message: "Darwin marks NSLocking.lock noasync: an error in an async body on a Mac; use withLock"
+    )
+    public func lock() async { fatalError("a stand-in, never run") }
+    @available(
+        *, deprecated,
+        message: "Darwin marks NSLocking.unlock noasync: an error in an async body on a Mac; use withLock"
+    )
+    public func unlock() async { fatalError("a stand-in, never run") }
 }
