@@ -430,11 +430,14 @@ def tier_pattern(package: kit_config.Config, tier: str, only: str | None = None)
 
 def no_test_line(tier: str, targets: Sequence[str], only: str | None) -> str:
     """What the report says of a tier that ran no test (which fails the run): the likely causes, as seen on packages
-    the kit had not seen (a target that only has to compile: swift-system's MemberImportVisibility)."""
+    the kit had not seen (a target that only has to compile: swift-system's MemberImportVisibility; tests under an
+    `#if` of a trait the build does not enable: swift-collections' SortedCollectionsTests)."""
     if only is not None:
         return f"the {tier} tier has no test that matches --filter '{only}'"
-    return (f"the {tier} tier ran no test: its targets, {', '.join(targets)}, declare none (a target that only has to "
-            "compile? leave it out of pyramid.json's tiers), or are no longer named so in Package.swift")
+    return (f"the {tier} tier ran no test: its targets, {', '.join(targets)}, hold none in this build (a target that "
+            "only has to compile, or tests under an #if this build leaves out, such as a trait it does not enable: "
+            "leave it out of pyramid.json's tiers, or build with the trait), or are no longer named so in "
+            "Package.swift")
 
 
 def run_tier(package: kit_config.Config, tier: str, extra: list[str], bounds: HangBounds,

@@ -733,8 +733,9 @@ class HungTierTests(unittest.TestCase):
 
 
 class NoTestTierTests(unittest.TestCase):
-    """A tier that runs no test fails the run, and says the likely causes: swift-system's MemberImportVisibility, a test
-    target that only has to compile, was such a tier on a package the kit had not seen."""
+    """A tier that runs no test fails the run, and says the likely causes: on packages the kit had not seen,
+    swift-system's MemberImportVisibility (a test target that only has to compile) and swift-collections'
+    SortedCollectionsTests (its tests under `#if UnstableSortedCollections`, a trait not enabled by default)."""
 
     def test_a_tier_that_runs_no_test_says_why_it_may_be_and_fails(self):
         said = io.StringIO()
@@ -742,9 +743,10 @@ class NoTestTierTests(unittest.TestCase):
             run = kit_testrun.run_tier(PACKAGE, "Unit", [], kit_bounds.HangBounds("Unit", {}),
                                        command=lambda pattern, stream, extra: [sys.executable, "-c", ""], binary=FAKE)
         self.assertEqual((run.results, run.exit_code), ([], 0))
-        self.assertIn("   the Unit tier ran no test: its targets, UnitTests, declare none (a target that only has to "
-                      "compile? leave it out of pyramid.json's tiers), or are no longer named so in Package.swift\n",
-                      said.getvalue())
+        self.assertIn("   the Unit tier ran no test: its targets, UnitTests, hold none in this build (a target that "
+                      "only has to compile, or tests under an #if this build leaves out, such as a trait it does not "
+                      "enable: leave it out of pyramid.json's tiers, or build with the trait), or are no longer named "
+                      "so in Package.swift\n", said.getvalue())
         self.assertFalse(kit_report.report_json([run], None, [], {})["passed"])
 
     def test_a_filter_that_matches_no_test_of_the_tier_says_so(self):
