@@ -8,13 +8,15 @@ programs (`launchesPrograms`) when one of its targets depends on an executable t
 names one of its executables in a string literal of its sources (`"my-tool"`, or a command line that starts with it,
 `"my-tool --help"`, as a test that runs the built program does); a package without programs has no tier that launches
 one (`"launchesPrograms": false` on the top tier). A test target whose sources declare no test (a target that only has
-to compile, swift-system's MemberImportVisibility) is in no tier: it would be a tier that runs no test, which fails the
-run. The tiers are written base first: Unit, Integration, the other tiers that run in process, then EndToEnd and the
+to compile, swift-system's MemberImportVisibility), or declare each under an `#if` the default build leaves out (a
+trait it does not enable, or `false`: swift-collections' SortedCollectionsTests), is in no tier: it would be a tier
+that runs no test, which fails the run. The tiers are written base first: Unit, Integration, the other tiers that run in process, then EndToEnd and the
 other tiers that launch the programs. Every guess is said, so that it can be corrected by hand.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import subprocess
@@ -58,11 +60,73 @@ def sources(target: dict, root: Path) -> list[Path]:
     return sorted(folder.rglob("*.swift")) if folder.is_dir() else []
 
 
-def declares_no_test(target: dict, root: Path | None) -> bool:
-    """Whether test `target`'s sources, read, declare no test (a target that only has to compile: swift-system's
-    MemberImportVisibility); False when there is nothing to read."""
-    files = sources(target, root) if root is not None else []
-    return bool(files) and not any(DECLARES_A_TEST.search(path.read_text(errors="replace")) for path in files)
+def traits_off(dump: dict) -> set[str]:
+    """The package's traits that its default build does not enable (dump-package's `traits`: `default` enables some,
+    and an enabled trait enables those it names)."""
+    enables = {trait["name"]: set(trait.get("enabledTraits") or []) for trait in dump.get("traits") or []
+               if isinstance(trait, dict) and "name" in trait}
+    on: set[str] = set()
+    waiting = set(enables.get("default", set()))
+    while waiting:
+        trait = waiting.pop()
+        if trait not in on:
+            on.add(trait)
+            waiting |= enables.get(trait, set())
+    return set(enables) - on - {"default"}
+
+
+CONDITION = re.compile(r"^\s*#(if|elseif|else|endif)\b(.*)$")
+
+
+def _gate(condition: str, off: set[str]) -> str | None:
+    """What makes `condition` (an `#if`'s) false in the default build, when a term it requires is: `false`, or a trait
+    in `off`. Only terms joined by `&&` are read; a condition with `||`, or none of those terms, may hold: None."""
+    condition = condition.split("//")[0].strip()
+    if "||" in condition:
+        return None
+    terms = [term.strip().strip("()").strip() for term in condition.split("&&")]
+    return next((term for term in terms if term == "false" or term in off), None)
+
+
+@dataclasses.dataclass
+class Declarations:
+    """What a test target's sources declare: the tests the default build compiles, and those only an `#if` it leaves
+    out holds (by what leaves them out); `files`, how many Swift files were read."""
+
+    compiled: int = 0
+    left_out: set[str] = dataclasses.field(default_factory=set)
+    files: int = 0
+
+
+def declarations(target: dict, root: Path | None, off: set[str]) -> Declarations:
+    """The test declarations of test `target`'s sources, each as the default build sees it: inside an `#if` branch
+    whose condition `_gate` finds false (a trait in `off`, or `false`), left out; anywhere else, compiled. An `#else`
+    or `#elseif` branch is read as compiled unless its own condition is found false: a guess that errs on the side of
+    a tier."""
+    found = Declarations()
+    for path in sources(target, root) if root is not None else []:
+        found.files += 1
+        branches: list[str | None] = []  # the gate of each open #if's current branch, innermost last
+        for line in path.read_text(errors="replace").splitlines():
+            directive = CONDITION.match(line)
+            if directive:
+                kind, condition = directive.groups()
+                if kind == "if":
+                    branches.append(_gate(condition, off))
+                elif branches and kind == "elseif":
+                    branches[-1] = _gate(condition, off)
+                elif branches and kind == "else":
+                    branches[-1] = None
+                elif branches:
+                    branches.pop()
+                continue
+            for _ in DECLARES_A_TEST.finditer(line):
+                gates = [gate for gate in branches if gate]
+                if gates:
+                    found.left_out.add(gates[-1])
+                else:
+                    found.compiled += 1
+    return found
 
 
 def launches(target: dict, executables: set[str], programs: list[str], root: Path | None) -> str | None:
@@ -90,12 +154,24 @@ def guess(dump: dict, root: Path | None = None) -> tuple[dict, list[str]]:
     if not tests:
         raise ValueError(f"the package {dump.get('name', '?')} has no test targets: there is no pyramid to run")
     said: list[str] = []
-    compiled_only = [target["name"] for target in dump.get("targets", [])
-                     if target.get("type") == "test" and declares_no_test(target, root)]
-    for target in compiled_only:
-        said.append(f"{target}: no tier: its sources declare no test (no XCTestCase, no func test…(), no @Test or "
-                    "@Suite), a target that only has to compile; the build still compiles it")
-    tests = [target for target in tests if target not in compiled_only]
+    off = traits_off(dump)
+    left_out = []
+    for target in dump.get("targets", []):
+        if target.get("type") != "test":
+            continue
+        found = declarations(target, root, off)
+        if not found.files or found.compiled:
+            continue
+        left_out.append(target["name"])
+        if not found.left_out:
+            said.append(f"{target['name']}: no tier: its sources declare no test (no XCTestCase, no func test…(), no "
+                        "@Test or @Suite), a target that only has to compile; the build still compiles it")
+        else:
+            traits = sorted(found.left_out - {"false"})
+            said.append(f"{target['name']}: no tier: its tests are all under an #if the default build leaves out ("
+                        + ", ".join(f"#if {gate}" for gate in sorted(found.left_out)) + ")"
+                        + (f"; a build with --traits {','.join(traits)} compiles them" if traits else ""))
+    tests = [target for target in tests if target not in left_out]
     if not tests:
         raise ValueError(f"the test targets of the package {dump.get('name', '?')} declare no test: there is no "
                          "pyramid to run")

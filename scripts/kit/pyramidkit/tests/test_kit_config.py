@@ -290,6 +290,45 @@ class StarterTests(unittest.TestCase):
         with self.assertRaises(ValueError):
             starter.guess(dump())
 
+    def test_a_test_target_whose_tests_a_trait_off_by_default_leaves_out_is_in_no_tier(self):
+        # swift-collections' SortedCollectionsTests: every test under `#if UnstableSortedCollections`, a trait the
+        # default build does not enable, so the tier ran no test and failed the run.
+        traits = [{"name": "Beta", "enabledTraits": []}, {"name": "Gamma", "enabledTraits": ["Delta"]},
+                  {"name": "Delta", "enabledTraits": []}, {"name": "default", "enabledTraits": ["Gamma"]}]
+        self.assertEqual(starter.traits_off({"traits": traits}), {"Beta"})
+        cases = {
+            "#if Beta\nfinal class A: XCTestCase {}\n#endif\n": "#if Beta",
+            "#if compiler(>=6.4) && Beta // a comment\n@Test func b() {}\n#endif\n": "#if Beta",
+            "#if false\n@Suite struct C {}\n#endif\n#if (Beta)\n@Test func d() {}\n#endif\n": "#if Beta, #if false",
+            "#if DEBUG\n#if Beta\n@Test func e() {}\n#endif\n#endif\n": "#if Beta",
+            "#if Delta\n@Test func f() {}\n#endif\n": None,  # on: default enables Gamma, which enables Delta
+            "#if Beta || DEBUG\n@Test func g() {}\n#endif\n": None,
+            "#if !Beta\n@Test func h() {}\n#endif\n": None,
+            "#if Beta\n#else\n@Test func i() {}\n#endif\n": None,
+            "#if Beta\n#elseif DEBUG\n@Test func j() {}\n#endif\n": None,
+            "#if Beta\n@Test func k() {}\n#endif\n@Test func l() {}\n": None,
+        }
+        with tempfile.TemporaryDirectory() as folder:
+            root = Path(folder)
+            (root / "Tests" / "DemoUnitTests").mkdir(parents=True)
+            (root / "Tests" / "DemoUnitTests" / "T.swift").write_text("@Test func plain() {}\n")
+            (root / "Tests" / "BetaTests").mkdir()
+            for text, gates in cases.items():
+                with self.subTest(text=text):
+                    (root / "Tests" / "BetaTests" / "T.swift").write_text(text)
+                    found, said = starter.guess({**dump("DemoUnitTests", "BetaTests"), "traits": traits}, root)
+                    tiers = [tier["name"] for tier in found["tiers"]]
+                    if gates is None:
+                        self.assertEqual(tiers, ["Unit", "Beta"], said)
+                    else:
+                        self.assertEqual(tiers, ["Unit"], said)
+                        self.assertIn(f"BetaTests: no tier: its tests are all under an #if the default build leaves "
+                                      f"out ({gates}); a build with --traits Beta compiles them", said)
+            (root / "Tests" / "BetaTests" / "T.swift").write_text("#if false\n@Test func m() {}\n#endif\n")
+            _, said = starter.guess({**dump("DemoUnitTests", "BetaTests"), "traits": traits}, root)
+            self.assertIn("BetaTests: no tier: its tests are all under an #if the default build leaves out (#if false)",
+                          said, "no trait to name")
+
     def test_write_refuses_to_replace(self):
         with tempfile.TemporaryDirectory() as folder:
             found, _ = starter.guess(dump("DemoTests"))
