@@ -10,8 +10,9 @@ names one of its executables in a string literal of its sources (`"my-tool"`, or
 one (`"launchesPrograms": false` on the top tier). A test target whose sources declare no test (a target that only has
 to compile, swift-system's MemberImportVisibility), or declare each under an `#if` the default build leaves out (a
 trait it does not enable, or `false`: swift-collections' SortedCollectionsTests), is in no tier: it would be a tier
-that runs no test, which fails the run. The tiers are written base first: Unit, Integration, the other tiers that run in process, then EndToEnd and the
-other tiers that launch the programs. Every guess is said, so that it can be corrected by hand.
+that runs no test, which fails the run. The tiers are written base first: Unit, Integration, the other tiers that run
+in process, then EndToEnd and the other tiers that launch the programs. Every guess is said, so that it can be
+corrected by hand.
 """
 
 from __future__ import annotations
