@@ -11,7 +11,8 @@ import POILock
 /// Darwin's documented socket behaviour, put on the calls of another system (`SystemProfile.darwin`).
 ///
 /// Only what the package depends on and Linux does otherwise. Each is Darwin's as Apple's man pages and XNU's sources
-/// (bsd/kern/uipc_socket.c, bsd/kern/sys_socket.c) describe it; docs/macos.md lists them with their sources.
+/// (bsd/kern/uipc_socket.c, bsd/kern/sys_socket.c, bsd/kern/sys_generic.c) describe it; docs/macos.md lists them with
+/// their sources, among every system call the package makes.
 enum DarwinEmulation {
     /// `shutdown` of a listening socket, which Darwin refuses: -1 with `ENOTCONN`; `nil` for any other socket.
     ///
@@ -37,6 +38,76 @@ enum DarwinEmulation {
         socket.st_dev = 0
         socket.st_ino = 0
         return socket
+    }
+
+    // MARK: poll
+
+    /// The events that make Darwin's `poll` watch a descriptor for reading (a kevent of `EVFILT_READ`) and report it.
+    private static let readEvents = Int16(POLLIN | POLLRDNORM | POLLPRI | POLLRDBAND)
+    /// The events that make it watch a descriptor for writing (`EVFILT_WRITE`).
+    private static let writeEvents = Int16(POLLOUT | POLLWRNORM | POLLWRBAND)
+    /// Linux's report that the peer ended its stream, which Glibc declares only for `_GNU_SOURCE` (`<bits/poll.h>`).
+    private static let linuxReadHangUp: Int16 = 0x2000
+
+    /// `poll` as Darwin's kernel answers it, for the events the package asks for (xnu, bsd/kern/sys_generic.c).
+    ///
+    /// `poll_nocancel` turns each descriptor's events into kevents: a read filter for `POLLIN`, `POLLRDNORM`,
+    /// `POLLPRI`, `POLLRDBAND` (or `POLLHUP`), a write filter for `POLLOUT`, `POLLWRNORM` or `POLLWRBAND`. A descriptor
+    /// asked for none of them is watched for nothing: not even a hang-up or an error wakes the call, which sleeps to its
+    /// time-out (Linux reports `POLLHUP` and `POLLERR` whatever was asked). `POLLHUP` alone counts as nothing here: its
+    /// one-shot read filter is spent by the first bytes that arrive, which it does not report, and a later hang-up goes
+    /// unreported (NixOS/nix#13847 and #13901: "as of macOS 15.4, passing 0 or POLLHUP doesn't seem to work at all for
+    /// sockets"). `poll_callback` then says what fired: the end of a stream (a peer's, or a reset's) as `POLLHUP` with
+    /// the read events asked for, no `POLLOUT` beside a hang-up, and no `POLLERR` for a socket's error (Linux:
+    /// `POLLIN | POLLRDHUP` at the peer's end of the stream, `POLLHUP | POLLERR` at a reset).
+    static func poll(_ pollers: inout [pollfd], _ milliseconds: Int32) -> Int32 {
+        var asked = pollers
+        for index in asked.indices {
+            let events = pollers[index].events
+            var linux: Int16 = 0
+            if events & readEvents != 0 { linux |= Int16(POLLIN | POLLPRI) | linuxReadHangUp }
+            if events & writeEvents != 0 { linux |= Int16(POLLOUT) }
+            // Watched for nothing: Linux ignores a negative descriptor and reports nothing of it.
+            if linux == 0 { asked[index].fd = -1 }
+            asked[index].events = linux
+        }
+        let ready = systemPoll(&asked, milliseconds, profile: .native)
+        guard ready > 0 else {
+            for index in pollers.indices { pollers[index].revents = 0 }
+            return ready
+        }
+        var reported: Int32 = 0
+        for index in pollers.indices {
+            pollers[index].revents = revents(asked: pollers[index].events, linux: asked[index].revents)
+            if pollers[index].revents != 0 { reported += 1 }
+        }
+        return reported
+    }
+
+    /// What Darwin's `poll_callback` reports of a descriptor that was asked for `events` and of which Linux reported
+    /// `linux` (asked for the events `poll` gives it above).
+    static func revents(asked events: Int16, linux: Int16) -> Int16 {
+        if linux & Int16(POLLNVAL) != 0 { return Int16(POLLNVAL) }  // not a descriptor: refused as Linux does
+        let hangUp = Int16(POLLHUP)
+        let error = Int16(POLLERR)
+        var revents: Int16 = 0
+        let readEnded = linux & (linuxReadHangUp | hangUp) != 0
+        if events & readEvents != 0, linux & (Int16(POLLIN | POLLPRI) | linuxReadHangUp | hangUp | error) != 0 {
+            if readEnded {
+                revents |= hangUp | events & Int16(POLLIN | POLLRDNORM | POLLPRI | POLLRDBAND)
+            } else {
+                revents |= events & Int16(POLLIN | POLLRDNORM)
+                if linux & Int16(POLLPRI) != 0 { revents |= events & Int16(POLLPRI | POLLRDBAND) }
+            }
+        }
+        if events & writeEvents != 0, linux & (Int16(POLLOUT) | hangUp | error) != 0 {
+            if linux & (hangUp | error) != 0 {
+                revents |= hangUp  // the sending side can send no more
+            } else if revents & hangUp == 0 {
+                revents |= events & writeEvents
+            }
+        }
+        return revents
     }
 
     // MARK: SO_NOSIGPIPE

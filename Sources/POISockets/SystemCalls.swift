@@ -122,9 +122,12 @@ func systemPipe(profile: SystemProfile = .current) -> (read: Int32, write: Int32
     }
     return (ends[0], ends[1])
 }
-/// Waits until one of `pollers` is ready, or `milliseconds` pass (-1: no limit).
-func systemPoll(_ pollers: inout [pollfd], _ milliseconds: Int32) -> Int32 {
-    poll(&pollers, nfds_t(pollers.count), milliseconds)
+/// Waits until one of `pollers` is ready, or `milliseconds` pass (-1: no limit), as `profile` has it (the process's,
+/// unless a test names one): under Darwin's, a descriptor asked for no event is watched for nothing, and the end of a
+/// stream is reported as `POLLHUP` (`DarwinEmulation.poll`).
+func systemPoll(_ pollers: inout [pollfd], _ milliseconds: Int32, profile: SystemProfile = .current) -> Int32 {
+    if profile.emulatesDarwin { return DarwinEmulation.poll(&pollers, milliseconds) }
+    return poll(&pollers, nfds_t(pollers.count), milliseconds)
 }
 /// The last system error as lower-case words, for example "connection refused".
 func systemError() -> String { String(cString: strerror(errno)).lowercased() }

@@ -79,6 +79,106 @@ struct DarwinEmulationTests {
         #expect(pipe.st_ino == 7)
     }
 
+    /// A connected pair over a listener of its own, its ends as numbers: the client's and the accepted one's.
+    static func connectedPair() throws -> (client: SocketDescriptor, server: SocketDescriptor, listener: SocketListener)
+    {
+        let listener = try SocketListener()
+        let client = try Socket.connect(host: "127.0.0.1", port: listener.port, deadline: deadline())
+        guard let server = listener.accept() else { throw SocketError.closed }
+        return (client, server, listener)
+    }
+
+    /// What `poll` reports of `socket` asked for `events`, without waiting, as Darwin's kernel would: the call's result
+    /// and the descriptor's `revents`.
+    static func polled(_ socket: SocketDescriptor, _ events: Int32) throws -> (Int32, Int16) {
+        try socket.use { number in
+            var pollers = [pollfd(fd: number, events: Int16(events), revents: 0)]
+            let ready = systemPoll(&pollers, 0, profile: .darwin)
+            return (ready, pollers[0].revents)
+        }
+    }
+
+    /// Waits, as this system reports it, until `socket` is readable: the peer's bytes, its end of the stream or a reset.
+    static func waitReadable(_ socket: SocketDescriptor) throws {
+        try socket.use { number in
+            var pollers = [pollfd(fd: number, events: Int16(POLLIN), revents: 0)]
+            #expect(systemPoll(&pollers, 10_000, profile: .native) == 1, "the socket never became readable")
+        }
+    }
+
+    @Test(
+        "poll asked for no event, or for POLLHUP alone, watches nothing: not even a reset wakes it, as xnu's poll_nocancel",
+        arguments: [0, POLLHUP])
+    func pollAskedForNothing(events: Int32) throws {
+        let (client, server, listener) = try Self.connectedPair()
+        defer { listener.stop() }
+        defer { client.close() }
+        try Socket.send([1, 2, 3], to: client)
+        try Self.waitReadable(server)
+        server.close()  // three bytes unread: the close resets the connection
+        try Self.waitReadable(client)
+        // Linux reports the hang-up and the error whatever was asked; Darwin's kernel watches nothing.
+        #expect(try Self.polled(client, events) == (0, 0))
+    }
+
+    @Test("A watched descriptor is reported and one asked for nothing beside it is not: the count is of the reported")
+    func pollCountsTheReported() throws {
+        let (client, server, listener) = try Self.connectedPair()
+        defer { listener.stop() }
+        defer { client.close() }
+        defer { server.close() }
+        try Socket.send([1], to: client)
+        try Self.waitReadable(server)
+        // Both stay open until the test ends (the defers above).
+        var pollers = [
+            pollfd(fd: try client.use { $0 }, events: 0, revents: 0),
+            pollfd(fd: try server.use { $0 }, events: Int16(POLLIN), revents: 0),
+        ]
+        #expect(systemPoll(&pollers, 0, profile: .darwin) == 1)
+        #expect(pollers[0].revents == 0)
+        #expect(pollers[1].revents == Int16(POLLIN))
+    }
+
+    @Test("The peer's end of the stream is a hang-up beside POLLIN on Darwin, where Linux reports POLLIN alone")
+    func pollAtTheEndOfTheStream() throws {
+        let (client, server, listener) = try Self.connectedPair()
+        defer { listener.stop() }
+        defer { server.close() }
+        #expect(try Self.polled(server, POLLIN) == (0, 0))  // nothing yet
+        try Socket.send([9], to: client)
+        try Self.waitReadable(server)
+        #expect(try Self.polled(server, POLLIN) == (1, Int16(POLLIN)))  // bytes, the stream still open
+        client.close()
+        try Self.waitReadable(server)
+        #expect(try Self.polled(server, POLLIN) == (1, Int16(POLLIN | POLLHUP)))
+        #expect(try Self.polled(server, POLLIN | POLLOUT) == (1, Int16(POLLIN | POLLHUP)))
+    }
+
+    @Test("A reset is a hang-up, never POLLERR, and POLLOUT is not reported beside it, as xnu's poll_callback")
+    func pollAfterAReset() throws {
+        let (client, server, listener) = try Self.connectedPair()
+        defer { listener.stop() }
+        defer { client.close() }
+        #expect(try Self.polled(client, POLLOUT) == (1, Int16(POLLOUT)))  // room to send
+        try Socket.send([1, 2, 3], to: client)
+        try Self.waitReadable(server)
+        server.close()  // three bytes unread: the close resets the connection
+        try Self.waitReadable(client)
+        #expect(try Self.polled(client, POLLIN) == (1, Int16(POLLIN | POLLHUP)))
+        #expect(try Self.polled(client, POLLOUT) == (1, Int16(POLLHUP)))
+    }
+
+    @Test("A number that is no descriptor is refused with POLLNVAL, and a negative one ignored, on both systems")
+    func pollOfNoDescriptor() {
+        // The largest number, which no process's table reaches (a number just closed could come back for another test's).
+        var pollers = [
+            pollfd(fd: .max, events: Int16(POLLIN), revents: 0), pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
+        ]
+        #expect(systemPoll(&pollers, 0, profile: .darwin) == 1)
+        #expect(pollers[0].revents == Int16(POLLNVAL))
+        #expect(pollers[1].revents == 0)
+    }
+
     @Test("SO_NOSIGPIPE is kept for a descriptor until it is closed: its number may come back for another socket")
     func noSIGPIPEUntilClosed() throws {
         let ends = try #require(systemPipe())

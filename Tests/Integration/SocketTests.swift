@@ -136,29 +136,50 @@ struct SocketTests {
         try Socket.waitUntilReadable(server, until: Self.deadline())
         Socket.closeLingering(server, discardingAtMost: 1000, until: Self.deadline())
         // The end of the stream came first (the sending side was shut), then the reset for the 500 bytes left
-        // unread. The reset travels on its own (under load it lands after `closeLingering` returns): wait for it as
-        // an event, then the client's next send fails. After a clean close no reset comes, and a first send is taken.
-        #expect(try Self.hangsUp(client, until: Self.deadline()), "no reset reached the client")
+        // unread. The reset travels on its own (under load it lands after `closeLingering` returns): wait for its
+        // error, then the client's next send fails. After a clean close no reset comes, and a first send is taken.
+        #expect(try Self.isReset(client, until: Self.deadline()), "no reset reached the client")
         #expect(throws: SocketError.self) { try Socket.send([0x47], to: client) }
     }
 
-    /// Whether `socket`'s connection ends on both sides (a reset, or both streams ended) before `deadline`.
+    /// Whether `socket`'s connection is reset before `deadline`: the reset's error is pending on the socket.
     ///
-    /// Asking `poll` for no event at all wakes it for a hang-up or an error alone: the peer's end of the stream (half a
-    /// close) does not.
-    static func hangsUp(_ socket: SocketDescriptor, until deadline: ContinuousClock.Instant) throws(SocketError)
+    /// The wait asks `poll` for what both systems report, the socket readable (`POLLIN`), and no event tells a reset
+    /// apart on both: Darwin reports the peer's end of the stream as `POLLHUP` already, and a reset as nothing more
+    /// (xnu's `poll_callback`); asked for no event at all it reports nothing, not even a hang-up, and sleeps to its
+    /// time-out (xnu's `poll_nocancel` watches only the events asked for). So each time the socket is readable the wait
+    /// reads the pending error (`SO_ERROR`), which a reset sets on both. Once the stream has ended the socket stays
+    /// readable, and the loop reads the error again until the reset lands (under load, after `closeLingering` returns)
+    /// or the deadline passes.
+    static func isReset(_ socket: SocketDescriptor, until deadline: ContinuousClock.Instant) throws(SocketError)
         -> Bool
     {
-        try socket.use { number throws(SocketError) -> Bool in
-            while true {
-                let remaining = max(ContinuousClock.now.duration(to: deadline), .zero)
-                var poller = pollfd(fd: number, events: 0, revents: 0)
-                let ready = poll(&poller, 1, Int32((remaining / .milliseconds(1)).rounded(.up)))
-                if ready > 0 { return poller.revents & Int16(POLLHUP | POLLERR) != 0 }
-                if ready < 0 && errno != EINTR { throw .io("poll failed") }
-                if remaining == .zero { return false }
+        while true {
+            let pending = try socket.use { number throws(SocketError) -> Int32 in
+                var error: Int32 = 0
+                var length = socklen_t(MemoryLayout<Int32>.size)
+                guard getsockopt(number, SOL_SOCKET, SO_ERROR, &error, &length) == 0 else { throw .io(systemError()) }
+                return error
+            }
+            if pending != 0 { return true }
+            if ContinuousClock.now >= deadline { return false }
+            do throws(SocketError) {
+                try Socket.waitUntilReadable(socket, until: deadline)
+            } catch .timedOut {
+                continue  // the error is read once more, then the deadline ends the wait
             }
         }
+    }
+
+    @Test("The wait for a reset tells it from the end of the stream, which Darwin's poll reports as a hang-up too")
+    func endOfStreamIsNoReset() throws {
+        let (client, server, listener) = try Self.pair()
+        defer { listener.stop() }
+        defer { client.close() }
+        Socket.closeLingering(server, discardingAtMost: 1000, until: .now)  // nothing unread: a clean close
+        #expect(throws: SocketError.closed) { try Socket.receive(from: client, deadline: Self.deadline()) }
+        // The stream has ended and the socket stays readable: a deadline already passed looks once and says no reset.
+        #expect(try Self.isReset(client, until: .now) == false)
     }
 
     @Test("A lingering close ends its sending side first: the client reads the end of the stream while it lingers")

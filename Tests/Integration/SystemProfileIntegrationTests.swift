@@ -94,8 +94,8 @@ struct SystemProfileIntegrationTests {
 
     /// Whether `descriptor` reaches the end of its stream within a second: its peer's every copy is closed.
     static func endsSoon(_ descriptor: Int32) -> Bool {
-        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        guard poll(&poller, 1, 1000) == 1 else { return false }
+        var pollers = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+        guard systemPoll(&pollers, 1000) == 1 else { return false }
         var byte: UInt8 = 0
         return read(descriptor, &byte, 1) == 0
     }

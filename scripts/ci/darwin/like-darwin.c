@@ -9,6 +9,11 @@
  *   fstat of a socket                gives no device and no inode (XNU, bsd/kern/sys_socket.c: soo_stat)
  *   accept, accept4                  the accepted socket inherits the listener's O_NONBLOCK (BSD's accept(2); Linux's
  *                                    man page: "does not inherit file status flags such as O_NONBLOCK")
+ *   poll                             a descriptor asked for no event (or POLLHUP alone) is watched for nothing, not
+ *                                    even a hang-up; the end of a stream is POLLHUP beside the read events asked for,
+ *                                    POLLOUT is not reported beside a hang-up, and a socket's error is no POLLERR
+ *                                    (XNU, bsd/kern/sys_generic.c: poll_nocancel registers a kevent only for the events
+ *                                    asked, poll_callback turns EV_EOF into POLLHUP; NixOS/nix#13847 for POLLHUP alone)
  *
  * Each interposed call counts itself in a file when LIKE_DARWIN_LOG names one, so that a check can see the library
  * was loaded and acted (a preload that silently did nothing would prove nothing).
@@ -17,6 +22,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +36,13 @@ static void note(const char *what) {
     int saved = errno;
     int log = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
     if (log >= 0) {
-        char line[64];
-        int length = snprintf(line, sizeof line, "%s %d\n", what, (int)getpid());
+        /* The call, the process and its program, which a check names when a call must not happen. */
+        char program[4096] = "?";
+        ssize_t named = readlink("/proc/self/exe", program, sizeof program - 1);
+        if (named > 0) program[named] = '\0';
+        const char *base = strrchr(program, '/');
+        char line[320];
+        int length = snprintf(line, sizeof line, "%s %d %s\n", what, (int)getpid(), base ? base + 1 : program);
         if (length > 0) (void)!write(log, line, (size_t)length);
         close(log);
     }
@@ -105,4 +116,63 @@ int accept4(int listener, struct sockaddr *address, socklen_t *length, int flags
     static int (*real)(int, struct sockaddr *, socklen_t *, int);
     if (!real) real = (int (*)(int, struct sockaddr *, socklen_t *, int))dlsym(RTLD_NEXT, "accept4");
     return inherit(listener, real(listener, address, length, flags));
+}
+
+/* The events that make Darwin's poll watch a descriptor for reading (EVFILT_READ) and report it, and for writing. */
+#define READ_EVENTS (POLLIN | POLLRDNORM | POLLPRI | POLLRDBAND)
+#define WRITE_EVENTS (POLLOUT | POLLWRNORM | POLLWRBAND)
+
+/* What Darwin's poll_callback reports of a descriptor asked for `events`, of which Linux reported `seen`. */
+static short darwin_revents(short events, short seen) {
+    if (seen & POLLNVAL) return POLLNVAL;
+    short revents = 0;
+    int read_ended = (seen & (POLLRDHUP | POLLHUP)) != 0;
+    if ((events & READ_EVENTS) && (seen & (POLLIN | POLLPRI | POLLRDHUP | POLLHUP | POLLERR))) {
+        if (read_ended) {
+            revents |= POLLHUP | (events & (POLLIN | POLLRDNORM | POLLPRI | POLLRDBAND));
+        } else {
+            revents |= events & (POLLIN | POLLRDNORM);
+            if (seen & POLLPRI) revents |= events & (POLLPRI | POLLRDBAND);
+        }
+    }
+    if ((events & WRITE_EVENTS) && (seen & (POLLOUT | POLLHUP | POLLERR))) {
+        if (seen & (POLLHUP | POLLERR)) {
+            revents |= POLLHUP;
+        } else if (!(revents & POLLHUP)) {
+            revents |= events & WRITE_EVENTS;
+        }
+    }
+    return revents;
+}
+
+int poll(struct pollfd *descriptors, nfds_t count, int milliseconds) {
+    static int (*real)(struct pollfd *, nfds_t, int);
+    if (!real) real = (int (*)(struct pollfd *, nfds_t, int))dlsym(RTLD_NEXT, "poll");
+    struct pollfd *asked = count ? calloc(count, sizeof *asked) : NULL;
+    if (count && asked == NULL) return real(descriptors, count, milliseconds);
+    for (nfds_t index = 0; index < count; index++) {
+        short events = descriptors[index].events, watched = 0;
+        if (events & READ_EVENTS) watched |= POLLIN | POLLPRI | POLLRDHUP;
+        if (events & WRITE_EVENTS) watched |= POLLOUT;
+        asked[index].fd = descriptors[index].fd;
+        asked[index].events = watched;
+        /* Watched for nothing: Linux ignores a negative descriptor and reports nothing of it. */
+        if (watched == 0 && descriptors[index].fd >= 0) {
+            note("poll-unwatched");
+            asked[index].fd = -1;
+        }
+    }
+    int ready = real(asked, count, milliseconds);
+    int reported = 0, saved = errno;
+    for (nfds_t index = 0; index < count; index++) {
+        short seen = ready > 0 ? asked[index].revents : 0;
+        short revents = darwin_revents(descriptors[index].events, seen);
+        if ((revents & POLLHUP) && !(seen & POLLHUP)) note("poll-hangup");
+        if (seen & POLLERR) note("poll-no-error");
+        descriptors[index].revents = revents;
+        if (revents) reported++;
+    }
+    free(asked);
+    errno = saved;
+    return ready > 0 ? reported : ready;
 }

@@ -43,6 +43,25 @@ PROBE = textwrap.dedent("""\
     print("nonblocking", bool(fcntl.fcntl(accepted, fcntl.F_GETFL) & os.O_NONBLOCK))
     r, w = os.pipe()
     print("pipe-inode", os.fstat(r).st_ino != 0)
+    def connected():
+        server = listening()
+        client = socket.create_connection(server.getsockname(), timeout=10)
+        return client, server.accept()[0]
+    def polled(sock, events):
+        poller = select.poll()
+        poller.register(sock.fileno(), events)
+        return ",".join(str(revents) for _, revents in poller.poll(0)) or "none"
+    ended, peer = connected()
+    peer.close()  # nothing unread: the end of the stream
+    select.select([ended], [], [], 10)
+    print("end-of-stream", polled(ended, select.POLLIN))
+    reset, peer = connected()
+    reset.send(b"abc")
+    select.select([peer], [], [], 10)
+    peer.close()  # three bytes unread: a reset
+    select.select([reset], [], [], 10)
+    print("reset", polled(reset, select.POLLIN))
+    print("asked-nothing", polled(reset, 0))
 """)
 
 
@@ -56,20 +75,25 @@ class LikeDarwinTests(unittest.TestCase):
         return {line.split()[0]: line.split(None, 1)[1] for line in ran.stdout.splitlines()}
 
     def test_the_system_itself_does_otherwise(self):
+        # Linux reports the end of the stream as POLLIN alone, a reset as POLLIN | POLLERR | POLLHUP (1, 8, 16), even
+        # of a descriptor asked for no event.
         self.assertEqual(self.probe(preloaded=False),
                          {"shutdown": "0 ok", "still-listening": "False", "inode": "True", "nonblocking": "False",
-                          "pipe-inode": "True"})
+                          "pipe-inode": "True", "end-of-stream": "1", "reset": "25", "asked-nothing": "24"})
 
     def test_darwins_behaviour_is_imposed_and_each_change_is_logged(self):
         with tempfile.TemporaryDirectory() as folder:
             log = Path(folder) / "calls"
             said = self.probe(preloaded=True, environment={"LIKE_DARWIN_LOG": str(log)})
             # The listener's shutdown is refused and it goes on listening, a socket has no inode and a pipe keeps its
-            # own, the accepted socket is non-blocking like its listener.
+            # own, the accepted socket is non-blocking like its listener; poll reports the end of the stream and a
+            # reset alike, POLLIN | POLLHUP (17), with no POLLERR, and of a descriptor asked for nothing, nothing.
             self.assertEqual(said, {"shutdown": "-1 ENOTCONN", "still-listening": "True", "inode": "False",
-                                    "nonblocking": "True", "pipe-inode": "True"})
+                                    "nonblocking": "True", "pipe-inode": "True", "end-of-stream": "17", "reset": "17",
+                                    "asked-nothing": "none"})
             calls = {line.split()[0] for line in log.read_text().splitlines()}
-            self.assertEqual(calls, {"shutdown-refused", "fstat-socket", "accept-inherits"})
+            self.assertEqual(calls, {"shutdown-refused", "fstat-socket", "accept-inherits", "poll-hangup",
+                                     "poll-no-error", "poll-unwatched"})
 
     def test_no_command_is_a_usage_error(self):
         ran = subprocess.run([str(LIKE_DARWIN)], capture_output=True, text=True, timeout=60)
