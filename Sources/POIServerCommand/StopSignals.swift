@@ -33,8 +33,14 @@ public struct StopSignals: Sendable {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 var set = signalSet()
-                var received: Int32 = 0
-                sigwait(&set, &received)
+                // Until one of the signals is taken: Darwin's sigwait returns 0 with no signal when it is interrupted
+                // (libpthread turns its EINTR into 0), where Glibc's waits on. A call that fails for another reason
+                // ends the wait, as a signal would.
+                while true {
+                    var received: Int32 = 0
+                    let status = sigwait(&set, &received)
+                    if signals.contains(received) || (status != 0 && status != EINTR) { break }
+                }
                 continuation.resume()
             }
         }

@@ -110,6 +110,47 @@ enum DarwinEmulation {
         return revents
     }
 
+    // MARK: A reset, read and sent
+
+    /// What Darwin's `read` says of a socket whose stream ended and was then reset, where Linux's says 0.
+    ///
+    /// Darwin says the reset, `ECONNRESET`, taken from the socket: xnu's `soreceive` looks at the socket's error
+    /// before at the end of its stream. Linux's `tcp_recvmsg` says the end once the peer's FIN came, and keeps the
+    /// reset as `EPIPE`, what `tcp_reset` records in CLOSE_WAIT (xnu's `tcp_input` records `ECONNRESET`). `nil` when no
+    /// error is pending, or `descriptor` is no socket.
+    static func endedRead(_ descriptor: Int32) -> Int32? {
+        var pending: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &pending, &length) == 0, pending != 0 else { return nil }
+        return pending == EPIPE ? ECONNRESET : pending
+    }
+
+    /// A send that failed, as Darwin fails it: after a reset with `EPIPE` (xnu's `sosendcheck` looks at the socket's
+    /// shut sending side before its error; Linux says `ECONNRESET` first), which raises SIGPIPE unless the socket has
+    /// `SO_NOSIGPIPE` (xnu's `sendit`), where Linux's `ECONNRESET` raises nothing.
+    static func sent(_ descriptor: Int32) {
+        guard errno == ECONNRESET else { return }
+        errno = EPIPE
+        if !hasNoSIGPIPE(descriptor) {
+            _ = raise(SIGPIPE)
+            errno = EPIPE
+        }
+    }
+
+    // MARK: The C library's words
+
+    /// Darwin's words for an error where Darwin's C library words it otherwise than this one, among the errors the
+    /// package names (Libc's gen/errlst.c; glibc: "Transport endpoint is not connected").
+    static func errorText(_ code: Int32) -> String? {
+        code == ENOTCONN ? "Socket is not connected" : nil
+    }
+
+    /// Darwin's resolver's words for a failure where they differ from this system's, among the failures the package
+    /// names (Libinfo's lookup.subproj/si_getaddrinfo.c, `gai_strerror`; glibc: "Name or service not known").
+    static func resolutionErrorText(_ status: Int32) -> String? {
+        status == EAI_NONAME ? "nodename nor servname provided, or not known" : nil
+    }
+
     // MARK: SO_NOSIGPIPE
 
     /// The descriptors given the emulated `SO_NOSIGPIPE`: Linux has no such option, so the emulation keeps the flag

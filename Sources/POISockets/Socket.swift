@@ -44,7 +44,7 @@ public enum Socket {
         var addresses: UnsafeMutablePointer<addrinfo>?
         let status = faults.resolve(host, String(port), &hints, &addresses)
         guard status == 0, let first = addresses else {
-            throw .unreachable(String(cString: gai_strerror(status)).lowercased())
+            throw .unreachable(systemResolutionError(status))
         }
         defer { faults.freeAddresses(addresses) }
         var resolved: [Address] = []
@@ -106,7 +106,7 @@ public enum Socket {
         var addresses: UnsafeMutablePointer<addrinfo>?
         let status = faults.resolve(host, String(port), &hints, &addresses)
         guard status == 0, let address = addresses else {
-            throw .unreachable("cannot resolve \(host): \(String(cString: gai_strerror(status)).lowercased())")
+            throw .unreachable("cannot resolve \(host): \(systemResolutionError(status))")
         }
         defer { faults.freeAddresses(addresses) }
         let number = faults.socket(address.pointee.ai_family)
@@ -271,7 +271,7 @@ public enum Socket {
         var pending: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         getsockopt(number, SOL_SOCKET, SO_ERROR, &pending, &length)
-        guard pending == 0 else { throw .unreachable(String(cString: strerror(pending)).lowercased()) }
+        guard pending == 0 else { throw .unreachable(systemErrorText(pending)) }
     }
 
     private static func boundPort(of number: Int32) -> UInt16 {

@@ -58,11 +58,26 @@ func systemAccept(_ descriptor: Int32, profile: SystemProfile = .current) -> Int
     if client >= 0, profile.emulatesDarwin { DarwinEmulation.accepted(client, from: descriptor) }
     return client
 }
-func systemSend(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    send(descriptor, bytes, count, systemSendFlags(descriptor))
+/// Sends on a connected socket, as `profile` has it (the process's, unless a test names one): under Darwin's, a send
+/// after the connection was reset fails with `EPIPE` (`DarwinEmulation.sent`).
+func systemSend(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int, profile: SystemProfile = .current)
+    -> Int
+{
+    let sent = send(descriptor, bytes, count, systemSendFlags(descriptor, profile: profile))
+    if sent < 0, profile.emulatesDarwin { DarwinEmulation.sent(descriptor) }
+    return sent
 }
-func systemRead(_ descriptor: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    read(descriptor, bytes, count)
+/// Reads from a descriptor, as `profile` has it: under Darwin's, a socket whose stream ended and was then reset says
+/// the reset (`ECONNRESET`) where Linux says the end of the stream (`DarwinEmulation.endedRead`).
+func systemRead(_ descriptor: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int, profile: SystemProfile = .current)
+    -> Int
+{
+    let count = read(descriptor, bytes, count)
+    if count == 0, profile.emulatesDarwin, let reset = DarwinEmulation.endedRead(descriptor) {
+        errno = reset
+        return -1
+    }
+    return count
 }
 func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
     write(descriptor, bytes, count)
@@ -130,7 +145,19 @@ func systemPoll(_ pollers: inout [pollfd], _ milliseconds: Int32, profile: Syste
     return poll(&pollers, nfds_t(pollers.count), milliseconds)
 }
 /// The last system error as lower-case words, for example "connection refused".
-func systemError() -> String { String(cString: strerror(errno)).lowercased() }
+func systemError() -> String { systemErrorText(errno) }
+/// The system's words for the error `code`, in lower case, as `profile` has them: under Darwin's, Darwin's C library's
+/// where its words differ from this one's (`DarwinEmulation.errorText`).
+func systemErrorText(_ code: Int32, profile: SystemProfile = .current) -> String {
+    if profile.emulatesDarwin, let text = DarwinEmulation.errorText(code) { return text.lowercased() }
+    return String(cString: strerror(code)).lowercased()
+}
+/// The resolver's words for its failure `status` (`getaddrinfo`'s), in lower case, as `profile` has them: under
+/// Darwin's, Darwin's resolver's where its words differ (`DarwinEmulation.resolutionErrorText`).
+func systemResolutionError(_ status: Int32, profile: SystemProfile = .current) -> String {
+    if profile.emulatesDarwin, let text = DarwinEmulation.resolutionErrorText(status) { return text.lowercased() }
+    return String(cString: gai_strerror(status)).lowercased()
+}
 
 #if os(Linux)
     /// Linux's calls that open a descriptor already close-on-exec, which Glibc declares only for `_GNU_SOURCE` and
@@ -158,7 +185,7 @@ func systemError() -> String { String(cString: strerror(errno)).lowercased() }
 
 #if canImport(Darwin)
     /// Darwin has no `MSG_NOSIGNAL` for `send`: every socket gets `SO_NOSIGPIPE` instead (`systemPreventSIGPIPE`).
-    func systemSendFlags(_ descriptor: Int32) -> Int32 { 0 }
+    func systemSendFlags(_ descriptor: Int32, profile: SystemProfile = .current) -> Int32 { 0 }
     /// Makes a write to a peer that hung up fail with `EPIPE` instead of raising SIGPIPE.
     func systemPreventSIGPIPE(_ descriptor: Int32) {
         systemSetOption(descriptor, SO_NOSIGPIPE)
@@ -166,8 +193,8 @@ func systemError() -> String { String(cString: strerror(errno)).lowercased() }
 #else
     /// Linux: a write with `MSG_NOSIGNAL` to a peer that hung up fails with `EPIPE` instead of raising SIGPIPE; under
     /// Darwin's profile, only a socket that was given Darwin's `SO_NOSIGPIPE` is written so.
-    func systemSendFlags(_ descriptor: Int32) -> Int32 {
-        guard SystemProfile.current.emulatesDarwin else { return Int32(MSG_NOSIGNAL) }
+    func systemSendFlags(_ descriptor: Int32, profile: SystemProfile = .current) -> Int32 {
+        guard profile.emulatesDarwin else { return Int32(MSG_NOSIGNAL) }
         return DarwinEmulation.hasNoSIGPIPE(descriptor) ? Int32(MSG_NOSIGNAL) : 0
     }
     /// Makes a write to a peer that hung up fail with `EPIPE` instead of raising SIGPIPE: every send has

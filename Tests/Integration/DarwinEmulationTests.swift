@@ -131,6 +131,7 @@ struct DarwinEmulationTests {
         try Self.waitReadable(server)
         // Both stay open until the test ends (the defers above).
         var pollers = [
+            // no event: the emulation's own test of a descriptor asked for nothing
             pollfd(fd: try client.use { $0 }, events: 0, revents: 0),
             pollfd(fd: try server.use { $0 }, events: Int16(POLLIN), revents: 0),
         ]
@@ -148,8 +149,9 @@ struct DarwinEmulationTests {
         try Socket.send([9], to: client)
         try Self.waitReadable(server)
         #expect(try Self.polled(server, POLLIN) == (1, Int16(POLLIN)))  // bytes, the stream still open
+        #expect(try Socket.receive(from: server, deadline: Self.deadline()) == [9])
         client.close()
-        try Self.waitReadable(server)
+        try Self.waitReadable(server)  // nothing left unread: readable at the end of the stream only
         #expect(try Self.polled(server, POLLIN) == (1, Int16(POLLIN | POLLHUP)))
         #expect(try Self.polled(server, POLLIN | POLLOUT) == (1, Int16(POLLIN | POLLHUP)))
     }
@@ -177,6 +179,74 @@ struct DarwinEmulationTests {
         #expect(systemPoll(&pollers, 0, profile: .darwin) == 1)
         #expect(pollers[0].revents == Int16(POLLNVAL))
         #expect(pollers[1].revents == 0)
+    }
+
+    @Test("A read at the end of a stream that a reset followed says the reset, as xnu's soreceive, where Linux says 0")
+    func readAfterTheEndAndAReset() throws {
+        let (client, server, listener) = try Self.connectedPair()
+        defer { listener.stop() }
+        defer { client.close() }
+        try server.use { #expect(systemShutdownSending($0) == 0) }  // the end of the stream first
+        try Socket.send([1], to: client)
+        try Self.waitReadable(server)
+        server.close()  // then a reset: the byte is unread
+        // The end of the stream reads as 0 until the reset lands (under load, a moment later), then as the reset.
+        let said = try client.use { number -> Int32 in
+            let deadline = Self.deadline()
+            var byte: UInt8 = 0
+            while ContinuousClock.now < deadline {
+                var pollers = [pollfd(fd: number, events: Int16(POLLIN), revents: 0)]
+                _ = systemPoll(&pollers, 1000, profile: .native)
+                if systemRead(number, &byte, 1, profile: .darwin) < 0 { return errno }
+            }
+            return 0
+        }
+        #expect(said == ECONNRESET)
+    }
+
+    @Test("A send after a reset fails with EPIPE, as xnu's sosendcheck, where Linux says ECONNRESET first")
+    func sendAfterAReset() throws {
+        let (client, server, listener) = try Self.connectedPair()
+        defer { listener.stop() }
+        defer { client.close() }
+        try Socket.send([1, 2, 3], to: client)
+        try Self.waitReadable(server)
+        server.close()  // three bytes unread: a reset
+        try Self.waitReadable(client)
+        let failed = try client.use { number -> (Int, Int32) in
+            DarwinEmulation.setNoSIGPIPE(number)  // Darwin's option, which keeps the process from SIGPIPE
+            defer { DarwinEmulation.closing(number) }
+            var byte: UInt8 = 0
+            let sent = systemSend(number, &byte, 1, profile: .darwin)
+            return (sent, errno)
+        }
+        #expect(failed == (-1, EPIPE))
+    }
+
+    @Test("A send after a reset raises SIGPIPE without SO_NOSIGPIPE, as Darwin's send does (child process)")
+    func sendAfterAResetRaisesSIGPIPE() async {
+        await #expect(processExitsWith: .signal(SIGPIPE)) {
+            let (client, server, listener) = try Self.connectedPair()
+            try Socket.send([1, 2, 3], to: client)
+            try Self.waitReadable(server)
+            server.close()
+            try Self.waitReadable(client)
+            _ = try client.use { number in
+                DarwinEmulation.closing(number)  // without SO_NOSIGPIPE, which the profile gives every socket it makes
+                var byte: UInt8 = 0
+                return systemSend(number, &byte, 1, profile: .darwin)
+            }
+            listener.stop()
+        }
+    }
+
+    @Test("The C library's words are Darwin's where they differ (ENOTCONN, EAI_NONAME), and this system's elsewhere")
+    func darwinsWords() {
+        #expect(systemErrorText(ENOTCONN, profile: .darwin) == "socket is not connected")
+        #expect(systemResolutionError(EAI_NONAME, profile: .darwin) == "nodename nor servname provided, or not known")
+        for code in [ECONNREFUSED, ECONNRESET, EPIPE, EADDRINUSE, EMFILE] {
+            #expect(systemErrorText(code, profile: .darwin) == systemErrorText(code, profile: .native))
+        }
     }
 
     @Test("SO_NOSIGPIPE is kept for a descriptor until it is closed: its number may come back for another socket")

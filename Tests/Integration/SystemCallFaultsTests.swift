@@ -436,7 +436,7 @@ struct SystemCallFaultsTests {
     @Test("A name that does not resolve is .unreachable in the resolver's words, for connect and for bind")
     func resolveFails() throws {
         let injector = FaultInjector(.fail(.resolve, with: EAI_NONAME))
-        let words = String(cString: gai_strerror(EAI_NONAME)).lowercased()
+        let words = systemResolutionError(EAI_NONAME)
         #expect(throws: SocketError.unreachable(words)) {
             try Socket.connect(host: "127.0.0.1", port: 9, deadline: Self.deadline(), faults: injector.faults)
         }

@@ -88,7 +88,7 @@ struct SystemProfileIntegrationTests {
         let arguments = ["/bin/sleep", "30"].map { $0.withCString { strdup($0) } } + [nil]
         defer { for argument in arguments { free(argument) } }
         let status = posix_spawn(&pid, "/bin/sleep", nil, nil, arguments, nil)
-        guard status == 0 else { throw SpawnFailed(description: "posix_spawn: \(String(cString: strerror(status)))") }
+        guard status == 0 else { throw SpawnFailed(description: "posix_spawn: \(systemErrorText(status))") }
         return pid
     }
 
@@ -97,7 +97,7 @@ struct SystemProfileIntegrationTests {
         var pollers = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
         guard systemPoll(&pollers, 1000) == 1 else { return false }
         var byte: UInt8 = 0
-        return read(descriptor, &byte, 1) == 0
+        return systemRead(descriptor, &byte, 1) == 0
     }
 
     @Test(

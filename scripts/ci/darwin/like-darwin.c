@@ -14,6 +14,14 @@
  *                                    POLLOUT is not reported beside a hang-up, and a socket's error is no POLLERR
  *                                    (XNU, bsd/kern/sys_generic.c: poll_nocancel registers a kevent only for the events
  *                                    asked, poll_callback turns EV_EOF into POLLHUP; NixOS/nix#13847 for POLLHUP alone)
+ *   read, recv                       a socket whose stream ended and was then reset says ECONNRESET, not 0 (XNU,
+ *                                    bsd/kern/uipc_socket.c: soreceive looks at so_error before SS_CANTRCVMORE)
+ *   send, write                      a socket that was reset says EPIPE, not ECONNRESET, and raises SIGPIPE without
+ *                                    MSG_NOSIGNAL (XNU, sosendcheck looks at SS_CANTSENDMORE before so_error; sendit)
+ *   strerror, gai_strerror           Darwin's words where they differ: ENOTCONN (Libc, gen/errlst.c) and EAI_NONAME
+ *                                    (Libinfo, lookup.subproj/si_getaddrinfo.c)
+ *   sigwait                          its first call in a process returns 0 with no signal, as Darwin's does when it is
+ *                                    interrupted (libpthread, src/pthread_cancelable.c, turns EINTR into 0)
  *
  * Each interposed call counts itself in a file when LIKE_DARWIN_LOG names one, so that a check can see the library
  * was loaded and acted (a preload that silently did nothing would prove nothing).
@@ -22,7 +30,9 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netdb.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,4 +185,95 @@ int poll(struct pollfd *descriptors, nfds_t count, int milliseconds) {
     free(asked);
     errno = saved;
     return ready > 0 ? reported : ready;
+}
+
+/* Whether `descriptor` is a socket whose stream ended and then had an error (a reset): Darwin's read says the error. */
+static int ended_with_error(int descriptor) {
+    int pending = 0;
+    socklen_t length = sizeof pending;
+    if (getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &pending, &length) != 0 || pending == 0) return 0;
+    return pending == EPIPE ? ECONNRESET : pending;
+}
+
+ssize_t read(int descriptor, void *bytes, size_t count) {
+    static ssize_t (*real)(int, void *, size_t);
+    if (!real) real = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+    ssize_t result = real(descriptor, bytes, count);
+    int saved = errno, reset = result == 0 ? ended_with_error(descriptor) : 0;
+    errno = saved;
+    if (reset) {
+        note("read-reset");
+        errno = reset;
+        return -1;
+    }
+    return result;
+}
+
+ssize_t recv(int descriptor, void *bytes, size_t count, int flags) {
+    static ssize_t (*real)(int, void *, size_t, int);
+    if (!real) real = (ssize_t (*)(int, void *, size_t, int))dlsym(RTLD_NEXT, "recv");
+    ssize_t result = real(descriptor, bytes, count, flags);
+    int saved = errno, reset = result == 0 && count > 0 ? ended_with_error(descriptor) : 0;
+    errno = saved;
+    if (reset) {
+        note("read-reset");
+        errno = reset;
+        return -1;
+    }
+    return result;
+}
+
+/* A send that failed with ECONNRESET fails with EPIPE on Darwin, whose socket can send no more once reset, and raises
+ * SIGPIPE as Darwin's EPIPE does unless MSG_NOSIGNAL was given (Linux's ECONNRESET raised nothing). SO_NOSIGPIPE is
+ * Darwin's alone: no socket here has it. */
+static ssize_t as_darwin_sends(ssize_t result, int flags) {
+    if (result < 0 && errno == ECONNRESET) {
+        note("send-epipe");
+        if (!(flags & MSG_NOSIGNAL)) raise(SIGPIPE);
+        errno = EPIPE;
+    }
+    return result;
+}
+
+ssize_t send(int descriptor, const void *bytes, size_t count, int flags) {
+    static ssize_t (*real)(int, const void *, size_t, int);
+    if (!real) real = (ssize_t (*)(int, const void *, size_t, int))dlsym(RTLD_NEXT, "send");
+    return as_darwin_sends(real(descriptor, bytes, count, flags), flags);
+}
+
+ssize_t write(int descriptor, const void *bytes, size_t count) {
+    static ssize_t (*real)(int, const void *, size_t);
+    if (!real) real = (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+    return as_darwin_sends(real(descriptor, bytes, count), 0);
+}
+
+char *strerror(int code) {
+    static char *(*real)(int);
+    if (!real) real = (char *(*)(int))dlsym(RTLD_NEXT, "strerror");
+    if (code == ENOTCONN) {
+        note("strerror-darwin");
+        return (char *)"Socket is not connected";
+    }
+    return real(code);
+}
+
+const char *gai_strerror(int status) {
+    static const char *(*real)(int);
+    if (!real) real = (const char *(*)(int))dlsym(RTLD_NEXT, "gai_strerror");
+    if (status == EAI_NONAME) {
+        note("gai-darwin");
+        return "nodename nor servname provided, or not known";
+    }
+    return real(status);
+}
+
+int sigwait(const sigset_t *set, int *signal) {
+    static int (*real)(const sigset_t *, int *);
+    static int interrupted;
+    if (!real) real = (int (*)(const sigset_t *, int *))dlsym(RTLD_NEXT, "sigwait");
+    if (!__atomic_exchange_n(&interrupted, 1, __ATOMIC_SEQ_CST)) {
+        note("sigwait-interrupted");
+        return 0;
+    }
+    return real(set, signal);
 }
