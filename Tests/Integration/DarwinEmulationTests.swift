@@ -13,7 +13,8 @@ import Testing
 /// Darwin's documented socket behaviour as `POI_SYSTEM=darwin` puts it on Linux (`DarwinEmulation`).
 ///
 /// Each behaviour against a real socket, whatever profile this process runs under, so that the profile itself cannot drift from what
-/// it claims. The whole pyramid runs under the profile in CI (`scripts/ci/stage darwin`).
+/// it claims. The whole pyramid runs under the profile in CI (`scripts/ci/stage darwin`). On a Mac, where the profile
+/// emulates nothing, the same tests hold Darwin's own kernel to each row of docs/macos.md's table of system calls.
 @Suite("Darwin's socket behaviour, emulated", .timeLimit(.minutes(1)))
 struct DarwinEmulationTests {
     static func deadline() -> ContinuousClock.Instant { .now.advanced(by: .seconds(10)) }
@@ -100,10 +101,13 @@ struct DarwinEmulationTests {
 
     /// Waits, as this system reports it, until `socket` is readable: the peer's bytes, its end of the stream or a reset.
     static func waitReadable(_ socket: SocketDescriptor) throws {
-        try socket.use { number in
-            var pollers = [pollfd(fd: number, events: Int16(POLLIN), revents: 0)]
-            #expect(systemPoll(&pollers, 10_000, profile: .native) == 1, "the socket never became readable")
-        }
+        try socket.use { waitReadable(number: $0) }
+    }
+
+    /// The same for a descriptor the test holds by its number.
+    static func waitReadable(number: Int32) {
+        var pollers = [pollfd(fd: number, events: Int16(POLLIN), revents: 0)]
+        #expect(systemPoll(&pollers, 10_000, profile: .native) == 1, "the socket never became readable")
     }
 
     @Test(
@@ -226,17 +230,15 @@ struct DarwinEmulationTests {
     @Test("A send after a reset raises SIGPIPE without SO_NOSIGPIPE, as Darwin's send does (child process)")
     func sendAfterAResetRaisesSIGPIPE() async {
         await #expect(processExitsWith: .signal(SIGPIPE)) {
-            let (client, server, listener) = try Self.connectedPair()
-            try Socket.send([1, 2, 3], to: client)
-            try Self.waitReadable(server)
-            server.close()
-            try Self.waitReadable(client)
-            _ = try client.use { number in
-                DarwinEmulation.closing(number)  // without SO_NOSIGPIPE, which the profile gives every socket it makes
-                var byte: UInt8 = 0
-                return systemSend(number, &byte, 1, profile: .darwin)
-            }
-            listener.stop()
+            // Raw sockets, which the package never gave SO_NOSIGPIPE: on a Mac the real option, here the emulated one.
+            let loopback = try SystemProfileIntegrationTests.Loopback(profile: .darwin)
+            let (client, server) = try loopback.connection()
+            var bytes: [UInt8] = [1, 2, 3]
+            #expect(systemSend(client, &bytes, 3, profile: .darwin) == 3)
+            Self.waitReadable(number: server)
+            _ = close(server)  // three bytes unread: a reset
+            Self.waitReadable(number: client)
+            _ = systemSend(client, &bytes, 1, profile: .darwin)
         }
     }
 
