@@ -51,37 +51,47 @@ enum DarwinEmulation {
 
     /// `poll` as Darwin's kernel answers it, for the events the package asks for (xnu, bsd/kern/sys_generic.c).
     ///
-    /// `poll_nocancel` turns each descriptor's events into kevents: a read filter for `POLLIN`, `POLLRDNORM`,
-    /// `POLLPRI`, `POLLRDBAND` (or `POLLHUP`), a write filter for `POLLOUT`, `POLLWRNORM` or `POLLWRBAND`. A descriptor
+    /// `poll_nocancel` turns each descriptor's events into one-shot kevents: a read filter for `POLLIN`, `POLLRDNORM`,
+    /// `POLLPRI`, `POLLRDBAND` or `POLLHUP`, a write filter for `POLLOUT`, `POLLWRNORM` or `POLLWRBAND`. A descriptor
     /// asked for none of them is watched for nothing: not even a hang-up or an error wakes the call, which sleeps to its
-    /// time-out (Linux reports `POLLHUP` and `POLLERR` whatever was asked). `POLLHUP` alone counts as nothing here: its
-    /// one-shot read filter is spent by the first bytes that arrive, which it does not report, and a later hang-up goes
+    /// time-out (Linux reports `POLLHUP` and `POLLERR` whatever was asked). `poll_callback` then says what fired: the
+    /// end of a stream (a peer's, or a reset's) as `POLLHUP` with the read events asked for, no `POLLOUT` beside a
+    /// hang-up, and no `POLLERR` for a socket's error (Linux: `POLLIN | POLLRDHUP` at the peer's end of the stream,
+    /// `POLLHUP | POLLERR` at a reset). A filter that fired and reported nothing is spent for the rest of the call,
+    /// which goes on waiting: bytes that reach a descriptor asked for `POLLHUP` alone leave a hang-up after them
     /// unreported (NixOS/nix#13847 and #13901: "as of macOS 15.4, passing 0 or POLLHUP doesn't seem to work at all for
-    /// sockets"). `poll_callback` then says what fired: the end of a stream (a peer's, or a reset's) as `POLLHUP` with
-    /// the read events asked for, no `POLLOUT` beside a hang-up, and no `POLLERR` for a socket's error (Linux:
-    /// `POLLIN | POLLRDHUP` at the peer's end of the stream, `POLLHUP | POLLERR` at a reset).
+    /// sockets").
     static func poll(_ pollers: inout [pollfd], _ milliseconds: Int32) -> Int32 {
+        let deadline = milliseconds < 0 ? nil : ContinuousClock.now.advanced(by: .milliseconds(milliseconds))
         var asked = pollers
         for index in asked.indices {
             let events = pollers[index].events
             var linux: Int16 = 0
-            if events & readEvents != 0 { linux |= Int16(POLLIN | POLLPRI) | linuxReadHangUp }
+            if events & (readEvents | Int16(POLLHUP)) != 0 { linux |= Int16(POLLIN | POLLPRI) | linuxReadHangUp }
             if events & writeEvents != 0 { linux |= Int16(POLLOUT) }
             // Watched for nothing: Linux ignores a negative descriptor and reports nothing of it.
             if linux == 0 { asked[index].fd = -1 }
             asked[index].events = linux
+            pollers[index].revents = 0
         }
-        let ready = systemPoll(&asked, milliseconds, profile: .native)
-        guard ready > 0 else {
-            for index in pollers.indices { pollers[index].revents = 0 }
-            return ready
+        while true {
+            // The time left to the call's deadline, in whole milliseconds, 0 once it passed; -1: no deadline.
+            let remaining = deadline.map {
+                max(0, Int32(clamping: Int64((ContinuousClock.now.duration(to: $0) / .milliseconds(1)).rounded(.up))))
+            }
+            let ready = systemPoll(&asked, remaining ?? -1, profile: .native)
+            if ready <= 0 { return ready }  // the time-out, or the call's error
+            var reported: Int32 = 0
+            for index in asked.indices where asked[index].fd >= 0 && asked[index].revents != 0 {
+                pollers[index].revents = revents(asked: pollers[index].events, linux: asked[index].revents)
+                if pollers[index].revents != 0 {
+                    reported += 1
+                } else {
+                    asked[index].fd = -1  // fired and reported nothing: spent, as a one-shot kevent is
+                }
+            }
+            if reported > 0 { return reported }
         }
-        var reported: Int32 = 0
-        for index in pollers.indices {
-            pollers[index].revents = revents(asked: pollers[index].events, linux: asked[index].revents)
-            if pollers[index].revents != 0 { reported += 1 }
-        }
-        return reported
     }
 
     /// What Darwin's `poll_callback` reports of a descriptor that was asked for `events` and of which Linux reported
@@ -92,7 +102,9 @@ enum DarwinEmulation {
         let error = Int16(POLLERR)
         var revents: Int16 = 0
         let readEnded = linux & (linuxReadHangUp | hangUp) != 0
-        if events & readEvents != 0, linux & (Int16(POLLIN | POLLPRI) | linuxReadHangUp | hangUp | error) != 0 {
+        if events & (readEvents | hangUp) != 0,
+            linux & (Int16(POLLIN | POLLPRI) | linuxReadHangUp | hangUp | error) != 0
+        {
             if readEnded {
                 revents |= hangUp | events & Int16(POLLIN | POLLRDNORM | POLLPRI | POLLRDBAND)
             } else {

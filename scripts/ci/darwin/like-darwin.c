@@ -9,11 +9,13 @@
  *   fstat of a socket                gives no device and no inode (XNU, bsd/kern/sys_socket.c: soo_stat)
  *   accept, accept4                  the accepted socket inherits the listener's O_NONBLOCK (BSD's accept(2); Linux's
  *                                    man page: "does not inherit file status flags such as O_NONBLOCK")
- *   poll                             a descriptor asked for no event (or POLLHUP alone) is watched for nothing, not
- *                                    even a hang-up; the end of a stream is POLLHUP beside the read events asked for,
- *                                    POLLOUT is not reported beside a hang-up, and a socket's error is no POLLERR
- *                                    (XNU, bsd/kern/sys_generic.c: poll_nocancel registers a kevent only for the events
- *                                    asked, poll_callback turns EV_EOF into POLLHUP; NixOS/nix#13847 for POLLHUP alone)
+ *   poll                             a descriptor asked for no event is watched for nothing, not even a hang-up; the
+ *                                    end of a stream is POLLHUP beside the read events asked for, POLLOUT is not
+ *                                    reported beside a hang-up, a socket's error is no POLLERR, and a descriptor that
+ *                                    fired and reported nothing (bytes, to one asked for POLLHUP alone) is spent for the
+ *                                    rest of the call (XNU, bsd/kern/sys_generic.c: poll_nocancel registers one-shot
+ *                                    kevents for the events asked only, poll_callback turns EV_EOF into POLLHUP;
+ *                                    NixOS/nix#13847 for POLLHUP alone)
  *   read, recv                       a socket whose stream ended and was then reset says ECONNRESET, not 0 (XNU,
  *                                    bsd/kern/uipc_socket.c: soreceive looks at so_error before SS_CANTRCVMORE)
  *   send, write                      a socket that was reset says EPIPE, not ECONNRESET, and raises SIGPIPE without
@@ -36,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -137,7 +140,7 @@ static short darwin_revents(short events, short seen) {
     if (seen & POLLNVAL) return POLLNVAL;
     short revents = 0;
     int read_ended = (seen & (POLLRDHUP | POLLHUP)) != 0;
-    if ((events & READ_EVENTS) && (seen & (POLLIN | POLLPRI | POLLRDHUP | POLLHUP | POLLERR))) {
+    if ((events & (READ_EVENTS | POLLHUP)) && (seen & (POLLIN | POLLPRI | POLLRDHUP | POLLHUP | POLLERR))) {
         if (read_ended) {
             revents |= POLLHUP | (events & (POLLIN | POLLRDNORM | POLLPRI | POLLRDBAND));
         } else {
@@ -155,6 +158,14 @@ static short darwin_revents(short events, short seen) {
     return revents;
 }
 
+/* The milliseconds left until `deadline` (CLOCK_MONOTONIC), 0 once it passed. */
+static int left_until(const struct timespec *deadline) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long long left = (deadline->tv_sec - now.tv_sec) * 1000LL + (deadline->tv_nsec - now.tv_nsec + 999999) / 1000000;
+    return left > 0 ? (int)(left > 2147483647 ? 2147483647 : left) : 0;
+}
+
 int poll(struct pollfd *descriptors, nfds_t count, int milliseconds) {
     static int (*real)(struct pollfd *, nfds_t, int);
     if (!real) real = (int (*)(struct pollfd *, nfds_t, int))dlsym(RTLD_NEXT, "poll");
@@ -162,29 +173,55 @@ int poll(struct pollfd *descriptors, nfds_t count, int milliseconds) {
     if (count && asked == NULL) return real(descriptors, count, milliseconds);
     for (nfds_t index = 0; index < count; index++) {
         short events = descriptors[index].events, watched = 0;
-        if (events & READ_EVENTS) watched |= POLLIN | POLLPRI | POLLRDHUP;
+        if (events & (READ_EVENTS | POLLHUP)) watched |= POLLIN | POLLPRI | POLLRDHUP;
         if (events & WRITE_EVENTS) watched |= POLLOUT;
         asked[index].fd = descriptors[index].fd;
         asked[index].events = watched;
+        descriptors[index].revents = 0;
         /* Watched for nothing: Linux ignores a negative descriptor and reports nothing of it. */
         if (watched == 0 && descriptors[index].fd >= 0) {
             note("poll-unwatched");
             asked[index].fd = -1;
         }
     }
-    int ready = real(asked, count, milliseconds);
-    int reported = 0, saved = errno;
-    for (nfds_t index = 0; index < count; index++) {
-        short seen = ready > 0 ? asked[index].revents : 0;
-        short revents = darwin_revents(descriptors[index].events, seen);
-        if ((revents & POLLHUP) && !(seen & POLLHUP)) note("poll-hangup");
-        if (seen & POLLERR) note("poll-no-error");
-        descriptors[index].revents = revents;
-        if (revents) reported++;
+    struct timespec deadline;
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    deadline.tv_sec += milliseconds / 1000;
+    deadline.tv_nsec += (milliseconds % 1000) * 1000000L;
+    if (deadline.tv_nsec >= 1000000000L) {
+        deadline.tv_sec += 1;
+        deadline.tv_nsec -= 1000000000L;
     }
+    int result;
+    for (;;) {
+        int ready = real(asked, count, milliseconds < 0 ? -1 : left_until(&deadline));
+        if (ready <= 0) {
+            result = ready; /* the time-out, or the call's error */
+            break;
+        }
+        int reported = 0;
+        for (nfds_t index = 0; index < count; index++) {
+            short seen = asked[index].revents;
+            if (asked[index].fd < 0 || seen == 0) continue;
+            short revents = darwin_revents(descriptors[index].events, seen);
+            if ((revents & POLLHUP) && !(seen & POLLHUP)) note("poll-hangup");
+            if (seen & POLLERR) note("poll-no-error");
+            descriptors[index].revents = revents;
+            if (revents) {
+                reported++;
+            } else {
+                asked[index].fd = -1; /* fired and reported nothing: spent, as a one-shot kevent is */
+            }
+        }
+        if (reported) {
+            result = reported;
+            break;
+        }
+    }
+    int saved = errno;
     free(asked);
     errno = saved;
-    return ready > 0 ? reported : ready;
+    return result;
 }
 
 /* Whether `descriptor` is a socket whose stream ended and then had an error (a reset): Darwin's read says the error. */
