@@ -30,6 +30,7 @@ TOOLS = {
     "promises": ("tools.promises.command", "every promise held to the tests that fail when it breaks"),
     "soak": ("tools.soak", "poi-server under a mix of clients for a while"),
     "steps": ("tools.steps", "the talk's steps replayed chapter by chapter"),
+    "system-calls": ("tools.system_calls", "every call to the C library held to its Darwin row in docs/macos.md"),
     "support-fresh-package": ("tools.support_fresh_package", "the portable test support from a fresh package"),
     "wait-times": ("tools.wait_times", "how long the tests' bounded waits took, beside their bounds"),
     "workshop": ("tools.workshop.command", "the workshop's exercises, plan and rehearsal (scripts/workshop)"),
