@@ -73,10 +73,11 @@ def install_block(text: str) -> str:
     return match[1]
 
 
-def install(venv: Path) -> Path:
-    """The kit installed into a new virtual environment at `venv` by chapter 12's block; its `pyramid` command."""
+def install(venv: Path, environment: dict | None = None) -> Path:
+    """The kit installed into a new virtual environment at `venv` by chapter 12's block, in `environment` (this
+    process's by default); its `pyramid` command."""
     run(["bash", "-c", f"set -euo pipefail\n{install_block(CHAPTER.read_text())}"], ROOT,
-        env={**os.environ, "VENV": str(venv)})
+        env={**(os.environ if environment is None else environment), "VENV": str(venv)})
     command = venv / "bin" / "pyramid"
     if not command.is_file():
         raise SystemExit(f"kit-fresh-package: the install block left no {command}")

@@ -3,6 +3,8 @@ command that runs from any folder, and the counts and the reports are compared t
 """
 
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -10,6 +12,15 @@ import unittest
 from pathlib import Path
 
 from tools import kit_fresh_package as fresh
+
+
+def mac_like(home: str) -> dict:
+    """An environment that stands in for a Mac user's: a fresh HOME whose user base is macOS's for a framework Python
+    (~/Library/Python/3.9, where pip's fallback puts the user's scripts), and a Mac's PATH, which has no such folder
+    (only this Python's own folder, standing in for /usr/bin's python3)."""
+    return {**{key: value for key, value in os.environ.items() if key != "PYTHONPATH"}, "HOME": home,
+            "PYTHONUSERBASE": str(Path(home) / "Library" / "Python" / "3.9"), "PIP_BREAK_SYSTEM_PACKAGES": "1",
+            "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin:/usr/sbin:/sbin"}
 
 
 class InstallBlockTests(unittest.TestCase):
@@ -23,12 +34,13 @@ class InstallBlockTests(unittest.TestCase):
             fresh.install_block("no block here")
 
     def test_the_installed_command_starts_and_reads_its_package(self):
-        """Chapter 12's block, run as it says into a new virtual environment: the installed `pyramid` answers
-        --version and --help with every verb, refuses a folder that is in no package, refuses to run a package without
-        pyramid.json by saying how to make one (its help is there all the same), and reads one that has it. It runs from an unrelated folder: the
-        package it imports is the installed one, not this checkout's."""
+        """Chapter 12's block (the README's install), run as it says into a new virtual environment, by a user whose
+        HOME and PATH stand in for a Mac's (`mac_like`): the installed `pyramid` answers --version and --help with
+        every verb, refuses a folder that is in no package, refuses to run a package without pyramid.json by saying
+        how to make one (its help is there all the same), and reads one that has it. It runs from an unrelated folder:
+        the package it imports is the installed one, not this checkout's."""
         with tempfile.TemporaryDirectory() as folder:
-            command = fresh.install(Path(folder) / "venv")
+            command = fresh.install(Path(folder) / "venv", mac_like(folder))
             elsewhere = Path(folder) / "elsewhere"
             elsewhere.mkdir()
 
@@ -64,6 +76,33 @@ class InstallBlockTests(unittest.TestCase):
             self.assertEqual(ran.returncode, 0, ran.stderr)
             self.assertIn("--junit DIR", ran.stdout)
             self.assertIn("usage: pyramid run", ran.stdout)
+
+
+@unittest.skipIf(subprocess.run([sys.executable, "-m", "pip", "--version"], capture_output=True).returncode,
+                 "no pip for this Python")
+class MacUserSiteTests(unittest.TestCase):
+    """A Mac's /usr/bin/python3 (Xcode's or the command-line tools' 3.9) cannot write its own site-packages: a bare
+    `python3 -m pip install` falls back to the user's folder. Stood in for by that fallback (`--user`) into the user
+    base of a Mac-like HOME."""
+
+    def test_a_bare_install_leaves_the_command_off_the_path_and_the_module_runs(self):
+        with tempfile.TemporaryDirectory() as home:
+            environment = mac_like(home)
+            subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--user", "--no-index",
+                            "--no-warn-script-location", "./scripts/kit"], cwd=fresh.ROOT, env=environment, check=True,
+                           capture_output=True)
+            scripts = Path(environment["PYTHONUSERBASE"]) / "bin"
+            self.assertTrue((scripts / "pyramid").is_file(), "pip's fallback put the command elsewhere")
+            self.assertIsNone(shutil.which("pyramid", path=environment["PATH"]), "pyramid is on the Mac's PATH")
+            ran = subprocess.run([sys.executable, "-m", "pyramidkit", "version"], cwd=home, env=environment,
+                                 capture_output=True, text=True)
+            self.assertEqual(ran.returncode, 0, ran.stderr)
+            self.assertRegex(ran.stdout, r"^pyramid \d+\.\d+\.\d+")
+
+    def test_the_readme_installs_as_the_chapter_does(self):
+        readme = (fresh.ROOT / "README.md").read_text()
+        self.assertIsNone(re.search(r"pip install[^`\n]*scripts/kit", readme), "a bare pip install of the kit")
+        self.assertIn("docs/12-using-this-layout-as-a-template.md#install-the-pyramid-kit", readme)
 
 
 class SameRunTests(unittest.TestCase):
