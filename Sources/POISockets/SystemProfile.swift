@@ -18,7 +18,12 @@
 /// - `fstat` of a socket gives no device and no inode (XNU's `soo_stat` fills neither);
 /// - an accepted socket inherits the listener's `O_NONBLOCK` (BSD's `accept(2)`; Linux's man page says it does not);
 /// - there is no `MSG_NOSIGNAL`: a write to a peer that hung up raises SIGPIPE, and kills the process, unless the
-///   socket was given `SO_NOSIGPIPE` (Darwin's `setsockopt(2)`), which the emulation records per descriptor.
+///   socket was given `SO_NOSIGPIPE` (Darwin's `setsockopt(2)`), which the emulation records per descriptor;
+/// - `poll` watches a descriptor for the events asked only (none: nothing, not even a hang-up), reports the end of a
+///   stream as `POLLHUP`, and a socket's error as no `POLLERR` (XNU's `poll_nocancel`, `poll_callback`);
+/// - after a reset, a read at the end of the stream says `ECONNRESET` and a send says `EPIPE` (XNU's `soreceive`,
+///   `sosendcheck`);
+/// - the C library's words for `ENOTCONN` and the resolver's for `EAI_NONAME` are Darwin's.
 ///
 /// On Darwin itself both profiles are the system's own behaviour. The variable takes `darwin`, or nothing (unset or
 /// empty: the running system's own); any other value is a mistake the programs report (`init(environmentValue:)`).
