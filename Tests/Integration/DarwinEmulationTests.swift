@@ -254,15 +254,6 @@ struct DarwinEmulationTests {
         }
     }
 
-    @Test("The C library's words are Darwin's where they differ (ENOTCONN, EAI_NONAME), and this system's elsewhere")
-    func darwinsWords() {
-        #expect(systemErrorText(ENOTCONN, profile: .darwin) == "socket is not connected")
-        #expect(systemResolutionError(EAI_NONAME, profile: .darwin) == "nodename nor servname provided, or not known")
-        for code in [ECONNREFUSED, ECONNRESET, EPIPE, EADDRINUSE, EMFILE] {
-            #expect(systemErrorText(code, profile: .darwin) == systemErrorText(code, profile: .native))
-        }
-    }
-
     @Test("SO_NOSIGPIPE is kept for a descriptor until it is closed: its number may come back for another socket")
     func noSIGPIPEUntilClosed() throws {
         let ends = try #require(systemPipe())

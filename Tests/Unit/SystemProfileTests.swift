@@ -1,5 +1,6 @@
-import POISockets
 import Testing
+
+@testable import POISockets
 
 #if canImport(Glibc)
     import Glibc
@@ -7,8 +8,10 @@ import Testing
     import Darwin
 #endif
 
-/// `SystemProfile.current`, read once from `POI_SYSTEM`: a value it does not know stops the process, since a run meant
-/// to try Darwin's behaviour must never pass while following another's.
+/// `SystemProfile.current`, read once from `POI_SYSTEM`, and what Darwin's profile answers where no socket is needed.
+///
+/// A value the profile does not know stops the process, since a run meant to try Darwin's behaviour must never pass
+/// while following another's. `DarwinEmulationTests`, in the integration tier, hold the rest to real sockets.
 @Suite("SystemProfile")
 struct SystemProfileTests {
     @Test("A POI_SYSTEM the process does not know stops it the first time the profile is read, saying why")
@@ -21,4 +24,61 @@ struct SystemProfileTests {
         let said = String(decoding: ended?.standardErrorContent ?? [], as: UTF8.self)
         #expect(said.contains(SystemProfile.UnknownProfile(value: "linux").description), "\(said)")
     }
+
+    /// What Darwin's poll reports of a descriptor asked for some events, of which Linux reported others: each case
+    /// `(asked, Linux's report, Darwin's)`.
+    static let pollReports: [(Int16, Int16, Int16)] = {
+        let (input, output, hangUp, error) = (Int16(POLLIN), Int16(POLLOUT), Int16(POLLHUP), Int16(POLLERR))
+        let readHangUp: Int16 = 0x2000  // Linux's POLLRDHUP, which Glibc declares only for _GNU_SOURCE
+        return [
+            (input, input, input),  // bytes
+            (input, input | readHangUp, input | hangUp),  // the end of the stream
+            (input, input | error | hangUp | readHangUp, input | hangUp),  // a reset: no POLLERR
+            (output, output, output),  // room to send
+            (output, output | error | hangUp, hangUp),  // no POLLOUT beside a hang-up
+            (input | output, input | output | readHangUp, input | hangUp),
+            (hangUp, input, 0),  // bytes to POLLHUP alone: fired, with nothing to say
+            (hangUp, input | readHangUp, hangUp),
+            (0, error | hangUp, 0),  // asked for nothing
+            (input, Int16(POLLNVAL), Int16(POLLNVAL)),  // no descriptor
+            (Int16(POLLPRI), Int16(POLLPRI), Int16(POLLPRI)),  // urgent bytes
+            (Int16(POLLRDNORM), input, Int16(POLLRDNORM)),
+        ]
+    }()
+
+    @Test(
+        "Darwin's poll reports what xnu's poll_callback makes of what Linux reported, for the events asked",
+        arguments: pollReports)
+    func darwinPollReports(asked: Int16, linux: Int16, darwin: Int16) {
+        #expect(DarwinEmulation.revents(asked: asked, linux: linux) == darwin)
+    }
+
+    @Test("A send that failed after a reset fails with EPIPE under Darwin's profile; any other failure as it was")
+    func darwinSendFailures() {
+        let descriptor: Int32 = -7  // a number no socket has: given SO_NOSIGPIPE, so that no signal is raised
+        DarwinEmulation.setNoSIGPIPE(descriptor)
+        defer { DarwinEmulation.closing(descriptor) }
+        for (failure, darwin) in [(ECONNRESET, EPIPE), (EPIPE, EPIPE), (ECONNREFUSED, ECONNREFUSED), (EAGAIN, EAGAIN)] {
+            errno = failure
+            DarwinEmulation.sent(descriptor)
+            #expect(errno == darwin, "\(failure)")
+        }
+    }
+
+    @Test("A read's end of the stream stays the end for a descriptor that is no socket, under Darwin's profile")
+    func darwinReadOfAPipe() throws {
+        let ends = try #require(systemPipe(profile: .native))
+        defer { for end in [ends.read, ends.write] { _ = close(end) } }
+        #expect(DarwinEmulation.endedRead(ends.read) == nil)
+    }
+
+    @Test("The C library's words are Darwin's where they differ (ENOTCONN, EAI_NONAME), and this system's elsewhere")
+    func darwinsWords() {
+        #expect(systemErrorText(ENOTCONN, profile: .darwin) == "socket is not connected")
+        #expect(systemResolutionError(EAI_NONAME, profile: .darwin) == "nodename nor servname provided, or not known")
+        for code in [ECONNREFUSED, ECONNRESET, EPIPE, EADDRINUSE, EMFILE] {
+            #expect(systemErrorText(code, profile: .darwin) == systemErrorText(code, profile: .native))
+        }
+    }
+
 }
