@@ -110,15 +110,22 @@ struct DarwinEmulationTests {
         #expect(systemPoll(&pollers, 10_000, profile: .native) == 1, "the socket never became readable")
     }
 
+    /// A client whose connection the server reset (it closed with three bytes of the client's unread), the reset
+    /// already there; and the listener, to stop.
+    static func resetClient() throws -> (client: SocketDescriptor, listener: SocketListener) {
+        let (client, server, listener) = try connectedPair()
+        try Socket.send([1, 2, 3], to: client)
+        try waitReadable(server)
+        server.close()
+        try waitReadable(client)
+        return (client, listener)
+    }
+
     @Test("poll asked for no event watches nothing: not even a reset wakes it, as xnu's poll_nocancel")
     func pollAskedForNothing() throws {
-        let (client, server, listener) = try Self.connectedPair()
+        let (client, listener) = try Self.resetClient()
         defer { listener.stop() }
         defer { client.close() }
-        try Socket.send([1, 2, 3], to: client)
-        try Self.waitReadable(server)
-        server.close()  // three bytes unread: the close resets the connection
-        try Self.waitReadable(client)
         // Linux reports the hang-up and the error whatever was asked; Darwin's kernel watches nothing.
         #expect(try Self.polled(client, 0) == (0, 0))
         #expect(try Self.polled(client, POLLHUP) == (1, Int16(POLLHUP)))  // POLLHUP alone: a hang-up already there
@@ -162,6 +169,7 @@ struct DarwinEmulationTests {
         defer { listener.stop() }
         defer { server.close() }
         #expect(try Self.polled(server, POLLIN) == (0, 0))  // nothing yet
+        #expect(try Self.polled(server, POLLOUT) == (1, Int16(POLLOUT)))  // room to send
         try Socket.send([9], to: client)
         try Self.waitReadable(server)
         #expect(try Self.polled(server, POLLIN) == (1, Int16(POLLIN)))  // bytes, the stream still open
@@ -174,14 +182,9 @@ struct DarwinEmulationTests {
 
     @Test("A reset is a hang-up, never POLLERR, and POLLOUT is not reported beside it, as xnu's poll_callback")
     func pollAfterAReset() throws {
-        let (client, server, listener) = try Self.connectedPair()
+        let (client, listener) = try Self.resetClient()
         defer { listener.stop() }
         defer { client.close() }
-        #expect(try Self.polled(client, POLLOUT) == (1, Int16(POLLOUT)))  // room to send
-        try Socket.send([1, 2, 3], to: client)
-        try Self.waitReadable(server)
-        server.close()  // three bytes unread: the close resets the connection
-        try Self.waitReadable(client)
         #expect(try Self.polled(client, POLLIN) == (1, Int16(POLLIN | POLLHUP)))
         #expect(try Self.polled(client, POLLOUT) == (1, Int16(POLLHUP)))
     }
@@ -222,13 +225,9 @@ struct DarwinEmulationTests {
 
     @Test("A send after a reset fails with EPIPE, as xnu's sosendcheck, where Linux says ECONNRESET first")
     func sendAfterAReset() throws {
-        let (client, server, listener) = try Self.connectedPair()
+        let (client, listener) = try Self.resetClient()
         defer { listener.stop() }
         defer { client.close() }
-        try Socket.send([1, 2, 3], to: client)
-        try Self.waitReadable(server)
-        server.close()  // three bytes unread: a reset
-        try Self.waitReadable(client)
         let failed = try client.use { number -> (Int, Int32) in
             DarwinEmulation.setNoSIGPIPE(number)  // Darwin's option, which keeps the process from SIGPIPE
             defer { DarwinEmulation.closing(number) }

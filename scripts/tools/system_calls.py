@@ -261,7 +261,8 @@ def main(arguments: list[str]) -> int:
     if native is None:
         raise UsageError("system-calls: no index of the native build: swift build --build-tests first")
     if apple is None or not copy.is_dir():
-        raise UsageError("system-calls: no index of the build as a Mac compiles it: scripts/tool apple-compile first")
+        raise UsageError("system-calls: no index of the build as a Mac compiles it (.build-apple): scripts/tool "
+                         "apple-compile first, on Linux (on a Mac the native build is Darwin's side, and this check CI's)")
     library = index_store.library_path()
     reading = Reading()
     read_index(native, ROOT, ROOT, library, reading, "native")

@@ -232,32 +232,26 @@ static int ended_with_error(int descriptor) {
     return pending == EPIPE ? ECONNRESET : pending;
 }
 
+/* A read's result as Darwin's: -1 with the error where Linux said the end of a stream that a reset followed. */
+static ssize_t as_darwin_reads(int descriptor, ssize_t result, size_t count) {
+    int saved = errno, reset = result == 0 && count > 0 ? ended_with_error(descriptor) : 0;
+    errno = saved;
+    if (!reset) return result;
+    note("read-reset");
+    errno = reset;
+    return -1;
+}
+
 ssize_t read(int descriptor, void *bytes, size_t count) {
     static ssize_t (*real)(int, void *, size_t);
     if (!real) real = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
-    ssize_t result = real(descriptor, bytes, count);
-    int saved = errno, reset = result == 0 ? ended_with_error(descriptor) : 0;
-    errno = saved;
-    if (reset) {
-        note("read-reset");
-        errno = reset;
-        return -1;
-    }
-    return result;
+    return as_darwin_reads(descriptor, real(descriptor, bytes, count), count);
 }
 
 ssize_t recv(int descriptor, void *bytes, size_t count, int flags) {
     static ssize_t (*real)(int, void *, size_t, int);
     if (!real) real = (ssize_t (*)(int, void *, size_t, int))dlsym(RTLD_NEXT, "recv");
-    ssize_t result = real(descriptor, bytes, count, flags);
-    int saved = errno, reset = result == 0 && count > 0 ? ended_with_error(descriptor) : 0;
-    errno = saved;
-    if (reset) {
-        note("read-reset");
-        errno = reset;
-        return -1;
-    }
-    return result;
+    return as_darwin_reads(descriptor, real(descriptor, bytes, count, flags), count);
 }
 
 /* A send that failed with ECONNRESET fails with EPIPE on Darwin, whose socket can send no more once reset, and raises
