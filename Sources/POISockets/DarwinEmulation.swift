@@ -137,16 +137,13 @@ enum DarwinEmulation {
         return pending == EPIPE ? ECONNRESET : pending
     }
 
-    /// A send that failed, as Darwin fails it: after a reset with `EPIPE` (xnu's `sosendcheck` looks at the socket's
-    /// shut sending side before its error; Linux says `ECONNRESET` first), which raises SIGPIPE unless the socket has
-    /// `SO_NOSIGPIPE` (xnu's `sendit`), where Linux's `ECONNRESET` raises nothing.
-    static func sent(_ descriptor: Int32) {
-        guard errno == ECONNRESET else { return }
-        errno = EPIPE
-        if !hasNoSIGPIPE(descriptor) {
-            _ = raise(SIGPIPE)
-            errno = EPIPE
-        }
+    /// The error of a send that failed with `code`, as Darwin's send fails: after a reset with `EPIPE` (xnu's
+    /// `sosendcheck` looks at the socket's shut sending side before its error; Linux says `ECONNRESET` first), which
+    /// raises SIGPIPE unless the socket has `SO_NOSIGPIPE` (xnu's `sendit`), where Linux's `ECONNRESET` raises nothing.
+    static func sendFailure(_ code: Int32, on descriptor: Int32) -> Int32 {
+        guard code == ECONNRESET else { return code }
+        if !hasNoSIGPIPE(descriptor) { _ = raise(SIGPIPE) }
+        return EPIPE
     }
 
     // MARK: The C library's words

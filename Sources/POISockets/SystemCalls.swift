@@ -59,12 +59,16 @@ func systemAccept(_ descriptor: Int32, profile: SystemProfile = .current) -> Int
     return client
 }
 /// Sends on a connected socket, as `profile` has it (the process's, unless a test names one): under Darwin's, a send
-/// after the connection was reset fails with `EPIPE` (`DarwinEmulation.sent`).
+/// after the connection was reset fails with `EPIPE` (`DarwinEmulation.sendFailure`).
 func systemSend(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int, profile: SystemProfile = .current)
     -> Int
 {
     let sent = send(descriptor, bytes, count, systemSendFlags(descriptor, profile: profile))
-    if sent < 0, profile.emulatesDarwin { DarwinEmulation.sent(descriptor) }
+    guard sent < 0 else { return sent }
+    // The error taken at once and set last: any call between (the profile's own) may change errno.
+    let code = errno
+    let failure = profile.emulatesDarwin ? DarwinEmulation.sendFailure(code, on: descriptor) : code
+    errno = failure
     return sent
 }
 /// Reads from a descriptor, as `profile` has it: under Darwin's, a socket whose stream ended and was then reset says
@@ -73,11 +77,10 @@ func systemRead(_ descriptor: Int32, _ bytes: UnsafeMutableRawPointer, _ count: 
     -> Int
 {
     let count = read(descriptor, bytes, count)
-    if count == 0, profile.emulatesDarwin, let reset = DarwinEmulation.endedRead(descriptor) {
-        errno = reset
-        return -1
-    }
-    return count
+    // A failed read returns at once, its errno untouched by any other call.
+    guard count == 0, profile.emulatesDarwin, let reset = DarwinEmulation.endedRead(descriptor) else { return count }
+    errno = reset
+    return -1
 }
 func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
     write(descriptor, bytes, count)
