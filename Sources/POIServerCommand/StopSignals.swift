@@ -18,6 +18,11 @@ import Foundation
 public struct StopSignals: Sendable {
     private let signals: [Int32]
 
+    /// Stop signals of `signals`, unblocked: `block()` makes the program's.
+    init(signals: [Int32]) {
+        self.signals = signals
+    }
+
     /// Blocks SIGINT and SIGTERM in the calling thread, and so in every thread it starts later.
     public static func block() -> StopSignals {
         // The main thread, first thing: a thread started before it would not inherit the mask.
@@ -33,17 +38,23 @@ public struct StopSignals: Sendable {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 var set = signalSet()
-                // Until one of the signals is taken: Darwin's sigwait returns 0 with no signal when it is interrupted
-                // (libpthread turns its EINTR into 0), where Glibc's waits on. A call that fails for another reason
-                // ends the wait, as a signal would.
                 while true {
                     var received: Int32 = 0
                     let status = sigwait(&set, &received)
-                    if signals.contains(received) || (status != 0 && status != EINTR) { break }
+                    if ends(status: status, received: received) { break }
                 }
                 continuation.resume()
             }
         }
+    }
+
+    /// Whether a `sigwait` that returned `status`, having written `received`, ends the wait.
+    ///
+    /// It does when one of the signals was taken, or the call failed for a reason waiting again would not mend.
+    /// Darwin's returns 0 with no signal when it is interrupted (libpthread turns its EINTR into 0), where Glibc's waits
+    /// on: the wait goes on, as on EINTR.
+    func ends(status: Int32, received: Int32) -> Bool {
+        signals.contains(received) || (status != 0 && status != EINTR)
     }
 
     private func signalSet() -> sigset_t {

@@ -65,13 +65,7 @@ enum DarwinEmulation {
         let deadline = milliseconds < 0 ? nil : ContinuousClock.now.advanced(by: .milliseconds(milliseconds))
         var asked = pollers
         for index in asked.indices {
-            let events = pollers[index].events
-            var linux: Int16 = 0
-            if events & (readEvents | Int16(POLLHUP)) != 0 { linux |= Int16(POLLIN | POLLPRI) | linuxReadHangUp }
-            if events & writeEvents != 0 { linux |= Int16(POLLOUT) }
-            // Watched for nothing: Linux ignores a negative descriptor and reports nothing of it.
-            if linux == 0 { asked[index].fd = -1 }
-            asked[index].events = linux
+            asked[index].events = linuxEvents(asked: pollers[index].events)
             pollers[index].revents = 0
         }
         while true {
@@ -82,7 +76,8 @@ enum DarwinEmulation {
             let ready = systemPoll(&asked, remaining ?? -1, profile: .native)
             if ready <= 0 { return ready }  // the time-out, or the call's error
             var reported: Int32 = 0
-            for index in asked.indices where asked[index].fd >= 0 && asked[index].revents != 0 {
+            // Linux sets no revents of a negative descriptor: a spent one is passed over.
+            for index in asked.indices where asked[index].revents != 0 {
                 pollers[index].revents = revents(asked: pollers[index].events, linux: asked[index].revents)
                 if pollers[index].revents != 0 {
                     reported += 1
@@ -92,6 +87,16 @@ enum DarwinEmulation {
             }
             if reported > 0 { return reported }
         }
+    }
+
+    /// What Linux's `poll` is asked for a descriptor Darwin's is asked `events` of: every report the read filter or the
+    /// write filter Darwin registers could make (none: Linux then reports only a hang-up or an error, which Darwin's
+    /// `poll_callback` makes nothing of, and the descriptor is spent).
+    static func linuxEvents(asked events: Int16) -> Int16 {
+        var linux: Int16 = 0
+        if events & (readEvents | Int16(POLLHUP)) != 0 { linux |= Int16(POLLIN | POLLPRI) | linuxReadHangUp }
+        if events & writeEvents != 0 { linux |= Int16(POLLOUT) }
+        return linux
     }
 
     /// What Darwin's `poll_callback` reports of a descriptor that was asked for `events` and of which Linux reported

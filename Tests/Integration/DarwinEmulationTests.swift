@@ -144,6 +144,25 @@ struct DarwinEmulationTests {
         #expect(try Self.polled(server, POLLHUP) == (0, 0))
     }
 
+    @Test(
+        "poll that has nothing to report sleeps to its time-out, as xnu's kqueue_scan: asked for nothing, or spent",
+        arguments: [0, POLLHUP])
+    func pollSleepsToItsTimeOut(events: Int32) throws {
+        let (client, server, listener) = try Self.connectedPair()
+        defer { listener.stop() }
+        defer { client.close() }
+        defer { server.close() }
+        try Socket.send([1], to: client)  // bytes, which spend a filter asked for POLLHUP alone
+        try Self.waitReadable(server)
+        let started = ContinuousClock.now
+        let said = try server.use { number in
+            var pollers = [pollfd(fd: number, events: Int16(events), revents: 0)]
+            return (systemPoll(&pollers, 50, profile: .darwin), pollers[0].revents)
+        }
+        #expect(said == (0, 0))
+        #expect(ContinuousClock.now - started >= .milliseconds(50), "the call returned before its time-out")
+    }
+
     @Test("A watched descriptor is reported and one asked for nothing beside it is not: the count is of the reported")
     func pollCountsTheReported() throws {
         let (client, server, listener) = try Self.connectedPair()
@@ -223,6 +242,20 @@ struct DarwinEmulationTests {
         #expect(said == ECONNRESET)
     }
 
+    @Test("A read at an end of the stream that no reset followed reads 0 under Darwin's profile too")
+    func readAtACleanEnd() throws {
+        let (client, server, listener) = try Self.connectedPair()
+        defer { listener.stop() }
+        defer { client.close() }
+        server.close()  // nothing unread: the end of the stream, no reset
+        try Self.waitReadable(client)
+        let read = try client.use { number in
+            var byte: UInt8 = 0
+            return systemRead(number, &byte, 1, profile: .darwin)
+        }
+        #expect(read == 0)
+    }
+
     @Test("A send after a reset fails with EPIPE, as xnu's sosendcheck, where Linux says ECONNRESET first")
     func sendAfterAReset() throws {
         let (client, listener) = try Self.resetClient()
@@ -238,19 +271,33 @@ struct DarwinEmulationTests {
         #expect(failed == (-1, EPIPE))
     }
 
+    /// On raw sockets, which the package never gave SO_NOSIGPIPE (on a Mac the real option, here the emulated one): a
+    /// connection reset, then a send under Darwin's profile, its error read first (as `SocketTests.isReset` reads it:
+    /// Linux's send then fails with `EPIPE` and raises SIGPIPE itself, unless the profile's flags tell it not to) or not.
+    static func sendAfterAReset(errorReadFirst: Bool) throws {
+        let loopback = try SystemProfileIntegrationTests.Loopback(profile: .darwin)
+        let (client, server) = try loopback.connection()
+        var bytes: [UInt8] = [1, 2, 3]
+        #expect(systemSend(client, &bytes, 3, profile: .darwin) == 3)
+        waitReadable(number: server)
+        _ = close(server)  // three bytes unread: a reset
+        waitReadable(number: client)
+        if errorReadFirst {
+            var pending: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            _ = getsockopt(client, SOL_SOCKET, SO_ERROR, &pending, &length)
+        }
+        _ = systemSend(client, &bytes, 1, profile: .darwin)
+    }
+
     @Test("A send after a reset raises SIGPIPE without SO_NOSIGPIPE, as Darwin's send does (child process)")
     func sendAfterAResetRaisesSIGPIPE() async {
-        await #expect(processExitsWith: .signal(SIGPIPE)) {
-            // Raw sockets, which the package never gave SO_NOSIGPIPE: on a Mac the real option, here the emulated one.
-            let loopback = try SystemProfileIntegrationTests.Loopback(profile: .darwin)
-            let (client, server) = try loopback.connection()
-            var bytes: [UInt8] = [1, 2, 3]
-            #expect(systemSend(client, &bytes, 3, profile: .darwin) == 3)
-            Self.waitReadable(number: server)
-            _ = close(server)  // three bytes unread: a reset
-            Self.waitReadable(number: client)
-            _ = systemSend(client, &bytes, 1, profile: .darwin)
-        }
+        await #expect(processExitsWith: .signal(SIGPIPE)) { try Self.sendAfterAReset(errorReadFirst: false) }
+    }
+
+    @Test("A send after a reset whose error was read raises SIGPIPE without SO_NOSIGPIPE too (child process)")
+    func sendAfterAReadResetRaisesSIGPIPE() async {
+        await #expect(processExitsWith: .signal(SIGPIPE)) { try Self.sendAfterAReset(errorReadFirst: true) }
     }
 
     @Test("SO_NOSIGPIPE is kept for a descriptor until it is closed: its number may come back for another socket")

@@ -43,6 +43,8 @@ struct SystemProfileTests {
             (input, Int16(POLLNVAL), Int16(POLLNVAL)),  // no descriptor
             (Int16(POLLPRI), Int16(POLLPRI), Int16(POLLPRI)),  // urgent bytes
             (Int16(POLLRDNORM), input, Int16(POLLRDNORM)),
+            (input | Int16(POLLPRI), input, input),  // no urgent bytes: no POLLPRI
+            (input | output, input, input),  // readable, the sending side full: no POLLOUT
         ]
     }()
 
@@ -51,6 +53,33 @@ struct SystemProfileTests {
         arguments: pollReports)
     func darwinPollReports(asked: Int16, linux: Int16, darwin: Int16) {
         #expect(DarwinEmulation.revents(asked: asked, linux: linux) == darwin)
+    }
+
+    /// What Linux's poll is asked for a descriptor Darwin's is asked some events of: each case `(asked, Linux's)`.
+    static let pollWatches: [(Int16, Int16)] = {
+        let (input, output, urgent) = (Int16(POLLIN), Int16(POLLOUT), Int16(POLLPRI))
+        let reading = input | urgent | 0x2000  // Linux's POLLRDHUP, which Glibc declares only for _GNU_SOURCE
+        return [
+            (input, reading), (Int16(POLLRDNORM), reading), (urgent, reading), (Int16(POLLHUP), reading),
+            (output, output), (Int16(POLLWRBAND), output), (input | output, reading | output), (0, 0),
+            (Int16(POLLERR), 0),
+        ]
+    }()
+
+    @Test(
+        "Darwin's poll is watched on Linux for every report its read or write filter could make, and nothing else",
+        arguments: pollWatches)
+    func darwinPollWatches(asked: Int16, linux: Int16) {
+        #expect(DarwinEmulation.linuxEvents(asked: asked) == linux)
+    }
+
+    @Test("A send's flags under Darwin's profile leave SIGPIPE to the socket's SO_NOSIGPIPE, whatever the process's")
+    func darwinSendFlags() {
+        let descriptor: Int32 = -8  // a number no socket has
+        #expect(systemSendFlags(descriptor, profile: .darwin) == 0)
+        DarwinEmulation.setNoSIGPIPE(descriptor)
+        defer { DarwinEmulation.closing(descriptor) }
+        #expect(systemSendFlags(descriptor, profile: .darwin) == systemSendFlags(descriptor, profile: .native))
     }
 
     @Test("A send that failed after a reset fails with EPIPE under Darwin's profile; any other failure as it was")
