@@ -67,6 +67,9 @@ enum DarwinEmulation {
         for index in asked.indices {
             asked[index].events = linuxEvents(asked: pollers[index].events)
             pollers[index].revents = 0
+            // Watched for nothing, as Darwin registers no kevent for it: Linux ignores a negative descriptor (asked for
+            // no event, it would still report a hang-up or an error, which poll_callback makes nothing of).
+            if asked[index].events == 0 { asked[index].fd = -1 }
         }
         while true {
             // The time left to the call's deadline, in whole milliseconds, 0 once it passed; -1: no deadline.
