@@ -5,9 +5,10 @@ test targets' tiers come from pyramid.json, so the kit runs any package. A step 
     scripts/tool check-kit-names
 
 The kit's files are KIT (what chapter 12's install block installs, and its build backend); the names are what `swift package dump-package`
-and pyramid.json say of this package. A name counts as a whole word (`poi` in `poi-server`, not in `point`). The
-package's prefix, the capitals its targets' names share (`POI` of `POIDomain` and `POIApp`), counts wherever a name
-starts with it (`POI_MUTANT`, `__POIMutant`, `POIThing`), but not inside a word of capitals (`POINTER`).
+and pyramid.json say of this package. A name counts as a whole word (`poi` in `poi-server`, not in `point`), in any
+case. The package's prefix, the capitals its targets' names share (`POI` of `POIDomain` and `POIApp`), counts wherever
+a name starts with it, in any case (`POI_MUTANT`, `__POIMutant`, `POIThing`, `__poiEnd`, `poi_mutant`), but not inside
+a word (`POINTER`, `point`). The kit's Python holds the Swift it generates as text, so generated code is read too.
 """
 
 from __future__ import annotations
@@ -44,9 +45,10 @@ def offences(text: str, names: set[str]) -> list[tuple[int, str]]:
     names' prefix (`prefixes`)."""
     words = "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
     starts = "|".join(re.escape(prefix) for prefix in sorted(prefixes(names), key=len, reverse=True))
-    alternatives = [r"(?<![\w-])(" + words + r")(?![\w-])"]
+    # In any case: a name written in generated code takes the case of what it is there (`__poiEnd`, `poi_mutant`).
+    alternatives = [r"(?<![\w-])((?i:" + words + r"))(?![\w-])"]
     if starts:
-        alternatives.append(r"(?<![A-Za-z0-9])((?:" + starts + r")(?=[A-Z][a-z]|_|\b)\w*)")
+        alternatives.append(r"(?<![A-Za-z0-9])((?i:" + starts + r")(?=[A-Z][a-z]|_|\b)\w*)")
     pattern = re.compile("|".join(alternatives))
     return [(number, match[1] or match[2]) for number, line in enumerate(text.splitlines(), start=1)
             for match in [pattern.search(line)] if match]

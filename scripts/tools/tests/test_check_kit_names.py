@@ -28,3 +28,12 @@ class KitNamesTests(unittest.TestCase):
         text = "env POI_MUTANT\nswitch __POIMutant.active\na POINTER\nPOIThing here\nthe POI\nAPOIX\n"
         self.assertEqual(check_kit_names.offences(text, names),
                          [(1, "POI_MUTANT"), (2, "POIMutant"), (4, "POIThing"), (5, "POI")])
+
+    def test_in_any_case_as_generated_code_writes_it(self):
+        """The kit's schemata once emitted `__poiEnd` and `__poiRemoving` into every package it mutated: a name of this
+        package's, in the case of a Swift method, which a check of capitals alone let through."""
+        names = {"POIDomain", "POIApp", "poi-server"}
+        text = ("xs.__poiEnd(22, first: true)\nlet poi_mutant = 1\nthe Poi-Server\npoint and poison, Poisson\n"
+                "a POINTER\nxs.__pyramidEnd(22, first: true)\n")
+        self.assertEqual(check_kit_names.offences(text, names),
+                         [(1, "poiEnd"), (2, "poi_mutant"), (3, "Poi-Server")])

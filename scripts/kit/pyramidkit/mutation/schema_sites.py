@@ -102,7 +102,7 @@ def selection_form(line: str, column: int, length: int) -> tuple[int, int, str] 
 
 def entry_site(mutant: generation.Mutant, source: str) -> tuple[int, int, str] | None:
     """Where and how a schema holds a removed literal entry: the line and column just after the `]` that closes
-    the literal, and the call written there, `.__poiRemoving(ID, at: INDEX)` for an array, `.__poiRemoving(ID, key:
+    the literal, and the call written there, `.__pyramidRemoving(ID, at: INDEX)` for an array, `.__pyramidRemoving(ID, key:
     KEY)` for a dictionary (ID stands for the mutant's number). None when the entry is not one whole element of
     the literal, so that removing that element would not be the mutant."""
     lines = source.split("\n")
@@ -158,8 +158,8 @@ def entry_site(mutant: generation.Mutant, source: str) -> tuple[int, int, str] |
             if c == ":" and depth == 0:
                 colon = offset
                 break
-        call = f".__poiRemoving(ID, key: {text[:colon].strip()})" if colon is not None else \
-            f".__poiRemoving(ID, at: {index})"
+        call = f".__pyramidRemoving(ID, key: {text[:colon].strip()})" if colon is not None else \
+            f".__pyramidRemoving(ID, at: {index})"
         closing_line = next(number for number in range(len(starts) - 1) if starts[number + 1] > closing)
         return closing_line + 1, closing - starts[closing_line] + 1, call
     return None

@@ -58,12 +58,12 @@ import Darwin
 
 extension BidirectionalCollection {
     /// `first` (`first: true`) or `last`, and the other one when mutant `id` is active.
-    @usableFromInline func __poiEnd(_ id: Int, first: Bool) -> Element? {
+    @usableFromInline func __pyramidEnd(_ id: Int, first: Bool) -> Element? {
         first == (__PyramidMutant.active != id) ? self.first : self.last
     }
 
     /// `first(where:)` or `last(where:)`, and the other one when mutant `id` is active.
-    @usableFromInline func __poiEnd(_ id: Int, first: Bool, where predicate: (Element) throws -> Bool) rethrows
+    @usableFromInline func __pyramidEnd(_ id: Int, first: Bool, where predicate: (Element) throws -> Bool) rethrows
         -> Element?
     {
         try first == (__PyramidMutant.active != id) ? self.first(where: predicate) : self.last(where: predicate)
@@ -72,7 +72,7 @@ extension BidirectionalCollection {
 
 extension Sequence {
     /// `min(by:)` (`smallest`) or `max(by:)`, and the other one when mutant `id` is active.
-    @usableFromInline func __poiExtreme(
+    @usableFromInline func __pyramidExtreme(
         _ id: Int, _ smallest: Bool, by areInIncreasingOrder: (Element, Element) throws -> Bool
     ) rethrows -> Element? {
         try smallest == (__PyramidMutant.active != id) ? self.min(by: areInIncreasingOrder) : self.max(by: areInIncreasingOrder)
@@ -81,14 +81,14 @@ extension Sequence {
 
 extension Sequence where Element: Comparable {
     /// `min()` (`smallest`) or `max()`, and the other one when mutant `id` is active.
-    @usableFromInline func __poiExtreme(_ id: Int, _ smallest: Bool) -> Element? {
+    @usableFromInline func __pyramidExtreme(_ id: Int, _ smallest: Bool) -> Element? {
         smallest == (__PyramidMutant.active != id) ? self.min() : self.max()
     }
 }
 
 extension Array {
     /// The array without its entry at `index` when mutant `id` is active (a removed literal entry).
-    @usableFromInline func __poiRemoving(_ id: Int, at index: Int) -> [Element] {
+    @usableFromInline func __pyramidRemoving(_ id: Int, at index: Int) -> [Element] {
         guard __PyramidMutant.active == id, indices.contains(index) else { return self }
         var copy = self
         copy.remove(at: index)
@@ -98,7 +98,7 @@ extension Array {
 
 extension Dictionary {
     /// The dictionary without `key` when mutant `id` is active (a removed literal entry).
-    @usableFromInline func __poiRemoving(_ id: Int, key: Key) -> [Key: Value] {
+    @usableFromInline func __pyramidRemoving(_ id: Int, key: Key) -> [Key: Value] {
         guard __PyramidMutant.active == id else { return self }
         var copy = self
         copy[key] = nil

@@ -9,10 +9,10 @@ original did unless the environment variable PYRAMID_MUTANT names one of its mut
     if count <= 3 {           if count <= __PyramidMutant.pick(18, 3, 4) {
     task.resume()             if __PyramidMutant.active != 19 { task.resume() }
     guard ok else {           guard __PyramidMutant.flip(20, ok) else {
-    xs.first                  xs.__poiEnd(22, first: true)     (and first(where:), last, min(), max(), min(a, b):
+    xs.first                  xs.__pyramidEnd(22, first: true) (and first(where:), last, min(), max(), min(a, b):
                                                         calls of the support file that swap their two sides)
     404: "Not Found",         404: "Not Found",      (the entry stays; the literal's closing bracket becomes
-    ]                         ].__poiRemoving(21, key: 404)    and drops it when mutant 21 is active)
+    ]                         ].__pyramidRemoving(21, key: 404) and drops it when mutant 21 is active)
 
 Line numbers do not move, so the lines each tier ran (scripts/pyramid --coverage) still apply. A place the
 rewriting cannot express (a raw value must be a literal, an operator on a type the generated functions do not
@@ -199,11 +199,11 @@ class Schema:
         original's side, or the other when the mutant is active. `rest` is the line after the span."""
         number, side = self.ids[mutant], "true" if token in ("first", "min") else "false"
         if form == "end":
-            return f".__poiEnd({number}, first: {side})"
+            return f".__pyramidEnd({number}, first: {side})"
         if form == "end-where":
-            return f"__poiEnd({number}, first: {side}, "
+            return f"__pyramidEnd({number}, first: {side}, "
         if form == "extreme-method":
-            return f"__poiExtreme({number}, {side}" + ("" if rest.lstrip().startswith(")") else ", ")
+            return f"__pyramidExtreme({number}, {side}" + ("" if rest.lstrip().startswith(")") else ", ")
         return f"__PyramidMutant.extreme({number}, {side}, "
 
     def drop_errors(self, log: str) -> int:
@@ -289,7 +289,7 @@ class Schema:
 
     def _spans(self, file: str, number: int) -> list[tuple[int, int, set[generation.Mutant]]]:
         """What each place of line `number` (as written) became: (start, end, its mutants), 0-based, end excluded. A
-        generated operator's name, a literal's test, a `pick`, `flip` or `__poiRemoving` call, and the `if` a
+        generated operator's name, a literal's test, a `pick`, `flip` or `__pyramidRemoving` call, and the `if` a
         statement was wrapped in, with what it holds."""
         lines = self.written.get(file, "").split("\n")
         if not 0 < number <= len(lines):
@@ -309,7 +309,7 @@ class Schema:
                 continue
             for found in re.finditer(rf"\(__PyramidMutant\.active [!=]= {number_of}\)", line):
                 spans.append((found.start(), found.end(), {mutant}))
-            for found in re.finditer(rf"(?:__PyramidMutant\.(?:pick|flip|extreme)|__poiRemoving|__poiEnd|__poiExtreme)"
+            for found in re.finditer(rf"(?:__PyramidMutant\.(?:pick|flip|extreme)|__pyramidRemoving|__pyramidEnd|__pyramidExtreme)"
                                      rf"\({number_of}, ", line):
                 spans.append((found.start(), _closing(line, found.end() - len(f"{number_of}, ") - 1, "()"), {mutant}))
             for found in re.finditer(rf"if __PyramidMutant\.active [!=]= {number_of} \{{", line):

@@ -387,12 +387,12 @@ class SelectionTests(unittest.TestCase):
         self.assertIn("cannot find 'check'", str(raised.exception), "the plain build's own log")
 
     def test_a_rewrite_holding_no_mutant_that_does_not_build_where_the_sources_as_they_are_do_is_the_kits_fault(self):
-        log = "/copy/Sources/A/a.swift:3:12: error: cannot find '__poiPick' in scope\n"
+        log = "/copy/Sources/A/a.swift:3:12: error: cannot find '__pyramidPick' in scope\n"
         with self.assertRaises(KitFault) as raised:
             self.build_schema([(False, "linker command failed\n"), (False, log), (True, "")])
         self.assertEqual(raised.exception.status, 3)
         said = str(raised.exception)
-        self.assertIn("(Sources/A/a.swift:3: cannot find '__poiPick' in scope)", said)
+        self.assertIn("(Sources/A/a.swift:3: cannot find '__pyramidPick' in scope)", said)
         self.assertIn("a mistake of the kit, not of the package", said)
 
     def test_a_schema_that_does_not_settle_releases_every_mutant_and_the_run_goes_on(self):

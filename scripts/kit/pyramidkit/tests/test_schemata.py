@@ -358,12 +358,12 @@ class NewOperatorRewriteTests(unittest.TestCase):
 
     def test_first_last_min_and_max_become_a_chosen_end_and_a_prefix_a_chosen_length(self):
         cases = [
-            ("let p = places.first", "let p = places.__poiEnd(0, first: true)"),
-            ("let p = places?.last", "let p = places?.__poiEnd(0, first: false)"),
-            ("let p = places.last { $0.open }", "let p = places.__poiEnd(0, first: false) { $0.open }"),
-            ("let p = places.first(where: open)", "let p = places.__poiEnd(0, first: true, where: open)"),
-            ("let w = xs.min() ?? 0", "let w = xs.__poiExtreme(0, true) ?? 0"),
-            ("let w = xs.max(by: <)", "let w = xs.__poiExtreme(0, false, by: <)"),
+            ("let p = places.first", "let p = places.__pyramidEnd(0, first: true)"),
+            ("let p = places?.last", "let p = places?.__pyramidEnd(0, first: false)"),
+            ("let p = places.last { $0.open }", "let p = places.__pyramidEnd(0, first: false) { $0.open }"),
+            ("let p = places.first(where: open)", "let p = places.__pyramidEnd(0, first: true, where: open)"),
+            ("let w = xs.min() ?? 0", "let w = xs.__pyramidExtreme(0, true) ?? 0"),
+            ("let w = xs.max(by: <)", "let w = xs.__pyramidExtreme(0, false, by: <)"),
             ("let w = max(1, count)", "let w = __PyramidMutant.extreme(0, false, 1, count)"),
         ]
         for source, expected in cases:
@@ -388,17 +388,17 @@ class NewOperatorRewriteTests(unittest.TestCase):
         self.assertFalse(schema.unheld)
         lines = files[FILE].split("\n")
         first, second = ids[(1, "let x = [b]")], ids[(1, "let x = [a]")]
-        self.assertEqual(lines[0], f"let x = [a, b].__poiRemoving({first}, at: 0).__poiRemoving({second}, at: 1)")
+        self.assertEqual(lines[0], f"let x = [a, b].__pyramidRemoving({first}, at: 0).__pyramidRemoving({second}, at: 1)")
         self.assertEqual(lines[1:4], ["let y = [", "    c,", "    d,"])
-        self.assertEqual(lines[4], f"].__poiRemoving({ids[(3, '')]}, at: 0).__poiRemoving({ids[(4, '')]}, at: 1)")
-        self.assertIn("func __poiRemoving(_ id: Int, at index: Int)", files["Sources/X/__PyramidMutants.swift"])
+        self.assertEqual(lines[4], f"].__pyramidRemoving({ids[(3, '')]}, at: 0).__pyramidRemoving({ids[(4, '')]}, at: 1)")
+        self.assertIn("func __pyramidRemoving(_ id: Int, at index: Int)", files["Sources/X/__PyramidMutants.swift"])
 
     def test_a_dictionary_entry_is_removed_by_its_key(self):
         source = "let phrases: [Int: String] = [\n    200: \"OK\",\n    404: \"Not Found\",\n]"
         schema, files = schema_of(source, "removed-entry")
         ids = sorted(schema.ids.values())
         self.assertEqual(files[FILE].split("\n")[-1],
-                         f"].__poiRemoving({ids[0]}, key: 200).__poiRemoving({ids[1]}, key: 404)")
+                         f"].__pyramidRemoving({ids[0]}, key: 200).__pyramidRemoving({ids[1]}, key: 404)")
 
     def test_a_line_that_is_not_one_whole_entry_is_rebuilt_and_a_rejected_literal_goes_back(self):
         source = "let x = [\n    .a, .b,\n    .c,\n]"
