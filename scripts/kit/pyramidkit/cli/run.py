@@ -387,7 +387,8 @@ def _parser(prog: str, package: kit_config.Config | None) -> argparse.ArgumentPa
     figures_group.add_argument(
         "--check-docs",
         action="store_true",
-        help=f"fail when a quoted count differs from this run's, or a time by more than {TIME_FACTOR:g}x",
+        help=f"fail when a count quoted inline differs from this run's, or a time by more than {TIME_FACTOR:g}x "
+        "(a quoted report is a dated sample: its tiers and times are held, not its counts)",
     )
     return parser
 

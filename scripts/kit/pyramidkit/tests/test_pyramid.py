@@ -349,10 +349,20 @@ class DocsFiguresTests(unittest.TestCase):
         self.assertEqual(len(kit_figures.check_docs("<!-- pyramid:wall:Unit -->2.10 s<!-- /pyramid -->", values, "f")), 1)
         self.assertEqual(len(kit_figures.check_docs("<!-- pyramid:wall:Unit -->0.10 s<!-- /pyramid -->", values, "f")), 1)
 
-    def test_check_reads_the_counts_of_a_quoted_report(self):
-        stale = kit_figures.update_docs("<!-- pyramid:report --><!-- /pyramid -->", kit_figures.figures(self.report()))
-        problems = kit_figures.check_docs(stale, kit_figures.figures(self.report(unit_tests=5)), "README.md")
-        self.assertEqual(problems, ["README.md quotes 2 for tests:Unit, the run has 5"])
+    def test_a_quoted_report_is_a_dated_sample_held_by_its_tiers_and_times(self):
+        """A test added since the sample changes no doc: the report's counts are the day's; a tier it lacks, or a time
+        off by more than the factor, still fails."""
+        sample = kit_figures.update_docs("<!-- pyramid:report --><!-- /pyramid -->",
+                                         kit_figures.figures(self.report(), day="2026-12-07"))
+        self.assertIn("A sample: a run of 2026-12-07 (scripts/pyramid --update-docs wrote it).", sample)
+        self.assertEqual(kit_figures.check_docs(sample, kit_figures.figures(self.report(unit_tests=5)), "README.md"), [])
+        slower = kit_figures.check_docs(sample, kit_figures.figures(self.report(unit_wall=2.5)), "README.md")
+        self.assertEqual(slower, ["README.md quotes 0.50 s for wall:Unit, the run took 2.50 s"])
+        runs = [run("Unit", [passed("u", 0.001)], 0.5), run("Integration", [passed("i", 0.01)], 0.6),
+                run("EndToEnd", [passed("e", 0.05)], 0.8)]
+        more_tiers = kit_figures.figures(kit_report.report_json(runs, 1.0, [], {}))
+        self.assertEqual(kit_figures.check_docs(sample, more_tiers, "README.md"),
+                         ["README.md's report has no row for Integration"])
 
     def test_a_marker_never_spans_another(self):
         text = "<!-- pyramid:stray --> text <!-- pyramid:tests:Unit -->9<!-- /pyramid -->"
