@@ -39,46 +39,38 @@ let package = Package(
     ],
     // Toolchain only: the package must build offline on a fresh machine.
     dependencies: [],
-    // Layers, each target importing only targets of the layers below it (docs/12 draws the graph; scripts/tool check-layout
-    // checks it against every import):
-    //   0. POILock                                       a lock ThreadSanitizer sees, for the layers above
-    //   1. POIDomain, POISockets, POIHTTP                what everything stands on
-    //   2. POINetworking, POILocation, POIServer         the app's services, and the stub server
-    //   3. POIApp                                        the app logic
-    //   4. POICommandLine                                what both command lines share
-    //   5. POICommands, POIServerCommand                 poi's commands; poi-server's, beside the server
-    //   6. poi, poi-server                               thin executables
-    // Two targets stand apart, for tests only: PortableTestSupport, the helpers any package's tests can depend on (a
-    // product; of this package it depends on POILock alone), and POITestSupport, this package's own (no product).
+    // Layers, each target importing only targets of a lower layer: chapter 12 draws them and says what each holds,
+    // and scripts/tool check-layout, which holds them (its LAYERS), checks every import against them. Two targets stand
+    // apart, for tests only: PortableTestSupport (a product) and POITestSupport (this package's own).
     targets: [
-        // 0. A lock ThreadSanitizer sees (Synchronization's Mutex is not seen on Linux): docs/linux-and-swift6.md.
+        // A lock ThreadSanitizer sees (Synchronization's Mutex is not seen on Linux): docs/linux-and-swift6.md.
         .target(name: "POILock", swiftSettings: swiftSettings),
-        // 1. Places, coordinates, distances, the one "nearest places" ordering, and numbers as text writes them.
+        // Places, coordinates, distances, the one "nearest places" ordering, and numbers as text writes them.
         .target(name: "POIDomain", swiftSettings: swiftSettings),
-        // 1. The POSIX socket calls: owned descriptors, a listener, lines, blocking work on threads of its own.
+        // The POSIX socket calls: owned descriptors, a listener, lines, blocking work on threads of its own.
         .target(name: "POISockets", dependencies: ["POILock"], swiftSettings: swiftSettings),
-        // 1. HTTP's words shared by the client's errors and the server: the reason phrases.
+        // HTTP's words shared by the client's errors and the server: the reason phrases.
         .target(name: "POIHTTP", swiftSettings: swiftSettings),
 
-        // 2. The talk's networking layer: APIRequest, PointsOfInterestRequest, APIRequestLoader (URLSession).
+        // The talk's networking layer: APIRequest, PointsOfInterestRequest, APIRequestLoader (URLSession).
         .target(
             name: "POINetworking", dependencies: ["POIDomain", "POIHTTP", "POILock"], swiftSettings: swiftSettings),
-        // 2. The talk's location service: LocationFetcher, CurrentLocationProvider, gpsd on Linux.
+        // The talk's location service: LocationFetcher, CurrentLocationProvider, gpsd on Linux.
         .target(
             name: "POILocation", dependencies: ["POIDomain", "POILock", "POISockets"], swiftSettings: swiftSettings),
-        // 2. The stub server: the places over HTTP on POSIX sockets, with fault scenarios for end-to-end tests.
+        // The stub server: the places over HTTP on POSIX sockets, with fault scenarios for end-to-end tests.
         .target(
             name: "POIServer", dependencies: ["POIDomain", "POILock", "POISockets", "POIHTTP"],
             swiftSettings: swiftSettings
         ),
 
-        // 3. App logic: the places list model, FeaturedPlaceManager, the launch shortcut. No server, no URLSession.
+        // App logic: the places list model, FeaturedPlaceManager, the launch shortcut. No server, no URLSession.
         .target(name: "POIApp", dependencies: ["POIDomain", "POILocation", "POILock"], swiftSettings: swiftSettings),
 
-        // 4. What both command lines share: option declarations, the small parser, exit statuses, usage errors. Its
+        // What both command lines share: option declarations, the small parser, exit statuses, usage errors. Its
         //    numbers are read as the server reads its own, by POIDomain's Numeral.
         .target(name: "POICommandLine", dependencies: ["POIDomain"], swiftSettings: swiftSettings),
-        // 5. poi's commands: nearby (with the in-process server when none is given) and featured.
+        // poi's commands: nearby (with the in-process server when none is given) and featured.
         .target(
             name: "POICommands",
             dependencies: [
@@ -86,14 +78,14 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // 5. poi-server's command, beside the server: it links neither URLSession nor the gpsd client.
+        // poi-server's command, beside the server: it links neither URLSession nor the gpsd client.
         .target(
             name: "POIServerCommand",
             dependencies: ["POICommandLine", "POIServer", "POIDomain", "POISockets"],
             swiftSettings: swiftSettings
         ),
 
-        // 6. The thin executables.
+        // The thin executables.
         .executableTarget(name: "poi", dependencies: ["POICommands", "POICommandLine"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "poi-server", dependencies: ["POIServerCommand", "POICommandLine"], swiftSettings: swiftSettings),

@@ -22,6 +22,7 @@ TOOLS = {
     "check-waits": ("tools.check_waits", "no unbounded wait on the code under test in Tests/"),
     "contract": ("tools.contract", "both sides of the places API held to docs/api/openapi.json"),
     "docs-path": ("tools.docs_path", "the way through the docs: contents, objectives, times"),
+    "hang-named": ("tools.hang_named", "a planted hang's claim: plain swift test ends failing, naming the wait"),
     "http-oracle": ("tools.http_oracle", "poi-server's request heads held to h11's reading of them"),
     "inputs": ("tools.inputs", "every input by class and boundary, each with the case that covers it"),
     "kit-fresh-package": ("tools.kit_fresh_package", "the kit installed and run on a fresh package"),

@@ -29,11 +29,11 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
 from pyramidkit.docs import markers
+from pyramidkit.run import running
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -44,7 +44,8 @@ SNIPPET = re.compile(r"<!-- from: (\S+) -->\n```\w*\n(.*?)```", re.S)
 XCTEST_CASE = re.compile(r"^Test Case '.*' (passed|failed|skipped) \(")
 # A test's closing line (passed, failed, skipped; `━` when it passed with a known issue), not the issues it recorded.
 SWIFT_TESTING_TEST = re.compile(r"^[✔✘➜━] Test (?!run with)(?!.* recorded (an|a known) issue)")
-TOTALS = re.compile(r"^\s*Executed \d+ tests?|^[✔✘━] Test run with \d+ tests?|^Ran \d+ tests? in|^OK$|^FAILED \(")
+# unittest's totals (a chapter may run the kit's Python tests); XCTest's and Swift Testing's are the kit's to read.
+UNITTEST_TOTALS = re.compile(r"^Ran \d+ tests? in|^OK$|^FAILED \(")
 MEASURED = re.compile(r"comparison over \d+ rounds")
 TIME = re.compile(r"\d+(\.\d+)?( \(\d+(\.\d+)?\))? ?(seconds|ms|s)\b")
 
@@ -61,7 +62,7 @@ def shown_lines(output: str) -> list[str]:
             swift_testing.append(line)
         elif MEASURED.search(line):
             measured.append(line.strip())
-        elif TOTALS.match(line):
+        elif running.is_closing(line) or UNITTEST_TOTALS.match(line):
             totals.append(line.strip())
     executed = [line for line in totals if line.startswith("Executed")]
     others = [line for line in totals if not line.startswith("Executed")]
@@ -85,42 +86,12 @@ def run(command: str) -> tuple[int, str]:
     return completed.returncode, completed.stdout
 
 
-# `swift test` runs the test binary twice on Linux, XCTest's tests then Swift Testing's, and passes each run's output on
-# from a thread of its own; it can exit before that thread has passed on the end of the last run. Seen once in CI's
-# chapters stage and twice in about 800 runs of chapters 2 and 3 here with both cores busy: XCTest's lines, Swift
-# Testing's first three ("Test run started", the library's version, the platform), then nothing, and exit status 0.
-# The test binary run by itself (`--testing-library swift-testing`) lost nothing in 1000 runs in the same load. Swift
-# Testing always ends its run with a closing line, 0 tests included, and a run that fails or crashes does not exit 0:
-# a `swift test` command that exits 0 without that line lost its end so, and is run again, each time said.
-SWIFT_TESTING_CLOSING = re.compile(r"^[✔✘━] Test run with \d+ tests?", re.M)
-RUNS_FOR_A_WHOLE_OUTPUT = 3
-
-
-def runs_swift_testing(command: str) -> bool:
-    """Whether `command` is a `swift test` that runs Swift Testing's tests after XCTest's."""
-    return bool(re.search(r"\bswift test\b", command)) and "--disable-swift-testing" not in command
-
-
-def lost_its_end(status: int, output: str) -> bool:
-    """Whether a run of such a `swift test` exited 0 without Swift Testing's closing line."""
-    return status == 0 and not SWIFT_TESTING_CLOSING.search(output)
-
-
-def until_whole(run_once: Callable[[], tuple[int, str]]) -> tuple[int, str, int]:
-    """`run_once()`, a `swift test` that runs Swift Testing, run again while it lost the end of its output, at most
-    RUNS_FOR_A_WHOLE_OUTPUT runs in all: the last run's status and output, and how many runs lost their end."""
-    for runs in range(1, RUNS_FOR_A_WHOLE_OUTPUT + 1):
-        status, output = run_once()
-        if not lost_its_end(status, output):
-            return status, output, runs - 1
-    return status, output, RUNS_FOR_A_WHOLE_OUTPUT
-
-
 def run_whole(command: str) -> tuple[int, str, int]:
-    """`run(command)`, through `until_whole` when it is a `swift test` that runs Swift Testing."""
-    if not runs_swift_testing(command):
+    """`run(command)`, through the kit's `until_whole` when it is a `swift test` that runs Swift Testing (which can exit
+    before it has passed on the end of its output: run again, at most three runs)."""
+    if not running.runs_swift_testing(command):
         return (*run(command), 0)
-    return until_whole(lambda: run(command))
+    return running.until_whole(lambda: run(command))
 
 
 # How much of a failed command's output is shown: its last lines, where both runners say what failed (unittest's
@@ -232,13 +203,13 @@ def main(arguments: list[str]) -> int:
             if lost:
                 print(f"   NOTE swift test exited 0 without Swift Testing's closing line {lost} time(s) "
                       f"(it lost the end of its output), run again", file=sys.stderr)
-            if lost == RUNS_FOR_A_WHOLE_OUTPUT:
+            if lost == running.RUNS_FOR_A_WHOLE_OUTPUT:
                 summary.append(f"{path.relative_to(ROOT)}: swift test lost the end of its output in each of "
                                f"{lost} runs (exit 0, no closing line from Swift Testing)")
                 continue
             if not options.check:
                 print("\n".join(f"   {line}" for line in lines))
-            ran = any(TOTALS.match(line) for line in lines)
+            ran = any(running.is_closing(line) or UNITTEST_TOTALS.match(line) for line in lines)
             if status != 0 or not ran:
                 failed = f"{path.relative_to(ROOT)}: the command exited with {status}" + ("" if ran else
                                                                                         " and ran no test")

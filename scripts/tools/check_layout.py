@@ -15,7 +15,8 @@ For every target in Package.swift (read with `swift package dump-package`):
 Then the graph it prints, a line a target, must match the block between the check-layers markers of DOCS
 (--update-docs rewrites that block). Last, every file of the three tiers and of PortableTestSupportTests follows
 chapter 12's naming rule (check_test_names), and no test suite's name is found in another test target's
-(check_suite_names): `swift test --filter NAME` runs one target's suite. Every fork on the platform in Sources/, Tests/
+(check_suite_names): `swift test --filter NAME` runs one target's suite. The table of the layers in DOCS holds the
+layers and targets LAYERS holds (check_layer_table): LAYERS is where they are written. Every fork on the platform in Sources/, Tests/
 and scripts/ (`#if os(...)`, `canImport(...)`, sys.platform, `uname -s`, Linux's /proc) is a row of the table in
 docs/macos.md, and every row still a fork (check_platform_forks); no FIONBIO and no XCTestObservation conformer that
 is not an NSObject, which build on Linux and not on Darwin (check_darwin_rules). Exits 1 and names each finding.
@@ -116,6 +117,7 @@ def main(arguments: list[str]) -> int:
         for linked in sorted(forbidden & closure(program, targets)):
             findings.append(f"{program} depends on {linked} (through {' -> '.join(path_to(program, linked, targets))}): "
                             "it links neither URLSession nor the gpsd client")
+    findings += check_layer_table((root / DOCS).read_text())
     findings += check_test_names(root)
     findings += check_suite_names(root, targets)
     findings += check_darwin_rules(root)
@@ -154,6 +156,20 @@ def main(arguments: list[str]) -> int:
     print("test suites: no suite's name is found in another test target's")
     print(f"platform forks: each in the table of {PLATFORMS_DOC}, no row without its fork; Darwin's rules kept")
     return 0
+
+
+# A row of chapter 12's table of the layers: `| N | `Target`, `Target` | what they hold |`.
+LAYER_ROW = re.compile(r"^\| (\d+) \| ((?:`[\w-]+`(?:, )?)+) \|", re.M)
+
+
+def check_layer_table(text: str) -> list:
+    """Chapter 12's table of the layers says what each layer holds; its layers and their targets are LAYERS's, the
+    one place they are written (the graph block is drawn from it, and every import checked against it)."""
+    rows = {int(number): re.findall(r"`([\w-]+)`", targets) for number, targets in LAYER_ROW.findall(text)}
+    wanted = dict(enumerate(LAYERS))
+    return [f"{DOCS}: its table of the layers puts {', '.join(rows.get(layer, [])) or 'nothing'} in layer {layer}, "
+            f"where LAYERS of scripts/tool check-layout puts {', '.join(wanted.get(layer, [])) or 'nothing'}"
+            for layer in sorted(set(rows) | set(wanted)) if rows.get(layer) != wanted.get(layer)]
 
 
 def module_symbols(nm_output: str, module: str) -> int:

@@ -14,14 +14,14 @@ new folder. A step of .ci/run; tested by scripts/tools/tests/test_kit_fresh_pack
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import re
 import shutil
-import subprocess
-import tempfile
 from pathlib import Path
+
+from tools import fresh_package
+from tools.fresh_package import run
 
 ROOT = Path(__file__).resolve().parents[2]
 CHAPTER = ROOT / "docs" / "12-using-this-layout-as-a-template.md"
@@ -103,11 +103,8 @@ def same_report(installed: dict, launched: dict) -> list[str]:
             for tier in sorted(set(mine) | set(theirs)) if mine.get(tier) != theirs.get(tier)]
 
 
-def make_package(folder: Path) -> Path:
-    """`swift package init --type library` in `folder/Fresh`, then the three tier targets."""
-    package = folder / NAME
-    package.mkdir()
-    run(["swift", "package", "init", "--type", "library", "--name", NAME], package)
+def add_tiers(package: Path) -> None:
+    """The three tier targets in place of the fresh package's one test target."""
     shutil.rmtree(package / "Tests")
     entries = []
     for tier, target in TIERS.items():
@@ -115,15 +112,6 @@ def make_package(folder: Path) -> Path:
         (package / "Tests" / target / f"{tier}Tests.swift").write_text(TESTS.format(tier=tier))
         entries.append(f'        .testTarget(name: "{target}", dependencies: ["Fresh"]),')
     (package / "Package.swift").write_text(MANIFEST.format(tests="\n".join(entries)))
-    return package
-
-
-def run(command: list[str], cwd: Path, env: dict | None = None, check: bool = True) -> subprocess.CompletedProcess:
-    completed = subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env)
-    if check and completed.returncode != 0:
-        raise SystemExit(f"kit-fresh-package: {' '.join(command)} failed in {cwd}:\n"
-                         f"{completed.stdout[-3000:]}{completed.stderr[-3000:]}")
-    return completed
 
 
 def check_counts(report: dict, expected: dict[str, dict]) -> list[str]:
@@ -141,13 +129,10 @@ def check_counts(report: dict, expected: dict[str, dict]) -> list[str]:
 
 
 def main(arguments: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="scripts/tool kit-fresh-package", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--keep", action="store_true", help="keep the package (its folder is printed)")
-    options = parser.parse_args(arguments)
-    folder = Path(tempfile.mkdtemp(prefix="kit-fresh-"))
+    options = fresh_package.parser("scripts/tool kit-fresh-package", __doc__.split("\n\n")[0]).parse_args(arguments)
     problems: list[str] = []
-    try:
-        package = make_package(folder)
+    with fresh_package.fresh(NAME, options.keep) as (folder, package):
+        add_tiers(package)
         print(f"== a fresh package in {package}: three tier targets, each 3 tests (5 cases)", flush=True)
         pyramid = install(folder / "venv")
         print(f"== the kit installed as chapter 12 says ({pyramid}); pyramid init", flush=True)
@@ -191,13 +176,5 @@ def main(arguments: list[str]) -> int:
             expected = {tier: EXPECTED for tier in TIERS}
             expected["Integration"] = {"tests": 4, "cases": 6, "passed": 4, "failed": 1, "skipped": 1}
             problems += check_counts(json.loads(report_path.read_text()), expected)
-    finally:
-        if options.keep:
-            print(f"kept {folder}")
-        else:
-            shutil.rmtree(folder, ignore_errors=True)
-    for problem in problems:
-        print(f"  PROBLEM {problem}")
-    print(f"kit-fresh-package: {'FAILED' if problems else 'as expected'}")
-    return 1 if problems else 0
+    return fresh_package.verdict("kit-fresh-package", problems)
 

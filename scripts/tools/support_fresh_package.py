@@ -15,14 +15,14 @@ scripts/tools/tests/test_support_fresh_package.py (the parts that need no build)
 
 from __future__ import annotations
 
-import argparse
 import re
 import shutil
-import tempfile
 from pathlib import Path
 
-from tools import chapter_tests
-from tools.kit_fresh_package import run
+from pyramidkit.run import running
+
+from tools import fresh_package
+from tools.fresh_package import run
 
 ROOT = Path(__file__).resolve().parents[2]
 CHAPTER = ROOT / "docs" / "12-using-this-layout-as-a-template.md"
@@ -31,8 +31,6 @@ MODULE = "PortableTestSupport"
 TESTS = f"Tests/{MODULE}Tests"
 DEPENDENCY_PATH = re.compile(r'\.package\(path: "([^"]+)"\)')
 NAME = "Copier"
-# Swift Testing's closing line: `✔ Test run with 26 tests in 5 suites passed after 0.1 seconds.`
-SUMMARY = re.compile(r"Test run with (\d+) tests? in \d+ suites? passed")
 
 
 def swift_test(package: Path) -> tuple[int, str]:
@@ -90,15 +88,10 @@ def tests_in(folder: Path) -> int:
 
 
 def main(arguments: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="scripts/tool support-fresh-package", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--keep", action="store_true", help="keep the package (its folder is printed)")
-    options = parser.parse_args(arguments)
-    folder = Path(tempfile.mkdtemp(prefix="support-fresh-"))
+    options = fresh_package.parser("scripts/tool support-fresh-package", __doc__.split("\n\n")[0]).parse_args(
+        arguments)
     problems: list[str] = []
-    try:
-        package = folder / NAME
-        package.mkdir()
-        run(["swift", "package", "init", "--type", "library", "--name", NAME], package)
+    with fresh_package.fresh(NAME, options.keep) as (_, package):
         package_lines, target_lines = manifest_lines(CHAPTER.read_text())
         copy_of_this_package((package / dependency_path(package_lines)).resolve())
         shutil.copytree(ROOT / TESTS, package / TESTS)
@@ -113,22 +106,14 @@ def main(arguments: list[str]) -> int:
             problems.append(f"the build failed:\n{built.stdout[-3000:]}{built.stderr[-3000:]}")
         problems += [f"the build warns: {line}" for line in warnings]
         if built.returncode == 0:
-            status, output, lost = chapter_tests.until_whole(lambda: swift_test(package))
+            status, output, lost = running.until_whole(lambda: swift_test(package))
             if lost:
                 print(f"   NOTE swift test exited 0 without Swift Testing's closing line {lost} time(s) (it lost the end "
                       "of its output), run again")
-            summary = SUMMARY.search(output)
-            ran = int(summary[1]) if summary else None
+            closings = running.swift_testing_closings(output)  # the tests Swift Testing's run passed
+            ran = closings[-1].tests if closings and closings[-1].passed else None
             print(f"   built with {len(warnings)} warnings; {ran} of the folder's {expected} tests passed")
             if status != 0 or ran != expected:
                 problems.append(f"swift test exited {status} with {ran} tests passed, not {expected}:\n{output[-6000:]}")
-    finally:
-        if options.keep:
-            print(f"kept {folder}")
-        else:
-            shutil.rmtree(folder, ignore_errors=True)
-    for problem in problems:
-        print(f"  PROBLEM {problem}")
-    print(f"support-fresh-package: {'FAILED' if problems else 'as expected'}")
-    return 1 if problems else 0
+    return fresh_package.verdict("support-fresh-package", problems)
 

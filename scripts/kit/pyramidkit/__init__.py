@@ -26,6 +26,8 @@ PUBLIC = (
     "pyramidkit.run.config",  # pyramid.json: the tiers, the test product, the budgets
     "pyramidkit.run.bounds",  # the hang bounds a run is held to
     "pyramidkit.run.results",  # the results of a run, read from the test libraries' output
+    "pyramidkit.run.running",  # a run's console lines, read in one place: tests running, how a run closed, a lost end
+    "pyramidkit.run.bounded",  # commands run under a time bound, and every process they started stopped
     "pyramidkit.run.testrun",  # a tier's tests run, and the build
     "pyramidkit.run.layout",  # where SwiftPM put the products, for either build system
     "pyramidkit.run.mistake",  # a mistake put in on purpose

@@ -344,3 +344,19 @@ class DarwinRulesTests(unittest.TestCase):
 
     def test_this_package_keeps_them(self):
         self.assertEqual(layout.check_darwin_rules(ROOT), [])
+
+
+class LayerTableTests(unittest.TestCase):
+    """Chapter 12's table of the layers holds what LAYERS holds, the one place the layers are written."""
+
+    def test_this_chapter_agrees(self):
+        self.assertEqual(layout.check_layer_table((ROOT / layout.DOCS).read_text()), [])
+
+    def test_a_target_moved_or_missing_is_named(self):
+        text = (ROOT / layout.DOCS).read_text()
+        moved = text.replace("| 3 | `POIApp` |", "| 3 | `POIApp`, `POILocation` |")
+        self.assertEqual(layout.check_layer_table(moved), [
+            f"{layout.DOCS}: its table of the layers puts POIApp, POILocation in layer 3, where LAYERS of "
+            "scripts/tool check-layout puts POIApp"])
+        gone = "\n".join(line for line in text.splitlines() if not line.startswith("| 6 |"))
+        self.assertEqual(len(layout.check_layer_table(gone)), 1)

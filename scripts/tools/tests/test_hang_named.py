@@ -1,4 +1,4 @@
-"""Tests of scripts/ci/hang-named, the check of a planted hang's claim: plain `swift test` must end failing and name the
+"""Tests of scripts/tools/hang_named.py (scripts/tool hang-named), the check of a planted hang's claim: plain `swift test` must end failing and name the
 wait. A fake `swift` on PATH plays each run as told (its lines and exit status), so that every verdict is reached
 without building: passed, named, failed without the name, crashed, and a run whose end `swift test` lost, run again.
 (A run still going at the 30 s limit is the claims' own to show: scripts/check-claims, in CI.)
@@ -12,7 +12,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parents[2] / "ci" / "hang-named"
+TOOL = Path(__file__).resolve().parents[2] / "tool"
 
 XCTEST = "Test Suite 'Selected tests' started at 2026-11-29 10:00:00.000\n" \
          "\t Executed 1 test, with 0 failures (0 unexpected) in 0.001 (0.001) seconds\n"
@@ -49,7 +49,7 @@ cat "{folder}/run-$count.out"
 exit "$(cat "{folder}/run-$count.status")"
 """)
         fake.chmod(0o755)
-        done = subprocess.run(["bash", str(SCRIPT), "Waits", "the reply"], capture_output=True, text=True,
+        done = subprocess.run([str(TOOL), "hang-named", "Waits", "the reply"], capture_output=True, text=True,
                               env={**os.environ, "PATH": f"{folder}:{os.environ['PATH']}"}, timeout=60)
         return done, int((folder / "count").read_text())
 
@@ -71,7 +71,7 @@ exit "$(cat "{folder}/run-$count.status")"
     def test_a_run_whose_end_swift_test_lost_is_run_again_and_said(self):
         done, runs = self.check("lost", "named")
         self.assertEqual((done.returncode, runs), (1, 2), done.stdout)
-        self.assertIn("exited 1 without Swift Testing's closing line (it lost the end of its output): run again",
+        self.assertIn("ended without Swift Testing's closing line (it lost the end of its output): run again",
                       done.stdout)
         self.assertIn("naming the wait for the reply", done.stdout)
 

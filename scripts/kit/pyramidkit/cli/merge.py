@@ -15,7 +15,7 @@ from pyramidkit.page import pages
 from pyramidkit.run import config as kit_config
 from pyramidkit.run import junit
 from pyramidkit.run.merged import MergeError, merged_runs
-from pyramidkit.run.report import closing_line, report_markdown, report_text
+from pyramidkit.run.report import MARKDOWN_HELP, closing_line, report_markdown, report_text, write_output
 
 # The options only one kind of run writes, and the kind that does.
 MUTANTS_ONLY = ("stryker", "github_annotations", "check", "update_docs")
@@ -38,7 +38,7 @@ def main(arguments: list[str], prog: str = "pyramid merge") -> int:
     parser.add_argument("--package-path", metavar="DIR",
                         help="the package the run was of (default: the package the current folder is in)")
     parser.add_argument("--json", metavar="FILE", help="write the whole run's report as JSON")
-    parser.add_argument("--markdown", metavar="FILE", help="write it as Markdown")
+    parser.add_argument("--markdown", metavar="FILE", help=MARKDOWN_HELP)
     parser.add_argument("--html", metavar="FILE", help="write it as one self-contained HTML page")
     parser.add_argument("--junit", metavar="DIR", help="a test run's: write its JUnit XML into DIR, a file per tier")
     parser.add_argument("--stryker", metavar="FILE",
@@ -81,7 +81,7 @@ def main(arguments: list[str], prog: str = "pyramid merge") -> int:
     if options.json:
         Path(options.json).write_text(json.dumps(report, indent=2) + "\n")
     if options.markdown:
-        Path(options.markdown).write_text(report_markdown(report))
+        write_output(options.markdown, report_markdown(report), append=True)
     if options.html:
         pages.run_page(options.html, report, kit_config.package_root(options.package_path))
     if options.junit:

@@ -45,7 +45,16 @@ from pyramidkit.run import filter_check, junit, layout, starter
 from pyramidkit.run.bounds import HANG_FACTOR, HANG_MARGIN, UNBUDGETED_SECONDS, HangBounds
 from pyramidkit.run.budgets import check_budgets, flaky_tests, over_budget, unmeasured, unmeasured_line
 from pyramidkit.run.errors import KitError
-from pyramidkit.run.report import NAMED_CLEARED, PROBLEM, closing_line, report_json, report_markdown, report_text
+from pyramidkit.run.report import (
+    MARKDOWN_HELP,
+    NAMED_CLEARED,
+    PROBLEM,
+    closing_line,
+    report_json,
+    report_markdown,
+    report_text,
+    write_output,
+)
 from pyramidkit.run.shards import Shard, shard_argument
 from pyramidkit.run.testrun import (
     COVERAGE_FOLDER,
@@ -138,16 +147,6 @@ def printed(report: dict, quiet: bool, coverage: bool) -> str:
     else:
         text = report_text(report)
     return text + ("\n\n" + tier_coverage.text(report) if coverage else "")
-
-
-def write_output(destination: str | None, content: str, append: bool = False) -> None:
-    """`content` to stdout (`-`), or into the file `destination`: replacing it, or after what it holds with `append`
-    (a Markdown report goes after what a CI job summary already says)."""
-    if destination == "-":
-        sys.stdout.write(content)
-    elif destination:
-        with open(destination, "a" if append else "w", encoding="utf-8") as file:
-            file.write(content)
 
 
 def main(arguments: list[str], prog: str = "pyramid run") -> int:
@@ -350,9 +349,7 @@ def _parser(prog: str, package: kit_config.Config | None) -> argparse.ArgumentPa
                              "test's result, and `pyramid merge` joins the slices' JSON reports into the whole run's")
     parser.add_argument("--repeat", type=int, default=1, metavar="N", help="run the tiers N times, list flaky tests")
     parser.add_argument("--json", metavar="FILE", help="write the report as JSON (- for stdout), replacing FILE")
-    parser.add_argument("--markdown", metavar="FILE",
-                        help="add the report as a Markdown table after what FILE holds (a CI job summary, "
-                             "$GITHUB_STEP_SUMMARY; - for stdout)")
+    parser.add_argument("--markdown", metavar="FILE", help=MARKDOWN_HELP)
     parser.add_argument("--junit", metavar="DIR",
                         help="write JUnit XML into DIR, a file per tier (TIER.xml) and a <testcase> per case")
     parser.add_argument("--html", metavar="FILE",

@@ -42,6 +42,7 @@ from pyramidkit.page import pages
 from pyramidkit.run import config as kit_config
 from pyramidkit.run import layout
 from pyramidkit.run.errors import KitFault, NotRunnable, UsageError
+from pyramidkit.run.report import MARKDOWN_HELP, write_output
 
 # From this many mutants on, a run makes the coverage by test first when it is missing or stale: about a minute
 # here (`pyramid coverage`, 65 s in chapter 13), against a second or more a mutant of whole tiers run for nothing.
@@ -87,7 +88,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                              "Stryker's HTML report and dashboard read")
     parser.add_argument("--github-annotations", action="store_true",
                         help="print each survivor and untestable mutant as a GitHub Actions annotation on its line")
-    parser.add_argument("--markdown", metavar="FILE", help="write the report as Markdown")
+    parser.add_argument("--markdown", metavar="FILE", help=MARKDOWN_HELP)
     parser.add_argument("--html", metavar="FILE",
                         help="write the report as one self-contained HTML page: each file's source with its mutants on "
                              "their lines, filters by tier, status, operator and module")
@@ -419,7 +420,7 @@ def from_report(options: argparse.Namespace, report: dict, package: MutatedPacka
     if options.json:
         Path(options.json).write_text(json.dumps(report, indent=2) + "\n")
     if options.markdown:
-        Path(options.markdown).write_text(report_markdown(report, package.tiers))
+        write_output(options.markdown, report_markdown(report, package.tiers), append=True)
     if options.stryker:
         Path(options.stryker).write_text(json.dumps(stryker.report(report, package.root), indent=2) + "\n")
     if getattr(options, "html", None):  # merge's options have it too

@@ -5,6 +5,7 @@ scripts/kit/pyramidkit/tests/test_pyramid.py."""
 from __future__ import annotations
 
 import re
+import sys
 
 from pyramidkit.run import results as kit_results
 from pyramidkit.run.bounds import hung_line
@@ -213,3 +214,18 @@ def closing_line(runs: list[TierRun]) -> str:
     failed = sum(run.failed for run in runs)
     skipped = sum(run.count("skipped") for run in runs)
     return f"tests: {tests} ({cases} cases): {passed} passed, {failed} failed, {skipped} skipped"
+
+
+# What `--markdown FILE` means for every verb that writes a report: the table goes after what FILE already holds (a CI
+# job summary, $GITHUB_STEP_SUMMARY, which each step adds to), or to stdout for `-`.
+MARKDOWN_HELP = "add the report as Markdown after what FILE holds (a CI job summary; - for stdout)"
+
+
+def write_output(destination: str | None, content: str, append: bool = False) -> None:
+    """`content` to stdout (`-`), or into the file `destination`: replacing it, or after what it holds with `append`
+    (a Markdown report goes after what a CI job summary already says)."""
+    if destination == "-":
+        sys.stdout.write(content)
+    elif destination:
+        with open(destination, "a" if append else "w", encoding="utf-8") as file:
+            file.write(content)

@@ -1,4 +1,5 @@
-"""Which tests are running: started and not yet ended, read from a test run's console lines as they come.
+"""A test run's console lines, read in one place: which tests are running (started and not yet ended), which failed,
+how each library closed its run, and whether a `swift test` lost the end of its output.
 
 A hung test prints that it started and never that it ended, so the tests left over when a run is stopped are the
 ones that hung (or waited on one that did). Both libraries print a line when a test starts and one when it ends:
@@ -18,13 +19,21 @@ display names come from its event stream's `test` records, which a listing write
 test's cases print a "Test case passing ... started." line and no line when they end: they are not tests here, their
 test is.
 
+Each library closes a run with a line: XCTest with `Executed N tests, with K tests skipped and F failures` (once per
+nested suite; the last is the whole run's), Swift Testing with `✔ Test run with N tests in S suites passed after ...`
+(`✘ ... failed`), 0 tests included. `swift test` can exit before it has passed on the end of its last run's output,
+Swift Testing's: a run that exits 0 without Swift Testing's closing line lost its end, and is run again
+(`until_whole`, the one policy every tool that reads a plain `swift test` follows).
+
 Used by scripts/kit/pyramidkit/run/bounded.py (which stops a run whose tests run past their bound), scripts/kit/pyramidkit/cli/run.py and
-scripts/kit/pyramidkit/run/scratch.py (which name the tests a stopped run left running). Python's standard library only; tested by
+scripts/kit/pyramidkit/run/scratch.py (which name the tests a stopped run left running), run/testrun.py, and the
+package's tools that read a plain `swift test`. Python's standard library only; tested by
 scripts/kit/pyramidkit/tests/test_running.py.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 
@@ -120,6 +129,90 @@ def still_running(output: str) -> list[str]:
     for number, line in enumerate(output.splitlines()):
         tests.feed(line, number)
     return [name for name, _ in tests.running()]
+
+
+# MARK: How a run closed
+
+
+# Swift Testing's closing line (`━` when it passed with known issues), and XCTest's total.
+SWIFT_TESTING_CLOSING = re.compile(r"^\S+ Test run with (\d+) tests? in (\d+) suites? (passed|failed)\b", re.M)
+XCTEST_EXECUTED = re.compile(r"^\s*Executed (\d+) tests?, with (?:(\d+) tests? skipped and )?(\d+) failures?", re.M)
+
+
+@dataclasses.dataclass(frozen=True)
+class Closing:
+    """How one library closed its run: its tests, its suites (Swift Testing's; 0 for XCTest), those it skipped
+    (XCTest's; 0 for Swift Testing) and whether it passed."""
+
+    tests: int
+    suites: int
+    skipped: int
+    passed: bool
+
+
+def swift_testing_closings(output: str) -> list[Closing]:
+    """Every Swift Testing run's closing line in `output`, in order (one a runner: Swift Build runs one a test target)."""
+    return [Closing(int(tests), int(suites), 0, outcome == "passed")
+            for tests, suites, outcome in SWIFT_TESTING_CLOSING.findall(ANSI.sub("", output))]
+
+
+def xctest_closing(output: str) -> Closing | None:
+    """XCTest's whole run, by its last total (it prints one per nested suite), or None when it printed none."""
+    found = XCTEST_EXECUTED.findall(ANSI.sub("", output))
+    if not found:
+        return None
+    tests, skipped, failures = found[-1]
+    return Closing(int(tests), 0, int(skipped or 0), int(failures) == 0)
+
+
+# Swift Testing's exit status when no test matched its filter (a tier of XCTest only): no failure.
+NO_TESTS_STATUS = 69
+
+
+def matched_no_test(code: int, output: str) -> bool:
+    """Whether a process's end is Swift Testing's for a filter that matched no test: its status, and a run of 0 tests."""
+    return code == NO_TESTS_STATUS and any(closing.tests == 0 for closing in swift_testing_closings(output))
+
+
+def is_closing(line: str) -> bool:
+    """Whether `line` is either library's closing line (XCTest's total, Swift Testing's `Test run with`)."""
+    line = ANSI.sub("", line)
+    return bool(SWIFT_TESTING_CLOSING.match(line) or XCTEST_EXECUTED.match(line))
+
+
+# How many runs of a `swift test` that keeps losing the end of its output are made before it is said to have lost it.
+RUNS_FOR_A_WHOLE_OUTPUT = 3
+
+
+def runs_swift_testing(command: str) -> bool:
+    """Whether `command` is a `swift test` that runs Swift Testing's tests after XCTest's."""
+    return bool(re.search(r"\bswift test\b", command)) and "--disable-swift-testing" not in command
+
+
+# Swift Testing's first line, and the reports of a test process that crashed (Swift's runtime's, swift test's).
+SWIFT_TESTING_STARTED_RUN = re.compile(r"^\S+ Test run started\.", re.M)
+CRASHED = re.compile(r"Program crashed|exited with unexpected signal", re.I)
+
+
+def lost_its_end(status: int, output: str) -> bool:
+    """Whether a run of such a `swift test` that ended by itself (`status` an exit status, not a run stopped: negative)
+    lost the end of its output: Swift Testing's run started and has no closing line, and nothing crashed. `swift test`
+    passes each run's output on from a thread of its own and can exit before that thread is done (seen twice in about
+    800 runs with both cores busy, exit status 0; the test binary run by itself lost nothing in 1000), and a run that
+    failed can lose the failure so (a planted hang's, which names its wait)."""
+    plain = ANSI.sub("", output)
+    return (status >= 0 and bool(SWIFT_TESTING_STARTED_RUN.search(plain)) and not swift_testing_closings(plain)
+            and not CRASHED.search(plain))
+
+
+def until_whole(run_once: Callable[[], tuple[int, str]]) -> tuple[int, str, int]:
+    """`run_once()`, a `swift test` that runs Swift Testing, run again while it lost the end of its output, at most
+    RUNS_FOR_A_WHOLE_OUTPUT runs in all: the last run's status and output, and how many runs lost their end."""
+    for runs in range(1, RUNS_FOR_A_WHOLE_OUTPUT + 1):
+        status, output = run_once()
+        if not lost_its_end(status, output):
+            return status, output, runs - 1
+    return status, output, RUNS_FOR_A_WHOLE_OUTPUT
 
 
 # MARK: Identifiers

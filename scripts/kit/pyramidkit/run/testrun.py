@@ -265,14 +265,10 @@ def commands(binary: Path, cwd: Path, pattern: str, stream: Path, extra: list[st
     return found, environment
 
 
-# Swift Testing's exit status when no test matched its filter (a tier of XCTest only): no failure.
-NO_TESTS_STATUS = 69
-
-
 def exit_status(finished: bounded.Finished) -> int:
     """The run's status: the first process's that failed, but a Swift Testing run that matched no test."""
     for code, output in zip(finished.codes, finished.outputs):
-        if code == NO_TESTS_STATUS and "Test run with 0 tests" in output:
+        if running.matched_no_test(code, output):
             continue
         if code:
             return code
@@ -295,7 +291,7 @@ def crashed(finished: bounded.Finished, name: Callable[[str], str], known: set[s
     Without this, an XCTest crash took its test and every test after it out of the report, and named nothing."""
     found = []
     for code, output in zip(finished.codes, finished.outputs):
-        if code == 0 or (code == NO_TESTS_STATUS and "Test run with 0 tests" in output):
+        if code == 0 or running.matched_no_test(code, output):
             continue
         running_then = [name(console_name) for console_name in running.still_running(output)]
         for identifier in running_then:

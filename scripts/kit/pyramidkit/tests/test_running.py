@@ -190,3 +190,68 @@ class ListingTests(unittest.TestCase):
             self.assertEqual(testrun.xctest_identifiers(binary, root, layout.Build()), ("UnitTests.AXCTests/testOne",))
             self.assertIn("UnitTests.AXCTests/testOne", by_test.test_identifiers(binary, root))
             self.assertEqual(list(root.iterdir()), [])
+
+
+class ClosingTests(unittest.TestCase):
+    """How each library closed its run, read in this one place: Swift Testing's closing line (one a runner), XCTest's
+    last total, and the one policy for a `swift test` that lost the end of its output."""
+
+    XCTEST = ("Test Suite 'All tests' started at 2026-12-07 10:00:00.000\n"
+              "\t Executed 2 tests, with 1 test skipped and 0 failures (0 unexpected) in 0.003 (0.003) seconds\n"
+              "\t Executed 5 tests, with 1 test skipped and 1 failure (0 unexpected) in 0.004 (0.004) seconds\n")
+    WHOLE = ("\t Executed 1 test, with 0 failures (0 unexpected) in 0.001 (0.001) seconds\n◇ Test run started.\n"
+             "✔ Test run with 0 tests in 0 suites passed after 0.001 seconds.\n")
+    LOST = ("\t Executed 1 test, with 0 failures (0 unexpected) in 0.001 (0.001) seconds\n◇ Test run started.\n"
+            "↳ Testing Library Version: 6.3.1 (937120cbc281cf2)\n↳ Target Platform: x86_64-unknown-linux-gnu\n")
+
+    def test_swift_testing_closes_each_run_passed_failed_or_with_known_issues(self):
+        output = ("✔ Test run with 26 tests in 5 suites passed after 0.1 seconds.\n"
+                  "\x1b[31m✘\x1b[0m Test run with 1 test in 1 suite failed after 0.2 seconds with 1 issue.\n"
+                  "━ Test run with 3 tests in 2 suites passed after 0.1 seconds with 1 known issue.\n"
+                  '✔ Test "Test run with 9 tests in 9 suites passed" passed after 0.1 seconds.\n')
+        self.assertEqual(running.swift_testing_closings(output),
+                         [running.Closing(26, 5, 0, True), running.Closing(1, 1, 0, False),
+                          running.Closing(3, 2, 0, True)])
+        self.assertEqual(running.swift_testing_closings(self.LOST), [])
+
+    def test_xctest_closes_with_its_last_total(self):
+        self.assertEqual(running.xctest_closing(self.XCTEST), running.Closing(5, 0, 1, False))
+        self.assertEqual(running.xctest_closing(self.WHOLE), running.Closing(1, 0, 0, True))
+        self.assertIsNone(running.xctest_closing("◇ Test run started.\n"))
+
+    def test_a_closing_line_of_either_library(self):
+        self.assertTrue(running.is_closing("\t Executed 1 test, with 0 failures (0 unexpected) in 0.1 (0.1) seconds"))
+        self.assertTrue(running.is_closing("✘ Test run with 1 test in 1 suite failed after 0.2 seconds with 1 issue."))
+        self.assertFalse(running.is_closing('✔ Test "a" passed after 0.002 seconds.'))
+
+    def test_a_filter_that_matched_no_test(self):
+        self.assertTrue(running.matched_no_test(69, "✔ Test run with 0 tests in 0 suites passed after 0.001 seconds.\n"))
+        self.assertFalse(running.matched_no_test(69, "✘ Test run with 2 tests in 1 suite failed after 0.1 seconds.\n"))
+        self.assertFalse(running.matched_no_test(1, "✔ Test run with 0 tests in 0 suites passed after 0.001 seconds.\n"))
+
+    def until_whole(self, *runs: tuple[int, str]) -> tuple[tuple[int, str, int], int]:
+        played = list(runs)
+        calls = []
+
+        def run_once() -> tuple[int, str]:
+            calls.append(1)
+            return played.pop(0) if len(played) > 1 else played[0]
+        return running.until_whole(run_once), len(calls)
+
+    def test_a_whole_run_is_run_once(self):
+        self.assertEqual(self.until_whole((0, self.WHOLE)), ((0, self.WHOLE, 0), 1))
+
+    def test_a_lost_end_is_run_again_at_most_three_runs_in_all(self):
+        self.assertEqual(self.until_whole((0, self.LOST), (0, self.LOST), (0, self.WHOLE)), ((0, self.WHOLE, 2), 3))
+        self.assertEqual(self.until_whole((0, self.LOST)), ((0, self.LOST, 3), 3))
+
+    def test_a_run_that_started_and_never_closed_and_did_not_crash_lost_its_end(self):
+        self.assertTrue(running.lost_its_end(0, self.LOST))
+        self.assertTrue(running.lost_its_end(1, self.LOST))  # a failing run can lose the failure that names its wait
+        self.assertFalse(running.lost_its_end(0, self.WHOLE))
+        self.assertFalse(running.lost_its_end(1, self.LOST + "💣 Program crashed: Illegal instruction at 0x0\n"))
+        self.assertFalse(running.lost_its_end(1, "error: no such module 'XCTest'\n"))  # Swift Testing never started
+        self.assertFalse(running.lost_its_end(-9, self.LOST))  # stopped, not ended by itself
+        self.assertTrue(running.runs_swift_testing("POI_X=1 swift test --filter A"))
+        self.assertFalse(running.runs_swift_testing("swift test --disable-swift-testing"))
+        self.assertFalse(running.runs_swift_testing("python3 -m unittest"))

@@ -243,6 +243,7 @@ class MergeTests(unittest.TestCase):
                 path = Path(folder, name)
                 path.write_text(json.dumps(report))
                 files.append(str(path))
+            Path(folder, "all.md").write_text("## An earlier step's summary\n")  # --markdown adds to a CI summary
             out = io.StringIO()
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
                 status = merge_verb.main([*files, "--json", f"{folder}/all.json", "--markdown", f"{folder}/all.md",
@@ -251,6 +252,7 @@ class MergeTests(unittest.TestCase):
             written = json.loads(Path(folder, "all.json").read_text())
             self.assertEqual([e["id"] for e in written["mutants"]], list(range(7)))
             self.assertIn("| **all** |", Path(folder, "all.md").read_text())
+            self.assertTrue(Path(folder, "all.md").read_text().startswith("## An earlier step's summary\n"))
             self.assertIn("SURVIVED Sources/A/A.swift:2 equality", out.getvalue())
             with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as error:
                 with self.assertRaises(SystemExit) as raised:
