@@ -118,8 +118,8 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "POICommandLine", "POICommands", "POIDomain", "POILocation", "POILock", "POINetworking", "POIServer",
-                "POIServerCommand", "POISockets", "POITestSupport", "PortableTestSupport",
+                "POIApp", "POICommandLine", "POICommands", "POIDomain", "POILocation", "POILock", "POINetworking",
+                "POIServer", "POIServerCommand", "POISockets", "POITestSupport", "PortableTestSupport",
             ],
             path: "Tests/Integration",
             swiftSettings: testSwiftSettings

@@ -121,31 +121,8 @@ struct DarwinEmulationTests {
         return (client, listener)
     }
 
-    @Test("poll asked for no event watches nothing: not even a reset wakes it, as xnu's poll_nocancel")
-    func pollAskedForNothing() throws {
-        let (client, listener) = try Self.resetClient()
-        defer { listener.stop() }
-        defer { client.close() }
-        // Linux reports the hang-up and the error whatever was asked; Darwin's kernel watches nothing.
-        #expect(try Self.polled(client, 0) == (0, 0))
-        #expect(try Self.polled(client, POLLHUP) == (1, Int16(POLLHUP)))  // POLLHUP alone: a hang-up already there
-    }
-
     @Test(
-        "poll asked for POLLHUP alone is spent by bytes that arrive: the call reports nothing of them, as xnu's one-shot read filter"
-    )
-    func pollForAHangUpAloneSpentByBytes() throws {
-        let (client, server, listener) = try Self.connectedPair()
-        defer { listener.stop() }
-        defer { client.close() }
-        defer { server.close() }
-        try Socket.send([1], to: client)
-        try Self.waitReadable(server)
-        #expect(try Self.polled(server, POLLHUP) == (0, 0))
-    }
-
-    @Test(
-        "poll that has nothing to report sleeps to its time-out, as xnu's kqueue_scan: asked for nothing, or spent",
+        "poll with nothing to report sleeps to its time-out (xnu's kqueue_scan): asked for nothing, or for POLLHUP alone and spent by bytes",
         arguments: [0, POLLHUP])
     func pollSleepsToItsTimeOut(events: Int32) throws {
         let (client, server, listener) = try Self.connectedPair()
@@ -163,7 +140,9 @@ struct DarwinEmulationTests {
         #expect(ContinuousClock.now - started >= .milliseconds(50), "the call returned before its time-out")
     }
 
-    @Test("A watched descriptor is reported and one asked for nothing beside it is not: the count is of the reported")
+    @Test(
+        "poll counts what it reports: a readable socket, a number that is no descriptor (POLLNVAL); not one asked for nothing, nor -1"
+    )
     func pollCountsTheReported() throws {
         let (client, server, listener) = try Self.connectedPair()
         defer { listener.stop() }
@@ -171,15 +150,17 @@ struct DarwinEmulationTests {
         defer { server.close() }
         try Socket.send([1], to: client)
         try Self.waitReadable(server)
-        // Both stay open until the test ends (the defers above).
+        // Both stay open until the test ends (the defers above). The largest number, which no process's table
+        // reaches, is no descriptor (a number just closed could come back for another test's socket).
         var pollers = [
             // no event: the emulation's own test of a descriptor asked for nothing
             pollfd(fd: try client.use { $0 }, events: 0, revents: 0),
             pollfd(fd: try server.use { $0 }, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: .max, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
         ]
-        #expect(systemPoll(&pollers, 0, profile: .darwin) == 1)
-        #expect(pollers[0].revents == 0)
-        #expect(pollers[1].revents == Int16(POLLIN))
+        #expect(systemPoll(&pollers, 0, profile: .darwin) == 2)
+        #expect(pollers.map(\.revents) == [0, Int16(POLLIN), Int16(POLLNVAL), 0])
     }
 
     @Test("The peer's end of the stream is a hang-up beside POLLIN on Darwin, where Linux reports POLLIN alone")
@@ -199,32 +180,35 @@ struct DarwinEmulationTests {
         #expect(try Self.polled(server, POLLIN | POLLOUT) == (1, Int16(POLLIN | POLLHUP)))
     }
 
-    @Test("A reset is a hang-up, never POLLERR, and POLLOUT is not reported beside it, as xnu's poll_callback")
+    @Test(
+        "A reset is a hang-up, never POLLERR, no POLLOUT beside it (xnu's poll_callback); asked for no event, not even a reset (poll_nocancel)"
+    )
     func pollAfterAReset() throws {
         let (client, listener) = try Self.resetClient()
         defer { listener.stop() }
         defer { client.close() }
         #expect(try Self.polled(client, POLLIN) == (1, Int16(POLLIN | POLLHUP)))
         #expect(try Self.polled(client, POLLOUT) == (1, Int16(POLLHUP)))
+        // Linux reports the hang-up and the error whatever was asked; Darwin's kernel watches nothing.
+        #expect(try Self.polled(client, 0) == (0, 0))
+        #expect(try Self.polled(client, POLLHUP) == (1, Int16(POLLHUP)))  // POLLHUP alone: a hang-up already there
     }
 
-    @Test("A number that is no descriptor is refused with POLLNVAL, and a negative one ignored, on both systems")
-    func pollOfNoDescriptor() {
-        // The largest number, which no process's table reaches (a number just closed could come back for another test's).
-        var pollers = [
-            pollfd(fd: .max, events: Int16(POLLIN), revents: 0), pollfd(fd: -1, events: Int16(POLLIN), revents: 0),
-        ]
-        #expect(systemPoll(&pollers, 0, profile: .darwin) == 1)
-        #expect(pollers[0].revents == Int16(POLLNVAL))
-        #expect(pollers[1].revents == 0)
-    }
-
-    @Test("A read at the end of a stream that a reset followed says the reset, as xnu's soreceive, where Linux says 0")
+    @Test(
+        "A read at a clean end of the stream reads 0; at an end a reset followed it says the reset (xnu's soreceive), where Linux says 0"
+    )
     func readAfterTheEndAndAReset() throws {
         let (client, server, listener) = try Self.connectedPair()
         defer { listener.stop() }
         defer { client.close() }
         try server.use { #expect(systemShutdownSending($0) == 0) }  // the end of the stream first
+        try Self.waitReadable(client)
+        // A clean end, no reset after it: 0 under Darwin's profile too.
+        let clean = try client.use { number in
+            var byte: UInt8 = 0
+            return systemRead(number, &byte, 1, profile: .darwin)
+        }
+        #expect(clean == 0)
         try Socket.send([1], to: client)
         try Self.waitReadable(server)
         server.close()  // then a reset: the byte is unread
@@ -240,20 +224,6 @@ struct DarwinEmulationTests {
             return 0
         }
         #expect(said == ECONNRESET)
-    }
-
-    @Test("A read at an end of the stream that no reset followed reads 0 under Darwin's profile too")
-    func readAtACleanEnd() throws {
-        let (client, server, listener) = try Self.connectedPair()
-        defer { listener.stop() }
-        defer { client.close() }
-        server.close()  // nothing unread: the end of the stream, no reset
-        try Self.waitReadable(client)
-        let read = try client.use { number in
-            var byte: UInt8 = 0
-            return systemRead(number, &byte, 1, profile: .darwin)
-        }
-        #expect(read == 0)
     }
 
     @Test("A send after a reset fails with EPIPE, as xnu's sosendcheck, where Linux says ECONNRESET first")

@@ -10,10 +10,25 @@ import Testing
     import Darwin
 #endif
 
+/// The system profiles where processes start: what a child process inherits, and what stops one.
+///
 /// Every socket and pipe the package opens is kept from the programs it starts (`FD_CLOEXEC`), from its first moment:
-/// at creation on Linux, by `fcntl` right after on Darwin, whose side runs here under Darwin's profile.
-@Suite("Close-on-exec: no descriptor of the package reaches a program it starts")
+/// at creation on Linux, by `fcntl` right after on Darwin, whose side runs here under Darwin's profile. A value of
+/// `POI_SYSTEM` the profile does not know stops the process, since a run meant to try Darwin's behaviour must never
+/// pass while following another's: an exit test, in a child process.
+@Suite("SystemProfile with processes: close-on-exec, and an unknown profile stopping the program")
 struct SystemProfileIntegrationTests {
+    @Test("A POI_SYSTEM the process does not know stops it the first time the profile is read, saying why")
+    func unknownProfileStops() async {
+        // In a child process, where the profile has not been read yet: the variable is set there, before the read.
+        let ended = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            setenv(SystemProfile.variable, "linux", 1)
+            _ = SystemProfile.current
+        }
+        let said = String(decoding: ended?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(said.contains(SystemProfile.UnknownProfile(value: "linux").description), "\(said)")
+    }
+
     static func closeOnExec(_ descriptor: Int32) -> Bool {
         fcntl(descriptor, F_GETFD, 0) & FD_CLOEXEC != 0
     }

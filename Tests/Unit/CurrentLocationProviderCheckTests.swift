@@ -457,20 +457,4 @@ struct CurrentLocationProviderCheckTests {
             #expect(fetcher is GPSDLocationFetcher)
         #endif
     }
-
-    #if canImport(CoreLocation)
-        /// A fetcher delegate that is not a `CLLocationManagerDelegate`.
-        final class OnlyFetcherDelegate: LocationFetcherDelegate {
-            func locationFetcher(_ fetcher: any LocationFetcher, didUpdateLocations locations: [Coordinate]) {}
-            func locationFetcher(_ fetcher: any LocationFetcher, didFailWithError error: any Error) {}
-        }
-
-        // Apple platforms only, and not compiled by this project's Linux machines: the bridge's force cast.
-        @Test("The CoreLocation bridge stops the program when given a delegate CoreLocation cannot call: an exit test")
-        func bridgeForceCastTraps() async {
-            await #expect(processExitsWith: .failure) {
-                CLLocationManager().locationFetcherDelegate = OnlyFetcherDelegate()
-            }
-        }
-    #endif
 }

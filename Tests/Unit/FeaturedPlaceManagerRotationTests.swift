@@ -213,12 +213,4 @@ struct FeaturedPlaceManagerRotationTests {
         }
         #expect(manager.currentPlace.name == "A")
     }
-
-    @Test("A manager with no place to feature stops the program: its precondition, shown by an exit test")
-    func noPlaces() async {
-        // The body runs in a child process; a failed precondition there is a crash the parent observes.
-        await #expect(processExitsWith: .failure) {
-            _ = FeaturedPlaceManager(timerScheduler: FiringScheduler(), places: [])
-        }
-    }
 }

@@ -8,23 +8,12 @@ import Testing
     import Darwin
 #endif
 
-/// `SystemProfile.current`, read once from `POI_SYSTEM`, and what Darwin's profile answers where no socket is needed.
+/// What Darwin's profile answers where no socket is needed: its poll reports and watches, send's flags, its words.
 ///
-/// A value the profile does not know stops the process, since a run meant to try Darwin's behaviour must never pass
-/// while following another's. `DarwinEmulationTests`, in the integration tier, hold the rest to real sockets.
+/// `DarwinEmulationTests`, in the integration tier, hold the rest to real sockets, and `SystemProfileIntegrationTests`
+/// show a value the profile does not know stopping the process, in a child process.
 @Suite("SystemProfile")
 struct SystemProfileTests {
-    @Test("A POI_SYSTEM the process does not know stops it the first time the profile is read, saying why")
-    func unknownProfileStops() async {
-        // In a child process, where the profile has not been read yet: the variable is set there, before the read.
-        let ended = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            setenv(SystemProfile.variable, "linux", 1)
-            _ = SystemProfile.current
-        }
-        let said = String(decoding: ended?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(said.contains(SystemProfile.UnknownProfile(value: "linux").description), "\(said)")
-    }
-
     /// What Darwin's poll reports of a descriptor asked for some events, of which Linux reported others: each case
     /// `(asked, Linux's report, Darwin's)`.
     static let pollReports: [(Int16, Int16, Int16)] = {

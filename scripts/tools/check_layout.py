@@ -465,6 +465,11 @@ def check_darwin_rules(root: pathlib.Path) -> list:
     return findings
 
 
+# What starts a process from Swift: an exit test, Foundation's Process, the C library's spawn, fork and exec.
+LAUNCHES = re.compile(r"#expect\(processExitsWith|#require\(processExitsWith|\bProcess\s*\(|\bposix_spawnp?\s*\("
+                      r"|\bfork\s*\(|\bexecv[pe]*\s*\(")
+
+
 def check_test_names(root: pathlib.Path) -> list:
     """Chapter 12's rule for test files (docs/12-using-this-layout-as-a-template.md#naming-test-files), checked on
     Tests/Unit, Tests/Integration, Tests/EndToEnd and Tests/PortableTestSupportTests.
@@ -477,7 +482,8 @@ def check_test_names(root: pathlib.Path) -> list:
     that no suite name is in two tiers (check_suite_names). `Talk/` holds the talk's own XCTest classes under the
     talk's names; where one takes a subject's `<Subject>Tests` name, that subject's Swift Testing suite adds a word
     for what it holds beyond the talk's (`<Subject>CheckTests`). No two test files' names are a letter apart
-    (`one_letter_apart`). Any other file is a helper and holds no test.
+    (`one_letter_apart`). Any other file is a helper and holds no test. No file of the unit tier starts a process
+    (`LAUNCHES`, outside comments): an exit test, `Process` or a spawn belongs in the integration tier (chapter 1).
     """
     def types_in(folder: pathlib.Path) -> set:
         sources = "\n".join(p.read_text() for p in folder.rglob("*.swift"))
@@ -493,6 +499,10 @@ def check_test_names(root: pathlib.Path) -> list:
         talk = {p.stem for p in (folder / "Talk").glob("*.swift")}
         for path in sorted(folder.rglob("*.swift")):
             name, text, where = path.stem, path.read_text(), path.relative_to(root)
+            code = "\n".join(line for line in text.splitlines() if not line.strip().startswith("//"))
+            if tier == "Unit" and (launch := LAUNCHES.search(code)):
+                findings.append(f"{where}: `{launch[0]}` starts a process, which no unit test does: the test belongs "
+                                "in Tests/Integration (docs/01-the-pyramid.md)")
             declares = re.search(rf"\b(?:final\s+)?(?:class|struct)\s+{name}\b", text)
             is_xctest = re.search(rf"class\s+{name}\s*:\s*XCTestCase", text) and "import XCTest" in text
             is_suite = declares and "import Testing" in text and "XCTestCase" not in text

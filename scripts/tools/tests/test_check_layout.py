@@ -153,6 +153,19 @@ class TestNamesTests(unittest.TestCase):
         twin = {"Unit/Talk/PlaceRequestTests.swift": XCTEST, "Unit/PlacesRequestRoundTripTests.swift": SUITE}
         self.assertEqual(self.findings(twin), [])
 
+    def test_a_unit_test_that_starts_a_process_is_a_finding(self):
+        exit_test = SUITE.replace("@Test func works() {{}}",
+                                  "@Test func stops() async {{ await #expect(processExitsWith: .failure) {{}} }}")
+        for launch in [exit_test, SUITE.replace("{{}}\n}}", "{{ _ = Process() }}\n}}", 1),
+                       SUITE.replace("{{}}\n}}", "{{ _ = posix_spawn(nil, \"/bin/true\", nil, nil, nil, nil) }}\n}}", 1)]:
+            found = self.findings({"Unit/ProviderTests.swift": launch})
+            self.assertEqual(len(found), 1, launch)
+            self.assertIn("starts a process, which no unit test does", found[0])
+            self.assertEqual(self.findings({"Integration/ProviderIntegrationTests.swift": launch}), [])
+        said = SUITE.replace("@Test func works() {{}}", "// an exit test, #expect(processExitsWith:), is elsewhere\n"
+                             "    @Test func works() {{}}")
+        self.assertEqual(self.findings({"Unit/ProviderTests.swift": said}), [])
+
     def test_the_old_suffixes_are_no_kind(self):
         for name in ["ProviderClassesTests", "ProviderSwiftTests"]:
             found = self.findings({f"Unit/{name}.swift": SUITE})
