@@ -27,6 +27,25 @@ struct StubServerRoutesTests {
         return try JSONDecoder().decode([PointOfInterest].self, from: answer.body)
     }
 
+    /// A place as `/locations` lists it, as far as `everyPlaceListed` reads it: its name (every field of a place is
+    /// read by the tests of the few places above; 10,000 whole places decoded would make the test four times slower).
+    struct Named: Decodable {
+        var name: String
+    }
+
+    /// The huge class of the places a server is given (docs/inputs.md: 10,000, as poi-server's `--data` reads them
+    /// in `ServerCommandInputTests.dataFiles`): every one listed, none cut by a cap the API does not have, those
+    /// without a position by name.
+    @Test("/locations lists every one of 10,000 places, by name when none has a position")
+    func everyPlaceListed() throws {
+        let places = (1...10_000).map { PointOfInterest(name: "P\($0)") }
+        let reply = StubServerRoutes(places: places).reply(to: Self.request("/locations", ["lat": "0", "long": "0"]))
+        let answer = try #require(Self.response(reply))
+        #expect(answer.status == 200)
+        let names = try JSONDecoder().decode([Named].self, from: answer.body).map(\.name)
+        #expect(names == places.map(\.name).sorted())
+    }
+
     @Test("/locations lists the places nearest first")
     func locations() throws {
         let places = try Self.places(
