@@ -102,8 +102,11 @@ def held_site(source: str, mistake: Mistake, number: int) -> Site | None:
         indent = statement[:len(statement) - len(statement.lstrip())]
         words = [text for _, _, text in tokens(statement)]
         # A guard that binds nothing, whole on its line, is a statement too: its `else` leaves the function as before.
+        # So is an `if` whole on its line (what it binds is its own braces'), such as `if let wake { signal(wake) }`.
         whole_guard = words[:1] == ["guard"] and words[-1:] == ["}"] and not {"let", "var", "case"} & set(words)
-        if not words or (words[0] in NOT_EXPRESSIONS - {"return", "throw"} and not whole_guard) or not balanced(words):
+        whole_if = words[:1] == ["if"] and words[-1:] == ["}"]
+        if not words or (words[0] in NOT_EXPRESSIONS - {"return", "throw"} and not (whole_guard or whole_if)) or \
+                not balanced(words):
             return None
         return Site(start, end - 1, text=f"{indent}if __PyramidMutant.active != {number} {{ {statement.strip()} }}")
     if "\n" in gone or "\n" in new:

@@ -93,6 +93,16 @@ class HeldFormsTests(unittest.TestCase):
         self.assertEqual(holding.files()[FILE].split("\n")[1],
                          "    if __PyramidMutant.active != 0 { guard !testing else { return false } }")
 
+    def test_an_if_line_deleted(self):
+        source = ("func f(wake: Int32?) {\n    if let wake { signal(wake) }\n    if ready {\n        go()\n    }\n"
+                  "    if a { b() } else {\n        c()\n    }\n}\n")
+        holding = held.HeldMistakes([Mistake(FILE, "    if let wake { signal(wake) }\n", ""),
+                                     Mistake(FILE, "    if ready {\n", ""),
+                                     Mistake(FILE, "    if a { b() } else {\n", "")], {FILE: source})
+        self.assertEqual([holding.held(0), holding.held(1), holding.held(2)], [True, False, False])
+        self.assertEqual(holding.files()[FILE].split("\n")[1],
+                         "    if __PyramidMutant.active != 0 { if let wake { signal(wake) } }")
+
     def test_a_case_that_never_matches(self):
         _, lines = written(Mistake(FILE, 'case "/health":', 'case "/health" where false:'))
         self.assertEqual(line_of(lines, "/health"), 'case "/health" where __PyramidMutant.active != 0:')
