@@ -16,6 +16,9 @@ becomes a choice that the environment variable PYRAMID_MUTANT makes when the tes
     case "help", "-h":      (one taken out)   case "help" where __PyramidMutant.active != 15, "-h":
     guard let x = e else { return ... }   (made `let x = e ?? d`: a required value given a default)
                                       guard let x = (__PyramidMutant.active == 16 ? (e ?? d) : e) else { return ... }
+    if let w { signal(w) }  (deleted) if __PyramidMutant.active != 17 { if let w { signal(w) } }
+    RunLoop.main.run()      (another call from the statement's first word: either statement whole)
+                            if __PyramidMutant.active == 18 { dispatchMain() } else { RunLoop.main.run() }
 
 Only the side the conditional picks runs, as with the mistake alone. The held expression
 is the smallest one around the change that is bounded, on both sides, by what ends an expression (`,` `:` `=` a
@@ -119,6 +122,14 @@ def held_site(source: str, mistake: Mistake, number: int) -> Site | None:
         return Site(start, end, text=f", (__PyramidMutant.active != {number} || {new[2:]})")
     if clause_list and gone.startswith(", ") and not new:  # a condition taken out of it
         return Site(start + 2, end, text=f"(__PyramidMutant.active == {number} || {gone[2:]})")
+    if column == len(line) - len(line.lstrip()) and not continues(source, line_start):
+        # A change from the statement's first word, such as a call's callee (`RunLoop.main.run()` made
+        # `dispatchMain()`), is held as either statement whole: a choice of the two callees does not type-check when
+        # their types differ (one that never returns, another's default arguments), and the held build was then
+        # built a second time without it, the mistake alone after.
+        site = statement_choice(line, column, stop, new, number)
+        if site is not None:
+            return Site(line_start + site.start, line_start + site.end, text=site.text)
     chosen = expression_choice(line, column, stop, new)
     if chosen is None:
         mutated_line = line[:column] + new + line[stop:]

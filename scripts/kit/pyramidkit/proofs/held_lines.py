@@ -120,8 +120,20 @@ def continues(source: str, line_start: int) -> bool:
     """Whether the line that starts at `line_start` goes on an expression of the lines above (the last one ends with
     an open bracket, a comma or an operator; a `case` label's colon does not) or of its own (it starts with `.` or
     `:`): no statement starts there."""
-    above = source[:line_start].rstrip()
+    above = _code_above(source, line_start)
     return (bool(above) and above[-1] in "([,=+-*/%&|^?<>!.") or source[line_start:].lstrip().startswith((".", ":"))
+
+
+def _code_above(source: str, line_start: int) -> str:
+    """The source above `line_start` as far as its code goes: blank and comment lines left out, and the last code
+    line's own comment (a comment that ends with a full stop continues nothing)."""
+    lines = source[:line_start].split("\n")
+    while lines:
+        last = lines.pop()
+        cut = next((start for start, _, word in tokens(last) if word.startswith("//")), len(last))
+        if last[:cut].strip():
+            return "\n".join([*lines, last[:cut].rstrip()])
+    return ""
 
 
 def lines_added(source: str, start: int, gone: str, new: str, number: int, line_start: int, line: str) -> Site | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import unittest
 from pathlib import Path
 
-from pyramidkit.proofs import held
+from pyramidkit.proofs import held, held_lines
 from pyramidkit.run.mistake import Mistake
 
 FILE = "Sources/Server/Routes.swift"
@@ -102,6 +102,20 @@ class HeldFormsTests(unittest.TestCase):
         self.assertEqual([holding.held(0), holding.held(1), holding.held(2)], [True, False, False])
         self.assertEqual(holding.files()[FILE].split("\n")[1],
                          "    if __PyramidMutant.active != 0 { if let wake { signal(wake) } }")
+
+    def test_a_call_changed_from_its_first_word_is_held_as_either_statement(self):
+        # The two callees' types differ (dispatchMain never returns): a choice of callees would not type-check.
+        source = "import Foundation\n// The run loop drives the timers.\nRunLoop.main.run()\n"
+        holding = held.HeldMistakes([Mistake(FILE, "RunLoop.main.run()", "dispatchMain()")], {FILE: source})
+        self.assertEqual(holding.files()[FILE].split("\n")[2],
+                         "if __PyramidMutant.active == 0 { dispatchMain() } else { RunLoop.main.run() }")
+
+    def test_a_comment_above_continues_no_expression(self):
+        source = ("func f() {\n    let x = a +\n        b\n    // the total, then the rest.\n    g(x) // with x:\n"
+                  "    h(x)\n}\n")
+        self.assertTrue(held_lines.continues(source, source.index("        b")))
+        self.assertFalse(held_lines.continues(source, source.index("    g(x)")))
+        self.assertFalse(held_lines.continues(source, source.index("    h(x)")))
 
     def test_a_case_that_never_matches(self):
         _, lines = written(Mistake(FILE, 'case "/health":', 'case "/health" where false:'))
