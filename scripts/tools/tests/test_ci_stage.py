@@ -41,7 +41,11 @@ def stages_defined() -> set[str]:
 
 
 def stages_called(path: Path) -> list[str]:
-    return re.findall(r"scripts/ci/stage ([a-z-]+)", path.read_text())
+    """The stages `path` runs: each `scripts/ci/stage NAME`, and each NAME of .ci/run's `either_lane NAME...` (run by
+    whichever of its two lanes is free first)."""
+    text = path.read_text()
+    lanes = re.findall(r"^\s*either_lane ([a-z -]+)$", text, re.M)
+    return re.findall(r"scripts/ci/stage ([a-z-]+)", text) + [stage for names in lanes for stage in names.split()]
 
 
 class DefinedOnceTests(unittest.TestCase):
@@ -67,7 +71,8 @@ class DefinedOnceTests(unittest.TestCase):
 
     def test_a_stage_of_one_build_for_two_does_what_both_do(self):
         # Each runs the reproducer of the sanitizer stage it stands for, builds with its sanitizer, and runs what the
-        # other stage runs (the kit's coverage, or both build systems' tiers) on that build.
+        # other stage runs (the kit's coverage, or the tiers on Swift Build against native counts) on that build, once:
+        # that run's sanitizer reports and bounded waits held as the sanitizer stage holds its own.
         body = STAGE.read_text()
         for combined, (first, second) in SHARED_BUILDS.items():
             definition = re.search(rf"^    {combined}\)\n(.*?)^        ;;$", body, re.M | re.S)
@@ -77,9 +82,12 @@ class DefinedOnceTests(unittest.TestCase):
             repro = "lsan-swift-repro" if sanitizer == "address" else "mutex-tsan-repro"
             self.assertIn(f"scripts/ci/sanitizers/{repro}", text, combined)
             self.assertIn(f"sanitized_build {sanitizer}", text, combined)
-            self.assertIn(f"sanitized_tests {sanitizer}", text, combined)
-            self.assertIn("scripts/pyramid --coverage" if "coverage" in (first, second) else "both_build_systems",
-                          text, combined)
+            self.assertIn(f"sanitized_reports {sanitizer}", text, combined)
+            self.assertIn('wait_times "$logs/wait-times.tsv"', text, combined)
+            self.assertNotIn("sanitized_tests", text, combined)  # one run of the tests, not two
+            for run in (["scripts/pyramid --coverage"] if "coverage" in (first, second) else
+                        ["both_build_systems", "swiftbuild_counted"]):
+                self.assertIn(run, text, combined)
 
     def test_neither_spells_out_a_stages_commands(self):
         spelled = ["scripts/check-claims", "scripts/tool chapter-tests", "scripts/mutants ", "scripts/pyramid ",
