@@ -269,8 +269,9 @@ def prove(copy: scratch.Scratch, rows: list[Row], limits: dict[str, float], hold
             failures += report(index, rows, row, passed, f"held, tests {time.monotonic() - started:.1f} s")
             started = time.monotonic()
         alone = [index for index in alone if holding.held_as(rows[index].mistake) is None]
-    # A mistake built alone is made in its file as the code is; every other file keeps what it holds, so that only
-    # its module and those above it are built again, not every module a held mistake touched.
+    # A mistake built alone is made in its held file where its lines hold no held mistake, else in its file as the code
+    # is (held.py's alone_text); every other file keeps what it holds, so that only its module and those above it are
+    # built again, not every module a held mistake touched.
     originals = {row.file: holding.original(row.file) for row in rows if holding.original(row.file) is not None} \
         if holding is not None else {}
     groups: dict[tuple[str, str, str | None], list[int]] = {}
@@ -285,7 +286,9 @@ def prove(copy: scratch.Scratch, rows: list[Row], limits: dict[str, float], hold
             failures += len(groups[key])
             continue
         started = time.monotonic()
-        with copy.changed({first.file: first.mistake.made(source)}):
+        alone = first.mistake.made(source) if holding is None else \
+            holding.alone_text(first.mistake, copy.read)
+        with copy.changed({first.file: alone}):
             built, build_seconds, log = copy.build()
             if not built:
                 print(log[-2000:])

@@ -302,13 +302,14 @@ def judge(copy: scratch.Scratch, exercise: Exercise, candidates: dict[str, str],
         if not alive:
             break
         try:
-            alone = mistake.made(holding.original(mistake.file) or copy.read(mistake.file))
+            # read only for a file the holding lacks: the tests' stand-in copies have no read()
+            alone = holding.alone_text(mistake, lambda name: copy.read(name))  # noqa: PLW0108
         except MistakeError as error:
             raise SystemExit(f"workshop: {error}: the code changed; update {MISTAKES.relative_to(ROOT)}") from None
         number = holding.held_as(mistake)
         switched = {**environment, held.VARIABLE: str(number)}
         with contextlib.ExitStack() as stack:
-            if number is None:  # built alone, in its file as the code is; the other files keep theirs
+            if number is None:  # built alone, in its held file where it can be; the other files keep theirs
                 stack.enter_context(copy.changed({mistake.file: alone}))
                 built, _, log = copy.build()
                 built_alone = True

@@ -198,7 +198,7 @@ def _prove_one(copy: scratch.Scratch, claim: Claim, package: kit_config.Config, 
         built, seconds, log = True, 0.0, ""
         outcome, output = check(copy, claim, package, {held.VARIABLE: str(number)})
     else:
-        with copy.changed({claim.file: claim.mistake.made(source)}):
+        with copy.changed({claim.file: holding.alone_text(claim.mistake, copy.read)}):
             built, seconds, log = copy.build()
             outcome, output = check(copy, claim, package) if built else (None, log)
     if claim.check.startswith("build-error:"):

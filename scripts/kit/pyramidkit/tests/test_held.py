@@ -288,6 +288,70 @@ class HeldFilesTests(unittest.TestCase):
                          [1, 2])
 
 
+class AloneTextTests(unittest.TestCase):
+    """A mistake built alone is made in the held file where its lines hold no held mistake: the build is then of its
+    own lines, the held ones compiled in and switched off; elsewhere in the file as the code is."""
+
+    def test_lines_that_hold_no_mistake_take_it_in_the_held_file(self):
+        holding, _ = written(Mistake(FILE, "send(.error(404, ", "send(.error(400, "))
+        key = Mistake(FILE, "        case latitude\n", "        case latitude = \"lat\"\n")
+        text = holding.alone_text(key, self.fail)
+        self.assertIn("__PyramidMutant.active == 0", text)  # the held mistake kept, switched off
+        self.assertIn('case latitude = "lat"', text)
+        self.assertEqual(text, key.made(holding.files()[FILE]))
+
+    def test_lines_added_or_taken_out_take_it_in_the_held_file_too(self):
+        holding, _ = written(Mistake(FILE, "send(.error(404, ", "send(.error(400, "))
+        added = Mistake(FILE, "        case latitude\n", "        case latitude\n        case longitude\n")
+        self.assertEqual(holding.alone_text(added, str), added.made(holding.files()[FILE]))
+        removed = Mistake(FILE, "    public var host = \"127.0.0.1\"\n", "")
+        self.assertEqual(holding.alone_text(removed, str), removed.made(holding.files()[FILE]))
+
+    def test_a_line_that_holds_a_mistake_takes_it_as_the_code_has_it_and_the_others_stay_held(self):
+        holding, _ = written(Mistake(FILE, "send(.error(404, ", "send(.error(400, "),
+                             Mistake(FILE, "public var port: UInt16 = 0", "public var port: UInt16 = 8080"))
+        # The same line as the first held mistake: made in the held file, it would change only the held choice's text.
+        other = Mistake(FILE, 'return send(.error(404, "no such path"))', "return 500")
+        lines = holding.alone_text(other, str).split("\n")
+        self.assertEqual(line_of(lines, "no such path"), line_of(SOURCE.split("\n"), "no such path").replace(
+            'send(.error(404, "no such path"))', "500"))
+        self.assertNotIn("active == 0", "\n".join(lines))
+        self.assertIn("active == 1", line_of(lines, "public var port"))  # still held, switched off
+
+    def test_the_lines_of_a_held_mistake_it_shares_a_line_with_are_taken_whole(self):
+        source = "func f() {\n    if seen {\n        note()\n        reload()\n    }\n    tail()\n}\n"
+        twin = Mistake(FILE, "note()\n        reload()\n", "note()\n        reload()\n        reload()\n")
+        holding = held.HeldMistakes([Mistake(FILE, "        reload()\n", ""), twin, Mistake(FILE, "tail()", "tail(1)")],
+                                    {FILE: source})
+        held_text = holding.files()[FILE]
+        self.assertEqual(held_text.split("\n")[3:5], ["        if __PyramidMutant.active != 0 { reload() }",
+                                                      "    if __PyramidMutant.active == 1 { reload() }; }"])
+        # The reload line holds the first: that line is taken as the code has it, with the mistake; the second, on
+        # the closing brace's line, and tail's stay held.
+        text = holding.alone_text(Mistake(FILE, "        reload()\n", "        reload(9)\n"), str).split("\n")
+        self.assertEqual(text[2:6], ["        note()", "        reload(9)",
+                                     "    if __PyramidMutant.active == 1 { reload() }; }",
+                                     "    (__PyramidMutant.active == 2 ? tail(1) : tail())"])
+        self.assertEqual(len(text), len(held_text.split("\n")))
+        # Over two lines, the first held (`note()` and `reload()`): both as the code has them, the rest held.
+        both = holding.alone_text(Mistake(FILE, "note()\n        reload()\n", "note(1)\n        reload(1)\n"), str)
+        self.assertEqual(both.split("\n")[2:4], ["        note(1)", "        reload(1)"])
+        self.assertIn("active == 1", both)
+        self.assertNotIn("active != 0", both)
+
+    def test_a_find_that_reads_otherwise_in_the_held_file_is_made_in_the_codes_lines(self):
+        # Held, `radius > 0` is written in a choice with `radius >= 0`: the line is taken as the code has it.
+        holding, _ = written(Mistake(FILE, "radius > 0", "radius >= 0"))
+        widened = Mistake(FILE, "radius > 0 else", "radius > -1 else")
+        self.assertEqual(holding.alone_text(widened, str), widened.made(SOURCE))
+
+    def test_a_file_that_holds_nothing_is_read_from_the_copy(self):
+        holding, _ = written(Mistake(FILE, "send(.error(404, ", "send(.error(400, "))
+        elsewhere = Mistake("Sources/Other/A.swift", "let a = 1", "let a = 2")
+        self.assertEqual(holding.alone_text(elsewhere, lambda name: f"// {name}\nlet a = 1\n"),
+                         "// Sources/Other/A.swift\nlet a = 2\n")
+
+
 if __name__ == "__main__":
     unittest.main()
 
