@@ -152,7 +152,9 @@ public enum BuiltProduct {
     ///
     /// `environment` changes the test's own: a value sets a variable, `nil` removes it. A process still running
     /// after `timeLimit` is killed and the call throws `WaitTimedOut` naming the run ("the end of poi featured
-    /// --count 2"), so a hanging program fails its test instead of hanging the suite.
+    /// --count 2"), so a hanging program fails its test instead of hanging the suite. A call cancelled while the
+    /// process runs (its test's time limit, a cancelled task) kills the process at once, waits for it to end, and
+    /// throws `CancellationError`.
     public static func run(
         _ executable: URL,
         _ arguments: [String],
@@ -167,11 +169,18 @@ public enum BuiltProduct {
             timedOut.withLock { $0 = true }
             kill(started.process.process.processIdentifier, SIGKILL)
         }
-        async let standardOutput = readToEnd(started.output)
-        async let standardError = readToEnd(started.errors)
-        let (stdout, stderr) = await (standardOutput, standardError)
-        let status = await started.exit()
+        let identifier = started.process.process.processIdentifier
+        // Killed, its pipes close and the reads below end: a cancelled call does not wait for the time limit.
+        let (stdout, stderr, status) = await withTaskCancellationHandler {
+            async let standardOutput = readToEnd(started.output)
+            async let standardError = readToEnd(started.errors)
+            let (stdout, stderr) = await (standardOutput, standardError)
+            return (stdout, stderr, await started.exit())
+        } onCancel: {
+            kill(identifier, SIGKILL)
+        }
         watchdog.cancel()
+        try Task.checkCancellation()
         let what = "the end of \(commandLine(started.name, arguments))"
         let killed = timedOut.withLock { $0 }
         WaitTimes.note(what, limit: timeLimit, elapsed: began.duration(to: .now), outcome: killed ? .timedOut : .came)
@@ -187,6 +196,9 @@ public enum BuiltProduct {
     /// (SIGKILL once `killAfter` has passed, five seconds unless said otherwise) and waits for it, whether `body`
     /// returned or threw; returns `body`'s result and the process's exit status (137 when it had to be killed, so a
     /// test that expects 0 fails on a program that stops too slowly, or not at all).
+    ///
+    /// Once the calling task is cancelled, the stop kills the process at once rather than after `killAfter`, and
+    /// still waits for its end.
     ///
     /// The process is ready when `isReady` accepts a line of its standard output, or at once when `isReady` is
     /// `nil` (the body then waits for a sign of its own). A process that ends its output before it is ready fails
@@ -280,8 +292,20 @@ public enum BuiltProduct {
         let termination: AsyncStream<Void>
 
         /// Waits for the process to end, once, and returns its status as a shell reports it.
+        ///
+        /// The wait ends only when the process has: a cancelled caller kills it (SIGKILL) and waits on. The stream's
+        /// own iteration ends as soon as the waiting task is cancelled, and reading `terminationReason` of a process
+        /// still running traps, which took the whole test binary down with every other test's result (a run cancelled
+        /// by its test's time limit, say); so the stream is read by a task of its own, which no caller cancels.
         func exit() async -> Int32 {
-            for await _ in termination {}
+            let termination = termination
+            let ended = Task { for await _ in termination {} }
+            let identifier = process.process.processIdentifier
+            await withTaskCancellationHandler {
+                await ended.value
+            } onCancel: {
+                kill(identifier, SIGKILL)
+            }
             let process = process.process
             return process.terminationReason == .uncaughtSignal
                 ? 128 + process.terminationStatus : process.terminationStatus

@@ -139,6 +139,45 @@ struct BuiltProductTests {
         #expect(clock.now - start < .seconds(10), "the process was not killed")
     }
 
+    @Test(
+        "A run cancelled while its program runs kills it and throws CancellationError, its outputs open or closed",
+        arguments: ["exec tail -f /dev/null", "exec >&- 2>&-; exec sleep 60"]
+    )
+    func cancelledRun(script: String) async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        // Cancelled at once: the launch does not look at cancellation, so the program starts, and the cancel lands
+        // on the reads of its outputs (open) or on the wait for its end (closed, as the program closed them; sleep,
+        // as tail fails on a closed output).
+        let run = Task { try await BuiltProduct.run(Self.shell, ["-c", script]) }
+        run.cancel()
+        await #expect(throws: CancellationError.self) { try await run.value }
+        #expect(clock.now - start < .seconds(10), "the cancelled run waited for its time limit (20 s)")
+    }
+
+    @Test("withRunningProcess cancelled: the stop kills a process that ignores its signal at once, not after killAfter")
+    func cancelledStop() async throws {
+        let clock = ContinuousClock()
+        let identifier = Lock<Int32?>(nil)
+        // The body cancels its own task, as a test's time limit would while a body runs; the shell ignores SIGTERM,
+        // so only the cancellation's kill ends it before killAfter.
+        let stopped = Task {
+            try await BuiltProduct.withRunningProcess(
+                Self.shell, ["-c", "trap '' TERM; echo ready; exec tail -f /dev/null"],
+                readyWhen: Self.ready, killAfter: .seconds(30)
+            ) { process in
+                identifier.withLock { $0 = process.processIdentifier }
+                withUnsafeCurrentTask { $0?.cancel() }
+                return clock.now
+            }
+        }
+        let (cancelled, status) = try await stopped.value
+        #expect(status == 128 + SIGKILL)
+        #expect(clock.now - cancelled < .seconds(10), "the stop waited for killAfter (30 s)")
+        let process = try #require(identifier.withLock { $0 })
+        #expect(kill(process, 0) == -1 && errno == ESRCH, "the process was not stopped")
+    }
+
     @Test("The bounds a test gets when it names none: 10 s in process, 20 s for a launched program")
     func defaultBounds() {
         #expect(BoundedWaitLimit.standard == .seconds(10))
