@@ -30,6 +30,18 @@ struct APIErrorInputTests {
         body(
             .boundary, "201 bytes: the first 200", String(repeating: "x", count: 201),
             "\(reason): \(String(repeating: "x", count: 200))"),
+        body(
+            .boundary, "a two-byte character across byte 200: left out, not cut",
+            String(repeating: "a", count: 199) + "é", "\(reason): \(String(repeating: "a", count: 199))"),
+        body(
+            .boundary, "a four-byte character ending at byte 200: shown whole",
+            String(repeating: "a", count: 196) + "🗺" + "b", "\(reason): \(String(repeating: "a", count: 196))🗺"),
+        body(
+            .boundary, "a letter at byte 200 whose accent follows it: left out with its accent",
+            String(repeating: "a", count: 199) + "e\u{301}", "\(reason): \(String(repeating: "a", count: 199))"),
+        body(
+            .boundary, "an accent across byte 200: its letter left out too",
+            String(repeating: "a", count: 198) + "e\u{301}", "\(reason): \(String(repeating: "a", count: 198))"),
         // Made as bytes: a String of a million one-letter appends took about 50 ms, near a tenth of the tier's work.
         InputCase(
             "the answer's error body", .huge, "1 MB: the first 200 bytes",
@@ -41,7 +53,9 @@ struct APIErrorInputTests {
             value: (Data([0x61, 0xFF]), "\(reason): a\u{FFFD}")),
     ]
 
-    @Test("The description is one line: the status, its meaning, and the body's first 200 bytes", arguments: cases)
+    @Test(
+        "The description is one line: the status, its meaning, and the body's whole characters within its first 200 bytes",
+        arguments: cases)
     func description(_ input: InputCase<(Data, String)>) {
         let description = APIError.unacceptableStatusCode(500, body: input.value.0).description
         #expect(description == input.value.1)
