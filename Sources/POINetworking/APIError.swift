@@ -35,13 +35,15 @@ public enum APIError: Error, Sendable, CustomStringConvertible {
     /// The whole characters of `body` (UTF-8) that lie within its first `limit` bytes.
     ///
     /// Cut at the byte alone, a character across the limit (`é`, two bytes, from byte 200 on) lost its first bytes
-    /// and showed as U+FFFD; so the cut goes back to the start of the character it falls in (before a byte that
-    /// continues a UTF-8 sequence), and a character that what follows would still extend (a letter and the accent
-    /// after it) is left out whole. Bytes that are no UTF-8 show as U+FFFD, as before.
+    /// and showed as U+FFFD; so the cut goes back to the start of the character it falls in (before the bytes that
+    /// continue a UTF-8 sequence, at most three: a sequence is at most four bytes), and a character that what follows
+    /// would still extend (a letter and the accent after it) is left out whole. Bytes that are no UTF-8 show as
+    /// U+FFFD, as before.
     static func excerpt(of body: Data, bytes limit: Int) -> String {
         guard body.count > limit else { return String(decoding: body, as: UTF8.self) }
-        var cut = body.startIndex + limit
-        while cut > body.startIndex, body[cut] & 0b1100_0000 == 0b1000_0000 { cut -= 1 }
+        let end = body.startIndex + limit
+        var cut = end
+        while cut > end - 3, body[cut] & 0b1100_0000 == 0b1000_0000 { cut -= 1 }
         var shown = String(decoding: body[..<cut], as: UTF8.self)
         // What follows, enough bytes for the marks that would join the last character shown.
         let more = String(decoding: body[..<min(cut + 16, body.endIndex)], as: UTF8.self)

@@ -37,6 +37,12 @@ struct APIErrorInputTests {
             .boundary, "a four-byte character ending at byte 200: shown whole",
             String(repeating: "a", count: 196) + "🗺" + "b", "\(reason): \(String(repeating: "a", count: 196))🗺"),
         body(
+            .boundary, "a four-byte character across byte 200, by its last byte: left out whole",
+            String(repeating: "a", count: 197) + "🗺" + "b", "\(reason): \(String(repeating: "a", count: 197))"),
+        InputCase(
+            "the answer's error body", .invalid, "201 bytes that start no character: cut at most three bytes back",
+            value: (Data(repeating: 0x80, count: 201), "\(reason): \(String(repeating: "\u{FFFD}", count: 197))")),
+        body(
             .boundary, "a letter at byte 200 whose accent follows it: left out with its accent",
             String(repeating: "a", count: 199) + "e\u{301}", "\(reason): \(String(repeating: "a", count: 199))"),
         body(
