@@ -125,13 +125,15 @@ def diagnostics(output: str) -> list[str]:
 
 def build(package: Path, scratch: Path) -> tuple[int, str]:
     """`swift build --build-tests` of `package` as a Mac compiles it, against the stand-ins: its status, and its
-    output with the copy's paths said as the package's."""
+    output with the copy's paths said as the package's. No debug information (`-gnone`): its programs never run, and
+    the index that scripts/tool system-calls reads is written all the same (a cold build here: 79.4 s and 142
+    processor-seconds with it, 72.2 s and 130 without)."""
     copy = scratch / "package"
     copy_as_on_a_mac(package, copy)
     with tempfile.TemporaryDirectory(prefix="apple-sdk-") as folder:
         arguments = standins(Path(folder))
         done = subprocess.run(["swift", "build", "--build-tests", "--package-path", str(copy),
-                               "--scratch-path", str(scratch / "build"), *arguments],
+                               "--scratch-path", str(scratch / "build"), "-Xswiftc", "-gnone", *arguments],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     return done.returncode, done.stdout.replace(f"{copy.resolve()}/", f"{package}/").replace(f"{copy}/", f"{package}/")
 
