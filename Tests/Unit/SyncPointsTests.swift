@@ -37,7 +37,7 @@ struct SyncPointsTests {
     }
 
     @Test("The action runs with the lock released and the points uninstalled: its own sections report nothing")
-    func actionRunsOutside() {
+    func actionRunsOutside() async throws {
         let lock = Lock(0, name: "shared")
         let inside = Lock<[Int]>([])
         let points = SyncPoints { point in
@@ -50,8 +50,18 @@ struct SyncPointsTests {
             #expect(SyncPoints.current == nil)
             _ = point
         }
-        SyncPoints.$current.withValue(points) {
-            lock.withLock { $0 += 1 }
+        // On a thread of its own, waited for with a bound: were the point reported while the lock is held, the action
+        // would wait for the lock its own thread holds, forever. The test then fails naming the wait, in 10 s, and
+        // only that thread is left blocked; on a thread of Swift Testing's pool it blocked one of the run's threads
+        // (two, here) and the whole run stalled, its other tests over their time limits (stop 64: 144 s, then a crash).
+        try await boundedContinuation("the section's end, its action taking the same lock again") {
+            (done: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                SyncPoints.$current.withValue(points) {
+                    lock.withLock { $0 += 1 }
+                }
+                done.resume()
+            }
         }
         #expect(inside.withLock { $0 } == [11])
         #expect(points.points == [.init("shared", 1)])
