@@ -12,11 +12,20 @@ import PortableTestSupport
 /// landing between the two sections. `check` then holds the outcome: nothing lost, nothing done twice, nothing left
 /// waiting.
 ///
-/// The wait for the competing call is bounded (`BoundedWaitLimit.standard`). A point reported while its lock is still
-/// held would leave the competing call blocked on that lock, and the operation's thread waiting for it, forever; the
-/// trial instead throws `WaitTimedOut` naming the point once the limit has passed, after the operation has gone on,
+/// The wait for the competing call is bounded (`competingCallLimit`). A point reported while its lock is still held
+/// would leave the competing call blocked on that lock, and the operation's thread waiting for it, forever; the trial
+/// instead throws `WaitTimedOut` naming the point once the limit has passed, after the operation has gone on,
 /// released the lock and so let the competing call end.
 public enum Interleavings {
+    /// How long a trial waits for its competing call: 2 s, a fifth of the standard bound.
+    ///
+    /// The wait holds the operation's thread, and in a Swift Testing test that is one of the run's few threads (two on a 2-core machine):
+    /// with the standard 10 s, a lock that reported its points while held stalled the whole of plain `swift test`
+    /// for 81 s, its other tests going over their time limits. A competing call is a few lines of code: its slowest,
+    /// in three runs of the unit and integration tiers with the other core busy, came in 6.8 ms (93 waits,
+    /// 7 December 2026); CI's sanitized runs hold every wait to half its bound.
+    public static let competingCallLimit: Duration = .seconds(2)
+
     /// What one run tried: the point the competing call ran at (`nil` for the dry run, which runs none), and whether it
     /// ran.
     public struct Trial: Sendable, CustomStringConvertible {
@@ -45,13 +54,15 @@ public enum Interleavings {
     /// trials, the dry run first.
     ///
     /// A point the operation does not reach again (a run that took another path) is a failure of the trial:
-    /// `check` sees `competed` false.
+    /// `check` sees `competed` false. A competing call that has not ended within `limit` fails the whole call with
+    /// `WaitTimedOut` naming its point.
     @discardableResult
     public static func each<Subject: Sendable>(
         _ make: () throws -> Subject,
         on locks: Set<String>? = nil,
         operation: (Subject) throws -> Void,
         competing: @escaping @Sendable (Subject) -> Void,
+        competingWithin limit: Duration = competingCallLimit,
         check: (Subject, Trial) throws -> Void
     ) throws -> [Trial] {
         let alone = try make()
@@ -72,9 +83,9 @@ public enum Interleavings {
                     ended.signal()
                 }
                 do {
-                    try ended.waitBounded(what)
+                    try ended.waitBounded(what, within: limit)
                 } catch {
-                    stuck.withLock { $0 = error as? WaitTimedOut ?? WaitTimedOut(limit: BoundedWaitLimit.standard) }
+                    stuck.withLock { $0 = error as? WaitTimedOut ?? WaitTimedOut(limit: limit) }
                 }
             }
             try SyncPoints.$current.withValue(points) { try operation(subject) }

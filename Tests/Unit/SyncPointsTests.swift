@@ -113,6 +113,21 @@ struct SyncPointsTests {
         #expect(trials.map(\.point) == [nil, .init("steps", 1), .init("steps", 2)])
     }
 
+    @Test("A competing call the waiting operation blocks fails the trial at the limit, naming the point: 2 s if unsaid")
+    func competingCallStuck() throws {
+        // The operation holds a lock of its own (unnamed: it reports nothing) around a named section, so the point is
+        // reached with that lock held, as a lock that reported its points while held would be; the competing call
+        // takes it, and can run only once the operation has gone on.
+        let outer = Lock(())
+        let limit = Duration.milliseconds(50)
+        #expect(throws: WaitTimedOut(limit: limit, what: "the competing call at inner #1")) {
+            try Interleavings.each(
+                { Lock(0, name: "inner") }, operation: { inner in outer.withLock { _ in inner.withLock { $0 += 1 } } },
+                competing: { _ in outer.withLock { _ in } }, competingWithin: limit, check: { _, _ in })
+        }
+        #expect(Interleavings.competingCallLimit == .seconds(2))
+    }
+
     @Test("A point the operation does not reach again is a trial without the competing call")
     func pointNotReachedAgain() throws {
         let runs = Lock(0)
