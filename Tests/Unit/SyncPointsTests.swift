@@ -115,15 +115,23 @@ struct SyncPointsTests {
 
     @Test("A competing call the waiting operation blocks fails the trial at the limit, naming the point: 2 s if unsaid")
     func competingCallStuck() throws {
-        // The operation holds a lock of its own (unnamed: it reports nothing) around a named section, so the point is
-        // reached with that lock held, as a lock that reported its points while held would be; the competing call
-        // takes it, and can run only once the operation has gone on.
-        let outer = Lock(())
+        // The competing call waits for a signal the operation gives only after its section, so it cannot end while the
+        // operation waits for it at the point, as a call blocked on a lock reported while held could not. Its own wait
+        // is bounded too; the gate is each subject's own, as the dry run gives its signal as well.
+        final class Gated: Sendable {
+            let inner = Lock(0, name: "inner")
+            let gate = DispatchSemaphore(value: 0)
+        }
         let limit = Duration.milliseconds(50)
         #expect(throws: WaitTimedOut(limit: limit, what: "the competing call at inner #1")) {
             try Interleavings.each(
-                { Lock(0, name: "inner") }, operation: { inner in outer.withLock { _ in inner.withLock { $0 += 1 } } },
-                competing: { _ in outer.withLock { _ in } }, competingWithin: limit, check: { _, _ in })
+                Gated.init,
+                operation: { gated in
+                    gated.inner.withLock { $0 += 1 }
+                    gated.gate.signal()
+                },
+                competing: { gated in _ = gated.gate.wait(timeout: .now() + .seconds(10)) }, competingWithin: limit,
+                check: { _, _ in })
         }
         #expect(Interleavings.competingCallLimit == .seconds(2))
     }
