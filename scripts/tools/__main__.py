@@ -26,6 +26,7 @@ TOOLS = {
     "http-oracle": ("tools.http_oracle", "poi-server's request heads held to h11's reading of them"),
     "inputs": ("tools.inputs", "every input by class and boundary, each with the case that covers it"),
     "kit-fresh-package": ("tools.kit_fresh_package", "the kit installed and run on a fresh package"),
+    "library-promises": ("tools.library_promises", "every public symbol of the installed libraries held to its tests"),
     "measure": ("tools.measure", "the figures the chapters quote that no test report gives"),
     "page-check": ("tools.page_check", "a report page opened in headless Chromium and held to its JSON report"),
     "promises": ("tools.promises.command", "every promise held to the tests that fail when it breaks"),

@@ -21,7 +21,11 @@ from pyramidkit.run.errors import KitError
 
 # libIndexStore's symbol kinds and roles used here (indexstore.h).
 FUNCTION, VARIABLE, FIELD, ENUM_CONSTANT = 12, 13, 14, 15
-CALL, READ, WRITE = 1 << 5, 1 << 3, 1 << 4
+CLASS, INSTANCE_METHOD, CLASS_METHOD, STATIC_METHOD = 7, 16, 17, 18
+DEFINITION, REFERENCE, CALL, READ, WRITE = 1 << 1, 1 << 2, 1 << 5, 1 << 3, 1 << 4
+# An occurrence's relations to the symbols around it: the type a definition is a member of, the function a call or a
+# reference is made in.
+CHILD_OF, CALLED_BY, CONTAINED_BY = 1 << 9, 1 << 13, 1 << 16
 RECORD_DEPENDENCY = 2
 
 
@@ -40,15 +44,19 @@ class Occurrence:
     name: str
     kind: int
     roles: int
+    # Each relation's roles and the related symbol's USR and name: (CALLED_BY, "s:...", "run()").
+    relations: tuple[tuple[int, str, str], ...] = ()
 
 
 @dataclass(frozen=True)
 class Unit:
-    """One compile of one file: the file, when it was compiled (seconds since the epoch), and its records' names."""
+    """One compile of one file: the file, when it was compiled (seconds since the epoch), and its records' names,
+    and the module it was compiled into."""
 
     main_file: Path
     compiled: float
     records: tuple[str, ...]
+    module: str = ""
 
 
 class _String(ctypes.Structure):
@@ -97,6 +105,7 @@ class IndexStore:
             "indexstore_unit_reader_create": (_pointer, [_pointer, ctypes.c_char_p, ctypes.POINTER(_pointer)]),
             "indexstore_unit_reader_dispose": (None, [_pointer]),
             "indexstore_unit_reader_get_main_file": (_String, [_pointer]),
+            "indexstore_unit_reader_get_module_name": (_String, [_pointer]),
             "indexstore_unit_reader_get_modification_time": (
                 None, [_pointer, ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_int64)]),
             "indexstore_unit_reader_dependencies_apply_f": (ctypes.c_bool, [_pointer, _pointer, _EACH]),
@@ -113,6 +122,9 @@ class IndexStore:
             "indexstore_symbol_get_usr": (_String, [_pointer]),
             "indexstore_symbol_get_name": (_String, [_pointer]),
             "indexstore_symbol_get_kind": (ctypes.c_int, [_pointer]),
+            "indexstore_occurrence_relations_apply_f": (ctypes.c_bool, [_pointer, _pointer, _EACH]),
+            "indexstore_symbol_relation_get_roles": (ctypes.c_uint64, [_pointer]),
+            "indexstore_symbol_relation_get_symbol": (_pointer, [_pointer]),
         }
         for name, (result, arguments) in signatures.items():
             function = getattr(lib, name)
@@ -136,6 +148,7 @@ class IndexStore:
             return None
         try:
             main = lib.indexstore_unit_reader_get_main_file(reader).text()
+            module = lib.indexstore_unit_reader_get_module_name(reader).text()
             seconds, nanoseconds = ctypes.c_int64(), ctypes.c_int64()
             lib.indexstore_unit_reader_get_modification_time(reader, ctypes.byref(seconds), ctypes.byref(nanoseconds))
             records: list[str] = []
@@ -151,7 +164,7 @@ class IndexStore:
             lib.indexstore_unit_reader_dispose(reader)
         if not main:
             return None
-        return Unit(Path(main), seconds.value + nanoseconds.value / 1e9, tuple(records))
+        return Unit(Path(main), seconds.value + nanoseconds.value / 1e9, tuple(records), module)
 
     def occurrences(self, record: str) -> list[Occurrence]:
         """Every occurrence of a record, in the order of the file."""
@@ -165,9 +178,19 @@ class IndexStore:
             symbol = lib.indexstore_occurrence_get_symbol(each)
             line, column = ctypes.c_uint(), ctypes.c_uint()
             lib.indexstore_occurrence_get_line_col(each, ctypes.byref(line), ctypes.byref(column))
+            relations: list[tuple[int, str, str]] = []
+
+            def relation(_: object, related: int) -> bool:
+                other = lib.indexstore_symbol_relation_get_symbol(related)
+                relations.append((lib.indexstore_symbol_relation_get_roles(related),
+                                  lib.indexstore_symbol_get_usr(other).text(), lib.indexstore_symbol_get_name(other).text()))
+                return True
+
+            lib.indexstore_occurrence_relations_apply_f(each, None, _EACH(relation))
             found.append(Occurrence(line.value, column.value, lib.indexstore_symbol_get_usr(symbol).text(),
                                     lib.indexstore_symbol_get_name(symbol).text(),
-                                    lib.indexstore_symbol_get_kind(symbol), lib.indexstore_occurrence_get_roles(each)))
+                                    lib.indexstore_symbol_get_kind(symbol), lib.indexstore_occurrence_get_roles(each),
+                                    tuple(relations)))
             return True
 
         try:
