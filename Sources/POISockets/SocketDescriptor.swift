@@ -84,8 +84,12 @@ public final class SocketDescriptor: Sendable {
                 // Under the lock, before any user can leave and close the pipe: the wake cannot reach a closed end.
                 // The wake first: on Linux the shutdown wakes a listener's waiters too, and each must find the pipe
                 // readable when it looks, or it would take the listener's own readiness for a connection.
-                if let wake { Self.signal(wake) }
+                if let wake {
+                    Self.signal(wake)
+                    faults.took(.woken(wake.write))
+                }
                 _ = systemShutdown(descriptor)
+                faults.took(.shutDown(descriptor))
                 return false
             }
             state.closed = true

@@ -68,6 +68,13 @@ public struct SystemCallFaults: Sendable {
         /// A `SocketDescriptor` went with its descriptor still open: its owner let go of it without closing it, and
         /// its deinit closes it (told next, as `closed`). A safety net, not a path: every path closes what it owns.
         case dropped(Int32)
+        /// A connection's descriptor was shut down by `SocketDescriptor.close()`, to wake the threads blocked on it.
+        /// An effect on the number, not a resource: told so that a test sees it land on a number still owned, never
+        /// on one closed already (which the system may have given to another connection since).
+        case shutDown(Int32)
+        /// A listening socket's wake pipe was written to by `SocketDescriptor.close()` (the number of its write end),
+        /// to wake the threads waiting on the listener. Told as `shutDown` is, for the same reason.
+        case woken(Int32)
         /// An address list was given by `resolve`.
         case resolved
         /// An address list was given back (`freeaddrinfo`).

@@ -97,6 +97,15 @@ public final class FaultInjector: Sendable {
         ledger.withLock { $0.stray }
     }
 
+    /// The effects made on a descriptor number after those sockets had closed it, in order.
+    ///
+    /// Each as a failure says it (`shutdown of 7 after its close`): a wake or a shutdown that `SocketDescriptor.close()`
+    /// made late, on a number the system may have given to another connection since. None, when every effect lands on
+    /// a number still owned.
+    public var strayEffects: [String] {
+        ledger.withLock { $0.strayEffects }
+    }
+
     /// How many descriptors were closed only by a `SocketDescriptor`'s deinit, their owner having let go of them
     /// without closing them: none, when every path closes what it owns.
     public var droppedOpen: Int {
@@ -104,15 +113,19 @@ public final class FaultInjector: Sendable {
     }
 
     /// Whether everything taken was given back, once, by its owner: no descriptor open, no address list held, no
-    /// stray close, none dropped open.
+    /// stray close, none dropped open, no effect on a number after its close.
     public var gaveEverythingBack: Bool {
-        ledger.withLock { $0.open.isEmpty && $0.lists == 0 && $0.stray == 0 && $0.dropped == 0 }
+        ledger.withLock {
+            $0.open.isEmpty && $0.lists == 0 && $0.stray == 0 && $0.dropped == 0 && $0.strayEffects.isEmpty
+        }
     }
 
-    /// The ledger as a failure says it: `open [7], address lists 0, stray closes 0, dropped open 1`.
+    /// The ledger as a failure says it: `open [7], address lists 0, stray closes 0, dropped open 1`, and each stray
+    /// effect after it (`; shutdown of 7 after its close`).
     public var leftovers: String {
         ledger.withLock {
             "open \($0.open.sorted()), address lists \($0.lists), stray closes \($0.stray), dropped open \($0.dropped)"
+                + $0.strayEffects.map { "; \($0)" }.joined()
         }
     }
 
@@ -143,11 +156,22 @@ private struct Ledger {
     var lists = 0
     var stray = 0
     var dropped = 0
+    /// The numbers closed and not made again since: an effect on one is stray.
+    var closed: Set<Int32> = []
+    var strayEffects: [String] = []
 
     mutating func record(_ resource: SystemCallFaults.Resource) {
         switch resource {
-        case .opened(let descriptor): open.insert(descriptor)
-        case .closed(let descriptor): if open.remove(descriptor) == nil { stray += 1 }
+        case .opened(let descriptor):
+            open.insert(descriptor)
+            closed.remove(descriptor)
+        case .closed(let descriptor):
+            if open.remove(descriptor) == nil { stray += 1 }
+            closed.insert(descriptor)
+        case .shutDown(let descriptor):
+            if closed.contains(descriptor) { strayEffects.append("shutdown of \(descriptor) after its close") }
+        case .woken(let descriptor):
+            if closed.contains(descriptor) { strayEffects.append("wake written to \(descriptor) after its close") }
         case .resolved: lists += 1
         case .freed: lists -= 1
         case .dropped: dropped += 1

@@ -98,6 +98,95 @@ final class SocketDescriptorXCTests: XCTestCase {
         }
     }
 
+    /// A connected socket (one end of a socket pair), or a listener's with its wake pipe, that a thread is using when
+    /// the test closes it: the use waits for the test's word to leave, and its leaving closes the number.
+    final class SocketInUse: Sendable {
+        let injector = FaultInjector()
+        let descriptor: SocketDescriptor
+        /// The other end of the pair, and a listener's wake pipe's ends: the test closes them.
+        let ends: [Int32]
+        /// Both ends of each socket pair made after the use left, to take the numbers it freed.
+        let reused = Lock<[Int32]>([])
+        private let leave = DispatchSemaphore(value: 0)
+        private let left = DispatchSemaphore(value: 0)
+        private let gone = Lock(false)
+
+        init(listener: Bool) throws {
+            var pair: [Int32] = [0, 0]
+            guard socketpair(AF_UNIX, systemStreamSocketType, 0, &pair) == 0 else { throw POSIXError(.EMFILE) }
+            var wake: SocketDescriptor.Wake?
+            if listener {
+                var pipeEnds: [Int32] = [0, 0]
+                guard pipe(&pipeEnds) == 0 else { throw POSIXError(.EMFILE) }
+                wake = SocketDescriptor.Wake(read: pipeEnds[0], write: pipeEnds[1])
+            }
+            descriptor = SocketDescriptor(pair[0], faults: injector.faults, wake: wake)
+            ends = [pair[1]]
+            let entered = DispatchSemaphore(value: 0)
+            Thread.detachNewThread { [descriptor, leave, left] in
+                _ = try? descriptor.use { _ in
+                    entered.signal()
+                    try? leave.waitBounded("the test's word to leave the use")
+                }
+                left.signal()
+            }
+            try entered.waitBounded("the use's start")
+        }
+
+        /// The use leaves, and new socket pairs take the lowest free numbers; once only.
+        ///
+        /// Once `close()` was called, the use's leaving closes the socket, so the new pairs take the numbers it freed.
+        func leaveAndReuse() {
+            let first = gone.withLock { done in
+                defer { done = true }
+                return !done
+            }
+            guard first else { return }
+            leave.signal()
+            try? left.waitBounded("the use's return")
+            for _ in 0..<2 {
+                var pair: [Int32] = [0, 0]
+                if socketpair(AF_UNIX, systemStreamSocketType, 0, &pair) == 0 { reused.withLock { $0 += pair } }
+            }
+        }
+
+        /// The numbers the new pairs took that something shut down or wrote to: their other end can read.
+        func touchedSinceReused() -> [Int32] {
+            let numbers = reused.withLock { $0 }
+            return numbers.filter { number in
+                var pollers = [pollfd(fd: number, events: Int16(POLLIN), revents: 0)]
+                return systemPoll(&pollers, 0) == 1
+            }
+        }
+
+        func closeEverything() {
+            leaveAndReuse()
+            descriptor.close()
+            for end in ends + reused.withLock({ $0 }) { _ = close(end) }
+        }
+    }
+
+    /// Every effect of a close under a use (the wake, the shutdown) made while the number is still the socket's:
+    /// at the close's sync point the use leaves, which closes the number, and new socket pairs take it; a wake or a
+    /// shutdown made after the close's lock section would land on them (another connection cut, in a server).
+    func testCloseUnderAUseMakesEveryEffectBeforeTheNumberIsFreed() throws {
+        for listener in [false, true] {
+            try Interleavings.each(
+                { try SocketInUse(listener: listener) },
+                on: ["SocketDescriptor.state"], operation: { $0.descriptor.close() },
+                competing: { $0.leaveAndReuse() },
+                check: { socket, trial in
+                    let name = "\(listener ? "a listener" : "a connection"), \(trial)"
+                    XCTAssertTrue(trial.point == nil || trial.competed, "\(name): not reached again")
+                    socket.leaveAndReuse()
+                    XCTAssertEqual(socket.injector.strayEffects, [], "\(name): an effect after the number was closed")
+                    XCTAssertEqual(socket.touchedSinceReused(), [], "\(name): a number reused since was touched")
+                    XCTAssertEqual(socket.injector.count(of: .close), listener ? 3 : 1, "\(name)")
+                    socket.closeEverything()
+                })
+        }
+    }
+
     func testCloseAnywhereInAUseClosesOnceAndNeverUnderIt() throws {
         try Interleavings.each(
             {
