@@ -250,11 +250,18 @@ extension SystemCallFaults {
             errno = code
             return -1
         case .completeAtOnce?:
-            // What a connect on loopback may do: complete before it returns. The real call is still made, so that the
-            // socket is connected, but on a blocking socket, which returns once the handshake is over: "in progress"
-            // is what the fault takes away. `Socket.connect` puts the socket's own mode back after the call.
+            // What a non-blocking connect may do: complete before it returns (Linux's UNIX-domain sockets do; its
+            // loopback TCP reports "in progress"). The real call is made on the socket switched to blocking, which
+            // returns once the handshake is over, and then the socket's own mode is put back: what the caller's path
+            // finds is what a real completion leaves, a connected socket still non-blocking, so a caller that does not
+            // restore its mode on this path is caught here too.
+            let wasNonBlocking = systemIsNonBlocking(descriptor)
             systemSetNonBlocking(descriptor, false)
-            return systemConnect(descriptor, address, length)
+            let status = systemConnect(descriptor, address, length)
+            let error = errno
+            systemSetNonBlocking(descriptor, wasNonBlocking)
+            errno = error
+            return status
         default:
             return systemConnect(descriptor, address, length)
         }

@@ -475,9 +475,73 @@ struct SystemCallFaultsTests {
         #expect(try Socket.receive(from: server, deadline: Self.deadline()) == [5])
         #expect(injector.faulted(.connect) == 1)
         #expect(injector.count(of: .poll) == 0)  // nothing to wait for: the connect had completed
+        #expect(try client.use { systemIsNonBlocking($0) } == false, "a connection is blocking, however it connected")
     }
 
     static let completeAtOnce = FaultInjector.Rule(.connect, .completeAtOnce)
+
+    /// What a non-blocking connect left: what it returned, whether the socket is still non-blocking, and whether it has
+    /// a peer.
+    struct ConnectOutcome: Equatable {
+        var status: Int32
+        var nonBlocking: Bool
+        var connected: Bool
+
+        init(_ status: Int32, _ number: Int32) {
+            self.status = status
+            nonBlocking = systemIsNonBlocking(number)
+            var storage = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            connected = withUnsafeMutablePointer(to: &storage) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(number, $0, &length) == 0 }
+            }
+        }
+    }
+
+    @Test("A connect made to complete at once leaves the socket as a real one that completes at once does")
+    func completeAtOnceAsForReal() throws {
+        // For real: a non-blocking connect of a UNIX-domain socket to a listening one completes before it returns.
+        let path = TestScratch.file("completes-at-once", suffix: ".socket").path
+        let listening = systemSocket(AF_UNIX)
+        let real = systemSocket(AF_UNIX)
+        defer { [listening, real].forEach { _ = close($0) } }
+        defer { unlink(path) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+            bytes.copyBytes(from: Array(path.utf8.prefix(bytes.count - 1)) + [0])
+        }
+        let length = socklen_t(MemoryLayout<sockaddr_un>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listening, $0, length) }
+        }
+        try #require(bound == 0 && listen(listening, 1) == 0)
+        systemSetNonBlocking(real, true)
+        let realStatus = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(real, $0, length) }
+        }
+        let forReal = ConnectOutcome(realStatus, real)
+        try #require(forReal.status == 0, "Linux's UNIX-domain connect did not complete at once")
+
+        // Simulated: a loopback TCP connect, which for real would be in progress, made to complete at once.
+        let listener = try SocketListener()
+        defer { listener.stop() }
+        let simulated = systemSocket(AF_INET)
+        defer { _ = close(simulated) }
+        systemSetNonBlocking(simulated, true)
+        var server = sockaddr_in()
+        server.sin_family = sa_family_t(AF_INET)
+        server.sin_port = listener.port.bigEndian
+        server.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let injector = FaultInjector(Self.completeAtOnce)
+        let status = withUnsafePointer(to: &server) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                injector.faults.connect(simulated, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        #expect(ConnectOutcome(status, simulated) == forReal)
+        #expect(forReal == ConnectOutcome(0, real))  // nothing the first reading changed
+    }
 
     @Test("A connect that fails at once tries the next address, and says the last one's error")
     func connectFails() throws {
