@@ -504,7 +504,9 @@ struct SystemCallFaultsTests {
         let path = TestScratch.file("completes-at-once", suffix: ".socket").path
         let listening = systemSocket(AF_UNIX)
         let real = systemSocket(AF_UNIX)
-        defer { [listening, real].forEach { _ = close($0) } }
+        defer {
+            for number in [listening, real] { _ = close(number) }
+        }
         defer { unlink(path) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
