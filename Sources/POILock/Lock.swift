@@ -44,6 +44,9 @@ public final class Lock<Value>: @unchecked Sendable {
     ///
     /// Not reentrant: calling `withLock` again from inside `body` deadlocks, as with `Mutex`. A named lock reports the
     /// end of the section, once the lock is released, to the sync points installed for the calling task or thread.
+    ///
+    /// When `body` throws, its error reaches the caller as it is and the lock is released; what `body` changed in the
+    /// value before it threw is kept, as with `Mutex` (the value is changed in place, not copied back).
     public func withLock<Result, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
