@@ -10,6 +10,11 @@ extension FaultInjector {
 ///
 /// `body` gives `injector.faults` to the sockets under test. The injector is the test's own, so tests that use it
 /// run in parallel.
+///
+/// When `body` throws, its error reaches the caller as it is and the injector is no longer `FaultInjector.current`:
+/// nothing of it stays installed, and the next call has a new injector, its counts at zero. It does not look at
+/// cancellation itself: a cancelled task's `body` sees it (`Task.isCancelled`, a wait that ends), and what `body` then
+/// throws, a `CancellationError`, reaches the caller the same way.
 public func withFaults<T>(
     _ rules: FaultInjector.Rule..., body: (FaultInjector) async throws -> T
 ) async rethrows -> T {

@@ -1,5 +1,6 @@
 import POILock
 import POITestSupport
+import PortableTestSupport
 import Testing
 
 @testable import POISockets
@@ -87,6 +88,113 @@ struct FaultInjectorTests {
         #expect(seen.0 == .fail(EACCES))
         #expect(seen.1)
         #expect(FaultInjector.current == nil)
+    }
+
+    @Test("A rule keeps the call it names, the calls of it it applies to (every one unless numbered) and its action")
+    func ruleParts() {
+        let failing = FaultInjector.Rule.fail(.accept, with: EMFILE, calls: 2...3)
+        #expect(failing.call == .accept)
+        #expect(failing.calls == 2...3)
+        #expect(failing.action == .fail(EMFILE))
+        let shortening = FaultInjector.Rule.shorten(.send, to: 7)
+        #expect(shortening.calls == 1...Int.max)
+        #expect(shortening.action == .atMost(7))
+        let plain = FaultInjector.Rule(.poll, .completeAtOnce, calls: 4...4)
+        #expect(plain.call == .poll && plain.calls == 4...4 && plain.action == .completeAtOnce)
+        #expect(failing.description == "accept calls 2...3: fail(\(EMFILE))")
+        #expect(shortening.description == "send from call 1: atMost(7)")
+        #expect(
+            FaultInjector.Rule(.receive, .atMost(3), calls: 5...Int.max).description == "receive from call 5: atMost(3)"
+        )
+    }
+
+    @Test(
+        "An injector made from an array of rules decides as one made from the same rules listed: the first that applies"
+    )
+    func rulesArray() {
+        let rules: [FaultInjector.Rule] = [.fail(.receive, with: EINTR, calls: 1...1), .shorten(.receive, to: 7)]
+        #expect(
+            Self.actions(FaultInjector(rules: rules), .receive, count: 3) == [.fail(EINTR), .atMost(7), .atMost(7)])
+        #expect(Self.actions(FaultInjector(rules: rules.reversed()), .receive, count: 2) == [.atMost(7), .atMost(7)])
+        #expect(Self.actions(FaultInjector(rules: []), .receive, count: 1) == [nil])
+    }
+
+    @Test(
+        "The ledger counts the address lists resolve gave and were not given back, and each close of no open descriptor"
+    )
+    func ledgerCounts() {
+        let injector = FaultInjector()
+        let faults = injector.faults
+        faults.took(.resolved)
+        faults.took(.resolved)
+        #expect(injector.addressListsHeld == 2)
+        faults.took(.freed)
+        #expect(injector.addressListsHeld == 1)
+        faults.took(.opened(7))
+        faults.took(.closed(7))
+        #expect(injector.strayCloses == 0, "a close of an open descriptor is not stray")
+        faults.took(.closed(7))  // closed twice
+        faults.took(.closed(9))  // never opened
+        #expect(injector.strayCloses == 2)
+        #expect(injector.addressListsHeld == 1)
+        faults.took(.freed)
+        #expect(injector.addressListsHeld == 0)
+        #expect(!injector.gaveEverythingBack, "\(injector.leftovers)")
+    }
+
+    @Test("withFaults: the body's error reaches the caller as it is, the injector is uninstalled, and the next is new")
+    func helperThrows() async throws {
+        struct Failed: Error, Equatable {
+            let reason: String
+        }
+        let thrown = Lock<FaultInjector?>(nil)
+        await #expect(throws: Failed(reason: "in the body")) {
+            try await withFaults(.fail(.bind, with: EACCES)) { injector in
+                thrown.withLock { $0 = injector }
+                #expect(injector.faults.action(for: .bind) == .fail(EACCES))
+                throw Failed(reason: "in the body")
+            }
+        }
+        #expect(FaultInjector.current == nil)
+        let first = try #require(thrown.withLock { $0 })
+        #expect(first.count(of: .bind) == 1)
+        let next = await withFaults(.fail(.bind, with: EACCES)) { injector in
+            (injector !== first, FaultInjector.current === injector, injector.count(of: .bind))
+        }
+        #expect(next.0, "a new injector")
+        #expect(next.1, "installed as the current one")
+        #expect(next.2 == 0, "its counts at zero")
+        #expect(FaultInjector.current == nil)
+    }
+
+    @Test("withFaults in a task cancelled mid-body: the body's CancellationError reaches the caller, the injector gone")
+    func helperCancelled() async throws {
+        let (started, starting) = AsyncStream<Void>.makeStream()
+        let (gate, gateKeeper) = AsyncStream<Void>.makeStream()
+        defer { gateKeeper.finish() }
+        let after = Lock<(current: FaultInjector?, body: FaultInjector?)>((nil, nil))
+        let task = Task {
+            do {
+                try await withFaults(.fail(.bind, with: EACCES)) { injector in
+                    after.withLock { $0.body = injector }
+                    starting.yield()
+                    // bounded: the gate is never opened; its wait ends when the test cancels the task, which the test
+                    // awaits with a bound.
+                    for await _ in gate {}
+                    try Task.checkCancellation()
+                }
+            } catch {
+                after.withLock { $0.current = FaultInjector.current }
+                throw error
+            }
+        }
+        var starts = started.makeAsyncIterator()
+        _ = try await starts.boundedNext("the body's start")
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.boundedValue("the cancelled withFaults") }
+        let (current, body) = after.withLock { $0 }
+        #expect(body != nil, "the body ran")
+        #expect(current == nil, "no injector installed once withFaults has thrown")
     }
 
     @Test("The trait gives each test an injector of its own", .injecting(.fail(.listen, with: EADDRINUSE)))
