@@ -25,6 +25,9 @@ public enum FailurePaths {
     }
 
     /// The calls `operation` makes with no fault, by kind.
+    ///
+    /// When `operation` throws, its error reaches the caller as it is and nothing is counted; each call counts with an
+    /// injector of its own, so a later call counts afresh.
     public static func calls(of operation: (FaultInjector) throws -> Void) rethrows -> [SystemCallFaults.Call: Int] {
         let injector = FaultInjector()
         try operation(injector)
@@ -38,6 +41,10 @@ public enum FailurePaths {
     ///
     /// For each kind of call in `failing` that the dry run made, a run fails its first, its second and its last call
     /// with the kind's error, each with a new injector. Returns the trials, the dry run first.
+    ///
+    /// An `operation` or a `check` that throws ends the call there: its error reaches the caller as it is, no later
+    /// trial runs, and a run whose operation threw is not checked. Nothing outlives the call, so a later one starts
+    /// afresh.
     @discardableResult
     public static func each(
         failing codes: [SystemCallFaults.Call: Int32], operation: (FaultInjector) throws -> Void,

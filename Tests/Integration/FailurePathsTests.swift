@@ -1,12 +1,12 @@
 import Foundation
 import POILock
 import POIServer
-import POISockets
 import POITestSupport
 import PortableTestSupport
 import Testing
 
 @testable import POILocation
+@testable import POISockets
 
 #if canImport(Glibc)
     import Glibc
@@ -43,6 +43,95 @@ struct FailurePathsTests {
                 return
             }
         }
+    }
+
+    /// Asks `injector` for `count` calls of `call`, and returns the numbers of those a rule failed, with the error.
+    static func failedCalls(_ injector: FaultInjector, _ call: SystemCallFaults.Call, count: Int) -> [(Int, Int32)] {
+        let faults = injector.faults
+        return (1...count).compactMap { number in
+            guard case .fail(let code) = faults.action(for: call) else { return nil }
+            return (number, code)
+        }
+    }
+
+    @Test("Each trial names the call it failed, which of its kind and the error, and its run failed that call only")
+    func trials() throws {
+        var failed: [[String]] = []
+        let trials = try FailurePaths.each(
+            failing: [.send: EPIPE, .receive: ECONNRESET, .accept: EMFILE],
+            operation: { injector in
+                let sends = Self.failedCalls(injector, .send, count: 3)
+                let receives = Self.failedCalls(injector, .receive, count: 1)
+                failed.append((sends.map { "send #\($0.0): \($0.1)" } + receives.map { "receive #\($0.0): \($0.1)" }))
+            },
+            check: { injector, trial in
+                #expect(injector.count(of: .send) == 3 && injector.count(of: .receive) == 1, "\(trial)")
+            })
+        #expect(trials.map(\.call) == [nil, .send, .send, .send, .receive], "no accept made: none failed")
+        #expect(trials.map(\.number) == [0, 1, 2, 3, 1])
+        #expect(trials.map(\.code) == [0, EPIPE, EPIPE, EPIPE, ECONNRESET])
+        #expect(
+            trials.map(\.description) == [
+                "no call failing", "send #1 failing with \(EPIPE)", "send #2 failing with \(EPIPE)",
+                "send #3 failing with \(EPIPE)", "receive #1 failing with \(ECONNRESET)",
+            ])
+        #expect(
+            failed == [
+                [], ["send #1: \(EPIPE)"], ["send #2: \(EPIPE)"], ["send #3: \(EPIPE)"], ["receive #1: \(ECONNRESET)"],
+            ], "each run failed its trial's call, and no other")
+    }
+
+    struct Failed: Error, Equatable {
+        let reason: String
+    }
+
+    @Test("FailurePaths.calls: the operation's error reaches the caller as it is, and a later count starts afresh")
+    func callsOfAThrowingOperation() throws {
+        #expect(throws: Failed(reason: "after a send")) {
+            try FailurePaths.calls { injector in
+                _ = injector.faults.action(for: .send)
+                throw Failed(reason: "after a send")
+            }
+        }
+        #expect(FailurePaths.calls { injector in _ = Self.failedCalls(injector, .send, count: 2) } == [.send: 2])
+    }
+
+    @Test(
+        "FailurePaths.each: an operation or a check that throws ends the call with its error as it is, no later run",
+        arguments: ["operation in the dry run", "operation in a trial", "check"])
+    func eachWithAThrowingStep(step: String) throws {
+        var operations = 0
+        var checked: [String] = []
+        #expect(throws: Failed(reason: step)) {
+            try FailurePaths.each(
+                failing: [.send: EPIPE],
+                operation: { injector in
+                    operations += 1
+                    let failed = !Self.failedCalls(injector, .send, count: 3).isEmpty
+                    if step == "operation in the dry run" || (step == "operation in a trial" && failed) {
+                        throw Failed(reason: step)
+                    }
+                },
+                check: { _, trial in
+                    checked.append("\(trial)")
+                    if step == "check" && trial.call != nil { throw Failed(reason: step) }
+                })
+        }
+        switch step {
+        case "operation in the dry run":
+            #expect(operations == 1)
+            #expect(checked == [], "a run whose operation threw is not checked")
+        case "operation in a trial":
+            #expect(operations == 2)
+            #expect(checked == ["no call failing"], "a run whose operation threw is not checked")
+        default:
+            #expect(operations == 2)
+            #expect(checked == ["no call failing", "send #1 failing with \(EPIPE)"])
+        }
+        // Nothing outlives the call: the next one runs every trial.
+        let trials = try FailurePaths.each(
+            failing: [.send: EPIPE], operation: { _ = Self.failedCalls($0, .send, count: 3) }, check: { _, _ in })
+        #expect(trials.count == 4)
     }
 
     @Test("A connect (to localhost: each address it resolves to in turn) gives back its address list and its sockets")
