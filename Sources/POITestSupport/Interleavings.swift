@@ -41,6 +41,9 @@ public enum Interleavings {
     }
 
     /// The points `operation` reaches on the locks named in `locks` (every named lock when `nil`), in order.
+    ///
+    /// When `operation` throws, its error reaches the caller as it is, and the points it ran with are uninstalled all
+    /// the same: a later call finds its own, counted from 1 again.
     public static func points(on locks: Set<String>? = nil, of operation: () throws -> Void) rethrows
         -> [SyncPoints.Point]
     {
@@ -56,6 +59,11 @@ public enum Interleavings {
     /// A point the operation does not reach again (a run that took another path) is a failure of the trial:
     /// `check` sees `competed` false. A competing call that has not ended within `limit` fails the whole call with
     /// `WaitTimedOut` naming its point.
+    ///
+    /// A `make`, `operation` or `check` that throws ends the whole call there with its error, as it is: no later trial
+    /// runs, a trial whose operation threw is not checked, and no competing call is left running (the operation waits
+    /// for it at the point and, when that wait gave up, the call waits for it again before it throws). `competing`
+    /// does not throw.
     @discardableResult
     public static func each<Subject: Sendable>(
         _ make: () throws -> Subject,
@@ -88,7 +96,13 @@ public enum Interleavings {
                     stuck.withLock { $0 = error as? WaitTimedOut ?? WaitTimedOut(limit: limit) }
                 }
             }
-            try SyncPoints.$current.withValue(points) { try operation(subject) }
+            do {
+                try SyncPoints.$current.withValue(points) { try operation(subject) }
+            } catch {
+                // A competing call the wait gave up on ends now that the operation has released its locks.
+                if stuck.withLock({ $0 }) != nil { try? ended.waitBounded(what) }
+                throw error
+            }
             if let stuck = stuck.withLock({ $0 }) {
                 // The operation has ended and released its locks: the competing call can end now too.
                 try? ended.waitBounded(what)

@@ -23,6 +23,8 @@ struct SyncPointsTests {
         first.withLock { $0 += 1 }  // no points installed here
         #expect(points.points == [.init("first", 1), .init("second", 1), .init("first", 2)])
         #expect(points.points.map(\.description) == ["first #1", "second #1", "first #2"])
+        #expect(points.points.map(\.lock) == ["first", "second", "first"], "the name each lock was given")
+        #expect(points.points.map(\.section) == [1, 1, 2], "each lock's sections counted from 1")
     }
 
     @Test("A section that throws reports its end too")
@@ -111,6 +113,136 @@ struct SyncPointsTests {
                 #expect(trial.point == nil || trial.competed)
             })
         #expect(trials.map(\.point) == [nil, .init("steps", 1), .init("steps", 2)])
+        #expect(
+            trials.map(\.description) == [
+                "the operation alone", "the competing call at steps #1", "the competing call at steps #2",
+            ])
+    }
+
+    @Test(
+        "Interleavings.points: the operation's error reaches the caller as it is, the points uninstalled all the same")
+    func pointsOfAThrowingOperation() throws {
+        struct Failed: Error, Equatable {}
+        let lock = Lock(0, name: "pointsOfAThrowingOperation")
+        #expect(throws: Failed()) {
+            try Interleavings.points {
+                lock.withLock { $0 += 1 }
+                #expect(SyncPoints.current != nil, "installed while the operation runs")
+                throw Failed()
+            }
+        }
+        #expect(SyncPoints.current == nil)
+        let again = Interleavings.points(on: ["pointsOfAThrowingOperation"]) { lock.withLock { $0 += 1 } }
+        #expect(again == [.init("pointsOfAThrowingOperation", 1)], "a later call finds its own, counted from 1")
+    }
+
+    /// A subject of two steps, its number among the subjects of one run, and how many competing calls on it ended.
+    final class Numbered: Sendable {
+        let steps = TwoSteps()
+        let number: Int
+        let competingEnded = Lock(0)
+
+        init(_ number: Int) {
+            self.number = number
+        }
+    }
+
+    @Test(
+        "Interleavings.each: a make, operation or check that throws ends the call with its error as it is, nothing left",
+        arguments: ["make", "operation", "check"])
+    func eachWithAThrowingStep(step: String) throws {
+        struct Failed: Error, Equatable {
+            let step: String
+        }
+        let made = Lock<[Numbered]>([])
+        var checked: [String] = []
+        var operations = 0
+        // The dry run goes through; the first point's trial throws at `step`, after its competing call for an operation
+        // or a check.
+        #expect(throws: Failed(step: step)) {
+            try Interleavings.each(
+                {
+                    let number = made.withLock { $0.count + 1 }
+                    if step == "make" && number == 2 { throw Failed(step: step) }
+                    let subject = Numbered(number)
+                    made.withLock { $0.append(subject) }
+                    return subject
+                },
+                operation: { subject in
+                    operations += 1
+                    subject.steps.operation(takingTheLongWay: true)
+                    if step == "operation" && subject.number == 2 { throw Failed(step: step) }
+                },
+                competing: { subject in
+                    subject.steps.steps.withLock { $0.append("other") }
+                    subject.competingEnded.withLock { $0 += 1 }
+                },
+                check: { subject, trial in
+                    checked.append(trial.description)
+                    if step == "check" && subject.number == 2 { throw Failed(step: step) }
+                })
+        }
+        #expect(SyncPoints.current == nil)
+        let subjects = made.withLock { $0 }
+        #expect(subjects.count == (step == "make" ? 1 : 2), "no subject made after the throw")
+        #expect(operations == (step == "make" ? 1 : 2), "no operation run after the throw")
+        let expectedChecks =
+            step == "check" ? ["the operation alone", "the competing call at steps #1"] : ["the operation alone"]
+        #expect(checked == expectedChecks, "no trial checked after the throw, nor the one whose operation threw")
+        #expect(
+            subjects.map { $0.competingEnded.withLock { $0 } } == (step == "make" ? [0] : [0, 1]),
+            "the competing call ended before the call threw")
+        // Nothing left installed or waiting: the next call runs every trial.
+        let trials = try Interleavings.each(
+            TwoSteps.init, operation: { $0.operation(takingTheLongWay: true) }, competing: { _ in },
+            check: { _, _ in })
+        #expect(trials.count == 3)
+    }
+
+    @Test("A competing call the trial gave up on, then the operation throws: its error, once the competing call ended")
+    func competingCallStuckThenOperationThrows() throws {
+        struct Failed: Error, Equatable {}
+        // The competing call outlives the trial's wait (50 ms), held by a gate the operation opens after its section,
+        // and then ends only once the operation's thread sleeps: waiting for it, as the call must before it throws.
+        // Were the call to throw at once, its thread would never sleep before the test looks, and the competing call
+        // would still be running then. (Where the system does not say whether a thread sleeps, it ends at once.)
+        final class Gated: Sendable {
+            let inner = Lock(0, name: "inner")
+            let gate = DispatchSemaphore(value: 0)
+            let operationThread = Lock<KernelThread?>(nil)
+            let competingEnded = Lock(false)
+            let isDryRun: Bool
+
+            init(isDryRun: Bool) {
+                self.isDryRun = isDryRun
+            }
+        }
+        let made = Lock<[Gated]>([])
+        #expect(throws: Failed()) {
+            try Interleavings.each(
+                {
+                    let gated = Gated(isDryRun: made.withLock { $0.isEmpty })
+                    made.withLock { $0.append(gated) }
+                    return gated
+                },
+                operation: { gated in
+                    gated.operationThread.withLock { $0 = .current() }
+                    gated.inner.withLock { $0 += 1 }
+                    gated.gate.signal()
+                    if !gated.isDryRun { throw Failed() }
+                },
+                competing: { gated in
+                    _ = gated.gate.wait(timeout: .now() + .seconds(10))
+                    let operationThread = gated.operationThread.withLock { $0 }
+                    let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+                    while operationThread?.isAsleep == false && ContinuousClock.now < deadline {}
+                    gated.competingEnded.withLock { $0 = true }
+                },
+                competingWithin: .milliseconds(50), check: { _, _ in })
+        }
+        let trial = try #require(made.withLock { $0.last })
+        #expect(!trial.isDryRun)
+        #expect(trial.competingEnded.withLock { $0 }, "the competing call had ended when the call threw")
     }
 
     @Test("A competing call the waiting operation blocks fails the trial at the limit, naming the point: 2 s if unsaid")
