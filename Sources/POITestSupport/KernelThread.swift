@@ -38,13 +38,15 @@ public struct KernelThread: Sendable, CustomStringConvertible {
     /// Returns once `ready()` holds (the thread has made its call, by the seam's count, say) and the thread `thread()`
     /// gives is asleep where the system tells (Linux), or is gone; throws `NotAsleep` after `limit`.
     ///
-    /// A thread that has not yet said which it is (`thread()` is `nil`) is waited for.
+    /// A thread that has not yet said which it is (`thread()` is `nil`) is waited for. Cancelling the calling task
+    /// ends the wait at its next look, without waiting out `limit`: it throws `CancellationError`.
     public static func waitUntilAsleep(
         _ thread: @Sendable () -> KernelThread?, after ready: @Sendable () -> Bool = { true },
         limit: Duration = .seconds(10)
     ) async throws {
         let deadline = ContinuousClock.now.advanced(by: limit)
         while !ready() || thread().map({ $0.isAsleep == false }) ?? true {
+            try Task.checkCancellation()
             guard ContinuousClock.now < deadline else {
                 throw NotAsleep(
                     description: "\(thread().map(String.init(describing:)) ?? "the thread") did not block "
