@@ -19,6 +19,13 @@ public final class LineConnection {
         socket = try Socket.connect(host: host, port: port, deadline: deadline, faults: faults)
     }
 
+    /// Reads lines from `socket`, a connection made already, and closes it when it goes.
+    ///
+    /// Whoever else holds `socket` may close it from any thread, which ends a read waiting on it with `.closed`.
+    public init(_ socket: SocketDescriptor) {
+        self.socket = socket
+    }
+
     deinit {
         socket.close()
     }
