@@ -40,6 +40,8 @@ public final class SpyNotificationCenter: NotificationChannel {
         log.withLock { log in log.added.count - log.added.filter { log.removed.contains($0.token) }.count }
     }
 
+    /// Adds `block` to `center` as an observer of `name` (`nil`: every name) on `queue`, records it in `additions`,
+    /// and returns its token.
     public func observe(
         _ name: Notification.Name?, queue: OperationQueue?, using block: @escaping @Sendable (Notification) -> Void
     ) -> any NSObjectProtocol {
@@ -48,11 +50,13 @@ public final class SpyNotificationCenter: NotificationChannel {
         return token
     }
 
+    /// Records `token` in `removals` and removes its observer from `center`.
     public func stopObserving(_ token: any NSObjectProtocol) {
         log.withLock { $0.removed.append(ObjectIdentifier(token)) }
         center.removeObserver(token)
     }
 
+    /// Posts `name` with `object` on `center`: the blocks observing with no queue have run when it returns.
     public func postNotification(_ name: Notification.Name, object: Any?) {
         center.post(name: name, object: object)
     }

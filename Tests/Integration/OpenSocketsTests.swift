@@ -1,6 +1,7 @@
-import POISockets
 import POITestSupport
 import Testing
+
+@testable import POISockets
 
 /// The descriptor count tests use to find a leak: one port's sockets, whatever the other tests open meanwhile.
 @Suite("OpenSockets counts one port's sockets")
@@ -46,6 +47,49 @@ struct OpenSocketsTests {
         defer { accepted.close() }
         #expect(OpenSockets.count(port: listener.port) == 4)
         #expect(OpenSockets.stillOpen(before)?.count == 2)
+    }
+
+    @Test("Each entry is a socket's descriptor, its own address and its peer's (none for a listener), host and port")
+    func entryAddresses() throws {
+        guard OpenSockets.count(port: 1) != nil else { return }  // where the system lists descriptors (/dev/fd)
+        let injector = FaultInjector()
+        let listener = try SocketListener(faults: injector.faults)
+        defer { listener.stop() }
+        let client = try Socket.connect(
+            host: "127.0.0.1", port: listener.port, deadline: .now.advanced(by: .seconds(10)))
+        defer { client.close() }
+        let server = try #require(listener.accept())
+        defer { server.close() }
+        let entries = try #require(OpenSockets.sockets(port: listener.port))
+        #expect(entries.count == 3)
+        let listening = try #require(entries.first { $0.peer == nil })
+        let accepted = try #require(entries.first { $0.local == listener.port && $0.peer != nil })
+        let connecting = try #require(entries.first { $0.peer == listener.port })
+        #expect(listening.localAddress == "127.0.0.1:\(listener.port)")
+        #expect(listening.peerAddress == nil)
+        #expect(accepted.localAddress == "127.0.0.1:\(listener.port)")
+        #expect(connecting.peerAddress == "127.0.0.1:\(listener.port)")
+        #expect(connecting.localAddress == "127.0.0.1:\(connecting.local)")
+        #expect(accepted.peerAddress == connecting.localAddress)
+        #expect(connecting.descriptor == (try client.use { $0 }))
+        #expect(accepted.descriptor == (try server.use { $0 }))
+        // The listening socket is the one its listener made: the seam saw it open (beside its wake pipe's two ends).
+        #expect(injector.openDescriptors.contains(listening.descriptor))
+        #expect(Set([listening.descriptor, accepted.descriptor, connecting.descriptor]).count == 3)
+    }
+
+    @Test("An IPv6 socket's addresses bracket the host: [::1]:port")
+    func entryAddressesIPv6() throws {
+        guard OpenSockets.count(port: 1) != nil else { return }  // where the system lists descriptors (/dev/fd)
+        // Where loopback has no IPv6 address, there is no such socket to ask.
+        let injector = FaultInjector()
+        guard let listener = try? SocketListener(host: "::1", faults: injector.faults) else { return }
+        defer { listener.stop() }
+        let entries = try #require(OpenSockets.sockets(port: listener.port)).filter {
+            injector.openDescriptors.contains($0.descriptor)
+        }
+        #expect(entries.map(\.localAddress) == ["[::1]:\(listener.port)"])
+        #expect(entries.map(\.peerAddress) == [nil])
     }
 
     @Test("Connections to a port count the client ends only: not the listener, not the ends it accepted")
