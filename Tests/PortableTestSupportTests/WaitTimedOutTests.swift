@@ -251,3 +251,49 @@ struct BlockingCallBoundedTests {
         }
     }
 }
+
+/// `Task.boundedValue`, for a task that throws and one that cannot: when the awaiting task is cancelled, the wait
+/// throws `CancellationError` at once and cancels the task it awaited, as its time-out does, so that a test cancelled
+/// by its time limit leaves nothing it awaited running.
+@Suite("A task's bounded value", .timeLimit(.minutes(1)))
+struct TaskBoundedValueTests {
+    // The waiting task is cancelled as soon as it exists: whether the cancel lands before its wait begins or during
+    // it (nothing outside can tell), the wait must throw CancellationError and cancel the task it awaits.
+
+    @Test("Cancelled while it waits for a task that throws: CancellationError at once, and that task is cancelled")
+    func throwingTaskCancelled() async throws {
+        let never = ManualClock()
+        let awaited = Task<Int, any Error> {
+            try await never.sleep(for: .seconds(3600))
+            return 1
+        }
+        try await never.waitForSleepers()
+        let waiting = Task { try await awaited.boundedValue("the awaited task's end", within: .seconds(60)) }
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) {
+            try await waiting.boundedValue("the cancelled wait's end")
+        }
+        #expect(awaited.isCancelled, "the awaited task was left running")
+        #expect(never.sleepingDeadlines.isEmpty, "the awaited task still sleeps")
+        await #expect(throws: CancellationError.self) {
+            try await awaited.boundedValue("the awaited task's end")
+        }
+    }
+
+    @Test("Cancelled while it waits for a task that cannot throw: CancellationError at once, and it is cancelled")
+    func nonThrowingTaskCancelled() async throws {
+        let never = ManualClock()
+        let awaited = Task<Bool, Never> {
+            (try? await never.sleep(for: .seconds(3600))) != nil  // false when cancelled
+        }
+        try await never.waitForSleepers()
+        let waiting = Task { try await awaited.boundedValue("the awaited task's end", within: .seconds(60)) }
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) {
+            try await waiting.boundedValue("the cancelled wait's end")
+        }
+        #expect(awaited.isCancelled, "the awaited task was left running")
+        #expect(never.sleepingDeadlines.isEmpty, "the awaited task still sleeps")
+        #expect(try await awaited.boundedValue("the awaited task's end") == false)
+    }
+}
