@@ -12,8 +12,12 @@ import POILock
 ///
 /// On a time-out `operation`'s task is cancelled and not waited for: a wait that honours cancellation ends there;
 /// one that ignores it stays suspended, holding only what it captured, and the test still ends. When the calling
-/// task is cancelled, `operation` is cancelled and this throws `CancellationError`. XCTest's `expectation`s with a
-/// `timeout`, and Swift Testing's `confirmation`, bound a callback; this bounds an `await`.
+/// task is cancelled, `operation` is cancelled and this throws `CancellationError` at once, whether or not `operation`
+/// honours its cancellation. XCTest's `expectation`s with a `timeout`, and Swift Testing's `confirmation`, bound a
+/// callback; this bounds an `await`.
+///
+/// An error `operation` throws is passed on as it is, and the wait's timer is stopped: nothing of the wait is left
+/// sleeping on `clock`.
 ///
 /// - Parameters:
 ///   - limit: how long `operation` may take.
@@ -77,7 +81,8 @@ public func withBoundedWait<T: Sendable>(
 ///
 /// A test's wait for a completion handler, a delegate call or a callback of the code under test would otherwise
 /// hang the run forever when the code never calls it. On the deadline this throws `WaitTimedOut` naming `what`, and
-/// the test ends with that failure.
+/// the test ends with that failure. When the calling task is cancelled, this throws `CancellationError` at once; the
+/// code under test may still resume the continuation afterwards, and its value is dropped.
 ///
 ///     let answer = try await boundedContinuation("the fetch's completion") { continuation in
 ///         fetcher.fetch { continuation.resume(returning: $0) }
@@ -181,7 +186,8 @@ private final class BoundedWaitRace<T: Sendable>: Sendable {
 ///
 /// An async test's way to block on the code under test (a socket's `accept`, a read, a server's stop) without
 /// blocking a thread of the concurrency pool, and without hanging when the call never returns: on the deadline this
-/// throws `WaitTimedOut` naming `what`, and the thread is left blocked where it is.
+/// throws `WaitTimedOut` naming `what`, and the thread is left blocked where it is. So it is when the calling task is
+/// cancelled: this throws `CancellationError` at once.
 public func boundedBlockingCall<T: Sendable>(
     _ what: String,
     within limit: Duration = BoundedWaitLimit.standard,
@@ -190,7 +196,7 @@ public func boundedBlockingCall<T: Sendable>(
     try await withBoundedWait(limit, what: what) { await DedicatedThread.run(work) }
 }
 
-/// `boundedBlockingCall(_:within:_:)` for a call that throws: its error is passed on.
+/// `boundedBlockingCall(_:within:_:)` for a call that throws: its error is passed on as it is.
 public func boundedBlockingCall<T: Sendable>(
     _ what: String,
     within limit: Duration = BoundedWaitLimit.standard,
@@ -203,7 +209,8 @@ public func boundedBlockingCall<T: Sendable>(
 /// within `limit`.
 ///
 /// For a test that waits for the code under test to reach a state it has no event for (a call counted by a fault
-/// injector): a bare `while !condition() { await Task.yield() }` spins forever when the state never comes.
+/// injector): a bare `while !condition() { await Task.yield() }` spins forever when the state never comes. When the
+/// calling task is cancelled, this throws `CancellationError` at once.
 public func boundedUntil(
     _ what: String,
     within limit: Duration = BoundedWaitLimit.standard,

@@ -44,6 +44,20 @@ struct WaitTimedOutTests {
         }
     }
 
+    @Test("An operation that throws: its error as it threw it, its timer stopped, and the clock's next wait works")
+    func operationThrowsThenAgain() async throws {
+        let clock = ManualClock()
+        await #expect(throws: Refused()) {
+            try await withBoundedWait(.seconds(2), clock: clock) { () async throws -> Int in
+                try await clock.waitForSleepers()  // the wait's own timer, asleep on the clock
+                throw Refused()
+            }
+        }
+        #expect(clock.sleepingDeadlines.isEmpty, "the thrown wait's timer still sleeps on the clock")
+        #expect(try await withBoundedWait(.seconds(2), clock: clock) { 42 } == 42)
+        #expect(clock.now == ManualClock.Instant(offset: .zero))
+    }
+
     @Test("WaitTimedOut when the limit passes, not before; it ends although the wait ignores cancellation")
     func timesOutAtTheLimit() async throws {
         let clock = ManualClock()
@@ -115,10 +129,13 @@ struct WaitTimedOutTests {
             }
         }
         try await never.waitForSleepers()
+        try await clock.waitForSleepers()
         waiting.cancel()
         await #expect(throws: CancellationError.self) {
             try await waiting.boundedValue("the bounded wait's own end")
         }
+        #expect(never.sleepingDeadlines.isEmpty, "the operation was not cancelled")
+        #expect(clock.sleepingDeadlines.isEmpty, "the wait's timer still sleeps on the clock")
         #expect(clock.now == ManualClock.Instant(offset: .zero))
     }
 
@@ -132,6 +149,30 @@ struct WaitTimedOutTests {
     @Test("On the continuous clock: the value of a wait that ends at once")
     func continuousClock() async throws {
         #expect(try await withBoundedWait(.seconds(60)) { "done" } == "done")
+    }
+
+    @Test("On the continuous clock: an operation's error as it threw it, and the next wait works")
+    func continuousClockThrows() async throws {
+        await #expect(throws: Refused()) {
+            try await withBoundedWait(.seconds(60), what: "a refusal") { () async throws -> Int in throw Refused() }
+        }
+        #expect(try await withBoundedWait(.seconds(60), what: "the next wait") { "again" } == "again")
+    }
+
+    @Test("On the continuous clock: cancelling the caller cancels the operation and throws CancellationError")
+    func continuousClockCallerCancelled() async throws {
+        let never = ManualClock()
+        let waiting = Task {
+            try await withBoundedWait(.seconds(60), what: "a sleep nobody ends") {
+                try await never.sleep(for: .seconds(3600))
+            }
+        }
+        try await never.waitForSleepers()
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) {
+            try await waiting.boundedValue("the bounded wait's own end")
+        }
+        #expect(never.sleepingDeadlines.isEmpty, "the operation was not cancelled")
     }
 }
 
@@ -167,6 +208,43 @@ struct NamedBoundedWaitTests {
             error?.description
                 == "the fetch's completion did not come within 10.0 seconds: the code under test never delivered it "
                 + "(a hang, ended here)")
+    }
+
+    @Test("A wait for a continuation whose task is cancelled throws CancellationError at once; its timer is stopped")
+    func continuationCancelled() async throws {
+        let clock = ManualClock()
+        let (handed, hand) = AsyncStream.makeStream(of: CheckedContinuation<Int, Never>.self)
+        let waiting = Task {
+            try await boundedContinuation("the fetch's completion", within: .seconds(10), clock: clock) {
+                hand.yield($0)
+            }
+        }
+        var continuations = handed.makeAsyncIterator()
+        let held = try #require(try await continuations.boundedNext("the continuation handed to the code under test"))
+        try await clock.waitForSleepers()
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) {
+            try await waiting.boundedValue("the cancelled wait's end")
+        }
+        #expect(clock.sleepingDeadlines.isEmpty, "the wait's timer still sleeps on the clock")
+        #expect(clock.now == ManualClock.Instant(offset: .zero))
+        held.resume(returning: 0)  // a late callback: dropped, nothing traps, and the abandoned wait ends
+    }
+
+    @Test("On the continuous clock: a wait for a continuation whose task is cancelled throws CancellationError at once")
+    func continuousContinuationCancelled() async throws {
+        let (handed, hand) = AsyncStream.makeStream(of: CheckedContinuation<Int, Never>.self)
+        let waiting = Task {
+            // A bound far above the test's own wait: only the cancellation can end this one in time.
+            try await boundedContinuation("the fetch's completion", within: .seconds(60)) { hand.yield($0) }
+        }
+        var continuations = handed.makeAsyncIterator()
+        let held = try #require(try await continuations.boundedNext("the continuation handed to the code under test"))
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) {
+            try await waiting.boundedValue("the cancelled wait's end")
+        }
+        held.resume(returning: 0)  // a late callback: dropped, nothing traps, and the abandoned wait ends
     }
 
     @Test("A synchronous wait gives the work's value")
@@ -233,6 +311,72 @@ struct BlockingCallBoundedTests {
             try await boundedBlockingCall("the accept", within: .milliseconds(20)) { never.wait() }
         }
         never.signal()  // the thread it left blocked ends
+    }
+
+    /// Starts a blocking call of `overload` in a task, waits until its work runs, cancels the task, and expects
+    /// `CancellationError` at once; then releases the thread it left blocked and waits for the work's end.
+    static func cancelMidCall(_ overload: @escaping @Sendable (@escaping @Sendable () -> Void) async throws -> Void)
+        async throws
+    {
+        let gate = DispatchSemaphore(value: 0)
+        let (events, record) = AsyncStream.makeStream(of: String.self)
+        let call = Task {
+            try await overload {
+                record.yield("started")
+                gate.wait()  // bounded: the test's own gate, which it opens below
+                record.yield("ended")
+            }
+        }
+        var seen = events.makeAsyncIterator()
+        #expect(try await seen.boundedNext("the blocking call's start") == "started")
+        call.cancel()
+        await #expect(throws: CancellationError.self) {
+            try await call.boundedValue("the cancelled call's end")
+        }
+        gate.signal()  // the thread it left blocked ends
+        #expect(try await seen.boundedNext("the released thread's end") == "ended")
+    }
+
+    @Test("A blocking call whose task is cancelled throws CancellationError at once, its thread left blocked")
+    func cancelled() async throws {
+        try await Self.cancelMidCall { work in
+            let blocking: @Sendable () -> Int = {
+                work()
+                return 1
+            }
+            // A bound far above the test's own wait: only the cancellation can end this one in time.
+            _ = try await boundedBlockingCall("the accept", within: .seconds(60), blocking)
+        }
+    }
+
+    @Test("A throwing blocking call whose task is cancelled throws CancellationError at once, its thread left blocked")
+    func throwingCancelled() async throws {
+        try await Self.cancelMidCall { work in
+            let blocking: @Sendable () throws -> Int = {
+                work()
+                return 1
+            }
+            _ = try await boundedBlockingCall("the accept", within: .seconds(60), blocking)
+        }
+    }
+
+    @Test("A wait for a state whose task is cancelled throws CancellationError at once")
+    func untilCancelled() async throws {
+        let (tests, record) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let waiting = Task {
+            // A bound far above the test's own wait: only the cancellation can end this one in time.
+            try await boundedUntil("a state that never comes", within: .seconds(60)) {
+                record.yield()
+                return false
+            }
+        }
+        var tested = tests.makeAsyncIterator()
+        _ = try await tested.boundedNext("the state's first test")
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) {
+            try await waiting.boundedValue("the cancelled wait's end")
+        }
+        record.finish()
     }
 
     @Test("A state that comes returns; one that never does throws at the bound, naming it")
