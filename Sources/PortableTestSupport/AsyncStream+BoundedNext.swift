@@ -3,7 +3,10 @@ extension AsyncStream.Iterator where Element: Sendable {
     ///
     /// A test that waits for the code under test to report something on a stream (a request that arrived, a place
     /// shown) hangs when the report never comes. Bounded, it throws `WaitTimedOut` naming `what` on the deadline and
-    /// the test ends; the iterator is then left as it was.
+    /// the test ends. When the calling task is cancelled, it throws `CancellationError` at once.
+    ///
+    /// Either way the `next()` it awaited is cancelled, and a cancelled `next()` ends an `AsyncStream`: the stream's
+    /// `onTermination` hears `.cancelled`, later elements are refused, and its iterators give `nil` from then on.
     public mutating func boundedNext(_ what: String, within limit: Duration = BoundedWaitLimit.standard) async throws
         -> Element?
     {

@@ -441,3 +441,68 @@ struct TaskBoundedValueTests {
         #expect(try await awaited.boundedValue("the awaited task's end") == false)
     }
 }
+
+/// `AsyncStream.Iterator.boundedNext`: a wait that ends without an element (its task cancelled, its bound passed)
+/// cancels the `next()` it awaited, and a cancelled `next()` ends an `AsyncStream`.
+@Suite("A stream's bounded next element", .timeLimit(.minutes(1)))
+struct StreamBoundedNextTests {
+    /// A stream of numbers with its continuation, and a stream that tells how it was terminated.
+    static func stream() -> (AsyncStream<Int>, AsyncStream<Int>.Continuation, AsyncStream<String>) {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        let (terminations, terminated) = AsyncStream.makeStream(of: String.self)
+        continuation.onTermination = { termination in
+            terminated.yield("\(termination)")
+            terminated.finish()
+        }
+        return (stream, continuation, terminations)
+    }
+
+    /// Expects `stream` to have ended by cancellation: its producer heard `.cancelled`, a new element is refused, and
+    /// an iterator gives `nil`.
+    static func expectEnded(
+        _ stream: AsyncStream<Int>, _ continuation: AsyncStream<Int>.Continuation, _ terminations: AsyncStream<String>
+    ) async throws {
+        var heard = terminations.makeAsyncIterator()
+        #expect(try await heard.boundedNext("the stream's termination") == "cancelled")
+        let refused = if case .terminated = continuation.yield(1) { true } else { false }
+        #expect(refused, "the stream took an element after it ended")
+        var iterator = stream.makeAsyncIterator()
+        #expect(try await iterator.boundedNext("the ended stream's nil") == nil)
+    }
+
+    @Test("The next element, and nil at the end")
+    func elements() async throws {
+        let (stream, continuation, _) = Self.stream()
+        continuation.yield(7)
+        continuation.finish()
+        var iterator = stream.makeAsyncIterator()
+        #expect(try await iterator.boundedNext("the first element") == 7)
+        #expect(try await iterator.boundedNext("the stream's end") == nil)
+    }
+
+    @Test("Cancelled while it waits: CancellationError at once, and the stream ends")
+    func cancelled() async throws {
+        let (stream, continuation, terminations) = Self.stream()
+        let waiting = Task {
+            var iterator = stream.makeAsyncIterator()
+            // A bound far above the test's own wait: only the cancellation can end this one in time.
+            return try await iterator.boundedNext("an element nobody sends", within: .seconds(60))
+        }
+        // Cancelled before its wait begins or during it (nothing outside can tell): the outcome is the same.
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) {
+            try await waiting.boundedValue("the cancelled wait's end")
+        }
+        try await Self.expectEnded(stream, continuation, terminations)
+    }
+
+    @Test("At its bound: WaitTimedOut naming the wait, and the stream ends")
+    func timedOut() async throws {
+        let (stream, continuation, terminations) = Self.stream()
+        var iterator = stream.makeAsyncIterator()
+        await #expect(throws: WaitTimedOut(limit: .zero, what: "an element nobody sends")) {
+            try await iterator.boundedNext("an element nobody sends", within: .zero)
+        }
+        try await Self.expectEnded(stream, continuation, terminations)
+    }
+}
