@@ -112,7 +112,7 @@ public final class ManualClock: Clock, Sendable {
     /// A test advances the clock only after the code under test went to sleep; this waits on the sleepers' arrival,
     /// never on the manual time. Code that never goes to sleep (a loop that no longer sleeps, a task never started)
     /// would leave the test waiting forever; the bound ends it as a failure that names the sleepers it waited for.
-    /// If the waiting task is cancelled (a test's time limit), it returns at once.
+    /// If the waiting task is cancelled (a test's time limit), it throws `CancellationError` at once and stops waiting.
     public func waitForSleepers(count: Int = 1, within limit: Duration = BoundedWaitLimit.standard) async throws {
         let what = count == 1 ? "a sleeper on the manual clock" : "\(count) sleepers on the manual clock"
         try await withBoundedWait(limit, what: what) { await self.sleepersArrived(count: count) }

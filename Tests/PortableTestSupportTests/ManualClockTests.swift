@@ -57,4 +57,22 @@ struct ManualClockTests {
         }
         #expect(clock.sleepingDeadlines.isEmpty)
     }
+
+    @Test("A wait for sleepers whose task is cancelled throws CancellationError at once; a later wait counts afresh")
+    func waitForSleepersCancelled() async throws {
+        let clock = ManualClock()
+        // A bound far above the test's own wait: only the cancellation can end this one in time.
+        let waiting = Task { try await clock.waitForSleepers(count: 1, within: .seconds(60)) }
+        // Cancelled before its wait begins or during it (nothing outside can tell): the outcome is the same.
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) {
+            try await waiting.boundedValue("the cancelled wait's end")
+        }
+        #expect(clock.sleepingDeadlines.isEmpty)
+        let sleeper = Task { try await clock.sleep(for: .seconds(1)) }
+        try await clock.waitForSleepers()
+        #expect(clock.sleepingDeadlines == [ManualClock.Instant(offset: .seconds(1))])
+        clock.advance(by: .seconds(1))
+        try await sleeper.boundedValue("the end of the 1 s sleeper")
+    }
 }
