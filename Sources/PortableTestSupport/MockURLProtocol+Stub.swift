@@ -62,9 +62,10 @@ extension MockURLProtocol {
     /// Runs `body` with a stub of its own, whose requests `handler` answers.
     ///
     /// `onCancel` hears of cancelled requests. The stub's host is unregistered and its session invalidated when `body`
-    /// returns; inside a Swift Testing test the requests it was sent are then recorded as an attachment.
+    /// returns or throws; inside a Swift Testing test the requests it was sent are then recorded as an attachment. A
+    /// stub made afterwards sees none of this one's requests.
     ///
-    /// The call throws only what `body` throws (typed throws: the handler's errors go to the loading system).
+    /// The call throws only what `body` throws, as it is (typed throws: the handler's errors go to the loading system).
     public static func withStub<Result, Failure: Error>(
         _ handler: @escaping RequestHandler,
         onCancel: (@Sendable (URLRequest) -> Void)? = nil,
@@ -76,6 +77,9 @@ extension MockURLProtocol {
     }
 
     /// The `async` form of `withStub(_:onCancel:_:)`.
+    ///
+    /// Cancelling the calling task stops nothing here: `body` sees the cancellation as any code does, and the stub is
+    /// unregistered when `body` ends, however it ends.
     public static func withStub<Result, Failure: Error>(
         isolation: isolated (any Actor)? = #isolation,
         _ handler: @escaping RequestHandler,

@@ -14,6 +14,9 @@ extension MockURLProtocol {
         public var isRecursive: Bool { true }
 
         /// Runs the test with a stub of its own as `Stub.current`, unregistered when the test ends.
+        ///
+        /// What the test throws (a cancellation's `CancellationError` included) comes through as it is, after the
+        /// stub was unregistered; `Stub.current` is then `nil` again.
         public func provideScope(
             for test: Test,
             testCase: Test.Case?,

@@ -1,4 +1,5 @@
 import Foundation
+import POILock
 import PortableTestSupport
 import Testing
 
@@ -120,6 +121,162 @@ struct MockURLProtocolTests {
             #expect(stub.requests.count == 1)
             #expect(stub.cancelledRequests.isEmpty)
         }
+    }
+
+    // MARK: A scope that ends by throwing or by cancellation
+
+    struct Thrown: Error, Equatable {}
+
+    /// Expects `gone`'s host to answer no more, and a new stub to answer its own requests and to see only those:
+    /// what a stub whose scope ended leaves behind.
+    static func expectOnlyItsOwnRequests(after gone: MockURLProtocol.Stub) async throws {
+        let receivedBefore = gone.requests.count
+        try await MockURLProtocol.withStub(Self.echo()) { stub in
+            let own = stub.baseURL.appendingPathComponent("own")
+            let (data, status, _) = try await Self.send(URLRequest(url: own), through: stub.session)
+            #expect(status == 200)
+            #expect(data == Data("/own".utf8))
+            let (_, _, error) = try await Self.send(URLRequest(url: gone.baseURL), through: stub.session)
+            #expect(error is MockURLProtocol.UnexpectedRequest, "the ended stub's host still answers")
+            #expect(stub.requests.map(\.url) == [own])
+        }
+        #expect(gone.requests.count == receivedBefore, "the ended stub's handler was called")
+    }
+
+    @Test("A body that throws: its error comes through, its host is unregistered, and the next stub works alone")
+    func bodyThrows() async throws {
+        let thrown = Lock<MockURLProtocol.Stub?>(nil)
+        #expect(throws: Thrown()) {
+            try MockURLProtocol.withStub(Self.echo()) { stub in
+                thrown.withLock { $0 = stub }
+                throw Thrown()
+            }
+        }
+        try await Self.expectOnlyItsOwnRequests(after: try #require(thrown.withLock { $0 }))
+    }
+
+    @Test("An async body that throws after a request: its error comes through, its host is unregistered")
+    func asyncBodyThrows() async throws {
+        let thrown = Lock<MockURLProtocol.Stub?>(nil)
+        await #expect(throws: Thrown()) {
+            try await MockURLProtocol.withStub(Self.echo()) { stub in
+                thrown.withLock { $0 = stub }
+                let (_, status, _) = try await Self.send(URLRequest(url: stub.baseURL), through: stub.session)
+                #expect(status == 200)
+                throw Thrown()
+            }
+        }
+        let gone = try #require(thrown.withLock { $0 })
+        #expect(gone.requests.count == 1)
+        try await Self.expectOnlyItsOwnRequests(after: gone)
+    }
+
+    @Test("An async body whose task is cancelled sees the cancellation; its host is unregistered when it ends")
+    func asyncBodyCancelled() async throws {
+        let never = ManualClock()
+        let entered = Lock<MockURLProtocol.Stub?>(nil)
+        let waiting = Task {
+            try await MockURLProtocol.withStub(Self.echo()) { stub in
+                entered.withLock { $0 = stub }
+                // Not a request: cancelling an in-flight URLSession load can deadlock on Linux (corelibs #5412).
+                try await never.sleep(for: .seconds(3600))
+            }
+        }
+        try await never.waitForSleepers()
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) {
+            try await waiting.boundedValue("the cancelled body's end")
+        }
+        try await Self.expectOnlyItsOwnRequests(after: try #require(entered.withLock { $0 }))
+    }
+
+    // MARK: The .stubbed trait
+
+    @Test("The .stubbed trait's scope around a body that throws: the error comes through, the stub ends with it")
+    func stubbedScopeThrows() async throws {
+        let trait: MockURLProtocol.StubTrait = .stubbed(Self.echo())
+        let test = try #require(Test.current)
+        let thrown = Lock<MockURLProtocol.Stub?>(nil)
+        await #expect(throws: Thrown()) {
+            try await trait.provideScope(for: test, testCase: Test.Case.current) {
+                thrown.withLock { $0 = MockURLProtocol.Stub.current }
+                throw Thrown()
+            }
+        }
+        #expect(MockURLProtocol.Stub.current == nil)
+        let gone = try #require(thrown.withLock { $0 })
+        try await Self.expectOnlyItsOwnRequests(after: gone)
+        let again = Lock<MockURLProtocol.Stub?>(nil)
+        try await trait.provideScope(for: test, testCase: Test.Case.current) {
+            let stub = try #require(MockURLProtocol.Stub.current)
+            again.withLock { $0 = stub }
+            let (_, status, _) = try await Self.send(URLRequest(url: stub.baseURL), through: stub.session)
+            #expect(status == 200)
+        }
+        let next = try #require(again.withLock { $0 })
+        #expect(next !== gone, "the next scope got the ended stub")
+        #expect(next.requests.count == 1)
+    }
+
+    @Test("The .stubbed trait's scope whose task is cancelled: the cancellation comes through, the stub ends with it")
+    func stubbedScopeCancelled() async throws {
+        let trait: MockURLProtocol.StubTrait = .stubbed(Self.echo())
+        let test = try #require(Test.current)
+        let never = ManualClock()
+        let entered = Lock<MockURLProtocol.Stub?>(nil)
+        let scoped = Task {
+            try await trait.provideScope(for: test, testCase: Test.Case.current) {
+                entered.withLock { $0 = MockURLProtocol.Stub.current }
+                try await never.sleep(for: .seconds(3600))
+            }
+        }
+        try await never.waitForSleepers()
+        scoped.cancel()
+        await #expect(throws: CancellationError.self) {
+            try await scoped.boundedValue("the cancelled scope's end")
+        }
+        try await Self.expectOnlyItsOwnRequests(after: try #require(entered.withLock { $0 }))
+    }
+
+    /// The hosts the cases of `StubbedSuite/ownStub(_:)` were given.
+    static let stubbedHosts = Lock<Set<String>>([])
+
+    /// A suite with `.stubbed`: the trait applies to every test in it (`isRecursive`), each case getting its own stub.
+    @Suite(.stubbed(MockURLProtocolTests.echo()))
+    struct StubbedSuite {
+        @Test("Each case of a test in a suite with .stubbed gets a stub of its own", arguments: 1...3)
+        func ownStub(_ index: Int) async throws {
+            let stub = try #require(MockURLProtocol.Stub.current)
+            let isNew = MockURLProtocolTests.stubbedHosts.withLock { $0.insert(stub.baseURL.absoluteString).inserted }
+            #expect(isNew, "case \(index) got the stub another case had")
+            let request = URLRequest(url: stub.baseURL)
+            let (_, status, _) = try await MockURLProtocolTests.send(request, through: stub.session)
+            #expect(status == 200)
+            #expect(stub.requests.count == 1, "another case's requests reached this stub")
+        }
+    }
+
+    // MARK: URLProtocol's class methods
+
+    @Test(
+        "It claims every request and leaves it as it is: any scheme, host, method, header and body",
+        arguments: [
+            "https://0a1b2c3d.mock.invalid/locations?lat=1&long=2", "http://127.0.0.1:1/", "ftp://example.com/a#part",
+        ])
+    func claimsEveryRequest(url: String) throws {
+        var request = URLRequest(url: try #require(URL(string: url)))
+        #expect(MockURLProtocol.canInit(with: request))
+        #expect(MockURLProtocol.canonicalRequest(for: request) == request)
+        request.httpMethod = "PUT"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data("{}".utf8)
+        #expect(MockURLProtocol.canInit(with: request))
+        let canonical = MockURLProtocol.canonicalRequest(for: request)
+        #expect(canonical == request)
+        #expect(canonical.url?.absoluteString == url)
+        #expect(canonical.httpMethod == "PUT")
+        #expect(canonical.allHTTPHeaderFields == ["Content-Type": "application/json"])
+        #expect(canonical.httpBody == Data("{}".utf8))
     }
 
     // MARK: URLProtocol.registerClass
