@@ -19,6 +19,9 @@ public struct TaskLocalScope<Value: Sendable>: TestTrait, SuiteTrait, TestScopin
     public var isRecursive: Bool { true }
 
     /// Runs the test with a new value bound to the task-local.
+    ///
+    /// What the test throws (a cancellation's `CancellationError` included) comes through as it is, and the
+    /// task-local is unbound again.
     public func provideScope(
         for test: Test,
         testCase: Test.Case?,

@@ -64,4 +64,70 @@ struct TaskLocalScopeTests {
         #expect(ManualClock.current == nil)
         #expect(Self.current == nil)
     }
+
+    /// The clocks the cases of `ManualClockSuite/ownClock(_:)` were given, kept so that none is freed and its address
+    /// reused.
+    static let suiteClocks = Lock<[ManualClock]>([])
+
+    /// A suite with `.manualClock`: the trait applies to every test in it (`isRecursive`), each case getting its own
+    /// clock.
+    @Suite(.manualClock)
+    struct ManualClockSuite {
+        @Test("Each case of a test in a suite with .manualClock gets a clock of its own", arguments: 1...3)
+        func ownClock(_ index: Int) throws {
+            let clock = try #require(ManualClock.current)
+            #expect(clock.now == ManualClock.Instant(offset: .zero))
+            let seenBefore = TaskLocalScopeTests.suiteClocks.withLock { clocks in
+                defer { clocks.append(clock) }
+                return clocks.contains { $0 === clock }
+            }
+            #expect(!seenBefore, "case \(index) got a clock another case had")
+        }
+    }
+
+    struct Thrown: Error, Equatable {}
+
+    @Test("The scope of a body that throws: the error comes through, the value is unbound, the next scope binds anew")
+    func scopeThrows() async throws {
+        let test = try #require(Test.current)
+        let trait = Self.numbered
+        let first = Lock<Int?>(nil)
+        await #expect(throws: Thrown()) {
+            try await trait.provideScope(for: test, testCase: Test.Case.current) {
+                first.withLock { $0 = Self.current }
+                throw Thrown()
+            }
+        }
+        #expect(Self.current == nil)
+        let second = Lock<Int?>(nil)
+        try await trait.provideScope(for: test, testCase: Test.Case.current) {
+            second.withLock { $0 = Self.current }
+        }
+        let (thrown, next) = (try #require(first.withLock { $0 }), try #require(second.withLock { $0 }))
+        #expect(next != thrown, "the next scope got the value of the one that threw")
+        #expect(Self.current == nil)
+    }
+
+    @Test("The scope of a body whose task is cancelled: the cancellation comes through, the value is unbound")
+    func scopeCancelled() async throws {
+        let test = try #require(Test.current)
+        let trait: TaskLocalScope<ManualClock> = .manualClock
+        let (clocks, hand) = AsyncStream.makeStream(of: ManualClock.self)
+        let scoped = Task {
+            try await trait.provideScope(for: test, testCase: Test.Case.current) {
+                let clock = try #require(ManualClock.current)
+                hand.yield(clock)
+                try await clock.sleep(for: .seconds(60))
+            }
+        }
+        var handed = clocks.makeAsyncIterator()
+        let clock = try #require(try await handed.boundedNext("the scoped body's clock"))
+        try await clock.waitForSleepers()
+        scoped.cancel()
+        await #expect(throws: CancellationError.self) {
+            try await scoped.boundedValue("the cancelled scope's end")
+        }
+        #expect(clock.sleepingDeadlines.isEmpty)
+        #expect(ManualClock.current == nil)
+    }
 }
