@@ -206,9 +206,11 @@ public enum BuiltProduct {
     /// is stopped, and the call throws `WaitTimedOut` naming its ready line: a program whose main thread parks where
     /// it never prints fails its test instead of hanging the suite.
     ///
-    /// With `attachingOutput`, what the process printed after it was ready is recorded as an attachment of the
-    /// running Swift Testing test once it stopped. Leave it off for a process that starts children which outlive it
-    /// holding its pipes (gpsfake's gpsd): reading to the end would wait for them.
+    /// Both outputs are read as they come, standard error from the start and standard output from the ready line on,
+    /// so a process never blocks on a full pipe, whatever it writes while the body runs. With `attachingOutput`, what
+    /// the process printed after its ready line, every byte, and on standard error is recorded as an attachment of
+    /// the running Swift Testing test once it stopped. Leave it off for a process that starts children which outlive
+    /// it holding its pipes (gpsfake's gpsd): reading to the end would wait for them.
     public static func withRunningProcess<T: Sendable>(
         _ executable: URL,
         _ arguments: [String],
@@ -222,6 +224,9 @@ public enum BuiltProduct {
     ) async throws -> (result: T, exitStatus: Int32) {
         let started = try await start(executable, arguments, environment: environment)
         let identifier = started.process.process.processIdentifier
+        // Read to its end by a thread of its own, which a child holding the pipe leaves blocked; awaited only by a
+        // failure and the attachment.
+        let errors = Task { await readToEnd(started.errors) }
         func stop() async -> Int32 {
             kill(identifier, stopSignal)
             // A process that ignores the signal is killed rather than hanging the suite.
@@ -233,15 +238,17 @@ public enum BuiltProduct {
             return await started.exit()
         }
         func failure(_ error: any Error) async -> any Error {
-            let stderr = await readToEnd(started.errors).trimmingCharacters(in: .whitespacesAndNewlines)
+            let stderr = await errors.value.trimmingCharacters(in: .whitespacesAndNewlines)
             return stderr.isEmpty ? error : Failure(description: "\(error) (\(started.name) wrote: \(stderr))")
         }
         var readyLine: String?
+        var readAfterReady: [UInt8] = []
         if let isReady {
             let output = started.output
+            let ready: (line: String, rest: [UInt8])?
             do {
                 // Bounded by a race, not by ending the output: a child that outlives the process may hold its pipe.
-                readyLine = try await withBoundedWait(
+                ready = try await withBoundedWait(
                     readyWithin, what: "the ready line of \(commandLine(started.name, arguments))"
                 ) {
                     await readLine(from: output, matching: isReady)
@@ -250,17 +257,18 @@ public enum BuiltProduct {
                 _ = await stop()
                 throw error
             }
-            guard readyLine != nil else {
+            guard let ready else {
                 let status = await stop()
                 throw await failure(
                     Failure(description: "\(started.name) ended its output before it was ready (status \(status))"))
             }
+            (readyLine, readAfterReady) = (ready.line, ready.rest)
         }
+        // Read on from the ready line, as the process writes, by a thread of its own (as standard error).
+        let output = Task { [readAfterReady] in await readToEnd(started.output, after: readAfterReady) }
         func attachOutput(status: Int32) async {
             guard attachingOutput else { return }
-            async let standardOutput = readToEnd(started.output)
-            async let standardError = readToEnd(started.errors)
-            let (stdout, stderr) = await (standardOutput, standardError)
+            let (stdout, stderr) = (await output.value, await errors.value)
             OutputAttachment.recordProcess(
                 started.name, arguments, status: status, standardOutput: (readyLine.map { $0 + "\n" } ?? "") + stdout,
                 standardError: stderr)
@@ -360,24 +368,31 @@ public enum BuiltProduct {
         }
     }
 
-    private static func readToEnd(_ handle: FileHandle) async -> String {
+    /// `read`, the bytes read from `handle` already, and the rest of `handle` to its end, as text.
+    private static func readToEnd(_ handle: FileHandle, after read: [UInt8] = []) async -> String {
         await DedicatedThread.run {
-            String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+            String(decoding: read + handle.readDataToEndOfFile(), as: UTF8.self)
         }
     }
 
-    /// Reads lines from `handle` until one satisfies `isReady`; `nil` at the end of the output.
+    /// Reads lines from `handle` until one satisfies `isReady`, and returns it with the bytes read after it; `nil`
+    /// at the end of the output.
     private static func readLine(from handle: FileHandle, matching isReady: @escaping @Sendable (String) -> Bool)
-        async -> String?
+        async -> (line: String, rest: [UInt8])?
     {
         await DedicatedThread.run {
             var buffer: [UInt8] = []
+            // Each byte is looked at once: a line begins at `start`, and no newline is before `searched`.
+            var (start, searched) = (0, 0)
             while true {
-                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                    let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                    buffer.removeSubrange(...newline)
-                    if isReady(line) { return line }
+                if let newline = buffer[searched...].firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: buffer[start..<newline], as: UTF8.self)
+                    (start, searched) = (newline + 1, newline + 1)
+                    if isReady(line) { return (line, Array(buffer[start...])) }
+                    continue
                 }
+                buffer.removeSubrange(..<start)
+                (start, searched) = (0, buffer.count)
                 let chunk = handle.availableData
                 if chunk.isEmpty { return nil }
                 buffer.append(contentsOf: chunk)

@@ -12,6 +12,11 @@ import Testing
 /// comes with what the programs printed and what reached the stub: `swift test --attachments-path DIR` saves every
 /// attachment as a file, named after what it holds. Outside a Swift Testing test (in XCTest) nothing is recorded.
 enum OutputAttachment {
+    /// Hears each attachment recorded in its task, by name and text; `nil`, nobody, unless a test binds it.
+    ///
+    /// How this module's own tests read what an attachment holds: Swift Testing lets no test read its attachments.
+    @TaskLocal static var recorded: (@Sendable (_ name: String, _ text: String) -> Void)?
+
     /// Records a finished process: its command line, exit status, standard output and standard error.
     static func recordProcess(
         _ name: String, _ arguments: [String], status: Int32?, standardOutput: String, standardError: String
@@ -26,6 +31,7 @@ enum OutputAttachment {
             --- standard error
             \(standardError)
             """
+        recorded?("\(name) output.txt", text)
         Attachment.record(text, named: "\(name) output.txt")
     }
 
@@ -39,6 +45,7 @@ enum OutputAttachment {
             return ([(request.httpMethod ?? "GET") + " " + (request.url?.absoluteString ?? "")] + headers + ["", body])
                 .joined(separator: "\n")
         }.joined(separator: "\n\n")
+        recorded?("requests to \(host).txt", text)
         Attachment.record(text, named: "requests to \(host).txt")
     }
 }

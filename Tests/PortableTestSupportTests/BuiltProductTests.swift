@@ -249,6 +249,26 @@ struct BuiltProductTests {
         #expect(kill(stopped, 0) == -1, "the process was stopped")
     }
 
+    @Test("withRunningProcess whose body throws: standard error is in the failure and in the attachment")
+    func bodyThrowsAttachesErrors() async throws {
+        struct Thrown: Error {}
+        let attached = Lock<[String]>([])
+        let record: @Sendable (String, String) -> Void = { _, text in attached.withLock { $0.append(text) } }
+        await #expect {
+            try await OutputAttachment.$recorded.withValue(record) {
+                _ = try await BuiltProduct.withRunningProcess(
+                    Self.shell, ["-c", "echo trouble >&2; echo ready; exec tail -f /dev/null"], readyWhen: Self.ready,
+                    attachingOutput: true
+                ) { _ in throw Thrown() }
+            }
+        } throws: { error in
+            (error as? BuiltProduct.Failure)?.description.contains("(sh wrote: trouble)") == true
+        }
+        let texts = attached.withLock { $0 }
+        try #require(texts.count == 1)
+        #expect(texts[0].hasSuffix("--- standard output\nready\n\n--- standard error\ntrouble\n"), "\(texts[0])")
+    }
+
     @Test("A process that ends before it is ready fails the call with what it wrote on standard error")
     func endsBeforeReady() async throws {
         await #expect {
@@ -260,6 +280,105 @@ struct BuiltProductTests {
             return description.contains("ended its output before it was ready (status 2)")
                 && description.contains("cannot start")
         }
+    }
+
+    // MARK: Output around a pipe's buffer
+
+    /// Sizes around the 64 KiB a pipe holds on Linux, and many times over it.
+    static let pipeSizes = [65_535, 65_536, 65_537, 1 << 20]
+
+    /// `count` bytes of `line` and a newline, over and over: text in which a byte lost, doubled or moved shows.
+    static func pattern(_ count: Int, of line: String = "0123456789abcdef") -> String {
+        let lines = String(repeating: line + "\n", count: count / (line.utf8.count + 1) + 1)
+        return String(decoding: lines.utf8.prefix(count), as: UTF8.self)
+    }
+
+    /// A new file of the run's scratch folder that holds `text`, for a program to `cat`.
+    static func scratchFile(_ text: String) throws -> URL {
+        let file = TestScratch.file("output")
+        try Data(text.utf8).write(to: file)
+        return file
+    }
+
+    /// The offset of the first byte where `text` differs from `expected`, or `nil` when they are the same: a failure
+    /// names a place, not a megabyte of text.
+    static func firstDifference(_ text: some StringProtocol, _ expected: String) -> Int? {
+        guard String(text) != expected else { return nil }
+        let (got, wanted) = (Array(text.utf8), Array(expected.utf8))
+        let differing = zip(got, wanted).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        return differing ?? (got.count == wanted.count ? nil : min(got.count, wanted.count))
+    }
+
+    @Test(
+        "A run gives every byte of both outputs, standard error written first, around 64 KiB and past it",
+        arguments: pipeSizes)
+    func largeOutputs(size: Int) async throws {
+        let (output, errors) = (Self.pattern(size), Self.pattern(size, of: "fedcba9876543210"))
+        let files = [try Self.scratchFile(errors), try Self.scratchFile(output)]
+        defer { for file in files { try? FileManager.default.removeItem(at: file) } }
+        // Standard error first, whole: a run that read standard output to its end before standard error would wait
+        // for ever on a program blocked on the full pipe of its standard error.
+        let result = try await BuiltProduct.run(
+            Self.shell, ["-c", #"cat "$1" >&2; cat "$2""#, "sh"] + files.map(\.path))
+        #expect(result.status == 0)
+        #expect(Self.firstDifference(result.standardOutput, output) == nil)
+        #expect(Self.firstDifference(result.standardError, errors) == nil)
+    }
+
+    @Test(
+        "withRunningProcess reads its ready line after output around 64 KiB and past it, the line as long",
+        arguments: pipeSizes)
+    func readyAfterLargeOutput(size: Int) async throws {
+        let before = Self.pattern(size)
+        let readyLine = String(repeating: "x", count: size - 5) + "ready"
+        let file = try Self.scratchFile(before + "\n" + readyLine + "\n")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let seen = Lock<[String]>([])
+        let isReady: @Sendable (String) -> Bool = { line in
+            seen.withLock { $0.append(line) }
+            return line.hasSuffix("ready")
+        }
+        let (ready, status) = try await BuiltProduct.withRunningProcess(
+            Self.shell, ["-c", #"cat "$1"; exec tail -f /dev/null"#, "sh", file.path], readyWhen: isReady
+        ) { $0.readyLine }
+        #expect(status == 128 + SIGTERM)
+        #expect(Self.firstDifference(try #require(ready), readyLine) == nil)
+        let lines = seen.withLock { $0 }.joined(separator: "\n")
+        #expect(Self.firstDifference(lines, before + "\n" + readyLine) == nil, "the lines seen before the ready line")
+    }
+
+    @Test(
+        "withRunningProcess reads and attaches every byte written after its ready line, and on standard error before it",
+        arguments: pipeSizes)
+    func attachedOutputAroundReady(size: Int) async throws {
+        let (after, errors) = (Self.pattern(size), Self.pattern(size, of: "fedcba9876543210"))
+        let written = TestScratch.file("written", suffix: "fifo")
+        try #require(mkfifo(written.path, 0o600) == 0)
+        let files = [try Self.scratchFile(errors), try Self.scratchFile(after), written]
+        defer { for file in files { try? FileManager.default.removeItem(at: file) } }
+        // Standard error more than fills its pipe before the ready line, standard output after it while the body runs;
+        // the program then says on the FIFO that it wrote everything, which it can only when both are read as they
+        // come.
+        let script = #"cat "$1" >&2; echo ready; cat "$2"; echo written > "$3"; exec tail -f /dev/null"#
+        let attached = Lock<[String]>([])
+        let record: @Sendable (String, String) -> Void = { _, text in attached.withLock { $0.append(text) } }
+        let (_, status) = try await OutputAttachment.$recorded.withValue(record) {
+            try await BuiltProduct.withRunningProcess(
+                Self.shell, ["-c", script, "sh"] + files.map(\.path), readyWhen: Self.ready, attachingOutput: true
+            ) { _ in
+                // Opening the FIFO waits for the program to open it to write.
+                let word = try await boundedBlockingCall("the program's word that it wrote all its output") {
+                    FileHandle(forReadingAtPath: written.path)?.readDataToEndOfFile()
+                }
+                #expect(word == Data("written\n".utf8))
+            }
+        }
+        #expect(status == 128 + SIGTERM)
+        let texts = attached.withLock { $0 }
+        try #require(texts.count == 1)
+        let outputs = try #require(texts[0].range(of: "--- standard output\n")).upperBound
+        let expected = "ready\n" + after + "\n--- standard error\n" + errors
+        #expect(Self.firstDifference(texts[0][outputs...], expected) == nil, "the attachment's two outputs")
     }
 
     @Test("A product of a products folder that was not found fails the call with why")
