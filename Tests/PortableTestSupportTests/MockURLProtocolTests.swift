@@ -104,6 +104,23 @@ struct MockURLProtocolTests {
         }
     }
 
+    @Test(
+        "The handler sees every byte of a streamed body, around the 16 KiB it is read by, 64 KiB, and past them",
+        arguments: [16_383, 16_384, 16_385, 65_535, 65_536, 65_537, 1 << 20])
+    func streamedBodySizes(size: Int) async throws {
+        let payload = Data(BuiltProductTests.pattern(size).utf8)
+        try await MockURLProtocol.withStub(Self.echo()) { stub in
+            var request = URLRequest(url: stub.baseURL.appendingPathComponent("upload"))
+            request.httpMethod = "POST"
+            request.httpBodyStream = InputStream(data: payload)
+            let (data, status, error) = try await Self.send(request, through: stub.session)
+            #expect(error == nil)
+            #expect(status == 200)
+            #expect(stub.requests.first?.httpBody == payload, "the body the handler saw")
+            #expect(data == payload, "the body echoed back")
+        }
+    }
+
     @Test("An error thrown by the handler is the error the task fails with")
     func handlerError() async throws {
         let failing: MockURLProtocol.RequestHandler = { _ in throw URLError(.badServerResponse) }

@@ -76,6 +76,37 @@ struct ProgramUnderTestTests {
         }
     }
 
+    /// A program that copies two files in `mode`, the first to standard error, the second to standard output.
+    ///
+    /// Launched, `sh -c 'cat "$1" >&2; cat "$2"' sh ERRORS OUTPUT`; in process, an entry point that writes the same
+    /// files in pieces of a thousand bytes, as a program writes line after line.
+    static func cat(_ mode: ProgramUnderTest.Mode) -> ProgramUnderTest {
+        ProgramUnderTest(executable: URL(fileURLWithPath: "/bin/sh"), variables: [], mode: mode) { invocation in
+            let files = invocation.arguments.suffix(2).map { try? Data(contentsOf: URL(fileURLWithPath: $0)) }
+            guard files.count == 2, let errors = files[0], let output = files[1] else { return 1 }
+            for (text, write) in [(errors, invocation.standardError), (output, invocation.standardOutput)] {
+                for start in stride(from: 0, to: text.count, by: 1000) {
+                    write(String(decoding: text[start..<min(start + 1000, text.count)], as: UTF8.self))
+                }
+            }
+            return 0
+        }
+    }
+
+    @Test(
+        "Every byte of both outputs, around a pipe's 64 KiB and past it",
+        arguments: ProgramUnderTest.Mode.allCases, BuiltProductTests.pipeSizes)
+    func largeOutputs(mode: ProgramUnderTest.Mode, size: Int) async throws {
+        let output = BuiltProductTests.pattern(size)
+        let errors = BuiltProductTests.pattern(size, of: "fedcba9876543210")
+        let files = [try BuiltProductTests.scratchFile(errors), try BuiltProductTests.scratchFile(output)]
+        defer { for file in files { try? FileManager.default.removeItem(at: file) } }
+        let result = try await Self.cat(mode).run(["-c", #"cat "$1" >&2; cat "$2""#, "sh"] + files.map(\.path))
+        #expect(result.status == 0)
+        #expect(BuiltProductTests.firstDifference(result.standardOutput, output) == nil)
+        #expect(BuiltProductTests.firstDifference(result.standardError, errors) == nil)
+    }
+
     /// A variable the test process has (HOME where there is one) whose value is one line, other than GREETING.
     static func variableOfTheTestProcess() -> String? {
         let candidates = ProcessInfo.processInfo.environment.filter { name, value in
