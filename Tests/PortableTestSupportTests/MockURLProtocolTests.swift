@@ -211,7 +211,7 @@ struct MockURLProtocolTests {
 
     @Test("The .stubbed trait's scope around a body that throws: the error comes through, the stub ends with it")
     func stubbedScopeThrows() async throws {
-        let trait: MockURLProtocol.StubTrait = .stubbed(Self.echo())
+        let trait = MockURLProtocol.StubTrait.stubbed(Self.echo())
         let test = try #require(Test.current)
         let thrown = Lock<MockURLProtocol.Stub?>(nil)
         await #expect(throws: Thrown()) {
@@ -263,6 +263,7 @@ struct MockURLProtocolTests {
     struct StubbedSuite {
         @Test("Each case of a test in a suite with .stubbed gets a stub of its own", arguments: 1...3)
         func ownStub(_ index: Int) async throws {
+            #expect(MockURLProtocol.StubTrait.stubbed(MockURLProtocolTests.echo()).isRecursive)
             let stub = try #require(MockURLProtocol.Stub.current)
             let isNew = MockURLProtocolTests.stubbedHosts.withLock { $0.insert(stub.baseURL.absoluteString).inserted }
             #expect(isNew, "case \(index) got the stub another case had")

@@ -75,6 +75,7 @@ struct TaskLocalScopeTests {
     struct ManualClockSuite {
         @Test("Each case of a test in a suite with .manualClock gets a clock of its own", arguments: 1...3)
         func ownClock(_ index: Int) throws {
+            #expect(TaskLocalScope<ManualClock>.manualClock.isRecursive)
             let clock = try #require(ManualClock.current)
             #expect(clock.now == ManualClock.Instant(offset: .zero))
             let seenBefore = TaskLocalScopeTests.suiteClocks.withLock { clocks in
@@ -83,6 +84,43 @@ struct TaskLocalScopeTests {
             }
             #expect(!seenBefore, "case \(index) got a clock another case had")
         }
+    }
+
+    @Test("TaskLocalScope.isolatedNotificationCenter binds a new center, never the default one, in each scope")
+    func isolatedNotificationCenterScopes() async throws {
+        let test = try #require(Test.current)
+        let trait = TaskLocalScope<NotificationCenter>.isolatedNotificationCenter
+        let centers = Lock<[NotificationCenter]>([])
+        for _ in 0..<2 {
+            try await trait.provideScope(for: test, testCase: Test.Case.current) {
+                let center = try #require(IsolatedNotificationCenter.current)
+                centers.withLock { $0.append(center) }
+            }
+        }
+        let seen = centers.withLock { $0 }
+        try #require(seen.count == 2)
+        #expect(seen[0] !== seen[1], "the second scope got the first one's center")
+        #expect(seen.allSatisfy { $0 !== NotificationCenter.default })
+        #expect(IsolatedNotificationCenter.current == nil)
+    }
+
+    @Test("TaskLocalScope.manualClock binds a new clock at its zero instant in each scope")
+    func manualClockScopes() async throws {
+        let test = try #require(Test.current)
+        let trait = TaskLocalScope<ManualClock>.manualClock
+        let clocks = Lock<[ManualClock]>([])
+        for _ in 0..<2 {
+            try await trait.provideScope(for: test, testCase: Test.Case.current) {
+                let clock = try #require(ManualClock.current)
+                #expect(clock.now == ManualClock.Instant(offset: .zero))
+                clock.advance(by: .seconds(5))  // a scope's time is its own: the next one starts at zero
+                clocks.withLock { $0.append(clock) }
+            }
+        }
+        let seen = clocks.withLock { $0 }
+        try #require(seen.count == 2)
+        #expect(seen[0] !== seen[1], "the second scope got the first one's clock")
+        #expect(ManualClock.current == nil)
     }
 
     struct Thrown: Error, Equatable {}
