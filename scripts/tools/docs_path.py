@@ -98,7 +98,9 @@ WORKSHOP_PAGES = [("workshop.md", "The two-hour workshop, for attendees."),
                   ("workshop-facilitator.md", "The workshop's checks and timings, for whoever runs it."),
                   ("promises.md", "Every promise of the programs and the API, with the tests that hold it."),
                   ("inputs.md", "Every input of the programs and the API, by class and boundary, with the test case "
-                   "that covers each.")]
+                   "that covers each."),
+                  ("library-promises.md", "Every public symbol of the libraries other packages install, with the test "
+                   "that holds what it promises, its failure paths first.")]
 TOOL = "path"  # its blocks, through pyramidkit/docs/markers.py: <!-- path:head -->, <!-- path:foot -->, <!-- path:contents -->
 
 
