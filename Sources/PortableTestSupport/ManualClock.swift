@@ -50,10 +50,12 @@ public final class ManualClock: Clock, Sendable {
     /// Creates a clock at instant zero.
     public init() {}
 
+    /// The clock's instant: zero when it is made, moved only by `advance(by:)`.
     public var now: Instant {
         state.withLock { $0.now }
     }
 
+    /// Zero: a sleep of any duration ends exactly at its deadline.
     public var minimumResolution: Duration {
         .zero
     }

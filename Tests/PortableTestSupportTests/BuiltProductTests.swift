@@ -113,6 +113,9 @@ struct BuiltProductTests {
         #expect(BuiltProduct.installedProgram("daemon", in: folders)?.path == "\(folders[2])/daemon")
         #expect(BuiltProduct.installedProgram("daemon", in: Array(folders.prefix(2))) == nil)
         #expect(BuiltProduct.installedProgram("sh")?.lastPathComponent == "sh")  // PATH's folders by default
+        // After PATH: Debian's folders, /usr/sbin first (on no user's PATH there), then Homebrew's, either Mac's.
+        #expect(Array(BuiltProduct.programFolders.prefix(2)) == ["/usr/sbin", "/usr/bin"])
+        #expect(["/opt/homebrew/bin", "/usr/local/bin"].allSatisfy(BuiltProduct.programFolders.contains))
     }
 
     @Test("A run gives the exit status and both outputs, in the environment it changed")

@@ -9,6 +9,7 @@ struct InputCaseTests {
         let limit = InputCase("poi nearby --limit", .boundary, "1, the least", value: ["--limit", "1"])
         #expect(limit.testDescription == "⟨poi nearby --limit⟩ boundary: 1, the least")
         #expect(limit.value == ["--limit", "1"])
+        #expect(limit.input == "poi nearby --limit" && limit.kind == .boundary && limit.label == "1, the least")
         let empty = InputCase("POI_GPSD_HOST", .empty, "set to nothing", value: "")
         #expect(empty.testDescription == "⟨POI_GPSD_HOST⟩ empty: set to nothing")
     }

@@ -13,6 +13,19 @@ struct ManualClockTests {
         #expect(clock.now == ManualClock.Instant(offset: .milliseconds(3500)))
     }
 
+    @Test("An instant is its offset from the start: advanced, measured, ordered and named by it")
+    func instants() {
+        let start = ManualClock.Instant(offset: .zero)
+        let later = start.advanced(by: .milliseconds(1500))
+        #expect(later.offset == .milliseconds(1500))
+        #expect(later.advanced(by: .milliseconds(-500)).offset == .seconds(1))
+        #expect(start.duration(to: later) == .milliseconds(1500))
+        #expect(later.duration(to: start) == .milliseconds(-1500))
+        #expect(start < later && !(later < start) && !(later < later))
+        #expect(later.description == "\(Duration.milliseconds(1500))")
+        #expect(ManualClock().minimumResolution == .zero)  // any duration can be slept exactly
+    }
+
     @Test("Sleepers wake when their deadline comes, earliest first")
     func wakesInOrder() async throws {
         let clock = ManualClock()

@@ -71,6 +71,7 @@ struct MockURLProtocolTests {
         let unexpected = try #require(error as? MockURLProtocol.UnexpectedRequest, "\(String(describing: error))")
         #expect(unexpected.description.contains("GET https://nobody-expects-this.mock.invalid/locations?lat=1&long=2"))
         #expect(unexpected.description.contains("MockURLProtocol.withStub"))
+        #expect(unexpected.request.url == url && unexpected.request.httpMethod == "GET")
     }
 
     @Test("A stub's host stops answering when its scope ends")

@@ -59,6 +59,21 @@ struct ProgramUnderTestTests {
         #expect(try await printenv.run([inherited], environment: [inherited: "set"]).standardOutput == "set\n")
     }
 
+    @Test("It keeps what it was made with; each mode is named in a case's description by its own words")
+    func madeWith() async throws {
+        let entryPoint: ProgramUnderTest.EntryPoint = { invocation in
+            invocation.standardError("to errors")
+            return Int32(invocation.arguments.count)
+        }
+        let program = ProgramUnderTest(
+            executable: URL(fileURLWithPath: "/usr/bin/true"), variables: ["A", "B"], environment: ["A": "1"],
+            mode: .inProcess, entryPoint: entryPoint)
+        #expect(program.executable.path == "/usr/bin/true")
+        #expect(program.variables == ["A", "B"] && program.environment == ["A": "1"] && program.mode == .inProcess)
+        #expect(try await program.run(["x", "y"]) == .init(status: 2, standardOutput: "", standardError: "to errors"))
+        #expect(ProgramUnderTest.Mode.allCases.map(\.testDescription) == ["in process", "launched"])
+    }
+
     @Test("Launched, the program inherits the test process's other variables (PATH, a coverage profile's path)")
     func launchedInheritsTheRest() async throws {
         let inherited = try #require(Self.variableOfTheTestProcess())
@@ -105,6 +120,17 @@ struct ProgramUnderTestTests {
         #expect(result.status == 0)
         #expect(BuiltProductTests.firstDifference(result.standardOutput, output) == nil)
         #expect(BuiltProductTests.firstDifference(result.standardError, errors) == nil)
+    }
+
+    @Test(
+        "A run whose task is cancelled throws CancellationError, the program ended",
+        arguments: ProgramUnderTest.Mode.allCases)
+    func cancelled(mode: ProgramUnderTest.Mode) async throws {
+        // Cancelled at once, the cancel lands before or while the program runs: either way the run ends with
+        // CancellationError, launched by killing the process, in process by cancelling the entry point.
+        let run = Task { try await Self.endless(mode).run(["-f", "/dev/null"]) }
+        run.cancel()
+        await #expect(throws: CancellationError.self) { try await run.boundedValue("the cancelled run's end") }
     }
 
     /// A variable the test process has (HOME where there is one) whose value is one line, other than GREETING.

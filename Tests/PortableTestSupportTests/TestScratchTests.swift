@@ -18,7 +18,8 @@ struct TestScratchTests {
         let second = TestScratch.file("places", suffix: "json")
         #expect(first != second)
         #expect(first.deletingLastPathComponent() == TestScratch.folder)
-        #expect(TestScratch.folder.lastPathComponent == "poi-tests-\(getpid())")
+        #expect(TestScratch.folder.lastPathComponent == "\(TestScratch.prefix)\(getpid())")
+        #expect(TestScratch.prefix == "poi-tests-")  // what CI's look for folders left behind searches
         #expect(first.lastPathComponent.hasPrefix("places-") && first.pathExtension == "json")
         #expect(TestScratch.file("comm").pathExtension.isEmpty)
         var isFolder: ObjCBool = false

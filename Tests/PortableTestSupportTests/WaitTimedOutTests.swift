@@ -76,6 +76,10 @@ struct WaitTimedOutTests {
         await #expect(throws: WaitTimedOut(limit: .seconds(2))) {
             try await waiting.boundedValue("the bounded wait's own end")
         }
+        let timedOut = await #expect(throws: WaitTimedOut.self) {
+            try await waiting.boundedValue("the wait's end, read again")
+        }
+        #expect(timedOut?.limit == .seconds(2) && timedOut?.what == nil)
         await gate.open()  // the abandoned wait ends too: nothing is left suspended after the test
     }
 
