@@ -452,7 +452,8 @@ def _main(arguments: list[str], prog: str) -> int:
     if options.tier or options.filter or options.shard:  # part of the tests says nothing of the pyramid's shape
         breaches = [breach for breach in breaches if not breach.startswith("not a pyramid")]
     flaky = flaky_tests(rounds)
-    report = report_json(runs, build_seconds, breaches, flaky, cleared, not_measured)
+    report = report_json(runs, build_seconds, breaches, flaky, cleared, not_measured,
+                         shape=budget_file.get("shape") if budget_file else None)
     if options.shard:  # what `pyramid merge` makes the whole run's tables from
         report.update(shard={"index": options.shard.index, "count": options.shard.count}, selection=selection)
         for run in runs:

@@ -18,15 +18,22 @@ from pyramidkit.run.testrun import TierRun
 # can be one.
 NAMED_CLEARED = 3
 
-def draw_pyramid(counts: dict[str, int], width: int = 48, names: int = 12) -> list[str]:
+def draw_pyramid(counts: dict[str, int], width: int = 48, names: int = 12,
+                 shape: list[str] | None = None) -> list[str]:
     """The tiers as centred bars, the top tier first (`counts` lists them from the base up), each bar's length
-    proportional to its number of tests."""
+    proportional to its number of tests. When the budgets name the pyramid's `shape`, a tier outside it (the tests of
+    a library the package ships, say) is drawn below the pyramid, apart, not on top of it."""
     largest = max(counts.values(), default=0) or 1
-    lines = []
-    for tier in reversed(list(counts)):
+    inside = [tier for tier in counts if not shape or tier in shape]
+    outside = [tier for tier in counts if tier not in inside]
+
+    def bar(tier: str) -> str:
         length = max(1, round(counts[tier] / largest * width)) if counts[tier] else 0
-        bar = ("█" * length).center(width)
-        lines.append(f"  {bar}  {tier:<{names}}{counts[tier]:>5}")
+        return f"  {('█' * length).center(width)}  {tier:<{names}}{counts[tier]:>5}"
+
+    lines = [bar(tier) for tier in reversed(inside)]
+    if outside:
+        lines += ["  outside the shape:", *(bar(tier) for tier in outside)]
     return lines
 
 
@@ -95,9 +102,9 @@ def suites(results: list[TestResult]) -> dict[str, int]:
     return dict(sorted(table.items()))
 
 
-def report_json(runs, build_seconds, breaches, flaky, cleared=(), unmeasured=None) -> dict:
+def report_json(runs, build_seconds, breaches, flaky, cleared=(), unmeasured=None, shape=None) -> dict:
     """The run's JSON report; `unmeasured` (budgets.unmeasured): budgets not measured on this platform, said under
-    "budgetsUnmeasured" instead of held to."""
+    "budgetsUnmeasured" instead of held to; `shape`, the budgets' tiers that must make a pyramid, when they name them."""
     report = {
         "buildSeconds": round(build_seconds, 2) if build_seconds is not None else None,
         "tiers": {run.tier: tier_summary(run) for run in runs},
@@ -108,6 +115,8 @@ def report_json(runs, build_seconds, breaches, flaky, cleared=(), unmeasured=Non
     }
     if unmeasured:
         report["budgetsUnmeasured"] = unmeasured
+    if shape:
+        report["shape"] = list(shape)
     return report
 
 
@@ -128,7 +137,8 @@ def report_text(report: dict) -> str:
             f"{tier['skipped']:>9}{tier['wallSeconds']:>7.2f} s{per_test:>11}"
         )
     lines.append("  (passed, failed, skipped: cases; a test that is not parameterized is one case)")
-    lines += ["", *draw_pyramid({tier["tier"]: tier["tests"] for tier in report["tiers"].values()}, names=width), ""]
+    counts = {tier["tier"]: tier["tests"] for tier in report["tiers"].values()}
+    lines += ["", *draw_pyramid(counts, names=width, shape=report.get("shape")), ""]
     for tier in report["tiers"].values():
         slowest = ", ".join(f"{entry['test']} {entry['seconds'] * 1000:.0f} ms" for entry in tier["slowest"])
         lines.append(f"  slowest {tier['tier']}: {slowest or '-'}")

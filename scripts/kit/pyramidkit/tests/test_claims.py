@@ -27,7 +27,7 @@ class TimeLimitTests(unittest.TestCase):
         self.assertEqual(claims.time_limit(r"^(UnitTests|IntegrationTests)\.", PACKAGE),
                          self.bound("Unit") + self.bound("Integration"))
         self.assertEqual(claims.time_limit("cmd:scripts/pyramid --tier Unit", PACKAGE),
-                         sum(self.bound(tier) for tier in ["Unit", "Integration", "EndToEnd"]))
+                         sum(self.bound(tier) for tier in ["Unit", "Integration", "EndToEnd", "Support"]))
 
     def test_the_tiers_come_from_the_packages_targets_not_from_their_names(self):
         package = kit_config.parse({"testProduct": "P", "tiers": [{"name": "Fast", "targets": ["CoreChecks"]},

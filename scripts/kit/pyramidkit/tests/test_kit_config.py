@@ -65,7 +65,7 @@ class ConfigTests(unittest.TestCase):
 
     def test_this_package_reads_its_own(self):
         read = config.load(REPOSITORY)
-        self.assertEqual(read.names, ["Unit", "Integration", "EndToEnd"])
+        self.assertEqual(read.names, ["Unit", "Integration", "EndToEnd", "Support"])
         self.assertTrue(read.budgets["tiers"])
 
     def test_mistakes_are_refused_with_what_and_where(self):

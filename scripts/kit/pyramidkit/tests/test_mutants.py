@@ -547,7 +547,7 @@ class DocsTests(unittest.TestCase):
                 "<!-- mutants:summary:schemata -->\n<!-- /mutants -->\n<!-- mutants:summary:rebuild -->\nkept\n"
                 "<!-- /mutants -->\n")
         updated = reports.update_docs(text, self.REPORT, "schemata", TIERS)
-        self.assertIn("| **all** | **1** | **0** | **0** | **1** | **0** | **0** |", updated)
+        self.assertIn("| **all** | **1** | **0** | **0** | **0** | **1** | **0** | **0** |", updated)  # four tiers
         self.assertNotIn("old", updated)
         self.assertIn("score 50.0% (1 killed of 2", updated)
         self.assertIn("12.5 s building the schemata copy", updated)
@@ -670,7 +670,7 @@ class PackageTests(unittest.TestCase):
         self.assertEqual(package.schemata_tree, self.root / ".build-mutants" / "schemata")
         self.assertEqual(package.ignore_name, "ignore.txt")
         self.assertEqual(package.tier_pattern("Fast"), "^(FastTests)\\.")
-        self.assertEqual(TIERS, ("Unit", "Integration", "EndToEnd"))  # this repository's, untouched by the other
+        self.assertEqual(TIERS, ("Unit", "Integration", "EndToEnd", "Support"))  # this repository's, untouched by the other
 
     def test_the_mutants_and_the_ignore_file_are_the_package_s(self):
         package = MutatedPackage.load(self.root)

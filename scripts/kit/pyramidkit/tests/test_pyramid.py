@@ -252,6 +252,17 @@ class OutputTests(unittest.TestCase):
         bars = [line for line in lines if "█" in line]
         self.assertEqual(len({line.rindex(" ") for line in bars}), 1, "the bars' counts line up")
 
+    def test_a_tier_outside_the_shape_is_drawn_apart_below_the_pyramid(self):
+        lines = kit_report.draw_pyramid({"Unit": 100, "Integration": 50, "Support": 80}, width=20,
+                                        shape=["Unit", "Integration"])
+        self.assertEqual([line.split()[-2] for line in lines if "█" in line], ["Integration", "Unit", "Support"])
+        self.assertIn("outside the shape", lines[2])
+        runs = [run("Unit", [passed("a"), passed("b")]), run("Support", [passed("c")])]
+        report = kit_report.report_json(runs, None, [], {}, shape=["Unit"])
+        self.assertEqual(report["shape"], ["Unit"])
+        self.assertIn("outside the shape", kit_report.report_text(report))
+        self.assertNotIn("shape", kit_report.report_json(runs, None, [], {}))
+
     def test_an_empty_tier_draws_no_bar(self):
         self.assertEqual(kit_report.draw_pyramid({"Unit": 3, "EndToEnd": 0}, width=10)[0].count("█"), 0)
 
