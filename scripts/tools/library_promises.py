@@ -138,7 +138,7 @@ def graph_symbols(graph: dict, root: Path) -> list[Symbol]:
         found.append((str(where), line, symbol))
     found.sort(key=lambda each: (each[0], each[1]))
     paths = defaultdict(list)
-    for where, line, symbol in found:
+    for _, _, symbol in found:
         paths[".".join(symbol["pathComponents"])].append(symbol["identifier"]["precise"])
     return [Symbol(symbol["identifier"]["precise"], path := ".".join(symbol["pathComponents"]),
                    paths[path].index(symbol["identifier"]["precise"]) + 1 if len(paths[path]) > 1 else 0,
@@ -154,7 +154,8 @@ def extractor() -> str:
     if beside is not None and beside.is_file():
         return str(beside)
     if shutil.which("xcrun"):
-        run = subprocess.run(["xcrun", "--find", "swift-symbolgraph-extract"], capture_output=True, text=True)
+        run = subprocess.run(["xcrun", "--find", "swift-symbolgraph-extract"], check=False, capture_output=True,
+                             text=True)
         if run.returncode == 0 and run.stdout.strip():
             return run.stdout.strip()
     raise LibraryPromisesError("library-promises: no swift-symbolgraph-extract beside swift, which every toolchain has")
@@ -164,14 +165,14 @@ def public_symbols(build: Path, root: Path) -> list[Symbol]:
     """The public symbols of the libraries, from the symbol graphs of the modules in `build` (BUILD/debug)."""
     extract = extractor()
     modules = build / "Modules" if (build / "Modules").is_dir() else build
-    target = subprocess.run(["swift", "-print-target-info"], capture_output=True, text=True)
+    target = subprocess.run(["swift", "-print-target-info"], check=False, capture_output=True, text=True)
     triple = json.loads(target.stdout)["target"]["triple"] if target.returncode == 0 else ""
     found: list[Symbol] = []
     with tempfile.TemporaryDirectory(prefix="library-promises-") as scratch:
         for library in LIBRARIES:
             run = subprocess.run([extract, "-module-name", library, "-I", str(modules), "-target", triple,
                                   "-minimum-access-level", "public", "-output-dir", scratch],
-                                 capture_output=True, text=True)
+                                 check=False, capture_output=True, text=True)
             graph = Path(scratch) / f"{library}.symbols.json"
             if run.returncode != 0 or not graph.is_file():
                 raise LibraryPromisesError(f"library-promises: no symbol graph of {library} from {modules}: "
