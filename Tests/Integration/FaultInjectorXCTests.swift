@@ -1,5 +1,6 @@
 import POISockets
 import POITestSupport
+import PortableTestSupport
 import XCTest
 
 #if canImport(Glibc)
@@ -19,8 +20,11 @@ final class FaultInjectorXCTests: XCTestCase {
             let client = try Socket.connect(
                 host: "127.0.0.1", port: listener.port, deadline: deadline, faults: injector.faults)
             let server = try XCTUnwrap(listener.accept())
+            defer { client.close() }  // wakes a send still blocked, if the bounded wait gave up on it
             let message = Array("the whole message, in pieces".utf8)
-            try Socket.send(message, to: client)
+            try await boundedBlockingCall("the send of every byte of the message") {
+                try Socket.send(message, to: client)
+            }
             client.close()
             var received: [UInt8] = []
             while let piece = try? Socket.receive(from: server, deadline: deadline) {

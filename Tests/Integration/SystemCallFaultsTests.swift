@@ -46,13 +46,24 @@ struct SystemCallFaultsTests {
 
     // MARK: send
 
+    /// `Socket.send` of `bytes` on a thread of its own, waited for with a bound.
+    ///
+    /// A send that never ends (one that writes the same piece again and again, till the peer's buffer is full) fails
+    /// the test by name. The test closes the client after, which wakes a send still blocked.
+    static func boundedSend(_ bytes: [UInt8], to client: SocketDescriptor) throws {
+        try boundedWait("the send of all \(bytes.count) bytes") {
+            Result { () throws(SocketError) in try Socket.send(bytes, to: client) }
+        }.get()
+    }
+
     @Test("send writes every byte through writes of at most 7 bytes, in order")
     func shortWrites() throws {
         let injector = FaultInjector(.shorten(.send, to: 7))
         let (client, server, listener) = try Self.pair(clientFaults: injector.faults)
         defer { listener.stop() }
+        defer { client.close() }
         let bytes = (0..<100).map { UInt8($0) }
-        try Socket.send(bytes, to: client)
+        try Self.boundedSend(bytes, to: client)
         client.close()
         #expect(try Self.readAll(server) == bytes)
         #expect(injector.count(of: .send) == 15)  // 14 writes of 7 bytes and one of 2
@@ -63,7 +74,8 @@ struct SystemCallFaultsTests {
         let injector = FaultInjector(.fail(.send, with: EINTR, calls: 1...2), .shorten(.send, to: 3, calls: 3...3))
         let (client, server, listener) = try Self.pair(clientFaults: injector.faults)
         defer { listener.stop() }
-        try Socket.send(Array("hello".utf8), to: client)
+        defer { client.close() }
+        try Self.boundedSend(Array("hello".utf8), to: client)
         client.close()
         #expect(try Self.readAll(server) == Array("hello".utf8))
         #expect(injector.count(of: .send) == 4)

@@ -24,6 +24,16 @@ final class SlotResetXCTests: XCTestCase {
         XCTAssertTrue(reset.isXCTestRunning)
     }
 
+    func testEachTestsEndClearsBothSharedHandlers() {
+        // What the observer does when a test finishes, called here on an observer of the test's own: the shared
+        // handler and the shared cancellation handler both cleared, as their docs say.
+        MockURLProtocol.requestHandler = { _ in throw MockURLProtocol.Unanswered() }
+        MockURLProtocol.cancellationHandler = { _ in }
+        MockURLProtocol.SlotReset { _ in }.testCaseDidFinish(self)
+        XCTAssertNil(MockURLProtocol.requestHandler, "the request handler outlived its test")
+        XCTAssertNil(MockURLProtocol.cancellationHandler, "the cancellation handler outlived its test")
+    }
+
     func testTheObserverIsAnNSObject() {
         // Darwin's XCTestObservation refines NSObjectProtocol: an observer that is no NSObject does not build there.
         let observer: AnyObject = MockURLProtocol.SlotReset { _ in }

@@ -383,6 +383,36 @@ struct BlockingCallBoundedTests {
         record.finish()
     }
 
+    /// Signals `released` when the condition that holds it is let go: when the loop that tests it has ended.
+    final class HeldByTheCondition: Sendable {
+        let released: DispatchSemaphore
+        init(_ released: DispatchSemaphore) { self.released = released }
+        deinit { released.signal() }
+    }
+
+    @Test(
+        "A wait for a state that ends, timed out or cancelled, stops testing it: its loop ends and lets the condition go",
+        arguments: ["timed out", "cancelled"])
+    func untilStopsTesting(ending: String) async throws {
+        let released = DispatchSemaphore(value: 0)
+        do {
+            let held = HeldByTheCondition(released)
+            let limit: Duration = ending == "timed out" ? .milliseconds(1) : .seconds(60)
+            let waiting = Task {
+                try await boundedUntil("a state that never comes", within: limit) {
+                    withExtendedLifetime(held) { false }
+                }
+            }
+            if ending == "cancelled" { waiting.cancel() }
+            await #expect(throws: (any Error).self) { try await waiting.boundedValue("the wait's end") }
+        }
+        // The loop checks for its cancellation (a wait that ends cancels it); one that did not would test the
+        // condition for ever, holding it, on a task nobody waits for.
+        try await boundedBlockingCall("the condition let go by the loop that tested it") {
+            try released.waitBounded("the condition's release", within: .seconds(2))
+        }
+    }
+
     @Test("A state that comes returns; one that never does throws at the bound, naming it")
     func until() async throws {
         let count = Lock(0)

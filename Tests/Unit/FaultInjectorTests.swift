@@ -142,6 +142,30 @@ struct FaultInjectorTests {
         #expect(!injector.gaveEverythingBack, "\(injector.leftovers)")
     }
 
+    @Test("An effect is stray on a number closed and not made again; a number made again is owned anew")
+    func strayEffects() {
+        let injector = FaultInjector()
+        let faults = injector.faults
+        faults.took(.opened(7))
+        faults.took(.shutDown(7))
+        faults.took(.woken(7))
+        #expect(injector.strayEffects.isEmpty, "an effect on an open descriptor is not stray")
+        faults.took(.closed(7))
+        faults.took(.shutDown(7))
+        faults.took(.woken(7))
+        #expect(injector.strayEffects == ["shutdown of 7 after its close", "wake written to 7 after its close"])
+        #expect(!injector.gaveEverythingBack)
+        #expect(injector.leftovers.hasSuffix("; shutdown of 7 after its close; wake written to 7 after its close"))
+        faults.took(.opened(7))  // the number given to a new socket
+        faults.took(.shutDown(7))
+        faults.took(.woken(7))
+        faults.took(.closed(7))
+        #expect(injector.strayEffects.count == 2, "an effect on the number made again counted as stray")
+        let fresh = FaultInjector()
+        fresh.faults.took(.shutDown(3))  // a number the injector never saw: not known closed
+        #expect(fresh.strayEffects.isEmpty && fresh.gaveEverythingBack)
+    }
+
     @Test("withFaults: the body's error reaches the caller as it is, the injector is uninstalled, and the next is new")
     func helperThrows() async throws {
         struct Failed: Error, Equatable {
