@@ -139,6 +139,20 @@ class IndexStore:
                                                  _UNIT_NAMES(lambda _, name: names.append(name.text()) or True))
         return [unit for unit in map(self._unit, names) if unit is not None]
 
+    def newest_units(self, root: Path) -> dict[Path, Unit]:
+        """The newest unit of each Swift file of Sources/ and Tests/ under `root`, by its path relative to it: a
+        file compiled again (an incremental build) leaves its older units in the store."""
+        newest: dict[Path, Unit] = {}
+        for unit in self.units():
+            try:
+                relative = unit.main_file.resolve().relative_to(root.resolve())
+            except ValueError:
+                continue
+            if relative.parts[0] in ("Sources", "Tests") and (
+                    relative not in newest or unit.compiled > newest[relative].compiled):
+                newest[relative] = unit
+        return newest
+
     def _unit(self, name: str) -> Unit | None:
         """The unit `name`, or None when it cannot be read or compiled no file."""
         lib = self._lib

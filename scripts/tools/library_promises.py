@@ -275,15 +275,7 @@ def read_reach(store: Path, root: Path, library: Path | None = None) -> Reach:
     """The tests of the test targets under `root`/Tests, and what they reach, from the index `store`."""
     index = index_store.IndexStore(store, library)
     reach = Reach({}, {}, [])
-    newest: dict[Path, index_store.Unit] = {}
-    for unit in index.units():
-        try:
-            relative = unit.main_file.resolve().relative_to(root.resolve())
-        except ValueError:
-            continue
-        if relative.parts[0] in ("Sources", "Tests") and (
-                relative not in newest or unit.compiled > newest[relative].compiled):
-            newest[relative] = unit
+    newest = index.newest_units(root)
     watched = [path for library_name in LIBRARIES for path in (root / "Sources" / library_name).rglob("*.swift")]
     for path in sorted(watched + list((root / "Tests").rglob("*.swift"))):
         relative = path.relative_to(root)

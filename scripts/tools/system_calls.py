@@ -149,15 +149,7 @@ def read_index(store: Path, root: Path, compiled_root: Path, library: Path | Non
     `compiled_root` (the package itself, or a copy of it whose every file is `as_compiled` of the package's), said
     with their places in the package at `root`."""
     index = index_store.IndexStore(store, library)
-    newest: dict[Path, index_store.Unit] = {}
-    for unit in index.units():
-        try:
-            relative = unit.main_file.resolve().relative_to(compiled_root.resolve())
-        except ValueError:
-            continue
-        if relative.parts[0] in ("Sources", "Tests") and (
-                relative not in newest or unit.compiled > newest[relative].compiled):
-            newest[relative] = unit
+    newest = index.newest_units(compiled_root)
     for folder in ("Sources", "Tests"):
         for path in sorted((root / folder).rglob("*.swift")):
             relative = path.relative_to(root)
