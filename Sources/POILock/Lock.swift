@@ -43,7 +43,9 @@ public final class Lock<Value>: @unchecked Sendable {
     /// Runs `body` with the value while holding the lock, and returns what `body` returns.
     ///
     /// Not reentrant: calling `withLock` again from inside `body` deadlocks, as with `Mutex`. A named lock reports the
-    /// end of the section, once the lock is released, to the sync points installed for the calling task or thread.
+    /// end of the section, once the lock is released, to the sync points installed for the calling task or thread; in
+    /// a debug build every lock counts the sections the calling thread is inside, so that a point reported while one
+    /// is still held is told apart (`SyncPoints.Point.locksHeld`).
     ///
     /// When `body` throws, its error reaches the caller as it is and the lock is released; what `body` changed in the
     /// value before it threw is kept, as with `Mutex` (the value is changed in place, not copied back).
@@ -57,7 +59,13 @@ public final class Lock<Value>: @unchecked Sendable {
         #endif
         let locked = pthread_mutex_lock(mutex)
         precondition(locked == 0, "pthread_mutex_lock failed: \(locked)")
+        #if DEBUG
+            HeldLocks.entered()
+        #endif
         defer {
+            #if DEBUG
+                HeldLocks.left()
+            #endif
             let unlocked = pthread_mutex_unlock(mutex)
             precondition(unlocked == 0, "pthread_mutex_unlock failed: \(unlocked)")
         }

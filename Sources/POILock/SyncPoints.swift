@@ -6,7 +6,8 @@
 /// runs (`SyncPoints.$current.withValue(points) { operation() }`, in a task or on a plain thread); every named lock
 /// then reports, each time one of its sections ends on that task or thread, the point it reached: the end of the
 /// lock's first section, its second, and so on. The test's action runs there, with the lock released and the
-/// points uninstalled (so the competing call it makes is not itself stopped), before the operation goes on.
+/// points uninstalled (so the competing call it makes is not itself stopped), before the operation goes on. A point
+/// reported while a lock is still held is listed with the count (`Point.locksHeld`) and runs no action.
 ///
 /// Compiled in for tests only: `Lock` reports in a debug build (`DEBUG`), and a release build has no call at all.
 /// docs/15-sync-points.md lists every compound operation of the package's locks, its points, and the test that runs the
@@ -19,16 +20,26 @@ public final class SyncPoints: Sendable {
         public let lock: String
         /// Which of its sections ended, counted from 1.
         public let section: Int
+        /// How many lock sections the reporting thread was still inside when it reported the point.
+        ///
+        /// 0 for a point reported as it should be, once its lock is released (and the thread holds no other). More is
+        /// a lock that reports too early, or a section nested in another's: a competing call that takes that lock would
+        /// wait for it forever, and the operation for the call.
+        public let locksHeld: Int
 
-        /// A point of `lock`'s `section`th section.
-        public init(_ lock: String, _ section: Int) {
+        /// A point of `lock`'s `section`th section, reported with `locksHeld` lock sections still held (none unless
+        /// said).
+        public init(_ lock: String, _ section: Int, locksHeld: Int = 0) {
             self.lock = lock
             self.section = section
+            self.locksHeld = locksHeld
         }
 
-        /// The point as a failure names it: `APIRequestLoad.state #1`.
+        /// The point as a failure names it: `APIRequestLoad.state #1`, and `APIRequestLoad.state #1, reported with 1
+        /// lock held` for one reported too early.
         public var description: String {
-            "\(lock) #\(section)"
+            let held = locksHeld == 0 ? "" : ", reported with \(locksHeld) lock\(locksHeld == 1 ? "" : "s") held"
+            return "\(lock) #\(section)\(held)"
         }
     }
 
@@ -52,13 +63,19 @@ public final class SyncPoints: Sendable {
 
     /// Called by a named `Lock` once a section of its has ended (the lock released): counts the section and runs the
     /// action, the points uninstalled for its length.
+    ///
+    /// A point reported while the thread is still inside a lock section (`Point.locksHeld`) is counted and listed with
+    /// that number, but its action is not run: an action that took the lock, or made a call on another thread that
+    /// does, would wait for it forever. The test that reads the points, or `Interleavings`, names it at once instead.
     func sectionEnded(on lock: String) {
+        let held = HeldLocks.count
         let section = sections.withLock { sections in
             sections[lock, default: 0] += 1
             return sections[lock, default: 0]
         }
-        let point = Point(lock, section)
+        let point = Point(lock, section, locksHeld: held)
         reached.withLock { $0.append(point) }
+        guard held == 0 else { return }
         Self.$current.withValue(nil) {
             action(point)
         }

@@ -12,10 +12,12 @@ import PortableTestSupport
 /// landing between the two sections. `check` then holds the outcome: nothing lost, nothing done twice, nothing left
 /// waiting.
 ///
-/// The wait for the competing call is bounded (`competingCallLimit`). A point reported while its lock is still held
-/// would leave the competing call blocked on that lock, and the operation's thread waiting for it, forever; the trial
-/// instead throws `WaitTimedOut` naming the point once the limit has passed, after the operation has gone on,
-/// released the lock and so let the competing call end.
+/// A point reported while its lock is still held would leave the competing call blocked on that lock, and the
+/// operation's thread waiting for it, forever. The dry run sees such a point (`SyncPoints.Point.locksHeld`) and the
+/// call throws `PointUnderLock` naming it, before any trial: no competing call is started, nothing waits. The wait for
+/// a competing call is bounded all the same (`competingCallLimit`), for a call that blocks on anything else: the trial
+/// throws `WaitTimedOut` naming the point once the limit has passed, after the operation has gone on and so let the
+/// competing call end.
 public enum Interleavings {
     /// How long a trial waits for its competing call: 2 s, a fifth of the standard bound.
     ///
@@ -25,6 +27,25 @@ public enum Interleavings {
     /// in three runs of the unit and integration tiers with the other core busy, came in 6.8 ms (93 waits,
     /// 7 December 2026); CI's sanitized runs hold every wait to half its bound.
     public static let competingCallLimit: Duration = .seconds(2)
+
+    /// The failure of an operation whose dry run reached `point` while still inside a lock section: a competing call
+    /// there that takes the lock would wait for it forever, and the operation for the call.
+    public struct PointUnderLock: Error, Equatable, CustomStringConvertible {
+        /// The first such point the dry run reached, with the number of sections held (`locksHeld`).
+        public let point: SyncPoints.Point
+
+        /// The failure for `point`.
+        public init(point: SyncPoints.Point) {
+            self.point = point
+        }
+
+        /// The failure as a test reports it, naming the point and the lock.
+        public var description: String {
+            "the point \(point) came before the operation left its lock section (\(point.lock) reports its point "
+                + "while it is still held): a competing call there would wait for the lock forever, and the "
+                + "operation for the call; no competing call was started"
+        }
+    }
 
     /// What one run tried: the point the competing call ran at (`nil` for the dry run, which runs none), and whether it
     /// ran.
@@ -57,8 +78,9 @@ public enum Interleavings {
     /// trials, the dry run first.
     ///
     /// A point the operation does not reach again (a run that took another path) is a failure of the trial:
-    /// `check` sees `competed` false. A competing call that has not ended within `limit` fails the whole call with
-    /// `WaitTimedOut` naming its point.
+    /// `check` sees `competed` false. A point the dry run reached with a lock still held fails the whole call with
+    /// `PointUnderLock` naming it, once the dry run has ended and before its check and any trial. A competing call
+    /// that has not ended within `limit` fails the whole call with `WaitTimedOut` naming its point.
     ///
     /// A `make`, `operation` or `check` that throws ends the whole call there with its error, as it is: no later trial
     /// runs, a trial whose operation threw is not checked, and no competing call is left running (the operation waits
@@ -75,6 +97,7 @@ public enum Interleavings {
     ) throws -> [Trial] {
         let alone = try make()
         let found = try points(on: locks) { try operation(alone) }
+        if let early = found.first(where: { $0.locksHeld > 0 }) { throw PointUnderLock(point: early) }
         var trials = [Trial(point: nil, competed: false)]
         try check(alone, trials[0])
         for point in found {

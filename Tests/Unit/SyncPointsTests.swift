@@ -52,10 +52,11 @@ struct SyncPointsTests {
             #expect(SyncPoints.current == nil)
             _ = point
         }
-        // On a thread of its own, waited for with a bound: were the point reported while the lock is held, the action
-        // would wait for the lock its own thread holds, forever. The test then fails naming the wait, in 10 s, and
-        // only that thread is left blocked; on a thread of Swift Testing's pool it blocked one of the run's threads
-        // (two, here) and the whole run stalled, its other tests over their time limits (stop 64: 144 s, then a crash).
+        // On a thread of its own, waited for with a bound: were the point reported while the lock is held and its
+        // action run all the same, the action would wait for the lock its own thread holds, forever (SyncPoints runs
+        // no action for such a point: `pointUnderALock`). The test then fails naming the wait, and only that thread is
+        // left blocked; on a thread of Swift Testing's pool it blocked one of the run's threads (two, here) and the
+        // whole run stalled, its other tests over their time limits (stop 64: 144 s, then a crash).
         try await boundedContinuation("the section's end, its action taking the same lock again") {
             (done: CheckedContinuation<Void, Never>) in
             Thread.detachNewThread {
@@ -282,5 +283,71 @@ struct SyncPointsTests {
             },
             competing: { _ in }, check: { _, _ in })
         #expect(trials.map(\.competed) == [false, true, false])
+    }
+
+    /// An operation whose named lock's section ends inside another lock's section, as a lock that reports its point
+    /// before it releases itself does.
+    final class Nested: Sendable {
+        let outer = Lock(0)
+        let inner = Lock(0, name: "nestedInner")
+        let competingCalls = Lock(0)
+
+        func operation() {
+            outer.withLock { _ in inner.withLock { $0 += 1 } }
+            inner.withLock { $0 += 1 }
+        }
+
+        func compete() {
+            competingCalls.withLock { $0 += 1 }
+        }
+    }
+
+    @Test("A point reported inside a lock section is listed with the sections held, and runs no action")
+    func pointUnderALock() {
+        let nested = Nested()
+        let actions = Lock<[SyncPoints.Point]>([])
+        let points = SyncPoints { point in actions.withLock { $0.append(point) } }
+        SyncPoints.$current.withValue(points) { nested.operation() }
+        #expect(points.points == [.init("nestedInner", 1, locksHeld: 1), .init("nestedInner", 2)])
+        #expect(points.points.map(\.locksHeld) == [1, 0])
+        #expect(actions.withLock { $0 } == [.init("nestedInner", 2)], "no action for the point under the outer lock")
+        #expect(
+            points.points.map(\.description) == ["nestedInner #1, reported with 1 lock held", "nestedInner #2"])
+        #expect(SyncPoints.Point("a", 3, locksHeld: 2).description == "a #3, reported with 2 locks held")
+    }
+
+    @Test("Interleavings: a point reached under a lock fails the call at once, naming it; no trial, no competing call")
+    func interleavingsPointUnderALock() {
+        let checked = Lock(0)
+        let made = Lock<[Nested]>([])
+        let point = SyncPoints.Point("nestedInner", 1, locksHeld: 1)
+        let started = ContinuousClock.now
+        #expect(throws: Interleavings.PointUnderLock(point: point)) {
+            try Interleavings.each(
+                {
+                    let nested = Nested()
+                    made.withLock { $0.append(nested) }
+                    return nested
+                },
+                operation: { $0.operation() },
+                competing: { $0.compete() },
+                check: { _, _ in checked.withLock { $0 += 1 } })
+        }
+        #expect(ContinuousClock.now - started < Interleavings.competingCallLimit, "named before any wait")
+        #expect(made.withLock { $0.count } == 1, "the dry run's subject only")
+        #expect(made.withLock { $0.map { $0.competingCalls.withLock { $0 } } } == [0], "no competing call started")
+        #expect(checked.withLock { $0 } == 0, "not even the dry run checked")
+        #expect(Interleavings.PointUnderLock(point: point).point.locksHeld == 1)
+        #expect(
+            Interleavings.PointUnderLock(point: point).description
+                == "the point nestedInner #1, reported with 1 lock held came before the operation left its lock "
+                + "section (nestedInner reports its point while it is still held): a competing call there would wait "
+                + "for the lock forever, and the operation for the call; no competing call was started")
+        // Only the locks asked for: the same operation's points on another lock leave nothing to wait for.
+        #expect(throws: Never.self) {
+            try Interleavings.each(
+                Nested.init, on: ["elsewhere"], operation: { $0.operation() }, competing: { _ in },
+                check: { _, _ in })
+        }
     }
 }
