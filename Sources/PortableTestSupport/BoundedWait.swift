@@ -205,6 +205,31 @@ public func boundedBlockingCall<T: Sendable>(
     try await withBoundedWait(limit, what: what) { try await DedicatedThread.run(work) }
 }
 
+/// `boundedBlockingCall(_:within:_:)` for a synchronous test (an XCTest method): `work` runs on a thread of its own
+/// while the calling thread waits for it, at most `limit`, and its result is returned or its error passed on as it is.
+///
+/// Code under test that takes a lock, run on the test's own thread, hangs the whole of plain `swift test` when a lock
+/// is never released or two threads wait for each other: XCTest has no time limit of its own. Run here, the same bug
+/// fails the test on the deadline with `WaitTimedOut` naming `what`, and the run goes on; the work's thread is left
+/// blocked where it is. XCTest records an assertion `work` makes on its thread against the test that is running.
+@available(*, noasync, message: "blocks its thread: await boundedBlockingCall instead")
+public func boundedBlockingCall<T: Sendable>(
+    _ what: String,
+    within limit: Duration = BoundedWaitLimit.standard,
+    _ work: @escaping @Sendable () throws -> T
+) throws -> T {
+    let outcome = Lock<Result<T, any Error>?>(nil)
+    let ended = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        let result = Result { try work() }
+        outcome.withLock { $0 = result }
+        ended.signal()
+    }
+    try ended.waitBounded(what, within: limit)
+    // Signalled once the outcome is set.
+    return try outcome.withLock { $0 }!.get()
+}
+
 /// Returns once `condition` holds, yielding between its tests, or throws `WaitTimedOut` naming `what` when it has not
 /// within `limit`.
 ///

@@ -1,5 +1,6 @@
 import POILock
 import POITestSupport
+import PortableTestSupport
 import XCTest
 
 @testable import POISockets
@@ -16,17 +17,22 @@ import XCTest
 /// A pipe tells closed from shut down: its read end sees the end of the stream only once the write end is closed,
 /// and shutting a pipe down does nothing. XCTest runs one test at a time in its process, so the descriptor numbers
 /// the system hands out here are not taken by another test meanwhile.
+///
+/// Each test runs the code under test on a thread of its own, waited for with a bound (`boundedBlockingCall`), as the
+/// Swift Testing twins do: a lock never released, or a thread left waiting for another, fails the test naming the
+/// wait in at most 10 s, and plain `swift test` goes on, where on XCTest's own thread it would hang the whole run.
 final class SocketDescriptorXCTests: XCTestCase {
-    private var openEnds: [Int32] = []
+    /// The pipe ends a test keeps, closed at its end.
+    private let openEnds = Lock<[Int32]>([])
 
     override func tearDown() {
-        for end in openEnds { _ = close(end) }
-        openEnds = []
+        for end in openEnds.withLock({ $0 }) { _ = close(end) }
+        openEnds.withLock { $0 = [] }
         super.tearDown()
     }
 
     /// A new pipe; the test closes the ends it keeps (`openEnds`), the descriptor under test the other.
-    private func makePipe() throws -> (read: Int32, write: Int32) {
+    private static func makePipe() throws -> (read: Int32, write: Int32) {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw POSIXError(.EMFILE) }
         return (ends[0], ends[1])
@@ -35,45 +41,52 @@ final class SocketDescriptorXCTests: XCTestCase {
     /// Whether every write end of the pipe whose read end is `read` is closed: the read end hangs up (asked for
     /// `POLLIN`, through the seam: Darwin reports a hang-up only of a descriptor watched for an event, and its profile
     /// here reports it as Darwin does).
-    private func writeEndClosed(_ read: Int32) -> Bool {
+    private static func writeEndClosed(_ read: Int32) -> Bool {
         var pollers = [pollfd(fd: read, events: Int16(POLLIN), revents: 0)]
         return systemPoll(&pollers, 0) == 1 && pollers[0].revents & Int16(POLLHUP) != 0
     }
 
     func testCloseWithNoUserClosesAtOnce() throws {
-        let (read, write) = try makePipe()
-        openEnds.append(read)
-        let descriptor = SocketDescriptor(write)
-        XCTAssertFalse(writeEndClosed(read))
-        descriptor.close()
-        XCTAssertTrue(writeEndClosed(read))
-        XCTAssertTrue(descriptor.isClosed)
+        try boundedBlockingCall("a close with no user") { [openEnds] in
+            let (read, write) = try Self.makePipe()
+            openEnds.withLock { $0.append(read) }
+            let descriptor = SocketDescriptor(write)
+            XCTAssertFalse(Self.writeEndClosed(read))
+            descriptor.close()
+            XCTAssertTrue(Self.writeEndClosed(read))
+            XCTAssertTrue(descriptor.isClosed)
+        }
     }
 
     func testCloseDuringUseClosesWhenTheUserReturns() throws {
-        let (read, write) = try makePipe()
-        openEnds.append(read)
-        let descriptor = SocketDescriptor(write)
-        try descriptor.use { _ in
-            descriptor.close()
-            XCTAssertFalse(writeEndClosed(read), "closed under a thread still using it")
+        try boundedBlockingCall("a close during a use, and the use's return") { [openEnds] in
+            let (read, write) = try Self.makePipe()
+            openEnds.withLock { $0.append(read) }
+            let descriptor = SocketDescriptor(write)
+            try descriptor.use { _ in
+                descriptor.close()
+                XCTAssertFalse(Self.writeEndClosed(read), "closed under a thread still using it")
+            }
+            XCTAssertTrue(Self.writeEndClosed(read), "not closed when its last user returned")
+            XCTAssertThrowsError(try descriptor.use { _ in })
         }
-        XCTAssertTrue(writeEndClosed(read), "not closed when its last user returned")
-        XCTAssertThrowsError(try descriptor.use { _ in })
     }
 
     func testNeverClosesANumberItNoLongerOwns() throws {
-        let (read, write) = try makePipe()
-        openEnds.append(read)
-        var descriptor: SocketDescriptor? = SocketDescriptor(write)
-        try descriptor?.use { _ in descriptor?.close() }
-        // The number is free again: the next pipe gets the lowest free numbers, so one of its ends now has it.
-        let (reusedRead, reusedWrite) = try makePipe()
-        openEnds += [reusedRead, reusedWrite]
-        let reused = [reusedRead, reusedWrite].first { $0 == write }
-        try XCTSkipIf(reused == nil, "the system gave the number \(write) to something else")
-        descriptor = nil
-        XCTAssertNotEqual(fcntl(write, F_GETFD), -1, "the descriptor closed \(write) again, which it no longer owned")
+        try boundedBlockingCall("a close in a use, then the descriptor's end") { [openEnds] in
+            let (read, write) = try Self.makePipe()
+            openEnds.withLock { $0.append(read) }
+            var descriptor: SocketDescriptor? = SocketDescriptor(write)
+            try descriptor?.use { _ in descriptor?.close() }
+            // The number is free again: the next pipe gets the lowest free numbers, so one of its ends now has it.
+            let (reusedRead, reusedWrite) = try Self.makePipe()
+            openEnds.withLock { $0 += [reusedRead, reusedWrite] }
+            let reused = [reusedRead, reusedWrite].first { $0 == write }
+            try XCTSkipIf(reused == nil, "the system gave the number \(write) to something else")
+            descriptor = nil
+            XCTAssertNotEqual(
+                fcntl(write, F_GETFD), -1, "the descriptor closed \(write) again, which it no longer owned")
+        }
     }
 
     /// The write end of a pipe as a descriptor whose closes are counted, and what a use's body saw of it.
@@ -170,6 +183,12 @@ final class SocketDescriptorXCTests: XCTestCase {
     /// at the close's sync point the use leaves, which closes the number, and new socket pairs take it; a wake or a
     /// shutdown made after the close's lock section would land on them (another connection cut, in a server).
     func testCloseUnderAUseMakesEveryEffectBeforeTheNumberIsFreed() throws {
+        try boundedBlockingCall("a close at each point of a use, a connection's and a listener's") {
+            try Self.closeUnderAUse()
+        }
+    }
+
+    private static func closeUnderAUse() throws {
         for listener in [false, true] {
             try Interleavings.each(
                 { try SocketInUse(listener: listener) },
@@ -188,18 +207,20 @@ final class SocketDescriptorXCTests: XCTestCase {
     }
 
     func testCloseAnywhereInAUseClosesOnceAndNeverUnderIt() throws {
-        try Interleavings.each(
-            {
-                let (read, write) = try makePipe()
-                openEnds.append(read)
-                return CountedPipe(read: read, write: write)
-            },
-            on: ["SocketDescriptor.state"], operation: { $0.use() }, competing: { $0.descriptor.close() },
-            check: { pipe, trial in
-                XCTAssertTrue(trial.point == nil || trial.competed, "\(trial): not reached again")
-                XCTAssertEqual(pipe.injector.count(of: .close), trial.point == nil ? 0 : 1, "\(trial)")
-                XCTAssertFalse(pipe.closedUnderTheBody.withLock { $0 }, "\(trial): closed under the use's body")
-                pipe.descriptor.close()
-            })
+        try boundedBlockingCall("a close at each point of a use") { [openEnds] in
+            try Interleavings.each(
+                {
+                    let (read, write) = try Self.makePipe()
+                    openEnds.withLock { $0.append(read) }
+                    return CountedPipe(read: read, write: write)
+                },
+                on: ["SocketDescriptor.state"], operation: { $0.use() }, competing: { $0.descriptor.close() },
+                check: { pipe, trial in
+                    XCTAssertTrue(trial.point == nil || trial.competed, "\(trial): not reached again")
+                    XCTAssertEqual(pipe.injector.count(of: .close), trial.point == nil ? 0 : 1, "\(trial)")
+                    XCTAssertFalse(pipe.closedUnderTheBody.withLock { $0 }, "\(trial): closed under the use's body")
+                    pipe.descriptor.close()
+                })
+        }
     }
 }
