@@ -21,6 +21,7 @@ struct ServerCommandIntegrationTests {
         let (urls, printed) = AsyncStream<String>.makeStream()
         let (stop, stopper) = AsyncStream<Void>.makeStream()
         let command = ServerCommand(output: { printed.yield($0) }, errorOutput: { _ in })
+        // bounded: the server's stop trigger, a stream the test finishes below
         async let status = command.run(["--port", "0"], until: { for await _ in stop {} })
 
         var lines = urls.makeAsyncIterator()

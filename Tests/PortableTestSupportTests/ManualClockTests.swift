@@ -48,7 +48,7 @@ struct ManualClockTests {
         try await late.boundedValue("the end of the 5 s sleeper")
         record.finish()
         var woken: [Int] = []
-        for await value in order { woken.append(value) }
+        for await value in order { woken.append(value) }  // bounded: the test finished the stream above
         #expect(woken == [2, 5])
     }
 

@@ -30,7 +30,7 @@ struct ProgramUnderTestTests {
     static func endless(_ mode: ProgramUnderTest.Mode) -> ProgramUnderTest {
         ProgramUnderTest(executable: URL(fileURLWithPath: "/usr/bin/tail"), variables: [], mode: mode) { _ in
             let (stream, continuation) = AsyncStream<Never>.makeStream()
-            for await _ in stream {}
+            for await _ in stream {}  // bounded: a program that runs until its run is cancelled, as the tests do
             continuation.finish()
             return 0
         }

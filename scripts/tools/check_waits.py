@@ -20,7 +20,10 @@ workshop's):
 - a loop that yields until a state comes (`while count < 1 { await Task.yield() }`), which spins forever when it
   never does (`boundedUntil("what") { count >= 1 }`);
 - an awaited `next()` of an iterator the same file makes (`var arrivals = stream.makeAsyncIterator()`): the code under
-  test reports on the stream, and one that never reports leaves the test waiting (`iterator.boundedNext("what")`).
+  test reports on the stream, and one that never reports leaves the test waiting (`iterator.boundedNext("what")`);
+- a `for await` loop over a stream the same file makes (`let (events, record) = AsyncStream.makeStream(...)`): it
+  waits until the stream is finished, and code under test that never finishes it leaves the test waiting for its
+  time limit (an outsider's bug did: 60 s); the bounded form takes the elements one by one with `boundedNext`.
 
 A wait that is bounded another way says so where it stands: `// bounded: WHY` on its line or the line above (the
 test's own gate that the test itself opens, a wait whose thread the test never joins): on its line or one of the
@@ -41,6 +44,8 @@ UNTIMED_WAIT = re.compile(r"(?<!await )\b[\w.\]\)]+\.wait\(\)")
 BLOCKING = re.compile(r"\.(waitUntilExit|waitUntilStopped|readDataToEndOfFile|readToEnd)\(\)")
 ITERATOR_NEXT = re.compile(r"\bawait\s+(\w+)\.next\(\)")
 ITERATOR_MADE = r"\b(?:let|var)\s+NAME\s*=\s*[\w.]+\.makeAsyncIterator\(\)"
+STREAM_LOOP = re.compile(r"\bfor\s+(?:try\s+)?await\s+[^\n]*?\bin\s+(\w+)\s*\{")
+STREAM_MADE = r"\blet\s*\(\s*NAME\s*,[^\n]*\.makeStream\b"
 TASK_VALUE = re.compile(r"\bawait\s+(\w+)\.value\b")
 TASK_MADE = r"\b(?:let|var)\s+NAME\s*=\s*Task(?:\.detached)?\s*(?:<[^>]*>\s*)?[{(]"
 BOUNDING = re.compile(r"\b(?:withBoundedWait|boundedWait|boundedContinuation|boundedBlockingCall|boundedUntil)\b")
@@ -54,6 +59,7 @@ INSTEAD = {
     "blocking": "boundedWait(\"what\") { ... } (or withBoundedWait in an async test) around it",
     "task value": "task.boundedValue(\"what it waits for\")",
     "stream element": "iterator.boundedNext(\"what it waits for\")",
+    "stream loop": "var iterator = stream.makeAsyncIterator(), then iterator.boundedNext(\"what\") for each element",
     "blocking call": "boundedBlockingCall(\"what it waits for\") { ... }",
     "spin": "try await boundedUntil(\"what it waits for\") { condition }",
 }
@@ -141,6 +147,11 @@ def waits_in(name: str, text: str) -> list[Wait]:
                  if re.search(ITERATOR_MADE.replace("NAME", re.escape(name)), code)}
     if iterators:
         kinds.append(("stream element", re.compile(r"\bawait\s+(?:" + "|".join(sorted(iterators)) + r")\.next\(\)")))
+    streams = {name for name in set(STREAM_LOOP.findall(code))
+               if re.search(STREAM_MADE.replace("NAME", re.escape(name)), code)}
+    if streams:
+        kinds.append(("stream loop", re.compile(r"\bfor\s+(?:try\s+)?await\s+[^\n]*?\bin\s+(?:"
+                                                + "|".join(sorted(streams)) + r")\s*\{")))
     for kind, pattern in kinds:
         for match in pattern.finditer(code):
             if any(start <= match.start() < end for start, end in spans):

@@ -67,6 +67,17 @@ _ = await worker.value
         self.assertIn('(use task.boundedValue("what it waits for"))',
                       str(next(wait for wait in check_waits.waits_in("T.swift", text) if wait.line == 4)))
 
+    def test_a_for_await_loop_counts_only_over_a_stream_the_file_makes(self):
+        text = """let (events, record) = AsyncStream.makeStream(of: String.self)
+for await event in events { seen.append(event) }
+for try await line in process.lines { print(line) }
+for await _ in events {}  // bounded: the test finished the stream above
+var iterator = events.makeAsyncIterator()
+"""
+        found = [(wait.line, wait.kind, wait.said) for wait in check_waits.waits_in("T.swift", text)]
+        self.assertEqual(found, [(2, "stream loop", False), (4, "stream loop", True)])
+        self.assertIn("boundedNext", str(next(wait for wait in check_waits.waits_in("T.swift", text))))
+
     def test_a_blocking_call_and_a_spin_count_unless_a_bounded_helper_holds_them(self):
         text = """async let accepted = BlockingCall.run { listener.accept() == nil }
 while injector.count(of: .accept) < 1 { await Task.yield() }
