@@ -2,7 +2,8 @@
 """The pyramid kit on a package nobody here wrote: a fresh `swift package init --type library`, given three tier
 targets; the kit installed into a fresh virtual environment exactly as chapter 12's install block says; its `pyramid
 init` guesses the tiers, and its report's counts are checked and are the launcher's (scripts/pyramid --package-path,
-the kit run in place) and its own on Swift Build (--build-system swiftbuild); then one test made to fail, and the report must fail and name it with its file:line.
+the kit run in place) and its own on Swift Build (--build-system swiftbuild); then a module of copied bodies (`@_transparent`, `@inlinable`) whose every mutant both engines must
+find killed; then one test made to fail, and the report must fail and name it with its file:line.
 
     scripts/tool kit-fresh-package [--keep]
 
@@ -56,6 +57,30 @@ final class {tier}XCTests: XCTestCase {{
     @Test(.disabled("left for later")) func later() {{}}
 }}
 """
+
+# A module whose bodies its callers compile in (issue 60): `@_transparent` always, `@inlinable` where the optimizer
+# inlines. A mutant of either must be killed by the test in the other module that calls it, in both engines and by the
+# survivors' check: an incremental build that does not compile the tests again runs the body they copied before.
+COPIED = {
+    "Sources/Copied/Arithmetic.swift": """/// The sum, compiled into every caller.
+@_transparent
+public func sum(_ a: Int, _ b: Int) -> Int {
+    a + b
+}
+
+/// The difference, its body available to callers.
+@inlinable
+public func difference(_ a: Int, _ b: Int) -> Int {
+    a - b
+}
+""",
+    "Tests/FreshUnitTests/CopiedTests.swift": """import Copied
+import Testing
+
+@Test func sums() { #expect(sum(2, 3) == 5) }
+@Test func differences() { #expect(difference(5, 3) == 2) }
+""",
+}
 
 FAILING = """import Testing
 
@@ -114,6 +139,41 @@ def add_tiers(package: Path) -> None:
     (package / "Package.swift").write_text(MANIFEST.format(tests="\n".join(entries)))
 
 
+def check_copied_bodies(pyramid: Path, package: Path) -> list[str]:
+    """`COPIED` added to the package (its own git repository), then its mutants run by each engine and the survivors
+    checked: every mutant must be killed. The package is put back as it was after."""
+    manifest = (package / "Package.swift").read_text()
+    try:
+        for name, text in COPIED.items():
+            (package / name).parent.mkdir(parents=True, exist_ok=True)
+            (package / name).write_text(text)
+        (package / "Package.swift").write_text(manifest.replace(
+            '        .target(name: "Fresh"),\n', '        .target(name: "Fresh"),\n        .target(name: "Copied"),\n').replace(
+            f'.testTarget(name: "{TIERS["Unit"]}", dependencies: ["Fresh"])',
+            f'.testTarget(name: "{TIERS["Unit"]}", dependencies: ["Fresh", "Copied"])'))
+        problems = []
+        for engine in ("rebuild", "schemata"):
+            report = package / f"mutants-{engine}.json"
+            ran = run([str(pyramid), "mutants", "--module", "Copied", "--engine", engine, "--verify-survivors", "10",
+                       "--json", str(report)], package, check=False)
+            lines = ran.stdout.strip().splitlines()
+            print("\n".join(line for line in lines if "score:" in line or "building:" in line))
+            if ran.returncode != 0 or not report.exists():
+                problems.append(f"mutants --engine {engine} exited {ran.returncode}:\n{ran.stdout[-2000:]}{ran.stderr}")
+                continue
+            mutants = json.loads(report.read_text()).get("mutants", [])
+            alive = [f"{m.get('file')}:{m.get('line')} {m.get('operator')}" for m in mutants
+                     if m.get("status") != "killed"]
+            if not mutants or alive:
+                problems.append(f"mutants --engine {engine}: of {len(mutants)} mutants of the copied bodies, not "
+                                f"killed: {alive}")
+        return problems
+    finally:
+        (package / "Package.swift").write_text(manifest)
+        shutil.rmtree(package / "Sources" / "Copied", ignore_errors=True)
+        (package / "Tests" / TIERS["Unit"] / "CopiedTests.swift").unlink(missing_ok=True)
+
+
 def check_counts(report: dict, expected: dict[str, dict]) -> list[str]:
     """Where the report's tiers differ from the expected counts, one sentence each."""
     problems = []
@@ -160,6 +220,9 @@ def main(arguments: list[str]) -> int:
                     ("the installed command on Swift Build", [str(pyramid), "--build-system", "swiftbuild"], package)]):
                 print(f"== {said} on the same package: the same report", flush=True)
                 problems += same_run(said, command, cwd, reference, folder / f"other-{index}.json")
+        print("== a module whose bodies its callers compile in: every mutant killed by both engines", flush=True)
+        run(["git", "init", "-q"], package)
+        problems += check_copied_bodies(pyramid, package)
         print("== one test made to fail (Integration): the report must fail and name it", flush=True)
         broken = package / "Tests" / TIERS["Integration"] / "BrokenTests.swift"
         broken.write_text(FAILING)

@@ -38,7 +38,7 @@ def tier_name(target: str) -> str:
     return name or target
 
 
-def _dependencies(target: dict) -> set[str]:
+def dependency_names(target: dict) -> set[str]:
     """The names a target of dump-package's JSON depends on: targets, products, by name."""
     names = set()
     for dependency in target.get("dependencies", []):
@@ -133,7 +133,7 @@ def declarations(target: dict, root: Path | None, off: set[str]) -> Declarations
 def launches(target: dict, executables: set[str], programs: list[str], root: Path | None) -> str | None:
     """Why test `target` launches the package's programs, or None: it depends on an executable, or its sources name a
     program in a string literal."""
-    depended = sorted(_dependencies(target) & executables)
+    depended = sorted(dependency_names(target) & executables)
     if depended:
         return f"it depends on {', '.join(depended)}"
     if root is None or not programs:
