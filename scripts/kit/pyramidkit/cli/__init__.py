@@ -49,7 +49,7 @@ def _init(arguments: list[str], prog: str) -> int:
 def _coverage(arguments: list[str], prog: str) -> int:
     from pyramidkit.cli import run
 
-    return run.main(["--coverage", *arguments], prog)
+    return run.main(["--coverage", *arguments], prog, verb="coverage")
 
 
 def _mutants(arguments: list[str], prog: str) -> int:

@@ -149,11 +149,11 @@ def printed(report: dict, quiet: bool, coverage: bool) -> str:
     return text + ("\n\n" + tier_coverage.text(report) if coverage else "")
 
 
-def main(arguments: list[str], prog: str = "pyramid run") -> int:
-    """The verb: `run` (and `coverage`, `init`); a build whose products or tests cannot be found or listed
-    (layout.LayoutError, listing.ListingError among them) is said and exits 2."""
+def main(arguments: list[str], prog: str = "pyramid run", verb: str = "run") -> int:
+    """The verb: `run` (and `coverage`, `init`: `verb` says which, for the help); a build whose products or tests
+    cannot be found or listed (layout.LayoutError, listing.ListingError among them) is said and exits 2."""
     try:
-        return _main(arguments, prog)
+        return _main(arguments, prog, verb)
     except layout.LayoutError as error:
         print(f"pyramid: {error}", file=sys.stderr)
         return error.status
@@ -317,11 +317,18 @@ def _said(options: argparse.Namespace, package: kit_config.Config, report: dict,
     return 0 if report["passed"] and not docs_problems and not differences else 1
 
 
-def _parser(prog: str, package: kit_config.Config | None) -> argparse.ArgumentParser:
-    """run's options; with the package's tiers and budgets when there is one (`--help` needs none)."""
+COVERAGE_DESCRIPTION = (f"Runs the test pyramid one tier at a time on a build instrumented for coverage (in "
+                        f"{COVERAGE_FOLDER}/, beside the package's own build), and reports which lines of each "
+                        "module each tier runs: a table of tier by module, and line by line in the HTML page. No "
+                        "budgets: an instrumented build is slower. `run --coverage` is the same.")
+
+
+def _parser(prog: str, package: kit_config.Config | None, verb: str = "run") -> argparse.ArgumentParser:
+    """run's options (or coverage's, which has its own words and no --coverage or --init of its own to offer); with
+    the package's tiers and budgets when there is one (`--help` needs none)."""
     parser = argparse.ArgumentParser(
         prog=prog,
-        description=__doc__.splitlines()[0],
+        description=COVERAGE_DESCRIPTION if verb == "coverage" else __doc__.splitlines()[0],
         epilog=f"Every test must end. A tier's run is taken to hang after {HANG_FACTOR} x the tier's budget + "
         f"{HANG_MARGIN:g} s (maxTierSeconds in the budgets), one test after {HANG_FACTOR} x its own budget + "
         f"{HANG_MARGIN:g} s (maxSecondsPerTest, or its exception), counted from its 'started' line"
@@ -335,7 +342,8 @@ def _parser(prog: str, package: kit_config.Config | None) -> argparse.ArgumentPa
                         help="the package to run (its root holds pyramid.json; default: the package the current "
                              "folder is in)")
     parser.add_argument("--init", action="store_true",
-                        help="write a starter pyramid.json from `swift package dump-package` and say what it guessed")
+                        help=argparse.SUPPRESS if verb == "coverage" else
+                        "write a starter pyramid.json from `swift package dump-package` and say what it guessed")
     parser.add_argument("--tier", choices=package.names if package else None, action="append",
                         help="run only this tier (repeatable)" + ("" if package else ": one of pyramid.json's tiers"))
     parser.add_argument("--filter", metavar="PATTERN",
@@ -375,7 +383,9 @@ def _parser(prog: str, package: kit_config.Config | None) -> argparse.ArgumentPa
     parser.add_argument(
         "--coverage",
         action="store_true",
-        help=f"line coverage per tier and module, on an instrumented build in {COVERAGE_FOLDER}/ (no budgets)",
+        help=argparse.SUPPRESS if verb == "coverage" else
+        f"line coverage per tier and module, on an instrumented build in {COVERAGE_FOLDER}/ (no budgets; the "
+        "`coverage` verb)",
     )
     figures_group = parser.add_mutually_exclusive_group()
     figures_group.add_argument(
@@ -390,7 +400,7 @@ def _parser(prog: str, package: kit_config.Config | None) -> argparse.ArgumentPa
     return parser
 
 
-def _main(arguments: list[str], prog: str) -> int:
+def _main(arguments: list[str], prog: str, verb: str = "run") -> int:
     asks_help = any(argument in ("-h", "--help") for argument in arguments)
     try:
         root = package_path(arguments)
@@ -402,7 +412,7 @@ def _main(arguments: list[str], prog: str) -> int:
             print(f"pyramid: {error}", file=sys.stderr)
             return 2
         package = None
-    parser = _parser(prog, package)
+    parser = _parser(prog, package, verb)
     options, extra = parser.parse_known_args(arguments)
     assert package is not None, "without a package only --help gets here, and argparse exits after it"
     _check_options(parser, options)
@@ -423,6 +433,8 @@ def _main(arguments: list[str], prog: str) -> int:
     coverage_scratch = package.root / COVERAGE_FOLDER
     extra = [*extra, *layout.system_arguments(options.build_system)]
     build_extra = ["--enable-code-coverage", "--scratch-path", str(coverage_scratch)] if options.coverage else []
+    if options.coverage and not options.skip_build:
+        layout.own_folder(coverage_scratch)
     build_seconds = build(package, [*layout.system_arguments(options.build_system), *build_extra]) \
         if not options.skip_build else None
     try:

@@ -153,14 +153,18 @@ def text(coverage: dict) -> str:
     modules = sorted({module for table in coverage["coverage"].values() for module in table})
     width = max([len("module")] + [len(module) for module in modules])
     lines = ["Line coverage by tier (instrumented build; budgets do not apply):", ""]
-    lines.append("  " + "module".ljust(width) + "".join(f"{tier:>14}" for tier in tiers) + f"{'lines':>8}")
+    # Each tier's column as wide as its name and a space, at least 14: names longer than a cell ran into each other
+    # ("ComplexIntegerUtilities", swift-numerics' two tiers).
+    columns = [max(14, len(tier) + 2) for tier in tiers]
+    lines.append("  " + "module".ljust(width) + "".join(f"{tier:>{column}}" for tier, column in zip(tiers, columns))
+                 + f"{'lines':>8}")
     for module in modules:
         cells = []
         total = 0
-        for tier in tiers:
+        for tier, column in zip(tiers, columns):
             entry = coverage["coverage"][tier].get(module, {"covered": 0, "lines": 0})
             total = entry["lines"]
-            cells.append(f"{percent(entry):>5} ({entry['covered']:>3})".rjust(14))
+            cells.append(f"{percent(entry):>5} ({entry['covered']:>3})".rjust(column))
         lines.append("  " + module.ljust(width) + "".join(cells) + f"{total:>8}")
     if coverage.get("onlyLaunching"):
         count = sum(len(expand(r)) for r in coverage["onlyLaunching"].values())

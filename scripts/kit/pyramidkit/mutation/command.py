@@ -100,10 +100,12 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                         help="write the run's tables into the docs (pyramid.json's docs) that hold <!-- mutants:KEY --> "
                              "blocks (a full run only)")
     parser.add_argument("--engine", choices=["auto", "schemata", "rebuild"], default="auto",
-                        help="compile every mutant in once (schemata) or rebuild for each mutant; auto (the default) "
-                             "takes the schemata, compiled below "
-                             f"{SCHEMATA_FROM} mutants into the scratch copy check-claims keeps built (incrementally), "
-                             "from it into a copy of their own")
+                        help="how mutants are built: schemata compiles every mutant into one build, each switched "
+                             "on in turn as the tests run (fast); rebuild builds the package again for each mutant "
+                             "(slow, the reference); auto (the default) takes the schemata, built below "
+                             f"{SCHEMATA_FROM} mutants in the kit's kept copy of the package (.build-mutants/tree, "
+                             "rebuilt only where it changed) and from that many on in a copy of their own "
+                             "(.build-mutants/schemata)")
     parser.add_argument("--build-system", choices=layout.BUILD_SYSTEMS, default=layout.NATIVE,
                         help="SwiftPM's build system for the scratch copies' builds and test binaries (default native)")
     parser.add_argument("--jobs", type=whole_number, metavar="N",
@@ -185,6 +187,7 @@ def main(arguments: list[str], prog: str = "pyramid mutants") -> int:
         progress(f"mutants: --verify-survivors: {verification['checked']} survivors checked by a whole run each "
                  f"({verification['seconds']:.0f} s), every one survived again" if verification["checked"] else
                  "mutants: --verify-survivors: the run called no mutant surviving, so none was checked")
+    progress(f"mutants: disk: {layout.disk_use(package.root)}")
     return status
 
 

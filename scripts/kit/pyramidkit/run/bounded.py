@@ -223,12 +223,14 @@ def become_subreaper() -> None:
             ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
 
 
-def run_to_the_end(command: list[str], cwd: Path | str) -> subprocess.CompletedProcess:
+def run_to_the_end(command: list[str], cwd: Path | str, environment: dict[str, str] | None = None
+                   ) -> subprocess.CompletedProcess:
     """`command` run to its end, its output and errors in one text (a build's): as `subprocess.run`, but when this
     process is stopped meanwhile (Ctrl-C, or SIGTERM, which the kit's command turns into SystemExit), the command is
-    stopped with every process it started (a build's compilers would go on without it), and the stop goes on."""
+    stopped with every process it started (a build's compilers would go on without it), and the stop goes on.
+    `environment` replaces this process's for the command when given."""
     with subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                          start_new_session=True) as process:
+                          start_new_session=True, env=environment) as process:
         try:
             output, _ = process.communicate()
         except BaseException:

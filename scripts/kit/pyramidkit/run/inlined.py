@@ -16,6 +16,7 @@ targets and their dependencies come from `swift package dump-package`, read once
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from pathlib import Path
 
 from pyramidkit.run import starter
@@ -79,3 +80,27 @@ class Targets:
             folder = root / self.folders[name]
             files += sorted(folder.rglob("*.swift")) if folder.is_dir() else []
         return files
+
+
+class CopiedBodies:
+    """The files a copy's build must compile again for the bodies its written files hold, the copy's targets read
+    (dump-package) the first time a written file holds one."""
+
+    def __init__(self, tree: Path) -> None:
+        self.tree = tree
+        self._targets: Targets | None = None
+
+    def callers(self, written: Iterable[Path]) -> list[Path]:
+        """Every Swift file of the targets that depend on the target of a file of `written` that may hold a copied
+        body, but those of `written` themselves."""
+        written = set(written)
+        holding = sorted(path for path in written if path.suffix == ".swift" and path.is_file()
+                         and copied_elsewhere(path.read_text(errors="replace")))
+        if not holding:
+            return []
+        if self._targets is None:
+            self._targets = Targets.of(starter.dump_package(self.tree))
+        found: set[Path] = set()
+        for path in holding:
+            found.update(self._targets.to_compile_again(str(path.relative_to(self.tree)), self.tree))
+        return sorted(found - written)

@@ -59,6 +59,7 @@ import dataclasses
 import functools
 import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -129,6 +130,50 @@ class Build:
     def build_command(self) -> str:
         """What builds the tests of this build, for an error to say."""
         return " ".join(["swift", "build", "--build-tests", *self.arguments()])
+
+
+# The ignore file of each folder the kit writes in a package: `git add .` leaves the folder out, with no line in the
+# package's own .gitignore.
+IGNORE_ALL = "# The pyramid kit's folder (builds, copies, reports): nothing in it is the package's.\n*\n"
+
+
+def own_folder(folder: Path) -> Path:
+    """Makes `folder`, one the kit writes in a package (.build-coverage, .build-mutants), with an ignore file of its
+    own in it, so that git leaves it out (150 to 180 MB together on swift-numerics were one `git add .` away from a
+    commit); returns it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    ignore = folder / ".gitignore"
+    if not ignore.exists():
+        ignore.write_text(IGNORE_ALL)
+    return folder
+
+
+# The folders the kit writes in a package, each ignoring itself (own_folder).
+KIT_FOLDERS = (".build-mutants", ".build-coverage")
+
+
+def disk_use(root: Path) -> str:
+    """What the kit's folders in the package at `root` hold on disk, for the end of a run: `.build-mutants 100 MB,
+    .build-coverage 48 MB (the kit's, ignored by git: delete them to free the space)`."""
+    sizes = []
+    for name in KIT_FOLDERS:
+        folder = root / name
+        if folder.is_dir():
+            total = sum(entry.stat(follow_symlinks=False).st_size for entry in folder.rglob("*")
+                        if entry.is_file() and not entry.is_symlink())
+            sizes.append(f"{name} {total / 1e6:.0f} MB")
+    return (", ".join(sizes) + " (the kit's, ignored by git: delete them to free the space)") if sizes else "nothing"
+
+
+def build_environment(folder: Path) -> dict[str, str]:
+    """This process's environment with TMPDIR in `folder`/tmp, emptied first, for a build into one of the kit's folders:
+    SwiftPM writes a lock file for each build folder in the temporary folder, named after the folder's path, and
+    leaves it there with a few empty `TemporaryDirectory.*` folders (6.3.1: two lock files and six folders a build),
+    which in /tmp outlived every run; here they go with the kit's folder."""
+    temporary = folder / "tmp"
+    shutil.rmtree(temporary, ignore_errors=True)
+    temporary.mkdir(parents=True, exist_ok=True)
+    return {**os.environ, "TMPDIR": str(temporary)}
 
 
 def system_arguments(system: str) -> list[str]:

@@ -64,11 +64,14 @@ def build(package: kit_config.Config, extra: list[str] | None = None) -> float:
     command = ["swift", "build", "--build-tests", *(extra or [])]
     progress(f"== build ({' '.join(command)})")
     start = time.monotonic()
-    completed = bounded.run_to_the_end(command, package.root)
+    # A build into a folder of its own (--coverage's) keeps SwiftPM's temporary files there.
+    scratch_path = layout.Build.of(extra or []).scratch_path
+    environment = layout.build_environment(package.root / scratch_path) if scratch_path else None
+    completed = bounded.run_to_the_end(command, package.root, environment)
     if completed.returncode != 0 and layout.build_system_crashed(completed.stdout):
         progress("   the build system itself crashed (swift-package's crash report; Swift Build in 6.3.1 does, now "
                  "and then, before it builds anything): building once more")
-        completed = bounded.run_to_the_end(command, package.root)
+        completed = bounded.run_to_the_end(command, package.root, environment)
     seconds = time.monotonic() - start
     output = completed.stdout
     if completed.returncode != 0:

@@ -49,7 +49,7 @@ class VerbTests(unittest.TestCase):
         from pyramidkit.cli import run
         with mock.patch.object(run, "main", return_value=0) as main:
             cli._coverage(["--tier", "Unit"], "pyramid coverage")
-        main.assert_called_once_with(["--coverage", "--tier", "Unit"], "pyramid coverage")
+        main.assert_called_once_with(["--coverage", "--tier", "Unit"], "pyramid coverage", verb="coverage")
 
     def test_init_and_the_old_init_flag_write_a_starter(self):
         from pyramidkit.cli import run
@@ -79,6 +79,18 @@ class VerbTests(unittest.TestCase):
         status, out, _ = call(["version", "--help"])
         self.assertEqual((status, out.splitlines()[0]), (0, "usage: pyramid version"))
         self.assertEqual(call(["version", "x"])[0], 2)
+
+    def test_coverage_has_its_own_help_without_the_options_that_are_runs_alone(self):
+        with tempfile.TemporaryDirectory() as folder, contextlib.chdir(folder):
+            coverage = call(["coverage", "--help"])
+            run = call(["run", "--help"])
+        self.assertEqual((coverage[0], run[0]), (0, 0))
+        self.assertIn("instrumented for coverage", coverage[1])
+        self.assertNotIn("instrumented for coverage", run[1])
+        for option in ("[--coverage]", "[--init]", "--init  "):
+            self.assertNotIn(option, coverage[1])
+        self.assertIn("[--coverage]", run[1])
+        self.assertIn("[--init]", run[1])
 
     def test_the_usage_lists_every_verb_and_the_shared_options(self):
         for arguments in (["--help"], ["-h"], ["help"]):

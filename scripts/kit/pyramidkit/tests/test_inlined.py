@@ -58,7 +58,7 @@ class BuildTests(unittest.TestCase):
         """What a build of `copy` would find written: the files it stamped, relative to the copy."""
         stamped: list[str] = []
         with mock.patch.object(scratch, "stamp", lambda path, seen: stamped.append(str(path.relative_to(copy.tree)))), \
-                mock.patch.object(scratch.starter, "dump_package", return_value=DUMP) as dumped, \
+                mock.patch.object(inlined.starter, "dump_package", return_value=DUMP) as dumped, \
                 mock.patch.object(scratch.bounded, "run_to_the_end") as ran, \
                 mock.patch.object(scratch.bounded, "reap_orphans"):
             ran.return_value = mock.Mock(returncode=0, stdout="")

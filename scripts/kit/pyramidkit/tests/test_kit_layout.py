@@ -579,3 +579,33 @@ class ShardedRunTests(FakeSwiftTestCase):
         code, said = self.run_main("--shard", "3/2")
         self.assertEqual(code, 2)
         self.assertIn("K is from 1 to 2", said)
+
+
+class OwnFolderTests(unittest.TestCase):
+    def test_a_kit_folder_ignores_itself_and_keeps_an_ignore_file_someone_changed(self):
+        import subprocess
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as folder:
+            root = Path(folder)
+            subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+            (root / "Package.swift").write_text("// the package's\n")
+            made = layout.own_folder(root / ".build-mutants")
+            (made / "tree" / "Sources").mkdir(parents=True)
+            (made / "tree" / "Sources" / "A.swift").write_text("let a = 1\n")
+            status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=root,
+                                    capture_output=True, text=True, check=True).stdout
+            self.assertEqual(status.splitlines(), ["?? Package.swift"])
+            (made / ".gitignore").write_text("*\n!keep\n")
+            layout.own_folder(made)
+            self.assertEqual((made / ".gitignore").read_text(), "*\n!keep\n")
+
+    def test_the_disk_the_kits_folders_use_is_said_with_how_to_free_it(self):
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as folder:
+            root = Path(folder)
+            self.assertEqual(layout.disk_use(root), "nothing")
+            (layout.own_folder(root / ".build-mutants") / "big").write_bytes(b"x" * 3_000_000)
+            self.assertEqual(layout.disk_use(root), ".build-mutants 3 MB (the kit's, ignored by git: delete them to "
+                                                    "free the space)")

@@ -114,3 +114,15 @@ class CoverageTests(unittest.TestCase):
                 (path / name).write_text("x")
             coverage.clear_profiles(path)
             self.assertEqual(sorted(p.name for p in path.iterdir()), ["keep.txt"])
+
+
+class TextTests(unittest.TestCase):
+    def test_tier_names_longer_than_a_cell_stay_apart_in_the_header(self):
+        report = {"coverage": {"ComplexTests": {"Core": {"covered": 3, "lines": 4}},
+                               "IntegerUtilitiesTests": {"Core": {"covered": 1, "lines": 4}}},
+                  "unreached": {}, "unreachedLines": 0}
+        header = coverage.text(report).splitlines()[2]
+        self.assertEqual(header.split(), ["module", "ComplexTests", "IntegerUtilitiesTests", "lines"])
+        row = coverage.text(report).splitlines()[3]
+        self.assertEqual(row.split(), ["Core", "75%", "(", "3)", "25%", "(", "1)", "4"])
+        self.assertEqual(len(header), len(row), "each cell under its tier's name")
