@@ -119,8 +119,9 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                              "(each tier whole)")
     parser.add_argument("--verify-survivors", type=whole_number, metavar="N",
                         help="after the run, check up to N of the mutants it called surviving (the first N in the "
-                             "report's order): each built alone into the scratch copy, every tier run whole, no "
-                             "narrowing; one a test kills is the kit's mistake, named with the test (exit 3)")
+                             "report's order): each built alone into the scratch copy, every tier that can run its "
+                             "line (by coverage, and every tier that launches the programs) run whole, no narrowing "
+                             "to tests; one a test kills is the kit's mistake, named with the test (exit 3)")
     parser.add_argument("--report", metavar="FILE",
                         help="read a run's JSON report instead of running, and print, write or update from it")
     return parser
@@ -345,7 +346,8 @@ def _run(options: argparse.Namespace, package: MutatedPackage, chosen: Chosen) -
                              "ranAgain": "timed out with no test running"}
                 record(index, entry)
         if options.verify_survivors:
-            verification = verify_survivors(engine, mutants, results, package.tiers, options.verify_survivors)
+            verification = verify_survivors(engine, mutants, results, package.tiers, options.verify_survivors,
+                                            reached, package.config.launching)
     except KeyboardInterrupt:
         progress("   interrupted: the scratch copy is restored, the report covers the mutants run so far")
     engine.finish()
@@ -360,21 +362,34 @@ def _run(options: argparse.Namespace, package: MutatedPackage, chosen: Chosen) -
     return report
 
 
-def verify_survivors(engine: Engine, mutants: list, results: dict[int, dict], tiers: Sequence[str], most: int) -> dict:
+def checked_tiers(mutant, tiers: Sequence[str], reached, launching: frozenset[str] = frozenset()) -> list[str]:
+    """The tiers --verify-survivors runs whole against `mutant`: those coverage says run its line (every tier when it
+    knows nothing of the line) and those that launch the package's programs, whose coverage is never complete; in the
+    tiers' order. A tier that never reaches the module cannot kill the mutant: running it whole made checking ten
+    survivors of swift-numerics cost ten times the run (issue 60)."""
+    reaching = set(tiers_reaching(mutant, reached, tiers))
+    return [tier for tier in tiers if tier in reaching or tier in launching]
+
+
+def verify_survivors(engine: Engine, mutants: list, results: dict[int, dict], tiers: Sequence[str], most: int,
+                     reached=None, launching: frozenset[str] = frozenset()) -> dict:
     """Checks up to `most` of the run's survivors, the first in the report's order, as a whole run judges them
-    (Engine.verify): each entry gets "verified" (what that run found); the summary lists the survivors a test killed
-    there, the kit's wrong verdicts, which the command turns into a KitFault after the reports are written."""
+    (Engine.verify): each built alone, every tier that can reach its line run whole (`checked_tiers`); each entry gets
+    "verified" (what that run found); the summary lists the survivors a test killed there, the kit's wrong verdicts,
+    which the command turns into a KitFault after the reports are written."""
     survivors = [index for index in sorted(results) if results[index]["status"] == "survived"][:most]
     progress(f"== --verify-survivors {most}: {len(survivors)} of the run's "
              f"{sum(1 for entry in results.values() if entry['status'] == 'survived')} survivors, each built alone, "
-             "every tier run whole")
+             "every tier that can reach its line run whole")
     started = time.monotonic()
-    if survivors:
-        engine.ensure_limits(tiers)  # every tier runs whole: those no mutant's line reached are measured now
+    plans = {index: checked_tiers(mutants[index], tiers, reached, launching) for index in survivors}
+    needed = [tier for tier in tiers if any(tier in plan for plan in plans.values())]
+    if needed:
+        engine.ensure_limits(needed)  # those no mutant's line reached in the run are measured now
     wrong = []
     for index in survivors:
         mutant, entry = mutants[index], results[index]
-        checked = engine.verify(mutant, tiers)
+        checked = engine.verify(mutant, plans[index])
         entry["verified"] = {key: checked[key] for key in ("status", "killed_by", "killedBy", "seconds")
                              if checked.get(key) is not None}
         where = f"{mutant.file}:{mutant.line} {mutant.operator}"

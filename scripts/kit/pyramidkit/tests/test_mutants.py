@@ -829,6 +829,29 @@ class VerifySurvivorsTests(unittest.TestCase):
                          "alone found; the kit's verdict was wrong:\n  Sources/A/a.swift:3 equality: killed by "
                          "EndToEnd: EndToEndTests.Launch/run()")
 
+    def test_each_survivor_is_checked_by_the_tiers_that_reach_its_line_and_those_that_launch_programs(self):
+        found, results = self.results()
+        asked = []
+
+        class Runner:
+            def ensure_limits(self, tiers):
+                asked.append(("limits", tuple(tiers)))
+
+            def verify(self, mutant, tiers):
+                asked.append((mutant.line, tuple(tiers)))
+                return {"status": "survived", "killed_by": None, "seconds": {}}
+
+        # Line 1 run by Unit only, line 3 by no tier, line 4 not counted by the instrumentation (every tier).
+        reached = {"executable": {"Sources/A/a.swift": {1, 3}}, "Unit": {"Sources/A/a.swift": {1}},
+                   "Integration": {"Sources/A/a.swift": set()}, "EndToEnd": {}}
+        tiers = ["Unit", "Integration", "EndToEnd"]
+        with contextlib.redirect_stderr(io.StringIO()):
+            command.verify_survivors(Runner(), found, results, tiers, 3, reached, frozenset({"EndToEnd"}))
+        self.assertEqual(asked, [("limits", ("Unit", "Integration", "EndToEnd")), (1, ("Unit", "EndToEnd")),
+                                 (3, ("EndToEnd",)), (4, ("Unit", "Integration", "EndToEnd"))])
+        self.assertEqual(command.checked_tiers(found[2], tiers, reached), [], "no tier runs it, none launches")
+        self.assertEqual(command.checked_tiers(found[0], tiers, None), tiers, "nothing known: every tier")
+
     def test_one_that_does_not_compile_alone_is_a_wrong_verdict_too_and_none_wrong_is_no_fault(self):
         found, results = self.results()
 
