@@ -103,6 +103,7 @@ COMPUTED = re.compile(r"^\s*(?:(?:public|internal|private|fileprivate|package|st
 def _default_bodies(file: str, lines: list[str], codes: list[str], compiled: set[int]) -> list[Mutant]:
     found = []
     joined = "\n".join(codes)
+    original = "\n".join(lines)
     line_starts = [0]
     for code in codes:
         line_starts.append(line_starts[-1] + len(code) + 1)
@@ -122,11 +123,15 @@ def _default_bodies(file: str, lines: list[str], codes: list[str], compiled: set
             continue  # a generic parameter has no empty value to write
         if returned is None:
             inserted = " return;"  # the body emptied: what follows is never run
+            if _body_text(joined, brace, original) in ("", "return"):
+                continue  # empty already
         else:
             value = empty_value(returned)
             if value is None:
                 continue
             inserted = f" return {value};"
+            if _body_text(joined, brace, original) in (value, f"return {value}"):
+                continue  # the body returns that value already: the mutant would be the code itself
         found.append(Mutant(file, number, "default-body", line, line[:column] + inserted + line[column:], column, 0))
     for number, code in enumerate(codes, start=1):
         computed = COMPUTED.match(code)
@@ -139,9 +144,23 @@ def _default_bodies(file: str, lines: list[str], codes: list[str], compiled: set
             continue
         line = lines[number - 1]
         column = code.rstrip().rfind("{") + 1
+        if _body_text(joined, line_starts[number - 1] + column - 1, original) in (value, f"return {value}"):
+            continue  # the property's value already
         found.append(Mutant(file, number, "default-body", line,
                             line[:column] + f" return {value};" + line[column:], column, 0))
     return found
+
+
+def _body_text(code: str, brace: int, text: str) -> str:
+    """What the body whose `{` is at `brace` holds in `text` (whose code, comments and strings blanked, is `code`:
+    the same columns), between its braces, its whitespace folded to single spaces; a comment in it keeps the body
+    from reading as a bare value."""
+    depth = 0
+    for index in range(brace, len(code)):
+        depth += {"{": 1, "}": -1}.get(code[index], 0)
+        if depth == 0:
+            return " ".join(text[brace + 1:index].split())
+    return ""
 
 
 def _body_start(code: str, start: int) -> int | None:

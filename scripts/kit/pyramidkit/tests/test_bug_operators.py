@@ -27,6 +27,15 @@ class DefaultBodyTests(unittest.TestCase):
             with self.subTest(source=source):
                 self.assertEqual(mutations(source, "default-body"), [expected])
 
+    def test_no_mutant_that_is_the_code_itself(self):
+        # swift-numerics' AlgebraicField.swift:115 had `return nil;` put before a body that returns nil.
+        for source in ("func f() -> Int? {\n  nil\n}", "func f() -> Int? {\n  return nil\n}",
+                       "func f() -> Int {\n  return   0\n}", "func stop() {\n}", "func stop() {\n  return\n}",
+                       "var count: Int {\n  0\n}", 'var name: String {\n  ""\n}'):
+            with self.subTest(source=source):
+                self.assertEqual(mutations(source, "default-body"), [])
+        self.assertEqual(mutations("func f() -> Int? {\n  nil ?? 1\n}", "default-body"), ["func f() -> Int? { return nil;"])
+
     def test_a_body_that_returns_nothing_is_emptied(self):
         self.assertEqual(mutations("func stop() {\n  close()\n}", "default-body"), ["func stop() { return;"])
 
