@@ -1,4 +1,4 @@
-"""A starter pyramid.json, guessed from `swift package dump-package`: what `scripts/pyramid init` writes.
+"""A starter pyramid.json, guessed from `swift package dump-package`: what `pyramid init` writes.
 
 Tiers are guessed from the test targets' names: a name with `Unit` is the Unit tier's, with `Integration` the
 Integration tier's, with `EndToEnd` or `E2E` the EndToEnd tier's; every other test target is a tier of its own,
@@ -130,6 +130,76 @@ def declarations(target: dict, root: Path | None, off: set[str]) -> Declarations
     return found
 
 
+# A test library's import: what tells a target that helps the tests (swift-log's _TestSupport, a package's own
+# fakes) from the library under test, which is used only by the tests too in a package of one library.
+IMPORTS_A_TEST_LIBRARY = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:public\s+|internal\s+|package\s+)?"
+                                    r"import\s+(?:XCTest|Testing)\b", re.MULTILINE)
+
+
+def support_targets(dump: dict, root: Path | None) -> dict[str, str]:
+    """The targets that help the tests rather than being tested, each with why: a library target (not a test, not a
+    program) that only test targets and other such targets depend on, and whose name starts with `_` or whose
+    sources import XCTest or Testing (or that depends on another such target). Coverage and mutants leave them out
+    by default: in swift-log, `_TestSupport` held 316 of the 1,004 mutants a run would make."""
+    targets = {target["name"]: target for target in dump.get("targets", []) if isinstance(target, dict)}
+    dependents: dict[str, set[str]] = {name: set() for name in targets}
+    for name, target in targets.items():
+        for needed in dependency_names(target) & set(targets):
+            dependents[needed].add(name)
+    tests = {name for name, target in targets.items() if target.get("type") == "test"}
+
+    def imports_a_test_library(target: dict) -> bool:
+        folder = root / (target.get("path") or f"Sources/{target['name']}") if root is not None else None
+        return folder is not None and folder.is_dir() and any(
+            IMPORTS_A_TEST_LIBRARY.search(path.read_text(errors="replace")) for path in sorted(folder.rglob("*.swift")))
+
+    # The targets only tests use, directly or through other such targets: all regular targets with a dependent, less
+    # those one of whose dependents is neither a test nor still among them, until none is taken out.
+    only_tests = {name for name, target in targets.items() if target.get("type") == "regular" and dependents[name]}
+    changed = True
+    while changed:
+        kept = {name for name in only_tests if dependents[name] <= tests | only_tests}
+        changed, only_tests = kept != only_tests, kept
+    found: dict[str, str] = {}
+    for name in sorted(only_tests):
+        if name.startswith("_"):
+            found[name] = "only tests use it and its name starts with _"
+        elif imports_a_test_library(targets[name]):
+            found[name] = "only tests use it and its sources import XCTest or Testing"
+    changed = True
+    while changed:  # what builds on a support target helps the tests too
+        changed = False
+        for name in sorted(only_tests - set(found)):
+            helped = dependency_names(targets[name]) & set(found)
+            if helped:
+                found[name] = f"only tests use it and it builds on {', '.join(sorted(helped))}"
+                changed = True
+    return found
+
+
+def module_of(target: dict) -> str | None:
+    """The module name the kit gives `target` (its folder under Sources/), or None for one outside Sources/."""
+    path = target.get("path") or f"Sources/{target['name']}"
+    parts = Path(path).parts
+    return parts[1] if len(parts) >= 2 and parts[0] == "Sources" else None
+
+
+def upside_down(order: list[str], declared: dict[str, int]) -> list[str]:
+    """A warning for each tier that declares more tests than every tier below it (`order` base first; `declared`,
+    the test declarations read in each tier's sources: XCTest cases and methods, @Test and @Suite): a pyramid drawn
+    upside down, which the order guessed from the names does not fix by itself. A small tier of its own between two
+    large ones is no warning."""
+    warnings = []
+    for index, upper in enumerate(order[1:], start=1):
+        widest = max(order[:index], key=lambda tier: declared[tier])
+        if declared[upper] > declared[widest]:
+            warnings.append(f"warning: {upper} declares more tests ({declared[upper]}) than any tier below it "
+                            f"({widest}: {declared[widest]}): the pyramid as guessed stands on its point; if the names "
+                            "mislead, reorder the tiers in pyramid.json, base first, or move the tests to the tier "
+                            "they belong to")
+    return warnings
+
+
 def launches(target: dict, executables: set[str], programs: list[str], root: Path | None) -> str | None:
     """Why test `target` launches the package's programs, or None: it depends on an executable, or its sources name a
     program in a string literal."""
@@ -208,15 +278,30 @@ def guess(dump: dict, root: Path | None = None) -> tuple[dict, list[str]]:
              + [name for name in ["EndToEnd", *others] if name in tiers and (name == "EndToEnd" or name in launching)])
     said.append(f"the pyramid, base first: {', '.join(order)} (the tests that run in process below, the tiers that "
                 "launch the programs on top)")
+    if root is not None:
+        declared = {tier: sum(declarations(target, root, off).compiled for target in dump.get("targets", [])
+                              if target["name"] in tiers[tier]) for tier in order}
+        said += upside_down(order, declared)
     written: list[dict] = [{"name": name, "targets": tiers[name],
                             **({"launchesPrograms": True} if name in launching else {})} for name in order]
     if not programs:
         # Nothing to launch: every tier's mutants' runs may be narrowed by coverage.
         written[-1]["launchesPrograms"] = False
     config = {"testProduct": f"{dump['name']}PackageTests", "tiers": written}
+    targets = {target["name"]: target for target in dump.get("targets", []) if isinstance(target, dict)}
+    support = {name: why for name, why in support_targets(dump, root).items() if module_of(targets[name])}
+    if support:
+        config["excludedModules"] = sorted({module_of(targets[name]) or name for name in support})
+        for name, why in sorted(support.items()):
+            said.append(f"{name}: left out of coverage and mutants (\"excludedModules\"): {why}, a target that helps "
+                        "the tests rather than one they test")
     for tier, why in launching.items():
         said.append(f"the {tier} tier launches the package's programs ({why}): its mutants' runs are never narrowed "
                     "by coverage")
+    in_process = [name for name in order if name not in launching]
+    if in_process and programs:
+        said.append(f"in process: {', '.join(in_process)} (no target of theirs depends on a program or names one): "
+                    "each mutant's run there is narrowed by coverage to the tests that reach its line")
     if not programs:
         said.append("the package has no programs (no executable product or target): no tier launches one "
                     f"(\"launchesPrograms\": false on the top tier, {order[-1]})")

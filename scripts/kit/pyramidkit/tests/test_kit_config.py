@@ -169,7 +169,47 @@ class StarterTests(unittest.TestCase):
         found, said = starter.guess(dump(*tests, **more))
         return {tier["name"]: tier["targets"] for tier in found["tiers"]}, found, said
 
-    def test_the_known_names_widest_first(self):
+    def test_targets_that_help_the_tests_are_left_out_of_coverage_and_mutants_and_said(self):
+        with tempfile.TemporaryDirectory() as folder:
+            root = Path(folder)
+            for name, text in {"Demo/Demo.swift": "public func f() {}\n",
+                               "Fakes/Fakes.swift": "@testable import Demo\npublic import XCTest\n",
+                               "MoreFakes/More.swift": "import Fakes\n", "_Support/S.swift": "let s = 1\n",
+                               "Tool/main.swift": "import Demo\n"}.items():
+                (root / "Sources" / name).parent.mkdir(parents=True, exist_ok=True)
+                (root / "Sources" / name).write_text(text)
+            dumped = {"name": "Demo", "products": [], "targets": [
+                {"name": "Demo", "type": "regular"},
+                {"name": "Fakes", "type": "regular", "dependencies": [{"byName": ["Demo", None]}]},
+                {"name": "MoreFakes", "type": "regular", "dependencies": [{"byName": ["Fakes", None]}]},
+                {"name": "_Support", "type": "regular"},
+                {"name": "Tool", "type": "executable", "dependencies": [{"byName": ["Demo", None]}]},
+                {"name": "DemoUnitTests", "type": "test", "dependencies": [
+                    {"byName": ["Demo", None]}, {"byName": ["MoreFakes", None]}, {"byName": ["_Support", None]}]},
+            ]}
+            (root / "Tests" / "DemoUnitTests").mkdir(parents=True)
+            (root / "Tests" / "DemoUnitTests" / "T.swift").write_text("import XCTest\nfinal class T: XCTestCase {}\n")
+            found, said = starter.guess(dumped, root)
+        # Demo: used by the tests and by Tool; a library only the tests use but that imports no test library is the
+        # one under test (a package of one library), never left out.
+        self.assertEqual(found["excludedModules"], ["Fakes", "MoreFakes", "_Support"])
+        self.assertIn('Fakes: left out of coverage and mutants ("excludedModules"): only tests use it and its sources '
+                      "import XCTest or Testing, a target that helps the tests rather than one they test", said)
+        self.assertIn("MoreFakes: left out of coverage and mutants (\"excludedModules\"): only tests use it and it "
+                      "builds on Fakes, a target that helps the tests rather than one they test", said)
+        config.parse(found, root)  # the names are folders of Sources/
+        only, _ = starter.guess(dump("DemoUnitTests"))
+        self.assertNotIn("excludedModules", only, "the library under test is no support target")
+
+    def test_a_tier_wider_than_every_tier_below_it_is_said_to_stand_the_pyramid_on_its_point(self):
+        said = starter.upside_down(["Unit", "Integration", "Small", "EndToEnd"],
+                                   {"Unit": 5, "Integration": 9, "Small": 1, "EndToEnd": 7})
+        self.assertEqual(len(said), 1, said)
+        self.assertTrue(said[0].startswith("warning: Integration declares more tests (9) than any tier below it "
+                                           "(Unit: 5)"), said[0])
+        self.assertEqual(starter.upside_down(["Unit", "EndToEnd"], {"Unit": 3, "EndToEnd": 3}), [], "as wide: no")
+
+
         tiers, found, said = self.guessed("DemoE2ETests", "DemoIntegrationTests", "DemoUnitTests", "MoreUnitTests")
         self.assertEqual(list(tiers), ["Unit", "Integration", "EndToEnd"])
         self.assertEqual(tiers["Unit"], ["DemoUnitTests", "MoreUnitTests"])
