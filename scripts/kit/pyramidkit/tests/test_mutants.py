@@ -799,9 +799,9 @@ class VerifySurvivorsTests(unittest.TestCase):
         return found, {index: {"file": m.file, "line": m.line, "status": status, "killed_by": None, "seconds": {}}
                        for index, (m, status) in enumerate(zip(found, statuses))}
 
-    def test_the_first_n_survivors_are_checked_and_a_killed_one_is_a_wrong_verdict_named_with_its_tests(self):
-        found, results = self.results()
-        asked = []
+    @staticmethod
+    def runner(asked: list, outcome):
+        """An engine whose limits and checks are recorded in `asked`; `outcome(mutant)` is each check's entry."""
 
         class Runner:
             def ensure_limits(self, tiers):
@@ -809,13 +809,23 @@ class VerifySurvivorsTests(unittest.TestCase):
 
             def verify(self, mutant, tiers):
                 asked.append((mutant.line, tuple(tiers)))
-                if mutant.line == 3:
-                    return {"status": "killed", "killed_by": "EndToEnd", "killedBy": ["EndToEndTests.Launch/run()"],
-                            "seconds": {"EndToEnd": 1.0}}
-                return {"status": "survived", "killed_by": None, "seconds": {"Unit": 0.5}}
+                return outcome(mutant)
+
+        return Runner()
+
+    def test_the_first_n_survivors_are_checked_and_a_killed_one_is_a_wrong_verdict_named_with_its_tests(self):
+        found, results = self.results()
+        asked: list = []
+
+        def outcome(mutant):
+            if mutant.line == 3:
+                return {"status": "killed", "killed_by": "EndToEnd", "killedBy": ["EndToEndTests.Launch/run()"],
+                        "seconds": {"EndToEnd": 1.0}}
+            return {"status": "survived", "killed_by": None, "seconds": {"Unit": 0.5}}
 
         with contextlib.redirect_stderr(io.StringIO()) as said:
-            verification = command.verify_survivors(Runner(), found, results, ["Unit", "EndToEnd"], 2)
+            verification = command.verify_survivors(self.runner(asked, outcome), found, results, ["Unit", "EndToEnd"],
+                                                    2)
         self.assertEqual(asked, [("limits", ("Unit", "EndToEnd")), (1, ("Unit", "EndToEnd")), (3, ("Unit", "EndToEnd"))],
                          "every tier's limit first, then the first two survivors")
         self.assertEqual((verification["asked"], verification["checked"]), (2, 2))
@@ -831,22 +841,14 @@ class VerifySurvivorsTests(unittest.TestCase):
 
     def test_each_survivor_is_checked_by_the_tiers_that_reach_its_line_and_those_that_launch_programs(self):
         found, results = self.results()
-        asked = []
-
-        class Runner:
-            def ensure_limits(self, tiers):
-                asked.append(("limits", tuple(tiers)))
-
-            def verify(self, mutant, tiers):
-                asked.append((mutant.line, tuple(tiers)))
-                return {"status": "survived", "killed_by": None, "seconds": {}}
-
+        asked: list = []
+        runner = self.runner(asked, lambda _: {"status": "survived", "killed_by": None, "seconds": {}})
         # Line 1 run by Unit only, line 3 by no tier, line 4 not counted by the instrumentation (every tier).
         reached = {"executable": {"Sources/A/a.swift": {1, 3}}, "Unit": {"Sources/A/a.swift": {1}},
                    "Integration": {"Sources/A/a.swift": set()}, "EndToEnd": {}}
         tiers = ["Unit", "Integration", "EndToEnd"]
         with contextlib.redirect_stderr(io.StringIO()):
-            command.verify_survivors(Runner(), found, results, tiers, 3, reached, frozenset({"EndToEnd"}))
+            command.verify_survivors(runner, found, results, tiers, 3, reached, frozenset({"EndToEnd"}))
         self.assertEqual(asked, [("limits", ("Unit", "Integration", "EndToEnd")), (1, ("Unit", "EndToEnd")),
                                  (3, ("EndToEnd",)), (4, ("Unit", "Integration", "EndToEnd"))])
         self.assertEqual(command.checked_tiers(found[2], tiers, reached), [], "no tier runs it, none launches")
