@@ -351,7 +351,14 @@ def _run(options: argparse.Namespace, package: MutatedPackage, chosen: Chosen) -
     except KeyboardInterrupt:
         progress("   interrupted: the scratch copy is restored, the report covers the mutants run so far")
     engine.finish()
+    confirmation = engine.confirm_kills(results)
+    if confirmation["tests"]:
+        progress(f"   kills confirmed: the {confirmation['tests']} killing tests run once more with no mutant "
+                 f"({confirmation['seconds']:.0f} s): "
+                 + (f"{len(confirmation['failing'])} fail without one too, {confirmation['flaky']} kills theirs alone "
+                    "(flaky, not counted)" if confirmation["failing"] else "each passes"))
     report = make_report([results[index] for index in sorted(results)], package.tiers, engine.setup_seconds)
+    report["confirmation"] = confirmation
     report["complete"] = len(results) == len(mutants)  # not when interrupted: `pyramid merge` refuses such a shard
     report["totalSeconds"] = round(time.monotonic() - run_started, 1)
     report["jobs"] = jobs if together else 1  # how many held mutants ran at a time

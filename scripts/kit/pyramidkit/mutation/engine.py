@@ -228,6 +228,33 @@ class Engine:
             self.dirty.build()
             self.dirty = None
 
+    def confirm_kills(self, results: dict[int, dict]) -> dict:
+        """Runs the tests that killed mutants once more, on the same build with no mutant switched on (the schema's
+        copy, or the rebuilt copy once `finish` has put it back), one run a tier: a kill counts only when its killing
+        tests pass there. A mutant all of whose killing tests fail without it too was killed by flaky tests: its entry
+        becomes "flaky", with those tests, counted neither killed nor surviving. Returns what was run and found."""
+        copy = self.schema_copy if self.schema_copy is not None else self.plain
+        killed = {index: entry for index, entry in results.items()
+                  if entry["status"] == "killed" and entry.get("killed_by") and entry.get("killedBy")}
+        if copy is None or not killed:
+            return {"tests": 0, "failing": [], "flaky": 0, "seconds": 0.0}
+        started = time.monotonic()
+        by_tier: dict[str, set[str]] = {}
+        for entry in killed.values():
+            by_tier.setdefault(entry["killed_by"], set()).update(entry["killedBy"])
+        failing: set[str] = set()
+        for tier, tests in sorted(by_tier.items()):
+            outcome = copy.run(test_coverage.pattern(sorted(tests)), self.limit_for(tier, sorted(tests)),
+                               stop_at_first_failure=False, environment={})
+            failing |= set(outcome.failed()) | set(outcome.hung)
+        flaky = 0
+        for entry in killed.values():
+            if set(entry["killedBy"]) <= failing:
+                entry.update(status="flaky", flakyTests=sorted(entry["killedBy"]), killed_by=None)
+                flaky += 1
+        return {"tests": sum(len(tests) for tests in by_tier.values()), "failing": sorted(failing), "flaky": flaky,
+                "seconds": round(time.monotonic() - started, 1)}
+
     def known_not_to_compile(self, mutant: Mutant) -> str | None:
         """Why `mutant` is known not to compile without a build of its own, or None: a removed one expression of a
         body that returns a value, the compiler's check (precheck), or a choice the schema's build found of no

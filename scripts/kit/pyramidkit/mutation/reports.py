@@ -28,7 +28,7 @@ def make_report(results: list[dict], tiers: Sequence[str], setup_seconds: dict[s
         elif entry["status"] in row:
             row[entry["status"]] += 1
     killed = sum(1 for e in results if e["killed_by"])
-    counted = sum(1 for e in results if e["status"] not in ("not compiled", "excused"))
+    counted = sum(1 for e in results if e["status"] not in ("not compiled", "excused", "flaky"))
     cost = {}
     for tier in tiers:
         seconds = sum(e["seconds"].get(tier, 0) for e in results)
@@ -55,6 +55,7 @@ def make_report(results: list[dict], tiers: Sequence[str], setup_seconds: dict[s
         "setupSeconds": setup_seconds or {},
         "engines": {name: sum(1 for e in results if e.get("engine") == name) for name in ("schemata", "rebuild")},
         "survivors": [e for e in results if e["status"] == "survived"],
+        "flaky": [e for e in results if e["status"] == "flaky"],
         "untestable": sum(1 for e in results if e["status"] == "untestable"),
         "owedKilled": [e for e in results if e.get("owed") and e["killed_by"]
                        and not any(s.get("owed") and s["status"] == "survived" and _same_key(s, e) for s in results)],
@@ -86,7 +87,9 @@ def report_text(report: dict, tiers: Sequence[str], ignore_name: str) -> str:
     score = f"{report['score'] * 100:.1f}%" if report["score"] is not None else "-"
     lines += ["", f"  score: {score} ({report['killed']} killed of {report['counted']} that compiled and are not "
                   f"equivalent; {report.get('untestable', 0)} of them untestable without a seam, "
-                  f"{sum(1 for e in report['survivors'] if e.get('owed'))} survivors owed a test)"]
+                  f"{sum(1 for e in report['survivors'] if e.get('owed'))} survivors owed a test"
+                  + (f"; {len(report['flaky'])} killed only by flaky tests, not counted" if report.get("flaky") else "")
+                  + ")"]
     lines += ["", "  " + "operator".ljust(22) + "".join(f"{c:>14}" for c in ("mutants", "killed", "survived",
                                                                                 "untestable", "not compiled"))]
     for name, row in report.get("operators", {}).items():
@@ -109,6 +112,9 @@ def report_text(report: dict, tiers: Sequence[str], ignore_name: str) -> str:
         if "hung" in entry:
             lines.append(f"  TIME-OUT {entry['file']}:{entry['line']} {entry['operator']} in the {entry['killed_by']} "
                          f"tier{hung_text(entry)}")
+    for entry in report.get("flaky", []):
+        lines.append(f"  FLAKY {entry['file']}:{entry['line']} {entry['operator']}: killed only by tests that fail "
+                     f"without the mutant too: {', '.join(entry.get('flakyTests', []))}")
     for entry in report["survivors"]:
         lines += [f"  SURVIVED{' (owed)' if entry.get('owed') else ''} {entry['file']}:{entry['line']} "
                   f"{entry['operator']}",

@@ -27,6 +27,9 @@ def status_of(entry: dict) -> tuple[str, str | None]:
         if status == "killed (time-out)":
             return "Timeout", f"the {tier} tier ran past its time limit"
         return "Killed", f"failed in the {tier} tier"
+    if status == "flaky":
+        return "Ignored", ("killed only by tests that fail without the mutant too (flaky): "
+                           + ", ".join(entry.get("flakyTests", [])))
     if status == "untestable":
         return "Survived", f"untestable without a seam: {entry.get('reason', '')}".rstrip(": ")
     if status == "excused":

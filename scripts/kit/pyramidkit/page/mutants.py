@@ -10,7 +10,7 @@ from typing import Sequence
 
 from pyramidkit.page.html import count, escape, source, table, text
 
-STATUSES = ("killed", "survived", "untestable", "not compiled", "excused")
+STATUSES = ("killed", "survived", "untestable", "not compiled", "excused", "flaky")
 
 
 def status_of(entry: dict) -> str:

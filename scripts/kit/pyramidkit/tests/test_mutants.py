@@ -1101,3 +1101,44 @@ class LayoutTests(unittest.TestCase):
     def test_no_module_rewrites_its_globals(self):
         for name, tree in self.trees().items():
             self.assertFalse([node for node in ast.walk(tree) if isinstance(node, ast.Global)], name)
+
+
+class ConfirmKillsTests(unittest.TestCase):
+    def test_a_kill_only_by_tests_that_fail_without_the_mutant_too_is_flaky_and_not_counted(self):
+        from pyramidkit.coverage import by_test as test_coverage
+        from pyramidkit.mutation import stryker
+
+        runner = engine.Engine(PACKAGE, schemata=True)
+        runner.limits = {"Unit": 5.0, "Integration": 5.0}
+        ran = []
+
+        class Copy:
+            def run(self, pattern, limit, stop_at_first_failure=True, environment=None):
+                ran.append((pattern, stop_at_first_failure, environment))
+                return unittest.mock.Mock(failed=lambda: ["UnitTests.F/flaky()"], hung=[])
+
+        runner.schema_copy = Copy()  # type: ignore[assignment]
+
+        def entry(line, status, tier=None, tests=()):
+            return {"file": "Sources/A/a.swift", "line": line, "operator": "equality", "original": "a == b",
+                    "mutated": "a != b", "status": status, "killed_by": tier, "killedBy": list(tests), "seconds": {}}
+
+        results = {0: entry(1, "killed", "Unit", ["UnitTests.F/flaky()"]),
+                   1: entry(2, "killed", "Unit", ["UnitTests.F/flaky()", "UnitTests.S/sums()"]),
+                   2: entry(3, "survived"),
+                   3: entry(4, "killed (time-out)", "Unit", ["UnitTests.H/hangs()"])}
+        confirmation = runner.confirm_kills(results)
+        self.assertEqual(ran, [(test_coverage.pattern(["UnitTests.F/flaky()", "UnitTests.S/sums()"]), False, {})],
+                         "one run of the tier's killing tests, to its end, no mutant switched on")
+        self.assertEqual((results[0]["status"], results[0]["killed_by"], results[0]["flakyTests"]),
+                         ("flaky", None, ["UnitTests.F/flaky()"]))
+        self.assertEqual((results[1]["status"], results[1]["killed_by"]), ("killed", "Unit"), "sums() passes alone")
+        self.assertEqual(results[3]["status"], "killed (time-out)")
+        self.assertEqual((confirmation["tests"], confirmation["flaky"]), (2, 1))
+        report = reports.make_report(list(results.values()), ("Unit", "Integration"))
+        self.assertEqual((report["killed"], report["counted"], len(report["flaky"])), (2, 3, 1))
+        self.assertIn("FLAKY Sources/A/a.swift:1 equality: killed only by tests that fail without the mutant too: "
+                      "UnitTests.F/flaky()", reports.report_text(report, ("Unit", "Integration"), PACKAGE.ignore_name))
+        self.assertEqual(stryker.status_of(results[0])[0], "Ignored")
+        nothing = engine.Engine(PACKAGE, schemata=True).confirm_kills({2: entry(3, "survived")})
+        self.assertEqual(nothing["tests"], 0, "no copy, no kill: nothing run")
