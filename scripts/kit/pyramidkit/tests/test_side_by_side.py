@@ -155,6 +155,9 @@ class JobsOptionTests(unittest.TestCase):
             def finish(self):
                 pass
 
+            def confirm_kills(self, results):
+                return {"tests": 0, "failing": [], "flaky": 0, "seconds": 0.0}
+
             def run(self, mutant, tiers, entry, patterns=None, selected=None):
                 entry.update(status="killed", killed_by="Fast", pid=os.getpid(), limit=self.limits["Fast"],
                              engine="schemata" if self.in_schema(mutant) else "rebuild")
