@@ -212,7 +212,10 @@ public func boundedBlockingCall<T: Sendable>(
 /// is never released or two threads wait for each other: XCTest has no time limit of its own. Run here, the same bug
 /// fails the test on the deadline with `WaitTimedOut` naming `what`, and the run goes on; the work's thread is left
 /// blocked where it is. XCTest records an assertion `work` makes on its thread against the test that is running.
+/// Its result may go unused: a test whose work only asserts (or returns what it ran, as `Interleavings.each` does)
+/// needs no `_ =`.
 @available(*, noasync, message: "blocks its thread: await boundedBlockingCall instead")
+@discardableResult
 public func boundedBlockingCall<T: Sendable>(
     _ what: String,
     within limit: Duration = BoundedWaitLimit.standard,
