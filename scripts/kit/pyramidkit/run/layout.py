@@ -159,7 +159,7 @@ def disk_use(root: Path) -> str:
     for name in KIT_FOLDERS:
         folder = root / name
         if folder.is_dir():
-            total = sum(entry.stat(follow_symlinks=False).st_size for entry in folder.rglob("*")
+            total = sum(entry.lstat().st_size for entry in folder.rglob("*")
                         if entry.is_file() and not entry.is_symlink())
             sizes.append(f"{name} {total / 1e6:.0f} MB")
     return (", ".join(sizes) + " (the kit's, ignored by git: delete them to free the space)") if sizes else "nothing"

@@ -81,9 +81,14 @@ class VerbTests(unittest.TestCase):
         self.assertEqual(call(["version", "x"])[0], 2)
 
     def test_coverage_has_its_own_help_without_the_options_that_are_runs_alone(self):
-        with tempfile.TemporaryDirectory() as folder, contextlib.chdir(folder):
-            coverage = call(["coverage", "--help"])
-            run = call(["run", "--help"])
+        here = os.getcwd()
+        with tempfile.TemporaryDirectory() as folder:
+            os.chdir(folder)  # no package: the help alone (contextlib.chdir is Python 3.11's; the kit runs on 3.9)
+            try:
+                coverage = call(["coverage", "--help"])
+                run = call(["run", "--help"])
+            finally:
+                os.chdir(here)
         self.assertEqual((coverage[0], run[0]), (0, 0))
         self.assertIn("instrumented for coverage", coverage[1])
         self.assertNotIn("instrumented for coverage", run[1])
