@@ -81,7 +81,7 @@ def package_files(root: Path = HERE, tests: bool = False) -> list[Path]:
             continue
         if "tests" in relative.parts and not tests:
             continue
-        if path.suffix == ".py" or path.name == "README.md" or tests:
+        if path.suffix in (".py", ".swift") or path.name == "README.md" or tests:
             found.append(path)
     return found
 

@@ -1,15 +1,20 @@
 """The pyramid kit: the test pyramid of any SwiftPM package, run tier by tier and reported from the test libraries'
 own machine-readable output; with mutation testing by tier and claims that a test catches a mistake. Python's
-standard library only (3.9 or later). One command, `pyramid` (pyramidkit.cli), with verbs.
+standard library only (3.9 or later), and the Swift toolchain the package builds with: Swift is read with its own
+SwiftSyntax (swift/). One command, `pyramid` (pyramidkit.cli), with verbs.
 
 Its rooms, each a sub-package with one job, importing only downwards (a test fails on an arrow up or a cycle):
 
+    swift/      the ground below: the one reader of Swift source (reader), a program of the toolchain's SwiftSyntax,
+                SwiftParser and SwiftIfConfig built once per toolchain: `#if` as the compiler settles it, statements,
+                bodies, imports, test declarations
     run/        the ground: pyramid.json (config, starter), commands under a bound (bounded, running, bounds), the one
                 reader of results (results), a tier's run (testrun), budgets, the report, JUnit, and the scratch
                 copy where a mistake is made, built and tested (scratch)
     coverage/   line coverage by tier (by_tier) and by test (by_test)
     docs/       the docs' marked blocks (markers) and the figures the run writes into them (figures)
-    mutation/   Swift source scanning (swift_source), the operators (mutants, bug_operators), schemata, the engine
+    mutation/   the operators (mutants, bug_operators) on the reader's facts, a line's code (swift_source), schemata,
+                the engine
     proofs/     claims: a named mistake and the tests that must catch it (claims, in_place)
     cli/        the command and its verbs (run is the report's command line)
 
@@ -22,6 +27,7 @@ __version__ = "0.1.0"
 
 # The modules a tool built on the kit may import (scripts/tools/tests/test_kit_surface.py holds this package's tools to it).
 PUBLIC = (
+    "pyramidkit.swift.reader",  # Swift read as the compiler reads it: #if, statements, bodies, imports, tests
     "pyramidkit.run.errors",  # the errors the kit raises, their exit statuses, and how a command ends on one
     "pyramidkit.run.config",  # pyramid.json: the tiers, the test product, the budgets
     "pyramidkit.run.bounds",  # the hang bounds a run is held to

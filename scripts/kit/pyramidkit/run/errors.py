@@ -19,6 +19,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
+from pyramidkit.swift.reader import ReaderUnavailable
+
 EXIT_STATUSES = {
     0: "everything asked for held",
     1: "a finding (a test failed, hung or broke a budget; a mutant survived under --check; a claim's tests did not "
@@ -63,10 +65,11 @@ class CopyInUse(KitError):
 
 
 def exit_status(main: Callable[[list[str]], int], arguments: list[str]) -> int:
-    """`main(arguments)`'s status, or the status of the `KitError` it raised, said on standard error: how a command
+    """`main(arguments)`'s status, or the status of the `KitError` (or the Swift reader's error) it raised, said on
+    standard error: how a command
     ends (the kit's verbs, and a package's own tools built on the kit)."""
     try:
         return main(arguments)
-    except KitError as error:
+    except (KitError, ReaderUnavailable) as error:
         print(error, file=sys.stderr)
         return error.status

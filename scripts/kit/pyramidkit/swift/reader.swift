@@ -1,0 +1,676 @@
+// The kit's one reader of Swift: the toolchain's own SwiftSyntax, SwiftParser and SwiftIfConfig (the host modules
+// every swift.org toolchain ships in usr/lib/swift/host), compiled once per toolchain by pyramidkit/swift/reader.py.
+//
+// Reads the files named on standard input (one path a line) as the compiler reads them and writes one JSON object a
+// line, per file, in their order. What the kit's tools ask of Swift:
+//   compiled   the lines the build at hand compiles: `#if` evaluated by the compiler's rules for the configuration
+//              given in the first argument (a JSON object, below); a directive's own lines are not compiled
+//   unknown    [first line, last line, why] of each `#if` whose condition this configuration cannot settle (a
+//              feature, an attribute, a module version): none of its lines is counted compiled, none guessed
+//   inactive   [first line, last line, condition] of each `#if` branch this build leaves out (an `#else`'s
+//              condition: the others' negated)
+//   tests      [line, what] of each declaration of tests: `XCTestCase` (a class that inherits it), `func test`
+//              (a function named test…), `@Test`, `@Suite`
+//   types      [name, kind, empty init] of each struct, class, enum, actor and extension: whether `.init()` makes
+//              one (an `init()` of its own; a struct, or a class that inherits nothing, without initializers whose
+//              stored properties all have values)
+//   properties [name, type] of each variable declared with its type (stored properties and locals)
+//   errors     [line, message] of what the parser could not read (a region the tools leave alone)
+//   noncode    [start, end) UTF-8 offsets of comments, string literals (their interpolations with them) and regex
+//              literals
+//   imports    [line, module, attributes] of every `import` (compiled or not: `compiled` says)
+//   inlined    lines of declarations marked @_transparent, @inlinable or @_alwaysEmitIntoClient (their bodies are
+//              compiled into the modules that call them)
+//   statements [first line, last line, kind, needed] of every statement: kind `call` (a call, nothing around it),
+//              `try` (a call under try or await), `assign`, `discard` (`_ = ...`), `throw`, `other`; needed: removed,
+//              the code no longer type-checks, as the compiler's rules say without types: its value is the value of
+//              the body around it (a single-expression function or getter that returns a value, a branch of an if
+//              or switch expression), or it ends a path that must end (the last statement of a guard's else or of a
+//              body that returns a value: a return, a throw, a call that never returns), or it is `self.init(…)` or
+//              `super.init(…)`
+//   bodies     [line, column, kind, returns, generics, text, last line, parameters] of each function, initializer or
+//              computed property with a body: the line and UTF-8 column just after its `{`, `returns` its declared
+//              type (null: none), `generics` its generic parameters' names, `text` its statements as written, the
+//              line of its `}`, and its parameters as [name inside the body, declared type]
+//
+// The configuration: {"os": ["Linux"], "arch": ["x86_64"], "environment": ["gnu"], "runtime": ["_Native"],
+// "objectFormat": ["ELF"], "pointerBitWidth": 64, "endianness": "little", "language": [6], "compiler": [6, 3, 1],
+// "conditions": ["DEBUG"], "importable": ["Foundation", ...], "features": ["ExistentialAny"]}. A `canImport` of a
+// module not listed is false (the compiler finds no such module), with a version it is unknown; `hasFeature` of a
+// feature not listed and `hasAttribute` are unknown.
+
+import SwiftDiagnostics
+import SwiftIfConfig
+import SwiftParser
+import SwiftParserDiagnostics
+import SwiftSyntax
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A question this configuration leaves open: the `#if` that asks it is reported, not guessed.
+struct Unknown: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// The build at hand, as the kit found it: what `#if` asks of the platform, the compiler and the package.
+struct Configuration: BuildConfiguration {
+    var fields: [String: JSON]
+
+    func strings(_ key: String) -> Set<String> { Set(fields[key]?.array?.compactMap(\.string) ?? []) }
+    func version(_ key: String) -> VersionTuple {
+        VersionTuple(components: fields[key]?.array?.compactMap(\.int) ?? [6])
+    }
+
+    func isCustomConditionSet(name: String) throws -> Bool { strings("conditions").contains(name) }
+    func hasFeature(name: String) throws -> Bool {
+        if strings("features").contains(name) { return true }
+        throw Unknown(description: "hasFeature(\(name))")
+    }
+    func hasAttribute(name: String) throws -> Bool { throw Unknown(description: "hasAttribute(\(name))") }
+    func canImport(importPath: [(TokenSyntax, String)], version: CanImportVersion) throws -> Bool {
+        let name = importPath.map(\.1).joined(separator: ".")
+        if case .unversioned = version {
+            return strings("importable").contains(importPath.first?.1 ?? "")
+        }
+        throw Unknown(description: "canImport(\(name)) of a version")
+    }
+    func isActiveTargetOS(name: String) throws -> Bool { strings("os").contains(name) }
+    func isActiveTargetArchitecture(name: String) throws -> Bool { strings("arch").contains(name) }
+    func isActiveTargetEnvironment(name: String) throws -> Bool { strings("environment").contains(name) }
+    func isActiveTargetRuntime(name: String) throws -> Bool { strings("runtime").contains(name) }
+    func isActiveTargetPointerAuthentication(name: String) throws -> Bool { false }
+    func isActiveTargetObjectFormat(name: String) throws -> Bool { strings("objectFormat").contains(name) }
+    var targetPointerBitWidth: Int { fields["pointerBitWidth"]?.int ?? 64 }
+    var targetAtomicBitWidths: [Int] { [8, 16, 32, 64] }
+    var endianness: Endianness { fields["endianness"]?.string == "big" ? .big : .little }
+    var languageVersion: VersionTuple { version("language") }
+    var compilerVersion: VersionTuple { version("compiler") }
+}
+
+/// Every fact of one file, gathered in one walk of its tree.
+final class FileReader: SyntaxVisitor {
+    let tree: SourceFileSyntax
+    let converter: SourceLocationConverter
+    let configuration: Configuration
+    var notCompiled = Set<Int>()
+    var unknown: [JSON] = []
+    var inactive: [JSON] = []
+    var tests: [JSON] = []
+    var types: [JSON] = []
+    var properties: [JSON] = []
+    var noncode: [JSON] = []
+    var imports: [JSON] = []
+    var inlined: [JSON] = []
+    var statements: [JSON] = []
+    var bodies: [JSON] = []
+
+    init(tree: SourceFileSyntax, path: String, configuration: Configuration) {
+        self.tree = tree
+        self.converter = SourceLocationConverter(fileName: path, tree: tree)
+        self.configuration = configuration
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    func line(_ position: AbsolutePosition) -> Int { converter.location(for: position).line }
+    func firstLine(_ node: some SyntaxProtocol) -> Int { line(node.positionAfterSkippingLeadingTrivia) }
+    func lastLine(_ node: some SyntaxProtocol) -> Int { line(node.endPositionBeforeTrailingTrivia) }
+
+    override func visit(_ node: IfConfigDeclSyntax) -> SyntaxVisitorContinueKind {
+        let (active, diagnostics) = node.activeClause(in: configuration)
+        if let problem = diagnostics.first(where: { $0.diagMessage.severity == .error }) {
+            unknown.append(.array([.int(firstLine(node)), .int(lastLine(node)), .string(problem.message)]))
+            notCompiled.formUnion(firstLine(node)...lastLine(node))
+            return .visitChildren
+        }
+        let clauses = Array(node.clauses)
+        for (index, clause) in clauses.enumerated() {
+            let start = firstLine(clause)
+            let bodyStart = clause.condition.map { lastLine($0) + 1 } ?? start + 1
+            let end = index + 1 < clauses.count ? firstLine(clauses[index + 1]) - 1 : lastLine(node) - 1
+            notCompiled.formUnion(start..<bodyStart)
+            if clause.id != active?.id, bodyStart <= end {
+                notCompiled.formUnion(bodyStart...end)
+                let condition =
+                    clause.condition?.trimmedDescription
+                    ?? "!(" + clauses.compactMap { $0.condition?.trimmedDescription }.joined(separator: " || ") + ")"
+                inactive.append(.array([.int(bodyStart), .int(end), .string(condition)]))
+            }
+        }
+        notCompiled.insert(lastLine(node))  // #endif
+        return .visitChildren
+    }
+
+    override func visit(_ token: TokenSyntax) -> SyntaxVisitorContinueKind {
+        var offset = token.position.utf8Offset
+        for piece in token.leadingTrivia { offset = comment(piece, at: offset) }
+        offset = token.endPositionBeforeTrailingTrivia.utf8Offset
+        for piece in token.trailingTrivia { offset = comment(piece, at: offset) }
+        return .skipChildren
+    }
+
+    func comment(_ piece: TriviaPiece, at offset: Int) -> Int {
+        let end = offset + piece.sourceLength.utf8Length
+        switch piece {
+        case .lineComment, .blockComment, .docLineComment, .docBlockComment:
+            noncode.append(.array([.int(offset), .int(end)]))
+        default: break
+        }
+        return end
+    }
+
+    func literal(_ node: some SyntaxProtocol) -> SyntaxVisitorContinueKind {
+        noncode.append(
+            .array([
+                .int(node.positionAfterSkippingLeadingTrivia.utf8Offset),
+                .int(node.endPositionBeforeTrailingTrivia.utf8Offset),
+            ]))
+        // Comments before and after the literal are the first and last tokens' trivia.
+        if let first = node.firstToken(viewMode: .sourceAccurate) {
+            var offset = first.position.utf8Offset
+            for piece in first.leadingTrivia { offset = comment(piece, at: offset) }
+        }
+        if let last = node.lastToken(viewMode: .sourceAccurate) {
+            var offset = last.endPositionBeforeTrailingTrivia.utf8Offset
+            for piece in last.trailingTrivia { offset = comment(piece, at: offset) }
+        }
+        return .skipChildren
+    }
+
+    override func visit(_ node: StringLiteralExprSyntax) -> SyntaxVisitorContinueKind { literal(node) }
+    override func visit(_ node: RegexLiteralExprSyntax) -> SyntaxVisitorContinueKind { literal(node) }
+    override func visit(_ node: SimpleStringLiteralExprSyntax) -> SyntaxVisitorContinueKind { literal(node) }
+
+    override func visit(_ node: ImportDeclSyntax) -> SyntaxVisitorContinueKind {
+        let module = node.path.map(\.name.text).joined(separator: ".")
+        let attributes = node.attributes.compactMap { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription }
+        imports.append(.array([.int(firstLine(node)), .string(module), .array(attributes.map(JSON.string))]))
+        return .visitChildren
+    }
+
+    override func visit(_ node: AttributeSyntax) -> SyntaxVisitorContinueKind {
+        let name = node.attributeName.trimmedDescription
+        if ["_transparent", "inlinable", "_alwaysEmitIntoClient"].contains(name) {
+            inlined.append(.int(firstLine(node)))
+        }
+        if name == "Test" || name == "Suite" || name == "Testing.Test" || name == "Testing.Suite" {
+            tests.append(.array([.int(firstLine(node)), .string("@" + name.replacingPrefix("Testing."))]))
+        }
+        return .visitChildren
+    }
+
+    /// A type declared here, and whether `.init()` makes one: an `init()` of its own (not failable), or, for a
+    /// struct without initializers, stored properties that all have a value or are optional `var`s.
+    func declared(_ name: TokenSyntax, kind: String, members: MemberBlockSyntax, inherits: Bool) {
+        var emptyInit = false
+        var initializers = 0
+        var allSet = true
+        for member in members.members {
+            if let initializer = member.decl.as(InitializerDeclSyntax.self) {
+                initializers += 1
+                if initializer.signature.parameterClause.parameters.isEmpty, initializer.optionalMark == nil {
+                    emptyInit = true
+                }
+            } else if let variable = member.decl.as(VariableDeclSyntax.self),
+                !variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) })
+            {
+                for binding in variable.bindings where binding.accessorBlock == nil && binding.initializer == nil {
+                    let optional = binding.typeAnnotation?.type.is(OptionalTypeSyntax.self) ?? false
+                    if !(optional && variable.bindingSpecifier.tokenKind == .keyword(.var)) { allSet = false }
+                }
+            }
+        }
+        if initializers == 0, allSet, kind == "struct" || (kind == "class" && !inherits) { emptyInit = true }
+        types.append(.array([.string(name.text), .string(kind), .bool(emptyInit)]))
+    }
+
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+        declared(node.name, kind: "struct", members: node.memberBlock, inherits: false)
+        return .visitChildren
+    }
+
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+        declared(node.name, kind: "enum", members: node.memberBlock, inherits: false)
+        return .visitChildren
+    }
+
+    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
+        declared(node.name, kind: "actor", members: node.memberBlock, inherits: false)
+        return .visitChildren
+    }
+
+    override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+        let name = TokenSyntax.identifier(node.extendedType.trimmedDescription)
+        declared(name, kind: "extension", members: node.memberBlock, inherits: true)
+        return .visitChildren
+    }
+
+    override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
+        // A stored property's or a local's declared type, by its name: what an argument that names it holds.
+        for binding in node.bindings where binding.accessorBlock == nil {
+            if let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+                let type = binding.typeAnnotation?.type
+            {
+                properties.append(.array([.string(name), .string(type.trimmedDescription)]))
+            }
+        }
+        return .visitChildren
+    }
+
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        declared(node.name, kind: "class", members: node.memberBlock, inherits: node.inheritanceClause != nil)
+        let inherited = node.inheritanceClause?.inheritedTypes.map(\.type.trimmedDescription) ?? []
+        if inherited.contains("XCTestCase") || inherited.contains("XCTest.XCTestCase") {
+            tests.append(.array([.int(firstLine(node.name)), .string("XCTestCase")]))
+        }
+        return .visitChildren
+    }
+
+    override func visit(_ node: CodeBlockItemSyntax) -> SyntaxVisitorContinueKind {
+        statements.append(
+            .array([
+                .int(firstLine(node)), .int(lastLine(node)), .string(kind(of: node.item)),
+                .bool(valueUsed(node) || mustEnd(node) || initializes(node)),
+            ]))
+        return .visitChildren
+    }
+
+    func kind(of item: CodeBlockItemSyntax.Item) -> String {
+        if let expression = item.as(ExprSyntax.self) {
+            if expression.is(FunctionCallExprSyntax.self) || expression.is(MacroExpansionExprSyntax.self) {
+                return "call"
+            }
+            if expression.is(TryExprSyntax.self) || expression.is(AwaitExprSyntax.self) { return "try" }
+            if let infix = expression.as(InfixOperatorExprSyntax.self) {
+                if infix.operator.is(AssignmentExprSyntax.self) {
+                    return infix.leftOperand.is(DiscardAssignmentExprSyntax.self) ? "discard" : "assign"
+                }
+                if let name = infix.operator.as(BinaryOperatorExprSyntax.self)?.operator.text,
+                    ["+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="].contains(name)
+                {
+                    return "assign"
+                }
+            }
+            if let sequence = expression.as(SequenceExprSyntax.self), sequence.elements.count >= 3 {
+                let elements = Array(sequence.elements)
+                if elements[1].is(AssignmentExprSyntax.self) {
+                    return elements[0].is(DiscardAssignmentExprSyntax.self) ? "discard" : "assign"
+                }
+                if let name = elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text, name.hasSuffix("="),
+                    !["==", "!=", "<=", ">=", "===", "!=="].contains(name)
+                {
+                    return "assign"
+                }
+            }
+        }
+        if item.as(StmtSyntax.self)?.is(ThrowStmtSyntax.self) == true { return "throw" }
+        return "other"
+    }
+
+    /// Whether the statement's value is the value of what holds it: the one statement of a function's or getter's
+    /// body that returns a value, or of a branch of an `if` or `switch` used as an expression.
+    func valueUsed(_ item: CodeBlockItemSyntax) -> Bool {
+        guard item.item.is(ExprSyntax.self) || item.item.as(StmtSyntax.self)?.is(ExpressionStmtSyntax.self) == true,
+            let list = item.parent?.as(CodeBlockItemListSyntax.self), list.count == 1, let holder = list.parent
+        else { return false }
+        if holder.is(AccessorBlockSyntax.self) { return true }
+        if let closure = holder.as(ClosureExprSyntax.self) { return closureValueTaken(closure) }
+        if holder.is(SwitchCaseSyntax.self) {
+            return holder.parent?.parent.flatMap { $0.as(SwitchExprSyntax.self) }.map(expressionUsed) ?? false
+        }
+        guard let block = holder.as(CodeBlockSyntax.self), let owner = block.parent else { return false }
+        if let function = owner.as(FunctionDeclSyntax.self) {
+            return function.signature.returnClause.map { !isVoid($0.type) } ?? false
+        }
+        if let accessor = owner.as(AccessorDeclSyntax.self) {
+            return accessor.accessorSpecifier.tokenKind == .keyword(.get)
+        }
+        if owner.is(SubscriptDeclSyntax.self) { return true }
+        if let condition = owner.as(IfExprSyntax.self) { return expressionUsed(condition) }
+        return false
+    }
+
+    /// Whether a closure's value is taken.
+    ///
+    /// It is when the closure is an argument of a call (through `try`, `await`) whose own value is used, or stands
+    /// anywhere else (bound, returned, an operand). A closure handed to a call that is a statement
+    /// of its own (`queue.async { … }`, `lock.withLock { … }` on a line of its own) gives a value nothing reads.
+    func closureValueTaken(_ closure: ClosureExprSyntax) -> Bool {
+        var node = Syntax(closure)
+        while let parent = node.parent {
+            if parent.is(LabeledExprSyntax.self) || parent.is(LabeledExprListSyntax.self)
+                || parent.is(MultipleTrailingClosureElementSyntax.self)
+                || parent.is(MultipleTrailingClosureElementListSyntax.self) || parent.is(TryExprSyntax.self)
+                || parent.is(AwaitExprSyntax.self)
+            {
+                node = parent
+                continue
+            }
+            if let call = parent.as(FunctionCallExprSyntax.self), call.calledExpression.id != node.id {
+                node = parent
+                continue
+            }
+            if let item = parent.as(CodeBlockItemSyntax.self) { return valueUsed(item) }
+            return true
+        }
+        return true
+    }
+
+    /// Whether the statement is an initializer's call of another (`self.init(…)`, `super.init(…)`), which a
+    /// delegating or subclass initializer must make: removed, its properties are never set.
+    func initializes(_ item: CodeBlockItemSyntax) -> Bool {
+        var expression = item.item.as(ExprSyntax.self)
+        while let wrapped = expression?.as(TryExprSyntax.self)?.expression
+            ?? expression?.as(AwaitExprSyntax.self)?.expression
+        {
+            expression = wrapped
+        }
+        guard let called = expression?.as(FunctionCallExprSyntax.self)?.calledExpression.as(MemberAccessExprSyntax.self)
+        else { return false }
+        return called.declName.baseName.tokenKind == .keyword(.`init`)
+    }
+
+    /// Whether the statement ends a path that must not go on.
+    ///
+    /// That is the last statement of a `guard`'s `else`, or of a body that returns a value (or of a branch, a `do`
+    /// or a `catch` that ends such a body). There it can only be a
+    /// `return`, a `throw` or a call that never returns (`fatalError()`); removed, the path falls through, which the
+    /// compiler rejects ("missing return", "guard body must not fall through").
+    func mustEnd(_ item: CodeBlockItemSyntax) -> Bool {
+        guard let list = item.parent?.as(CodeBlockItemListSyntax.self), list.last?.id == item.id,
+            let holder = list.parent
+        else { return false }
+        if holder.is(AccessorBlockSyntax.self) { return true }
+        if holder.is(SwitchCaseSyntax.self) {
+            return holder.parent?.parent.flatMap { $0.as(SwitchExprSyntax.self) }.map(endsABody) ?? false
+        }
+        guard let block = holder.as(CodeBlockSyntax.self), let owner = block.parent else { return false }
+        if owner.is(GuardStmtSyntax.self) || owner.is(SubscriptDeclSyntax.self) { return true }
+        if let function = owner.as(FunctionDeclSyntax.self) {
+            return function.signature.returnClause.map { !isVoid($0.type) } ?? false
+        }
+        if let accessor = owner.as(AccessorDeclSyntax.self) {
+            return accessor.accessorSpecifier.tokenKind == .keyword(.get)
+        }
+        if let condition = owner.as(IfExprSyntax.self) { return endsABody(condition) }
+        if owner.is(DoStmtSyntax.self) || owner.is(CatchClauseSyntax.self) {
+            let statement = owner.is(CatchClauseSyntax.self) ? owner.parent?.parent : owner
+            return statement.flatMap { $0.parent?.as(CodeBlockItemSyntax.self) }.map(mustEnd) ?? false
+        }
+        return false
+    }
+
+    /// Whether an `if` or `switch` is the last statement of a path that must end (`mustEnd`).
+    func endsABody(_ expression: some ExprSyntaxProtocol) -> Bool {
+        guard let parent = expression.parent else { return false }
+        if let chain = parent.as(IfExprSyntax.self) { return endsABody(chain) }
+        if let statement = parent.as(ExpressionStmtSyntax.self),
+            let item = statement.parent?.as(CodeBlockItemSyntax.self)
+        {
+            return mustEnd(item)
+        }
+        if let item = parent.as(CodeBlockItemSyntax.self) { return mustEnd(item) }
+        return false
+    }
+
+    /// Whether an `if` or `switch` is an expression whose value is taken (not a statement of its own).
+    func expressionUsed(_ expression: some ExprSyntaxProtocol) -> Bool {
+        guard let parent = expression.parent else { return false }
+        if let chain = parent.as(IfExprSyntax.self) { return expressionUsed(chain) }
+        if let statement = parent.as(ExpressionStmtSyntax.self),
+            let item = statement.parent?.as(CodeBlockItemSyntax.self)
+        {
+            return valueUsed(item)
+        }
+        if let item = parent.as(CodeBlockItemSyntax.self) { return valueUsed(item) }
+        return true
+    }
+
+    func isVoid(_ type: TypeSyntax) -> Bool {
+        let text = type.trimmedDescription
+        return text == "Void" || text == "()" || text == "Swift.Void"
+    }
+
+    func body(
+        _ block: CodeBlockSyntax?, kind: String, returns: TypeSyntax?, generics: GenericParameterClauseSyntax?,
+        parameters: FunctionParameterListSyntax? = nil
+    ) {
+        guard let block else { return }
+        let brace = block.leftBrace.endPositionBeforeTrailingTrivia
+        let location = converter.location(for: brace)
+        let names = generics?.parameters.map { JSON.string($0.name.text) } ?? []
+        let returned: JSON = returns.map { isVoid($0) ? .null : .string($0.trimmedDescription) } ?? .null
+        let typed: [JSON] =
+            parameters?.map { parameter in
+                let name = (parameter.secondName ?? parameter.firstName).text
+                return .array([.string(name), .string(parameter.type.trimmedDescription)])
+            } ?? []
+        bodies.append(
+            .array([
+                .int(location.line), .int(location.column - 1), .string(kind), returned,
+                .array(names), .string(block.statements.trimmedDescription),
+                .int(lastLine(block)), .array(typed),
+            ]))
+    }
+
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+        if node.name.text.hasPrefix("test") {
+            tests.append(.array([.int(firstLine(node.name)), .string("func test")]))
+        }
+        body(
+            node.body, kind: "func", returns: node.signature.returnClause?.type, generics: node.genericParameterClause,
+            parameters: node.signature.parameterClause.parameters)
+        return .visitChildren
+    }
+
+    override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
+        body(
+            node.body, kind: "init", returns: nil, generics: node.genericParameterClause,
+            parameters: node.signature.parameterClause.parameters)
+        return .visitChildren
+    }
+
+    override func visit(_ node: PatternBindingSyntax) -> SyntaxVisitorContinueKind {
+        // A computed property written with its statements directly in braces (no `get`/`set`).
+        if case .getter(let statements)? = node.accessorBlock?.accessors, let type = node.typeAnnotation?.type,
+            let block = node.accessorBlock
+        {
+            let brace = block.leftBrace.endPositionBeforeTrailingTrivia
+            let location = converter.location(for: brace)
+            bodies.append(
+                .array([
+                    .int(location.line), .int(location.column - 1), .string("var"),
+                    .string(type.trimmedDescription), .array([]), .string(statements.trimmedDescription),
+                    .int(lastLine(block)), .array([]),
+                ]))
+        }
+        return .visitChildren
+    }
+}
+
+extension String {
+    func replacingPrefix(_ prefix: String) -> String { hasPrefix(prefix) ? String(dropFirst(prefix.count)) : self }
+}
+
+/// A JSON value, written by hand: the reader links nothing but the toolchain's syntax modules and the C library.
+indirect enum JSON {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case string(String)
+    case array([JSON])
+    case object([(String, JSON)])
+
+    var array: [JSON]? { if case .array(let items) = self { return items } else { return nil } }
+    var string: String? { if case .string(let text) = self { return text } else { return nil } }
+    var int: Int? { if case .int(let number) = self { return number } else { return nil } }
+
+    var text: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let value): return value ? "true" : "false"
+        case .int(let number): return String(number)
+        case .string(let value): return JSON.quoted(value)
+        case .array(let items): return "[" + items.map(\.text).joined(separator: ",") + "]"
+        case .object(let pairs):
+            return "{" + pairs.map { JSON.quoted($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
+        }
+    }
+
+    static func quoted(_ value: String) -> String {
+        var out = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    /// The configuration's JSON: one flat object of strings, numbers and arrays of them (all the kit writes).
+    static func parse(_ text: String) -> JSON? {
+        var scanner = Scanner(bytes: Array(text.utf8))
+        return scanner.value()
+    }
+
+    struct Scanner {
+        let bytes: [UInt8]
+        var index = 0
+
+        mutating func skip() { while index < bytes.count, [32, 9, 10, 13].contains(bytes[index]) { index += 1 } }
+
+        mutating func value() -> JSON? {
+            skip()
+            guard index < bytes.count else { return nil }
+            switch bytes[index] {
+            case UInt8(ascii: "{"):
+                index += 1
+                var pairs: [(String, JSON)] = []
+                skip()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    return .object(pairs)
+                }
+                while true {
+                    guard case .string(let key)? = value() else { return nil }
+                    skip()
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+                    index += 1
+                    guard let item = value() else { return nil }
+                    pairs.append((key, item))
+                    skip()
+                    guard index < bytes.count else { return nil }
+                    if bytes[index] == UInt8(ascii: "}") {
+                        index += 1
+                        return .object(pairs)
+                    }
+                    guard bytes[index] == UInt8(ascii: ",") else { return nil }
+                    index += 1
+                }
+            case UInt8(ascii: "["):
+                index += 1
+                var items: [JSON] = []
+                skip()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    return .array(items)
+                }
+                while true {
+                    guard let item = value() else { return nil }
+                    items.append(item)
+                    skip()
+                    guard index < bytes.count else { return nil }
+                    if bytes[index] == UInt8(ascii: "]") {
+                        index += 1
+                        return .array(items)
+                    }
+                    guard bytes[index] == UInt8(ascii: ",") else { return nil }
+                    index += 1
+                }
+            case UInt8(ascii: "\""):
+                index += 1
+                var scalars: [UInt8] = []
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                    if bytes[index] == UInt8(ascii: "\\"), index + 1 < bytes.count { index += 1 }
+                    scalars.append(bytes[index])
+                    index += 1
+                }
+                index += 1
+                return .string(String(decoding: scalars, as: UTF8.self))
+            default:
+                let start = index
+                while index < bytes.count, !",]} \n\t\r".utf8.contains(bytes[index]) { index += 1 }
+                let word = String(decoding: bytes[start..<index], as: UTF8.self)
+                if word == "true" || word == "false" { return .bool(word == "true") }
+                if word == "null" { return .null }
+                return Int(word).map(JSON.int)
+            }
+        }
+    }
+}
+
+func readFile(_ path: String) -> String? {
+    guard let file = fopen(path, "rb") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let count = fread(&chunk, 1, chunk.count, file)
+        if count <= 0 { break }
+        bytes.append(contentsOf: chunk[0..<count])
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+func facts(of path: String, configuration: Configuration) -> JSON {
+    guard let source = readFile(path) else {
+        return .object([("path", .string(path)), ("unreadable", .string("cannot open the file"))])
+    }
+    let tree = Parser.parse(source: source)
+    let reader = FileReader(tree: tree, path: path, configuration: configuration)
+    reader.walk(tree)
+    var errors: [JSON] = []
+    if tree.hasError {
+        for diagnostic in ParseDiagnosticsGenerator.diagnostics(for: tree) {
+            errors.append(
+                .array([.int(diagnostic.location(converter: reader.converter).line), .string(diagnostic.message)]))
+        }
+    }
+    let lines = reader.converter.location(for: tree.endPosition).line
+    var compiled: [JSON] = []
+    for number in 1...max(lines, 1) where !reader.notCompiled.contains(number) { compiled.append(.int(number)) }
+    return .object([
+        ("path", .string(path)), ("compiled", .array(compiled)), ("unknown", .array(reader.unknown)),
+        ("inactive", .array(reader.inactive)), ("tests", .array(reader.tests)), ("types", .array(reader.types)),
+        ("properties", .array(reader.properties)),
+        ("errors", .array(errors)), ("noncode", .array(reader.noncode)), ("imports", .array(reader.imports)),
+        ("inlined", .array(reader.inlined)), ("statements", .array(reader.statements)),
+        ("bodies", .array(reader.bodies)),
+    ])
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 2, case .object(let pairs)? = JSON.parse(arguments[1]) else {
+    fputs("usage: reader CONFIGURATION-JSON < paths (one a line)\n", stderr)
+    exit(2)
+}
+let configuration = Configuration(fields: Dictionary(pairs, uniquingKeysWith: { $1 }))
+while let line = readLine(strippingNewline: true) {
+    guard !line.isEmpty else { continue }
+    print(facts(of: line, configuration: configuration).text)
+    fflush(stdout)
+}
