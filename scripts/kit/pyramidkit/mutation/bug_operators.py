@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 
 from pyramidkit.mutation.swift_source import Mutant, bracket_spans, code_only
+from pyramidkit.swift import reader
 
 OPERATORS = ["default-body", "deleted-statement", "swapped-arguments", "swapped-variable", "injected-default",
              "collection-selection", "removed-entry"]
@@ -38,8 +39,9 @@ KEYWORDS = {"self", "Self", "super", "true", "false", "nil", "try", "await", "re
             "if", "else", "guard", "case", "switch", "for", "while", "func", "init", "throw", "throws", "some", "any"}
 
 
-def empty_value(return_type: str) -> str | None:
-    """What `return` gives for a body replaced by a default, or None where no such value is written simply."""
+def empty_value(return_type: str, empty_inits: frozenset[str] = frozenset()) -> str | None:
+    """What `return` gives for a body replaced by a default, or None where no such value is written simply: `.init()`
+    only for a type the package declares with an `init()` (`empty_inits`, the reader's), which it then has."""
     spelled = return_type.strip()
     if spelled.endswith("?"):
         return "nil"
@@ -53,8 +55,8 @@ def empty_value(return_type: str) -> str | None:
         return "[:]"
     if spelled in ("Never", "Self") or spelled.startswith(("some ", "any ", "(")) or "->" in spelled:
         return None
-    if re.fullmatch(r"[A-Z]\w*(\.[A-Z]\w*)*", spelled):
-        return ".init()"  # compiles only where the type has an init() that is visible here: the compiler decides
+    if spelled.split(".")[-1] in empty_inits:
+        return ".init()"
     return None
 
 
@@ -68,8 +70,12 @@ def _top_level(text: str, character: str) -> bool:
     return False
 
 
-def mutants_of(file: str, text: str, mask: list[bool], compiled: set[int]) -> list[Mutant]:
-    """Every mutant of these operators in one file, in line order."""
+def mutants_of(file: str, text: str, mask: list[bool], facts: reader.SwiftFile,
+               known: reader.Known | None = None) -> list[Mutant]:
+    """Every mutant of these operators in one file, in line order; `facts` are the reader's of `text`, `known` what
+    the package's files declare (this file's when not given)."""
+    compiled = set(facts.compiled)
+    known = reader.Known.of([facts]) if known is None else known
     lines = text.split("\n")
     codes, starts, offset = [], [], 0
     for line in lines:
@@ -77,7 +83,7 @@ def mutants_of(file: str, text: str, mask: list[bool], compiled: set[int]) -> li
         starts.append(offset)
         offset += len(line) + 1
     found: list[Mutant] = []
-    found += _default_bodies(file, lines, codes, compiled)
+    found += _default_bodies(file, lines, facts, known.empty_inits)
     found += _parameter_mutants(file, lines, codes, compiled)
     required = _required_properties("\n".join(codes))
     for number, (line, code) in enumerate(zip(lines, codes), start=1):
@@ -85,9 +91,11 @@ def mutants_of(file: str, text: str, mask: list[bool], compiled: set[int]) -> li
             continue
         following = next((c.strip() for c in codes[number:] if c.strip()), "")
         assigned = re.match(r"\s*self\.(\w+)\s*=[^=]", code)
-        if not (assigned and assigned[1] in required and _in_initializer(codes, number)):
+        statement = facts.statement_on(number)
+        if (not (assigned and assigned[1] in required and _in_initializer(codes, number)) and statement is not None
+                and not statement.needed):
             found += _deleted_statements(file, number, line, code, following)
-        found += _swapped_arguments(file, number, line, code)
+        found += _swapped_arguments(file, number, line, code, known.types_at(facts, number))
         found += _collection_selections(file, number, line, code)
     found += _removed_entries(file, lines, codes, compiled)
     return sorted(found, key=lambda m: (m.line, OPERATORS.index(m.operator), m.column))
@@ -95,109 +103,31 @@ def mutants_of(file: str, text: str, mask: list[bool], compiled: set[int]) -> li
 
 # MARK: default-body
 
-FUNCTION = re.compile(r"(?<![\w.])func\s+[^\s(<]+")
-COMPUTED = re.compile(r"^\s*(?:(?:public|internal|private|fileprivate|package|static|override|nonisolated|@\w+)\s+)*"
-                      r"var\s+\w+\s*:\s*(.+?)\s*\{\s*$")
 
-
-def _default_bodies(file: str, lines: list[str], codes: list[str], compiled: set[int]) -> list[Mutant]:
+def _default_bodies(file: str, lines: list[str], facts: reader.SwiftFile, empty_inits: frozenset[str]) -> list[Mutant]:
+    """The bodies the reader found (a function's, a computed property's; a protocol's requirements have none), each
+    made to return the empty value of its declared type, or emptied when it returns nothing. None where the type has
+    no such value written simply (a generic parameter, an opaque type, a function type), and none where the body is
+    that already (the mutant would be the code itself)."""
     found = []
-    joined = "\n".join(codes)
-    original = "\n".join(lines)
-    line_starts = [0]
-    for code in codes:
-        line_starts.append(line_starts[-1] + len(code) + 1)
-    for match in FUNCTION.finditer(joined):
-        brace = _body_start(joined, match.end())
-        if brace is None:
+    compiled = set(facts.compiled)
+    for body in facts.bodies:
+        if body.kind not in ("func", "var") or body.line not in compiled:
             continue
-        number = next(n for n in range(len(codes)) if line_starts[n + 1] > brace) + 1
-        if number not in compiled:
-            continue
-        signature = joined[match.start():brace]
-        returned = _return_type(signature)
-        column = brace - line_starts[number - 1] + 1
-        line = lines[number - 1]
-        generic = re.search(r"<([^>]*)>\s*\(", signature)
-        if returned is not None and generic and returned in re.findall(r"\b(\w+)\s*(?::|,|$)", generic[1]):
-            continue  # a generic parameter has no empty value to write
-        if returned is None:
-            inserted = " return;"  # the body emptied: what follows is never run
-            if _body_text(joined, brace, original) in ("", "return"):
+        statements = " ".join(body.text.split())
+        if body.returns is None:
+            if statements in ("", "return"):
                 continue  # empty already
+            inserted = " return;"  # the body emptied: what follows is never run
         else:
-            value = empty_value(returned)
-            if value is None:
+            value = None if body.returns.rstrip("?!") in body.generics else empty_value(body.returns, empty_inits)
+            if value is None or statements in (value, f"return {value}"):
                 continue
             inserted = f" return {value};"
-            if _body_text(joined, brace, original) in (value, f"return {value}"):
-                continue  # the body returns that value already: the mutant would be the code itself
-        found.append(Mutant(file, number, "default-body", line, line[:column] + inserted + line[column:], column, 0))
-    for number, code in enumerate(codes, start=1):
-        computed = COMPUTED.match(code)
-        following = next((c.strip() for c in codes[number:] if c.strip()), "")
-        if (not computed or number not in compiled or re.match(r"(get|set|willSet|didSet)\b", following)
-                or "=" in computed[1]):
-            continue
-        value = empty_value(computed[1])
-        if value is None:
-            continue
-        line = lines[number - 1]
-        column = code.rstrip().rfind("{") + 1
-        if _body_text(joined, line_starts[number - 1] + column - 1, original) in (value, f"return {value}"):
-            continue  # the property's value already
-        found.append(Mutant(file, number, "default-body", line,
-                            line[:column] + f" return {value};" + line[column:], column, 0))
+        line = lines[body.line - 1]
+        found.append(Mutant(file, body.line, "default-body", line,
+                            line[:body.column] + inserted + line[body.column:], body.column, 0))
     return found
-
-
-def _body_text(code: str, brace: int, text: str) -> str:
-    """What the body whose `{` is at `brace` holds in `text` (whose code, comments and strings blanked, is `code`:
-    the same columns), between its braces, its whitespace folded to single spaces; a comment in it keeps the body
-    from reading as a bare value."""
-    depth = 0
-    for index in range(brace, len(code)):
-        depth += {"{": 1, "}": -1}.get(code[index], 0)
-        if depth == 0:
-            return " ".join(text[brace + 1:index].split())
-    return ""
-
-
-def _body_start(code: str, start: int) -> int | None:
-    """The index of the `{` that opens the body of the declaration starting at `start`, or None (a protocol's
-    requirement, which has no body)."""
-    depth = 0
-    for index in range(start, len(code)):
-        c = code[index]
-        if c in "([<":
-            depth += 1
-        elif c in ")]>":
-            if c == ">" and code[index - 1] == "-":
-                continue  # the arrow of a return type
-            depth -= 1
-        elif c == "{" and depth <= 0:
-            return index
-        elif c == "}" or (depth <= 0 and code.startswith(("func ", "var ", "let ", "init(", "case "), index)
-                          and index > start and not code[index - 1].isalnum()):
-            return None
-    return None
-
-
-def _return_type(signature: str) -> str | None:
-    """The return type of a `func` signature (the text before its body), or None for a function that returns
-    nothing."""
-    depth, arrow = 0, -1
-    for index, c in enumerate(signature):
-        if c in "([<":
-            depth += 1
-        elif c in ")]" or (c == ">" and signature[index - 1] != "-"):
-            depth -= 1
-        elif c == "-" and signature.startswith("->", index) and depth == 0:
-            arrow = index
-    if arrow < 0:
-        return None
-    returned = re.split(r"\s+where\s+", signature[arrow + 2:])[0].strip()
-    return None if returned in ("Void", "()") else returned
 
 
 # MARK: deleted-statement
@@ -249,7 +179,11 @@ def _in_initializer(codes: list[str], number: int) -> bool:
 # MARK: swapped-arguments
 
 
-def _swapped_arguments(file: str, number: int, line: str, code: str) -> list[Mutant]:
+def _swapped_arguments(file: str, number: int, line: str, code: str, declared: dict[str, str]) -> list[Mutant]:
+    """Two neighbouring arguments exchanged where both hold the same type as declared (`declared`: the parameters of
+    the function around the call, the variables declared with a type; `self.x` is `x`), or are both integer or both
+    decimal literals: a String where a UInt goes never compiles, and an argument whose type is not written cannot be
+    known to fit."""
     found = []
     for call in re.finditer(r"[\w)\]?!]\(", code):
         if re.search(r"\b(func|init|if|guard|while|switch|case|catch)\s*\w*$", code[:call.start() + 1]):
@@ -266,11 +200,19 @@ def _swapped_arguments(file: str, number: int, line: str, code: str) -> list[Mut
             values.append((value_start, value_start + len(value), value))
         for (a_start, a_stop, a), (b_start, b_stop, b) in zip(values, values[1:]):
             if (a == b or not SIMPLE_ARGUMENT.fullmatch(a) or not SIMPLE_ARGUMENT.fullmatch(b)
-                    or a in KEYWORDS or b in KEYWORDS or _is_number(a) != _is_number(b)):
+                    or a in KEYWORDS or b in KEYWORDS or not _same_type(a, b, declared)):
                 continue
             mutated = line[:a_start] + b + line[a_stop:b_start] + a + line[b_stop:]
             found.append(Mutant(file, number, "swapped-arguments", line, mutated, a_start, b_stop - a_start))
     return found
+
+
+def _same_type(a: str, b: str, declared: dict[str, str]) -> bool:
+    if _is_number(a) or _is_number(b):
+        return _is_number(a) and _is_number(b) and ("." in a) == ("." in b)
+    a_type = declared.get(a.removeprefix("self.")) if a.count(".") <= int(a.startswith("self.")) else None
+    b_type = declared.get(b.removeprefix("self.")) if b.count(".") <= int(b.startswith("self.")) else None
+    return a_type is not None and a_type == b_type
 
 
 def _is_number(text: str) -> bool:
@@ -323,6 +265,26 @@ def _parameter_mutants(file: str, lines: list[str], codes: list[str], compiled: 
                 found.append(Mutant(file, number, "injected-default", line,
                                     line[:column] + default + line[column + len(name):], column, len(name)))
     return found
+
+
+def _body_start(code: str, start: int) -> int | None:
+    """The index of the `{` that opens the body of the declaration starting at `start`, or None (a protocol's
+    requirement, which has no body)."""
+    depth = 0
+    for index in range(start, len(code)):
+        c = code[index]
+        if c in "([<":
+            depth += 1
+        elif c in ")]>":
+            if c == ">" and code[index - 1] == "-":
+                continue  # the arrow of a return type
+            depth -= 1
+        elif c == "{" and depth <= 0:
+            return index
+        elif c == "}" or (depth <= 0 and code.startswith(("func ", "var ", "let ", "init(", "case "), index)
+                          and index > start and not code[index - 1].isalnum()):
+            return None
+    return None
 
 
 def _block_end(code: str, brace: int) -> int:

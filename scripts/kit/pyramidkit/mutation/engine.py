@@ -207,7 +207,7 @@ class Engine:
         if self.schema is None or self.schema_copy is None or self.build_system != layout.NATIVE:
             return
         candidates = [mutant for mutant in mutants if not self.schema.included(mutant)
-                      and mutant not in self.schema.mismatched and mutant not in self.schema.valueless]
+                      and mutant not in self.schema.mismatched]
         arguments = precheck_module.module_arguments(self.schema_copy.tree / ".build" / "debug.yaml")
         if not candidates or not arguments:
             return
@@ -256,11 +256,8 @@ class Engine:
                 "seconds": round(time.monotonic() - started, 1)}
 
     def known_not_to_compile(self, mutant: Mutant) -> str | None:
-        """Why `mutant` is known not to compile without a build of its own, or None: a removed one expression of a
-        body that returns a value, the compiler's check (precheck), or a choice the schema's build found of no
-        common type."""
-        if self.schema is not None and mutant in self.schema.valueless:
-            return "its line is the one expression of a body that returns a value: removed, the body returns none"
+        """Why `mutant` is known not to compile without a build of its own, or None: the compiler's check
+        (precheck), or a choice the schema's build found of no common type."""
         if mutant in self.rejected:
             return ("the compiler rejected it, checked beside mutants in other declarations of its module: "
                     + self.rejected[mutant])

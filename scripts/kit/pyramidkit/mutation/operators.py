@@ -8,10 +8,13 @@ compile (swift_source finds those). The one-token operators and the line operato
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from pyramidkit.mutation import bug_operators
 from pyramidkit.mutation.package import MutatedPackage
-from pyramidkit.mutation.swift_source import Mutant, code_mask, code_only, compiled_lines, one_condition
+from pyramidkit.mutation.swift_source import Mutant, code_only, one_condition
+from pyramidkit.run import starter
+from pyramidkit.swift import reader
 
 # Operators that replace one token: name, pattern, replacement for each matched text.
 TOKEN_OPERATORS = [
@@ -27,10 +30,13 @@ STATEMENT_START = re.compile(r"^\s*(return|let|var|guard|if|else|for|while|switc
                              r"protocol|@|#|\}|\{|\)|\]|\.|//)")
 
 
-def mutants_of(file: str, text: str) -> list[Mutant]:
-    """Every mutant of one file, in line order."""
-    mask = code_mask(text)
-    compiled = compiled_lines(text)
+def mutants_of(file: str, text: str, facts: reader.SwiftFile | None = None,
+               known: reader.Known | None = None) -> list[Mutant]:
+    """Every mutant of one file, in line order; `facts` are the reader's of `text` (read when not given), `known`
+    what the package's files declare (this file's when not given)."""
+    facts = reader.read_text(text) if facts is None else facts
+    mask = facts.mask(len(text))
+    compiled = set(facts.compiled)
     found: list[Mutant] = []
     lines = text.split("\n")
     codes, offset = [], 0
@@ -58,8 +64,9 @@ def mutants_of(file: str, text: str) -> list[Mutant]:
                 found.append(Mutant(file, number, name, line, mutated, match.start(), len(match[0])))
         before = next((code for code in reversed(codes[:number - 1]) if code), "")
         after = next((code for code in codes[number:] if code), "")
-        found += _line_mutants(file, number, line, line_mask, attributes, _continued(before, after))
-    found += bug_operators.mutants_of(file, text, mask, compiled)
+        found += _line_mutants(file, number, line, line_mask, attributes, _continued(before, after),
+                               facts.statement_on(number))
+    found += bug_operators.mutants_of(file, text, mask, facts, known)
     return sorted(found, key=lambda m: m.line)
 
 
@@ -135,17 +142,20 @@ def _joins_collections(line: str, match: re.Match) -> bool:
 
 
 def _line_mutants(file: str, number: int, line: str, line_mask: list[bool], attributes: list[tuple[int, int]],
-                  continued: bool) -> list[Mutant]:
+                  continued: bool, statement: reader.Statement | None) -> list[Mutant]:
     found = []
     code = code_only(line, line_mask).rstrip()
     indent = line[: len(line) - len(line.lstrip())]
     # A call on a line of its own (resume(), post(...), a completion), not part of an expression that goes on from the
-    # line before or on the next (`HelpGenerator(...)` followed by `.rendered(...)`): removed.
+    # line before or on the next (`HelpGenerator(...)` followed by `.rendered(...)`), and whose value is not the value
+    # of the body around it (the one line of a function that returns it, of a closure, of an `if` expression): removed.
     if (re.fullmatch(r"\s*[\w.?!]+\(.*\)", code) and not STATEMENT_START.match(code)
-            and code.count("(") == code.count(")") and not continued and not re.match(r"\s*[?!]\.", code)):
+            and code.count("(") == code.count(")") and not continued and not re.match(r"\s*[?!]\.", code)
+            and statement is not None and statement.kind == "call" and not statement.needed):
         found.append(Mutant(file, number, "removed-call", line, f"{indent}()"))
     # A throw on a line of its own: removed.
-    if re.fullmatch(r"\s*throw .+", code) and code.count("(") == code.count(")"):
+    if (re.fullmatch(r"\s*throw .+", code) and code.count("(") == code.count(")") and statement is not None
+            and statement.kind == "throw" and not statement.needed):
         found.append(Mutant(file, number, "removed-throw", line, f"{indent}()"))
     # A guard's condition, negated (single-line guards without bindings; a list of conditions as one, joined by &&).
     guard = re.fullmatch(r"(\s*guard )(.+?)( else \{.*)", line)
@@ -167,12 +177,31 @@ OPERATORS = [name for name, _, _ in TOKEN_OPERATORS] + [
 
 def all_mutants(package: MutatedPackage, modules: list[str] | None) -> list[Mutant]:
     """Every mutant of the package's Sources/ (of `modules` only, when named), file by file, leaving out the modules
-    its pyramid.json excludes."""
-    found = []
+    its pyramid.json excludes. The files are read by the reader, a run for each module, each `#if` as this machine's
+    debug build of the package settles it: its own modules importable, its enabled traits and the module's defines
+    set, the features the module's settings enable on (`swift package dump-package` says them)."""
     sources = package.root / "Sources"
-    for path in sorted(sources.rglob("*.swift")):
-        module = path.relative_to(sources).parts[0]
-        if module in package.excluded_modules or (modules and module not in modules):
-            continue
-        found += mutants_of(str(path.relative_to(package.root)), path.read_text())
+    paths = [path for path in sorted(sources.rglob("*.swift"))
+             if path.relative_to(sources).parts[0] not in package.excluded_modules
+             and not (modules and path.relative_to(sources).parts[0] not in modules)]
+    try:
+        dump = starter.dump_package(package.root) if paths else {}
+    except ValueError:
+        dump = {}  # a manifest SwiftPM cannot read: no trait, no define set (the build that follows says why)
+    targets = {str(Path(target.get("path") or f"Sources/{target['name']}")): target
+               for target in dump.get("targets", []) if isinstance(target, dict) and "name" in target}
+    own = {folder.name for folder in sources.iterdir() if folder.is_dir()} if sources.is_dir() else set()
+    importable = own | {target["name"] for target in targets.values()}
+    base = reader.host_configuration(root=package.root).with_conditions((), importable)
+    by_module: dict[str, list[Path]] = {}
+    for path in paths:
+        by_module.setdefault(path.relative_to(sources).parts[0], []).append(path)
+    facts: dict[Path, reader.SwiftFile] = {}
+    for module, found_here in by_module.items():
+        target = targets.get(f"Sources/{module}", {})
+        facts.update(reader.read(found_here, base.for_target(target, starter.traits_on(dump))))
+    known = reader.Known.of(facts.values())
+    found = []
+    for path in paths:
+        found += mutants_of(str(path.relative_to(package.root)), path.read_text(), facts[path], known)
     return found

@@ -60,30 +60,6 @@ def unholdable(mutants: list[generation.Mutant], sources: dict[str, str]) -> set
     return unheld
 
 
-def valueless(mutants: list[generation.Mutant], sources: dict[str, str]) -> set[generation.Mutant]:
-    """The whole-line mutants that never compile: a removed call or throw whose line is the one expression of a body
-    that returns a value (a body with a default-body mutant and no `return`). Removed, the body returns `()`, which
-    is no value of a type that has an empty value; and the schema, which would wrap the line in an `if`, could not
-    hold that body's default either."""
-    whole_lines: dict[tuple[str, int], set[generation.Mutant]] = defaultdict(set)
-    for mutant in mutants:
-        if mutant.column < 0 and mutant.operator in ("removed-call", "removed-throw"):
-            whole_lines[(mutant.file, mutant.line)].add(mutant)
-    found: set[generation.Mutant] = set()
-    for mutant in mutants:
-        source = sources.get(mutant.file, "")
-        if mutant.operator != "default-body" or not implicit_return(source, mutant):
-            continue
-        start = expression_start(source, mutant)
-        if start is None or start[0] == mutant.line or (mutant.file, start[0]) not in whole_lines:
-            continue
-        after = [generation.code_only(text).strip() for text in source.split("\n")[start[0]:]]
-        closing = next((text for text in after if text), "")
-        if closing.startswith("}"):  # nothing but that line before the body closes: it is the body's one expression
-            found |= whole_lines[(mutant.file, start[0])]
-    return found
-
-
 def selection_form(line: str, column: int, length: int) -> tuple[int, int, str] | None:
     """How a schema holds a first/last or min/max swap at `column` of `line`: the span it rewrites (start, end
     excluded) and its form. `end`: the property `.first` or `.last`, its dot included (a trailing closure may follow:

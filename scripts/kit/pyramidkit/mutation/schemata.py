@@ -34,7 +34,6 @@ from pyramidkit.mutation.schema_sites import (
     module_folder,
     selection_form,
     unholdable,
-    valueless,
 )
 from pyramidkit.mutation.schema_support import operator_declarations, operator_name, support
 from pyramidkit.run import layout
@@ -51,10 +50,8 @@ class Schema:
         # Where a launched program without PYRAMID_MUTANT reads its run's mutant (scratch.active_folder): "" for none.
         self.active_folder = ""
         self.dropped: set[tuple[str, int]] = set()  # (file, line) left as they were
-        # Whole-line mutants that leave a body that returns a value with none: never compiled, never built.
-        self.valueless = valueless(mutants, sources)
         # Mutants no rewriting expresses: rebuilt one at a time.
-        self.unheld = unholdable([m for m in mutants if m not in self.valueless], sources) | self.valueless
+        self.unheld = unholdable(mutants, sources)
         # A removed literal entry is held at the literal's closing bracket: (file, line) -> [(column, mutant, text)].
         self.entries: dict[tuple[str, int], list[tuple[int, generation.Mutant, str]]] = defaultdict(list)
         for mutant in mutants:

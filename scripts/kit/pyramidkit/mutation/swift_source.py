@@ -1,6 +1,6 @@
-"""Swift source as the mutation operators see it: which characters are code (not a comment, not a string literal),
-which lines the running system compiles (#if: Linux's or macOS's conditions, compiled_on), and the Mutant, one
-mistake in one line.
+"""Swift lines as the schemata rewrite them: which characters of a line are code (not a comment, not a string
+literal), a bracket's elements, and the Mutant, one mistake in one line. Which lines a build compiles, and whatever
+else is read of a whole file, is the reader's (pyramidkit/swift/reader.py), which reads files as the compiler does.
 
 Shared by the operators (scripts/kit/pyramidkit/mutation/mutants.py, scripts/kit/pyramidkit/mutation/bug_operators.py) and the schemata (scripts/kit/pyramidkit/mutation/schemata.py), so
 that none of them imports another's module to read Swift. Python's standard library only.
@@ -10,27 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import sys
 
-# What a platform's toolchain compiles, for #if: the `os(...)` and `canImport(...)` conditions that hold there, every
-# other one false. Both: Foundation, Dispatch and both test libraries. Linux (glibc): Glibc, and FoundationNetworking
-# (URLSession lives there, swift-corelibs-foundation). macOS: the Darwin module and the SDK's frameworks, CoreLocation
-# among them; neither Glibc nor FoundationNetworking. Keyed by sys.platform ("linux", "darwin"); another platform's
-# conditions are all false.
-EVERYWHERE = frozenset({"canImport(Foundation)", "canImport(Dispatch)", "canImport(XCTest)", "canImport(Testing)"})
-COMPILED_ON = {
-    "linux": EVERYWHERE | {"os(Linux)", "canImport(Glibc)", "canImport(FoundationNetworking)"},
-    "darwin": EVERYWHERE | {"os(macOS)", "canImport(Darwin)", "canImport(ObjectiveC)", "canImport(CoreFoundation)",
-                            "canImport(CoreLocation)", "canImport(Combine)", "canImport(AppKit)", "canImport(SwiftUI)",
-                            "canImport(MapKit)", "canImport(Network)", "canImport(Security)", "canImport(os)"},
-}
-
-
-def compiled_on(platform: str | None = None) -> frozenset[str]:
-    """The conditions that hold on `platform` (a sys.platform value; the one the kit runs on by default): the mutants
-    are made in the lines the running system compiles, as its build compiles them."""
-    platform = sys.platform if platform is None else platform
-    return COMPILED_ON.get("linux" if platform.startswith("linux") else platform, frozenset())
 
 def code_mask(text: str) -> list[bool]:
     """For each character, whether it is code: not inside a comment (// or nested /* */) or a string literal
@@ -98,30 +78,6 @@ def _interpolation_end(text: str, i: int) -> int:
     return i
 
 
-def compiled_lines(text: str, platform: str | None = None) -> set[int]:
-    """The 1-based numbers of the lines `platform` (sys.platform's value; the running system's by default) compiles:
-    #if branches it does not take are left out."""
-    holds = compiled_on(platform)
-    compiled, stack = set(), []  # stack of (branch taken, some branch already taken)
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        if stripped.startswith("#if "):
-            known = _condition(stripped[4:], holds)
-            stack.append([bool(known), bool(known), known is None])  # an unknown condition: no branch is counted
-        elif stripped.startswith("#elseif "):
-            known = _condition(stripped[8:], holds)
-            unknown = stack[-1][2] or known is None
-            taken = not unknown and not stack[-1][1] and bool(known)
-            stack[-1] = [taken, stack[-1][1] or taken, unknown]
-        elif stripped == "#else":
-            stack[-1] = [not stack[-1][1] and not stack[-1][2], True, stack[-1][2]]
-        elif stripped == "#endif":
-            stack.pop()
-        elif all(branch[0] for branch in stack):
-            compiled.add(number)
-    return compiled
-
-
 def code_only(text: str, mask: list[bool] | None = None) -> str:
     """`text` with every character outside code (comments, strings) made a space, so that a pattern searched in it
     finds code only; columns do not move. `mask` is `code_mask(text)` (computed when not given)."""
@@ -159,30 +115,6 @@ def one_condition(conditions: str) -> str:
     if parts is None or len(parts) < 2:
         return conditions
     return " && ".join(f"({conditions[a - 1:b - 1].strip()})" for a, b in parts)
-
-
-# The Swift these lines are read for (`swift(>=6.2)`, `compiler(>=6)`), and a debug build's DEBUG.
-SWIFT_VERSION = (6, 3)
-
-
-def _version_test(match: re.Match) -> str:
-    wanted = tuple(int(part) for part in match[3].split("."))
-    return str(wanted <= SWIFT_VERSION if match[2] == ">=" else wanted > SWIFT_VERSION)
-
-
-def _condition(expression: str, holds: frozenset[str] | None = None) -> bool | None:
-    """Whether an `#if` condition holds where `holds` (compiled_on's: the running system's by default) says; None
-    when it names what this reader cannot know (a package trait, a custom flag): neither branch of such an `#if` is
-    counted as compiled."""
-    holds = compiled_on() if holds is None else holds
-    python = re.sub(r"(canImport|os)\(\w+\)", lambda m: str(m[0] in holds), expression)
-    python = re.sub(r"(swift|compiler)\((>=|<)\s*([\d.]+)\)", _version_test, python)
-    python = re.sub(r"\bDEBUG\b", "True", python)
-    python = python.replace("&&", " and ").replace("||", " or ").replace("!", " not ")
-    if set(re.findall(r"[A-Za-z_]\w*", python)) - {"True", "False", "and", "or", "not"}:
-        return None
-    return bool(eval(python, {"__builtins__": {}}))
-
 
 
 @dataclasses.dataclass(frozen=True)

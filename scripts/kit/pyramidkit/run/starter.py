@@ -24,6 +24,7 @@ import subprocess
 from pathlib import Path
 
 from pyramidkit.run.config import FILE, parse
+from pyramidkit.swift import reader
 
 KNOWN = [
     ("Unit", re.compile(r"Unit(?![a-z])")),
@@ -52,13 +53,16 @@ def dependency_names(target: dict) -> set[str]:
 # What declares a test in a test target's sources: an XCTest case (`XCTestCase`, or a test method of a subclass of one
 # made elsewhere: `func testX(`), a Swift Testing test or suite. A word in a comment counts too: a guess errs on the
 # side of a tier.
-DECLARES_A_TEST = re.compile(r"\bXCTestCase\b|\bfunc\s+test\w*\s*\(|@Test\b|@Suite\b")
-
-
 def sources(target: dict, root: Path) -> list[Path]:
     """The Swift files of `target` (dump-package's JSON) in the package at `root`: its `path`, or `Tests/<name>`."""
     folder = root / (target.get("path") or f"Tests/{target['name']}")
     return sorted(folder.rglob("*.swift")) if folder.is_dir() else []
+
+
+def traits_on(dump: dict) -> set[str]:
+    """The package's traits that its default build enables (`default` itself left out): what `#if` finds set."""
+    named = {trait["name"] for trait in dump.get("traits") or [] if isinstance(trait, dict) and "name" in trait}
+    return named - traits_off(dump) - {"default"}
 
 
 def traits_off(dump: dict) -> set[str]:
@@ -76,19 +80,6 @@ def traits_off(dump: dict) -> set[str]:
     return set(enables) - on - {"default"}
 
 
-CONDITION = re.compile(r"^\s*#(if|elseif|else|endif)\b(.*)$")
-
-
-def _gate(condition: str, off: set[str]) -> str | None:
-    """What makes `condition` (an `#if`'s) false in the default build, when a term it requires is: `false`, or a trait
-    in `off`. Only terms joined by `&&` are read; a condition with `||`, or none of those terms, may hold: None."""
-    condition = condition.split("//")[0].strip()
-    if "||" in condition:
-        return None
-    terms = [term.strip().strip("()").strip() for term in condition.split("&&")]
-    return next((term for term in terms if term == "false" or term in off), None)
-
-
 @dataclasses.dataclass
 class Declarations:
     """What a test target's sources declare: the tests the default build compiles, and those only an `#if` it leaves
@@ -99,46 +90,33 @@ class Declarations:
     files: int = 0
 
 
-def declarations(target: dict, root: Path | None, off: set[str]) -> Declarations:
-    """The test declarations of test `target`'s sources, each as the default build sees it: inside an `#if` branch
-    whose condition `_gate` finds false (a trait in `off`, or `false`), left out; anywhere else, compiled. An `#else`
-    or `#elseif` branch is read as compiled unless its own condition is found false: a guess that errs on the side of
-    a tier."""
+def declarations(target: dict, root: Path | None, on: frozenset[str] = frozenset()) -> Declarations:
+    """The test declarations of test `target`'s sources (XCTestCase classes, `func test…`, @Test, @Suite), each as
+    the default build sees it (the reader: `#if` by the compiler's rules, the traits in `on` enabled): one in a branch
+    the build leaves out counts by that branch's condition; one under an `#if` the reader cannot settle counts as
+    compiled, erring on the side of a tier."""
     found = Declarations()
-    for path in sources(target, root) if root is not None else []:
+    paths = sources(target, root) if root is not None else []
+    configuration = reader.host_configuration(root=root).for_target(target, on)
+    for facts in reader.read(paths, configuration).values():
         found.files += 1
-        branches: list[str | None] = []  # the gate of each open #if's current branch, innermost last
-        for line in path.read_text(errors="replace").splitlines():
-            directive = CONDITION.match(line)
-            if directive:
-                kind, condition = directive.groups()
-                if kind == "if":
-                    branches.append(_gate(condition, off))
-                elif branches and kind == "elseif":
-                    branches[-1] = _gate(condition, off)
-                elif branches and kind == "else":
-                    branches[-1] = None
-                elif branches:
-                    branches.pop()
-                continue
-            for _ in DECLARES_A_TEST.finditer(line):
-                gates = [gate for gate in branches if gate]
-                if gates:
-                    found.left_out.add(gates[-1])
-                else:
-                    found.compiled += 1
+        for line, _ in facts.tests:
+            condition = facts.left_out_by(line)
+            if condition is None:
+                found.compiled += 1
+            else:
+                found.left_out.add(condition)
     return found
 
 
 # A test library's import: what tells a target that helps the tests (swift-log's _TestSupport, a package's own
 # fakes) from the library under test, which is used only by the tests too in a package of one library.
-IMPORTS_A_TEST_LIBRARY = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:public\s+|internal\s+|package\s+)?"
-                                    r"import\s+(?:XCTest|Testing)\b", re.MULTILINE)
+TEST_LIBRARIES = {"XCTest", "Testing"}
 
 
 def support_targets(dump: dict, root: Path | None) -> dict[str, str]:
     """The targets that help the tests rather than being tested, each with why: a library target (not a test, not a
-    program) that only test targets and other such targets depend on, and whose name starts with `_` or whose
+    program, in no product) that only test targets and other such targets depend on, and whose name starts with `_` or whose
     sources import XCTest or Testing (or that depends on another such target). Coverage and mutants leave them out
     by default: in swift-log, `_TestSupport` held 316 of the 1,004 mutants a run would make."""
     targets = {target["name"]: target for target in dump.get("targets", []) if isinstance(target, dict)}
@@ -150,12 +128,19 @@ def support_targets(dump: dict, root: Path | None) -> dict[str, str]:
 
     def imports_a_test_library(target: dict) -> bool:
         folder = root / (target.get("path") or f"Sources/{target['name']}") if root is not None else None
-        return folder is not None and folder.is_dir() and any(
-            IMPORTS_A_TEST_LIBRARY.search(path.read_text(errors="replace")) for path in sorted(folder.rglob("*.swift")))
+        if folder is None or not folder.is_dir():
+            return False
+        return any(module.module in TEST_LIBRARIES for facts in reader.read(sorted(folder.rglob("*.swift"))).values()
+                   for module in facts.imports)
 
     # The targets only tests use, directly or through other such targets: all regular targets with a dependent, less
     # those one of whose dependents is neither a test nor still among them, until none is taken out.
-    only_tests = {name for name, target in targets.items() if target.get("type") == "regular" and dependents[name]}
+    # A target a product holds is the package's to others: never only the tests' (swift-numerics' RealModule, which
+    # its tests use and which builds on the `_`-named _NumericsShims, was left out before this was asked).
+    in_products = {name for product in dump.get("products", []) if isinstance(product, dict)
+                   for name in product.get("targets") or []}
+    only_tests = {name for name, target in targets.items()
+                  if target.get("type") == "regular" and dependents[name] and name not in in_products}
     changed = True
     while changed:
         kept = {name for name in only_tests if dependents[name] <= tests | only_tests}
@@ -175,6 +160,11 @@ def support_targets(dump: dict, root: Path | None) -> dict[str, str]:
                 found[name] = f"only tests use it and it builds on {', '.join(sorted(helped))}"
                 changed = True
     return found
+
+
+def _words(condition: str) -> set[str]:
+    """The names a condition of an `#if` holds."""
+    return set("".join(c if c.isalnum() or c == "_" else " " for c in condition).split())
 
 
 def module_of(target: dict) -> str | None:
@@ -227,10 +217,12 @@ def guess(dump: dict, root: Path | None = None) -> tuple[dict, list[str]]:
     said: list[str] = []
     off = traits_off(dump)
     left_out = []
+    counted = {target["name"]: declarations(target, root, frozenset(traits_on(dump)))
+               for target in dump.get("targets", []) if target.get("type") == "test"}
     for target in dump.get("targets", []):
         if target.get("type") != "test":
             continue
-        found = declarations(target, root, off)
+        found = counted[target["name"]]
         if not found.files or found.compiled:
             continue
         left_out.append(target["name"])
@@ -238,7 +230,7 @@ def guess(dump: dict, root: Path | None = None) -> tuple[dict, list[str]]:
             said.append(f"{target['name']}: no tier: its sources declare no test (no XCTestCase, no func test…(), no "
                         "@Test or @Suite), a target that only has to compile; the build still compiles it")
         else:
-            traits = sorted(found.left_out - {"false"})
+            traits = sorted(trait for trait in off if any(trait in _words(gate) for gate in found.left_out))
             said.append(f"{target['name']}: no tier: its tests are all under an #if the default build leaves out ("
                         + ", ".join(f"#if {gate}" for gate in sorted(found.left_out)) + ")"
                         + (f"; a build with --traits {','.join(traits)} compiles them" if traits else ""))
@@ -279,8 +271,7 @@ def guess(dump: dict, root: Path | None = None) -> tuple[dict, list[str]]:
     said.append(f"the pyramid, base first: {', '.join(order)} (the tests that run in process below, the tiers that "
                 "launch the programs on top)")
     if root is not None:
-        declared = {tier: sum(declarations(target, root, off).compiled for target in dump.get("targets", [])
-                              if target["name"] in tiers[tier]) for tier in order}
+        declared = {tier: sum(counted[target].compiled for target in tiers[tier]) for tier in order}
         said += upside_down(order, declared)
     written: list[dict] = [{"name": name, "targets": tiers[name],
                             **({"launchesPrograms": True} if name in launching else {})} for name in order]

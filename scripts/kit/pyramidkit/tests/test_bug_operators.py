@@ -21,11 +21,22 @@ class DefaultBodyTests(unittest.TestCase):
             "func rows() -> [Row] {\n  a\n}": "func rows() -> [Row] { return [];",
             "func table() -> [String: Int] {\n  a\n}": "func table() -> [String: Int] { return [:];",
             "func find() -> Place? {\n  a\n}": "func find() -> Place? { return nil;",
-            "func make() -> Report {\n  a\n}": "func make() -> Report { return .init();",
+            "struct Report {}\nfunc make() -> Report {\n  a\n}": "func make() -> Report { return .init();",
+            "struct Report { init() {} }\nfunc make() -> Report {\n  a\n}": "func make() -> Report { return .init();",
         }
         for source, expected in cases.items():
             with self.subTest(source=source):
                 self.assertEqual(mutations(source, "default-body"), [expected])
+
+    def test_no_init_for_a_type_that_has_none_or_is_not_the_package_s(self):
+        # `.init()` compiles only for a type with an `init()`: one of its own, or a struct's memberwise one with no
+        # argument to give. A type the package does not declare is not known to have one: no mutant.
+        for source in ["func make() -> Report {\n  a\n}", "struct Report { let a: Int }\nfunc make() -> Report {\n  a\n}",
+                       "struct Report { init(a: Int) {} }\nfunc make() -> Report {\n  a\n}",
+                       "class Report: Base {}\nfunc make() -> Report {\n  a\n}",
+                       "enum Report { case a }\nfunc make() -> Report {\n  a\n}"]:
+            with self.subTest(source=source):
+                self.assertEqual(mutations(source, "default-body"), [])
 
     def test_no_mutant_that_is_the_code_itself(self):
         # swift-numerics' AlgebraicField.swift:115 had `return nil;` put before a body that returns nil.
@@ -79,9 +90,21 @@ class DeletedStatementTests(unittest.TestCase):
 
 class SwapTests(unittest.TestCase):
     def test_neighbouring_arguments_swap_their_values_and_keep_their_labels(self):
-        self.assertEqual(mutations("Coordinate(latitude: a, longitude: b)", "swapped-arguments"),
-                         ["Coordinate(latitude: b, longitude: a)"])
+        self.assertEqual(mutations("func f(a: Double, b: Double) {\n  Coordinate(latitude: a, longitude: b)\n}",
+                                   "swapped-arguments"), ["Coordinate(latitude: b, longitude: a)"])
+        self.assertEqual(mutations("let a: Double = 1\nlet b: Double = 2\nlet c = Coordinate(latitude: self.a, longitude: b)",
+                                   "swapped-arguments"), ["let c = Coordinate(latitude: b, longitude: self.a)"])
         self.assertEqual(mutations("place(n, 37.3, -121.8, .park)", "swapped-arguments"), ["place(n, -121.8, 37.3, .park)"])
+
+    def test_arguments_not_known_to_hold_one_type_are_not_swapped(self):
+        # A String where a UInt goes never compiles (swift-log's `file: file, line: line`); a name whose type is not
+        # written (or is written twice, differently) cannot be known to fit; an integer and a decimal literal differ.
+        for source in ["func f(file: String, line: UInt) {\n  log(file: file, line: line)\n}",
+                       "func f(a: Double) {\n  g(a, b)\n}", "f(a, b)", "f(1, 2.5)",
+                       "let a: Int = 1\nlet b: Int = 2\nfunc g(b: String) {\n  f(a, b)\n}",
+                       "struct S { let a: Int }\nstruct T { let a: String; let b: Int }\nlet c = f(a, b)"]:
+            with self.subTest(source=source):
+                self.assertEqual(mutations(source, "swapped-arguments"), [])
 
     def test_a_literal_and_a_name_a_call_or_a_keyword_are_not_swapped(self):
         for source in ["f(a, 1)", "f(a, g(b))", "f(a, nil)", "f(self, b)", 'f("a", "b")', "func f(a: A, b: B) {}"]:

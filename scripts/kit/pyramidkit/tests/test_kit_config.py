@@ -201,6 +201,26 @@ class StarterTests(unittest.TestCase):
         only, _ = starter.guess(dump("DemoUnitTests"))
         self.assertNotIn("excludedModules", only, "the library under test is no support target")
 
+    def test_a_target_a_product_holds_is_never_a_support_target(self):
+        # swift-numerics: RealModule is a product its tests use, and builds on the `_`-named C shims; both were left
+        # out ("builds on _NumericsShims"), and with them the module the package is for.
+        with tempfile.TemporaryDirectory() as folder:
+            root = Path(folder)
+            for name in ("Real/R.swift", "_Shims/S.swift", "_TestSupport/T.swift"):
+                (root / "Sources" / name).parent.mkdir(parents=True, exist_ok=True)
+                (root / "Sources" / name).write_text("let a = 1\n")
+            dumped = {"name": "N", "products": [{"name": "Real", "targets": ["Real"], "type": {"library": ["automatic"]}}],
+                      "targets": [
+                          {"name": "_Shims", "type": "regular"},
+                          {"name": "Real", "type": "regular", "dependencies": [{"byName": ["_Shims", None]}]},
+                          {"name": "_TestSupport", "type": "regular", "dependencies": [{"byName": ["Real", None]}]},
+                          {"name": "RealTests", "type": "test", "dependencies": [
+                              {"byName": ["Real", None]}, {"byName": ["_TestSupport", None]}]}]}
+            (root / "Tests" / "RealTests").mkdir(parents=True)
+            (root / "Tests" / "RealTests" / "T.swift").write_text("import XCTest\nfinal class T: XCTestCase {}\n")
+            found, _ = starter.guess(dumped, root)
+        self.assertEqual(found["excludedModules"], ["_TestSupport"])
+
     def test_a_tier_wider_than_every_tier_below_it_is_said_to_stand_the_pyramid_on_its_point(self):
         said = starter.upside_down(["Unit", "Integration", "Small", "EndToEnd"],
                                    {"Unit": 5, "Integration": 9, "Small": 1, "EndToEnd": 7})
@@ -338,8 +358,9 @@ class StarterTests(unittest.TestCase):
         self.assertEqual(starter.traits_off({"traits": traits}), {"Beta"})
         cases = {
             "#if Beta\nfinal class A: XCTestCase {}\n#endif\n": "#if Beta",
-            "#if compiler(>=6.4) && Beta // a comment\n@Test func b() {}\n#endif\n": "#if Beta",
-            "#if false\n@Suite struct C {}\n#endif\n#if (Beta)\n@Test func d() {}\n#endif\n": "#if Beta, #if false",
+            # the condition as written, which the compiler evaluates whole (the reader, by its rules)
+            "#if compiler(>=6.3) && Beta // a comment\n@Test func b() {}\n#endif\n": "#if compiler(>=6.3) && Beta",
+            "#if false\n@Suite struct C {}\n#endif\n#if (Beta)\n@Test func d() {}\n#endif\n": "#if (Beta), #if false",
             "#if DEBUG\n#if Beta\n@Test func e() {}\n#endif\n#endif\n": "#if Beta",
             "#if Delta\n@Test func f() {}\n#endif\n": None,  # on: default enables Gamma, which enables Delta
             "#if Beta || DEBUG\n@Test func g() {}\n#endif\n": None,

@@ -333,17 +333,14 @@ class SelectionTests(unittest.TestCase):
         self.assertEqual(ran, ["^UnitTests\\.A/b$", PACKAGE.tier_pattern("Integration")])
         self.assertEqual(entry["status"], "survived")
 
-    def test_a_removed_one_expression_of_a_body_that_returns_a_value_is_not_compiled_and_not_built(self):
-        source = "func f() -> Int {\n    g()\n}\n"
-        found = operators.mutants_of("Sources/A/a.swift", source)
-        removed = next(m for m in found if m.operator == "removed-call")
-        runner = engine.Engine(PACKAGE, schemata=True)
-        runner.schema = schemata.Schema(found, {"Sources/A/a.swift": source})
-        entry = {"seconds": {}, "killed_by": None, "status": "survived"}
-        runner.run(removed, ["Unit"], entry)  # no copy to build in: a build would fail the test
-        self.assertEqual(entry["status"], "not compiled")
-        self.assertIn("returns none", entry["reason"])
-        self.assertNotIn("engine", entry)
+    def test_the_one_expression_of_a_body_that_returns_a_value_is_never_removed(self):
+        # Its value is the body's: removed, the body returns `()`, which is no Int. The reader says so (the
+        # statement's value is used), so no such mutant is made; with a second statement, the call goes.
+        self.assertEqual(mutations("func f() -> Int {\n    g()\n}\n", "removed-call"), [])
+        self.assertEqual(mutations("var v: Int {\n    g()\n}\n", "removed-call"), [])
+        self.assertEqual(mutations("let v = if c {\n    g()\n} else {\n    h()\n}\n", "removed-call"), [])
+        self.assertEqual(mutations("func f() {\n    g()\n}\n", "removed-call"), ["()"])
+        self.assertEqual(mutations("if c {\n    g()\n} else {\n    h()\n}\n", "removed-call"), ["()", "()"])
 
     def build_schema(self, outcomes: list[tuple[bool, str]]) -> tuple[engine.Engine, list[dict]]:
         """An engine's schema built in a stand-in copy whose builds end as `outcomes` say, in turn."""
@@ -415,9 +412,10 @@ class SelectionTests(unittest.TestCase):
     def test_a_mutant_no_tier_runs_survives_only_once_it_is_known_to_compile(self):
         # swift-argument-parser: a guard's throw removed, on a line no test reaches, was called a survivor; it does not
         # compile ("'guard' body must not fall through"), and another run, which built it, said so.
-        source = "func f(a: Int) throws -> Int {\n    guard a > 0 else {\n        throw E()\n    }\n    return a\n}\n"
+        source = "func f(a: Int) throws -> Int {\n    guard a > 0 else {\n        log()\n        throw E()\n    }\n    return a\n}\n"
         found = operators.mutants_of("Sources/A/a.swift", source)
-        removed = next(m for m in found if m.operator == "removed-throw")
+        self.assertNotIn("removed-throw", {m.operator for m in found}, "the guard's throw: the reader keeps it")
+        removed = next(m for m in found if m.operator == "removed-call")
         held = next(m for m in found if m.operator == "relational-boundary")
         runner = engine.Engine(PACKAGE, schemata=True)
         runner.schema = schemata.Schema(found, {"Sources/A/a.swift": source})
@@ -953,6 +951,7 @@ class FastPathTests(unittest.TestCase):
         with unittest.mock.patch.object(command, "Engine", Engine), \
                 unittest.mock.patch.object(command, "cores", return_value=3), \
                 unittest.mock.patch.object(command.side_by_side, "can_run_side_by_side", return_value=side_by_side), \
+                unittest.mock.patch.object(operators.starter, "dump_package", return_value={}), \
                 unittest.mock.patch.object(command.subprocess, "run", run), contextlib.redirect_stderr(err):
             try:
                 command.main(["--package-path", str(self.root), *arguments])
