@@ -39,6 +39,8 @@ import re
 import subprocess
 import sys
 
+from pyramidkit.swift import reader
+
 # The layers, bottom first and numbered from 0: a target may depend only on targets of a lower layer. Layer 0 is the
 # lock every layer above may take (a lock ThreadSanitizer sees, docs/linux-and-swift6.md).
 LAYERS = [
@@ -307,9 +309,6 @@ def check_suite_names(root: pathlib.Path, targets: dict) -> list:
 PLATFORMS_DOC = "docs/macos.md"
 # Where the package forks on the platform: Swift's `#if`/`#elseif` on os() or canImport(), Python's sys.platform, a
 # shell's uname, and code that reads Linux's /proc (a capability macOS lacks).
-SWIFT_FORK = re.compile(r"^\s*#(?:if|elseif)\s+(.*\b(?:os|canImport)\(.*?)\s*$")
-SWIFT_DIRECTIVE = re.compile(r"^\s*#(if|elseif|else|endif)\b")
-IMPORT_LINE = re.compile(r"^\s*(?:@\w+\s+)?(?:(?:public|package|internal|fileprivate|private)\s+)?import\s+\w+\s*$")
 RUNTIME_FORKS = [("*.swift", re.compile(r"\"/proc\b"), "/proc"), ("", re.compile(r"\buname -s\b"), "uname -s")]
 # Where forks are looked for.
 FORK_FOLDERS = ["Sources", "Tests", "scripts"]
@@ -317,27 +316,17 @@ FORK_FOLDERS = ["Sources", "Tests", "scripts"]
 TABLE_FORK = re.compile(r"`([^`]+)` `([^`]+)`")
 
 
-def swift_forks(text: str) -> list:
-    """Each `#if`/`#elseif` branch of `text` that tests os() or canImport(): (condition, whether its branch holds
-    imports only)."""
-    found, lines = [], text.splitlines()
-    for index, line in enumerate(lines):
-        match = SWIFT_FORK.match(line)
-        if not match:
-            continue
-        depth, body = 0, []
-        for following in lines[index + 1:]:
-            directive = SWIFT_DIRECTIVE.match(following)
-            if directive and directive.group(1) == "if":
-                depth += 1
-            elif directive and directive.group(1) == "endif" and depth:
-                depth -= 1
-            elif directive and not depth:
-                break
-            body.append(following)
-        code = [line for line in body if line.strip() and not line.strip().startswith("//")]
-        found.append((" ".join(match.group(1).split()), bool(code) and all(IMPORT_LINE.match(line) for line in code)))
-    return found
+def swift_forks(facts: reader.SwiftFile) -> list:
+    """Each `#if`/`#elseif` branch of a file (the reader's) that tests os() or canImport(): (condition, whether its
+    branch holds imports only)."""
+    return [(" ".join(condition.split()), imports) for _, condition, imports in facts.branches
+            if _tests_the_platform(condition)]
+
+
+def _tests_the_platform(condition: str) -> bool:
+    """Whether a condition calls os() or canImport()."""
+    words = "".join(c if c.isalnum() or c == "_" else f" {c} " for c in condition).split()
+    return any(word in ("os", "canImport") and words[index + 1:index + 2] == ["("] for index, word in enumerate(words))
 
 
 def code_lines(text: str) -> list:
@@ -367,6 +356,8 @@ def platform_forks(root: pathlib.Path) -> tuple:
     """Every fork on the platform in the package's sources, tests and scripts: ({(file, condition)} of the forks in
     code, {condition} of the branches that only import a module)."""
     code, imports = set(), set()
+    swift = reader.read([path for folder in FORK_FOLDERS for path in sorted((root / folder).rglob("*.swift"))
+                         if path.is_file()])
     for folder in FORK_FOLDERS:
         for path in sorted((root / folder).rglob("*")):
             if not path.is_file() or "__pycache__" in path.parts:
@@ -374,7 +365,7 @@ def platform_forks(root: pathlib.Path) -> tuple:
             where = str(path.relative_to(root))
             python = path.suffix == ".py" or (not path.suffix and path.read_bytes()[:40].startswith(b"#!/usr/bin/env python"))
             if path.suffix == ".swift":
-                for condition, import_only in swift_forks(path.read_text()):
+                for condition, import_only in swift_forks(swift[path]):
                     (imports.add(condition) if import_only else code.add((where, condition)))
             if python and python_platform_forks(path.read_text()):
                 code.add((where, "sys.platform"))

@@ -7,6 +7,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
+from pyramidkit.swift import reader
+
 from tools import check_layout as layout
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -277,9 +279,11 @@ class PlatformForksTests(unittest.TestCase):
         return layout.check_platform_forks(Path(folder.name))
 
     def test_a_branch_of_imports_only_is_told_from_code(self):
-        self.assertEqual(layout.swift_forks(C_LIBRARY), [("canImport(Glibc)", True), ("canImport(Darwin)", True)])
+        self.assertEqual(layout.swift_forks(reader.read_text(C_LIBRARY)),
+                         [("canImport(Glibc)", True), ("canImport(Darwin)", True)])
         # The nested #if is the outer branch's code, not its end: the outer branch is code, the inner imports only.
-        self.assertEqual(layout.swift_forks(CODE_FORK), [("os(Linux)", False), ("canImport(Darwin)", True)])
+        self.assertEqual(layout.swift_forks(reader.read_text(CODE_FORK)), [("os(Linux)", False), ("canImport(Darwin)", True)])
+        self.assertEqual(layout.swift_forks(reader.read_text("#if DEBUG || macos(x)\nlet a = 1\n#endif\n")), [])
 
     def test_every_fork_listed_is_clean(self):
         files = {"Sources/A/Sockets.swift": C_LIBRARY + CODE_FORK, "scripts/tool.py": "import sys\nX = sys.platform\n",

@@ -88,6 +88,7 @@ class SwiftFile:
     compiled: frozenset[int]
     unknown: tuple[tuple[int, int, str], ...]
     inactive: tuple[tuple[int, int, str], ...]  # (first line, last line, condition) of each branch left out
+    branches: tuple[tuple[int, str, bool], ...]  # (line, condition, imports only) of each #if and #elseif
     tests: tuple[tuple[int, str], ...]  # (line, what) of each declaration of tests
     types: tuple[tuple[str, str, bool], ...]  # (name, kind, whether `.init()` makes one)
     properties: tuple[tuple[str, str], ...]  # (name, declared type) of each variable declared with its type
@@ -352,6 +353,7 @@ def _facts(raw: dict, text: str) -> SwiftFile:
         path=raw["path"], compiled=frozenset(raw["compiled"]),
         unknown=tuple((a, b, why) for a, b, why in raw["unknown"]),
         inactive=tuple((a, b, condition) for a, b, condition in raw["inactive"]),
+        branches=tuple((line, condition, imports) for line, condition, imports in raw["branches"]),
         tests=tuple((line, what) for line, what in raw["tests"]),
         types=tuple((name, kind, empty) for name, kind, empty in raw["types"]),
         properties=tuple((name, declared) for name, declared in raw["properties"]),

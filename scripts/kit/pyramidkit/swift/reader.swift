@@ -9,6 +9,8 @@
 //              feature, an attribute, a module version): none of its lines is counted compiled, none guessed
 //   inactive   [first line, last line, condition] of each `#if` branch this build leaves out (an `#else`'s
 //              condition: the others' negated)
+//   branches   [line, condition, imports only] of each `#if` and `#elseif` branch, taken or not: its condition as
+//              written, and whether it holds imports and nothing else
 //   tests      [line, what] of each declaration of tests: `XCTestCase` (a class that inherits it), `func test`
 //              (a function named test…), `@Test`, `@Suite`
 //   types      [name, kind, empty init] of each struct, class, enum, actor and extension: whether `.init()` makes
@@ -99,6 +101,7 @@ final class FileReader: SyntaxVisitor {
     var notCompiled = Set<Int>()
     var unknown: [JSON] = []
     var inactive: [JSON] = []
+    var branches: [JSON] = []
     var tests: [JSON] = []
     var types: [JSON] = []
     var properties: [JSON] = []
@@ -127,6 +130,18 @@ final class FileReader: SyntaxVisitor {
             return .visitChildren
         }
         let clauses = Array(node.clauses)
+        for clause in clauses {
+            guard let condition = clause.condition else { continue }
+            let items: [Syntax] = clause.elements.map { Array(Syntax($0).children(viewMode: .sourceAccurate)) } ?? []
+            let importsOnly =
+                !items.isEmpty
+                && items.allSatisfy { item in
+                    item.as(CodeBlockItemSyntax.self)?.item.is(ImportDeclSyntax.self)
+                        ?? item.as(MemberBlockItemSyntax.self)?.decl.is(ImportDeclSyntax.self) ?? false
+                }
+            branches.append(
+                .array([.int(firstLine(clause)), .string(condition.trimmedDescription), .bool(importsOnly)]))
+        }
         for (index, clause) in clauses.enumerated() {
             let start = firstLine(clause)
             let bodyStart = clause.condition.map { lastLine($0) + 1 } ?? start + 1
@@ -655,7 +670,8 @@ func facts(of path: String, configuration: Configuration) -> JSON {
     for number in 1...max(lines, 1) where !reader.notCompiled.contains(number) { compiled.append(.int(number)) }
     return .object([
         ("path", .string(path)), ("compiled", .array(compiled)), ("unknown", .array(reader.unknown)),
-        ("inactive", .array(reader.inactive)), ("tests", .array(reader.tests)), ("types", .array(reader.types)),
+        ("inactive", .array(reader.inactive)), ("branches", .array(reader.branches)), ("tests", .array(reader.tests)),
+        ("types", .array(reader.types)),
         ("properties", .array(reader.properties)),
         ("errors", .array(errors)), ("noncode", .array(reader.noncode)), ("imports", .array(reader.imports)),
         ("inlined", .array(reader.inlined)), ("statements", .array(reader.statements)),
