@@ -29,7 +29,7 @@
 //              the body around it (a single-expression function or getter that returns a value, a branch of an if
 //              or switch expression), or it ends a path that must end (the last statement of a guard's else or of a
 //              body that returns a value: a return, a throw, a call that never returns), or it is `self.init(…)` or
-//              `super.init(…)`
+//              `super.init(…)`, an initializer's `self = …`, or sets a local declared above it without a value
 //   bodies     [line, column, kind, returns, generics, text, last line, parameters] of each function, initializer or
 //              computed property with a body: the line and UTF-8 column just after its `{`, `returns` its declared
 //              type (null: none), `generics` its generic parameters' names, `text` its statements as written, the
@@ -288,7 +288,7 @@ final class FileReader: SyntaxVisitor {
         statements.append(
             .array([
                 .int(firstLine(node)), .int(lastLine(node)), .string(kind(of: node.item)),
-                .bool(valueUsed(node) || mustEnd(node) || initializes(node)),
+                .bool(valueUsed(node) || mustEnd(node) || initializes(node) || setsWhatMustBeSet(node)),
             ]))
         return .visitChildren
     }
@@ -372,6 +372,46 @@ final class FileReader: SyntaxVisitor {
             return true
         }
         return true
+    }
+
+    /// Whether the statement is an assignment the code cannot do without.
+    ///
+    /// That is the assignment of `self` in an initializer (an enum's, a struct's), or of a local declared above it
+    /// with no value (`let line: String`, set in each branch): removed, the compiler finds it used before it is set.
+    func setsWhatMustBeSet(_ item: CodeBlockItemSyntax) -> Bool {
+        guard let expression = item.item.as(ExprSyntax.self) else { return false }
+        var target: ExprSyntax?
+        if let infix = expression.as(InfixOperatorExprSyntax.self), infix.operator.is(AssignmentExprSyntax.self) {
+            target = infix.leftOperand
+        } else if let sequence = expression.as(SequenceExprSyntax.self), sequence.elements.count >= 3 {
+            let elements = Array(sequence.elements)
+            if elements[1].is(AssignmentExprSyntax.self) { target = elements[0] }
+        }
+        guard let name = target?.as(DeclReferenceExprSyntax.self)?.baseName else { return false }
+        if name.tokenKind == .keyword(.self) {
+            return item.ancestorOrSelf(mapping: { $0.as(InitializerDeclSyntax.self) }) != nil
+        }
+        var scope: Syntax? = item.parent
+        while let current = scope {
+            if let list = current.as(CodeBlockItemListSyntax.self) {
+                for earlier in list {
+                    if earlier.position >= item.position { break }
+                    guard let variable = earlier.item.as(DeclSyntax.self)?.as(VariableDeclSyntax.self) else { continue }
+                    for binding in variable.bindings {
+                        if binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name.text {
+                            return binding.initializer == nil && binding.accessorBlock == nil
+                        }
+                    }
+                }
+            }
+            if current.is(FunctionDeclSyntax.self) || current.is(InitializerDeclSyntax.self)
+                || current.is(ClosureExprSyntax.self) || current.is(AccessorDeclSyntax.self)
+            {
+                return false
+            }
+            scope = current.parent
+        }
+        return false
     }
 
     /// Whether the statement is an initializer's call of another (`self.init(…)`, `super.init(…)`), which a

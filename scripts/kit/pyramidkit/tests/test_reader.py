@@ -112,6 +112,12 @@ class StatementTests(unittest.TestCase):
         text = "init(a: Int) {\n    self.init(b: a)\n}\ninit() {\n    try super.init()\n    setUp()\n}\n"
         self.assertEqual(self.needed(text), {2: ("call", True), 5: ("try", True), 6: ("call", False)})
 
+    def test_setting_self_in_an_initializer_or_a_local_declared_without_a_value_is_needed(self):
+        text = ("init(b: Int) {\n    self = .a\n}\nfunc f() {\n    let line: String\n    if c {\n        line = a\n"
+                "    } else {\n        line = b\n    }\n    var n = 0\n    n = 2\n    self.x = 1\n    x = 3\n}\n")
+        self.assertEqual(self.needed(text), {2: ("assign", True), 7: ("assign", True), 9: ("assign", True),
+                                             12: ("assign", False), 13: ("assign", False), 14: ("assign", False)})
+
     def test_a_closure_s_one_statement_is_needed_where_the_call_s_value_is_taken(self):
         text = ("func f() {\n    queue.async {\n        g()\n    }\n    let v = a.map {\n        g($0)\n    }\n}\n")
         self.assertEqual(self.needed(text), {3: ("call", False), 6: ("call", True)})
