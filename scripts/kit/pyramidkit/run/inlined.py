@@ -20,15 +20,13 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from pyramidkit.run import starter
-
-# The attributes whose bodies other modules compile in. A plain search of the file's text: the word in a comment
-# only costs a build of the dependents more, never a wrong verdict.
-COPIED = ("@_transparent", "@inlinable", "@_alwaysEmitIntoClient")
+from pyramidkit.swift import reader
 
 
-def copied_elsewhere(text: str) -> bool:
-    """Whether a file whose text is `text` may hold a body other modules compile in."""
-    return any(attribute in text for attribute in COPIED)
+def copied_elsewhere(facts: reader.SwiftFile) -> bool:
+    """Whether a file (the reader's facts of it) holds a body other modules compile in: a declaration marked
+    `@_transparent`, `@inlinable` or `@_alwaysEmitIntoClient` (the attribute, not the word in a comment)."""
+    return bool(facts.inlined)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -94,8 +92,8 @@ class CopiedBodies:
         """Every Swift file of the targets that depend on the target of a file of `written` that may hold a copied
         body, but those of `written` themselves."""
         written = set(written)
-        holding = sorted(path for path in written if path.suffix == ".swift" and path.is_file()
-                         and copied_elsewhere(path.read_text(errors="replace")))
+        swift = sorted(path for path in written if path.suffix == ".swift" and path.is_file())
+        holding = [path for path, facts in reader.read(swift).items() if copied_elsewhere(facts)]
         if not holding:
             return []
         if self._targets is None:

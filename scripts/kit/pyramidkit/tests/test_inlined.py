@@ -9,6 +9,7 @@ from pathlib import Path
 from unittest import mock
 
 from pyramidkit.run import inlined, scratch
+from pyramidkit.swift import reader
 
 DUMP = {
     "targets": [
@@ -39,10 +40,12 @@ class TargetsTests(unittest.TestCase):
         self.assertEqual(targets.owner("Package.swift"), None)
 
     def test_the_attributes_that_copy_a_body(self):
-        for text in ("@_transparent public func f()", "@inlinable\nfunc g()", "@_alwaysEmitIntoClient var x: Int"):
-            self.assertTrue(inlined.copied_elsewhere(text), text)
-        for text in ("@usableFromInline internal func f()", "public func f() {}", ""):
-            self.assertFalse(inlined.copied_elsewhere(text), text)
+        for text in ("@_transparent public func f() {}", "@inlinable\nfunc g() {}",
+                     "@_alwaysEmitIntoClient var x: Int { 1 }"):
+            self.assertTrue(inlined.copied_elsewhere(reader.read_text(text)), text)
+        for text in ("@usableFromInline internal func f() {}", "public func f() {}", "",
+                     "// @inlinable in a comment\nfunc f() {}", 'let s = "@_transparent"'):
+            self.assertFalse(inlined.copied_elsewhere(reader.read_text(text)), text)
 
 
 class BuildTests(unittest.TestCase):
