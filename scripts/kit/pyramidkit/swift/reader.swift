@@ -288,7 +288,10 @@ final class FileReader: SyntaxVisitor {
         statements.append(
             .array([
                 .int(firstLine(node)), .int(lastLine(node)), .string(kind(of: node.item)),
-                .bool(valueUsed(node) || mustEnd(node) || initializes(node) || setsWhatMustBeSet(node)),
+                .bool(
+                    valueUsed(node) || mustEnd(node) || initializes(node) || setsWhatMustBeSet(node)
+                        || onlyTryOfADo(node)
+                ),
             ]))
         return .visitChildren
     }
@@ -372,6 +375,18 @@ final class FileReader: SyntaxVisitor {
             return true
         }
         return true
+    }
+
+    /// Whether the statement holds the only `try` of a `do` that catches: removed, the `catch` catches what nothing
+    /// throws, and the type its `error` had (a typed throw's) is gone with it.
+    func onlyTryOfADo(_ item: CodeBlockItemSyntax) -> Bool {
+        func tries(_ node: some SyntaxProtocol) -> Bool {
+            node.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.try) }
+        }
+        guard tries(item), let list = item.parent?.as(CodeBlockItemListSyntax.self),
+            let doStatement = list.parent?.parent?.as(DoStmtSyntax.self), !doStatement.catchClauses.isEmpty
+        else { return false }
+        return list.filter { tries($0) }.count == 1
     }
 
     /// Whether the statement is an assignment the code cannot do without.

@@ -118,6 +118,13 @@ class StatementTests(unittest.TestCase):
         self.assertEqual(self.needed(text), {2: ("assign", True), 7: ("assign", True), 9: ("assign", True),
                                              12: ("assign", False), 13: ("assign", False), 14: ("assign", False)})
 
+    def test_the_only_try_of_a_do_that_catches_is_needed(self):
+        # StubServerRoutes: `do { try position.validate() } catch { … error.message }`, the typed error gone.
+        text = ("func f() {\n    do {\n        try a()\n    } catch {\n        g(error)\n    }\n    do {\n"
+                "        try a()\n        try b()\n    } catch {}\n}\n")
+        self.assertEqual(self.needed(text), {3: ("try", True), 5: ("call", False), 8: ("try", False),
+                                             9: ("try", False)})
+
     def test_a_closure_s_one_statement_is_needed_where_the_call_s_value_is_taken(self):
         text = ("func f() {\n    queue.async {\n        g()\n    }\n    let v = a.map {\n        g($0)\n    }\n}\n")
         self.assertEqual(self.needed(text), {3: ("call", False), 6: ("call", True)})
