@@ -231,8 +231,9 @@ class Engine:
     def confirm_kills(self, results: dict[int, dict]) -> dict:
         """Runs the tests that killed mutants once more, on the same build with no mutant switched on (the schema's
         copy, or the rebuilt copy once `finish` has put it back), one run a tier: a kill counts only when its killing
-        tests pass there. A mutant all of whose killing tests fail without it too was killed by flaky tests: its entry
-        becomes "flaky", with those tests, counted neither killed nor surviving. Returns what was run and found."""
+        tests pass there. A mutant all of whose killing tests fail without it too, there and run again by themselves,
+        was killed by flaky tests: its entry becomes "flaky", with those tests, counted neither killed nor surviving.
+        Returns what was run and found."""
         copy = self.schema_copy if self.schema_copy is not None else self.plain
         killed = {index: entry for index, entry in results.items()
                   if entry["status"] == "killed" and entry.get("killed_by") and entry.get("killedBy")}
@@ -249,8 +250,16 @@ class Engine:
             failing |= set(outcome.failed()) | set(outcome.hung)
         flaky = 0
         for entry in killed.values():
-            if set(entry["killedBy"]) <= failing:
-                entry.update(status="flaky", flakyTests=sorted(entry["killedBy"]), killed_by=None)
+            if not set(entry["killedBy"]) <= failing:
+                continue
+            # Run together, tests that share a process's state can fail each other (swift-log's, which swap the
+            # global logging system): the killing tests run once more by themselves, and only a failure there too
+            # makes the kill flaky.
+            tier, tests = entry["killed_by"], sorted(entry["killedBy"])
+            alone = copy.run(test_coverage.pattern(tests), self.limit_for(tier, tests), stop_at_first_failure=False,
+                             environment={})
+            if set(alone.failed()) | set(alone.hung):
+                entry.update(status="flaky", flakyTests=tests, killed_by=None)
                 flaky += 1
         return {"tests": sum(len(tests) for tests in by_tier.values()), "failing": sorted(failing), "flaky": flaky,
                 "seconds": round(time.monotonic() - started, 1)}

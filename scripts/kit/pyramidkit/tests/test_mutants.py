@@ -1127,8 +1127,10 @@ class ConfirmKillsTests(unittest.TestCase):
                    2: entry(3, "survived"),
                    3: entry(4, "killed (time-out)", "Unit", ["UnitTests.H/hangs()"])}
         confirmation = runner.confirm_kills(results)
-        self.assertEqual(ran, [(test_coverage.pattern(["UnitTests.F/flaky()", "UnitTests.S/sums()"]), False, {})],
-                         "one run of the tier's killing tests, to its end, no mutant switched on")
+        self.assertEqual(ran, [(test_coverage.pattern(["UnitTests.F/flaky()", "UnitTests.S/sums()"]), False, {}),
+                               (test_coverage.pattern(["UnitTests.F/flaky()"]), False, {})],
+                         "one run of the tier's killing tests, to its end, no mutant switched on; then the tests of "
+                         "the one whose killers all failed, by themselves")
         self.assertEqual((results[0]["status"], results[0]["killed_by"], results[0]["flakyTests"]),
                          ("flaky", None, ["UnitTests.F/flaky()"]))
         self.assertEqual((results[1]["status"], results[1]["killed_by"]), ("killed", "Unit"), "sums() passes alone")
@@ -1141,3 +1143,28 @@ class ConfirmKillsTests(unittest.TestCase):
         self.assertEqual(stryker.status_of(results[0])[0], "Ignored")
         nothing = engine.Engine(PACKAGE, schemata=True).confirm_kills({2: entry(3, "survived")})
         self.assertEqual(nothing["tests"], 0, "no copy, no kill: nothing run")
+
+    def test_killing_tests_that_fail_only_beside_others_keep_their_kill(self):
+        # swift-log: tests that swap the global logging system failed when the 154 killing tests ran together, and
+        # a mutant killed by one of them was called flaky; by itself the test passes without the mutant.
+        from pyramidkit.coverage import by_test as test_coverage
+
+        runner = engine.Engine(PACKAGE, schemata=True)
+        runner.limits = {"Unit": 5.0}
+        together = test_coverage.pattern(["UnitTests.G/global()", "UnitTests.H/other()"])
+
+        class Copy:
+            def run(self, pattern, limit, stop_at_first_failure=True, environment=None):
+                failed = ["UnitTests.G/global()"] if pattern == together else []
+                return unittest.mock.Mock(failed=lambda: failed, hung=[])
+
+        runner.schema_copy = Copy()  # type: ignore[assignment]
+        results = {0: {"file": "Sources/A/a.swift", "line": 1, "operator": "equality", "original": "a == b",
+                       "mutated": "a != b", "status": "killed", "killed_by": "Unit", "killedBy": ["UnitTests.G/global()"],
+                       "seconds": {}},
+                   1: {"file": "Sources/A/a.swift", "line": 2, "operator": "equality", "original": "a == b",
+                       "mutated": "a != b", "status": "killed", "killed_by": "Unit", "killedBy": ["UnitTests.H/other()"],
+                       "seconds": {}}}
+        confirmation = runner.confirm_kills(results)
+        self.assertEqual([entry["status"] for entry in results.values()], ["killed", "killed"])
+        self.assertEqual(confirmation["flaky"], 0)
