@@ -255,11 +255,11 @@ class Engine:
             # Run together, tests that share a process's state can fail each other (swift-log's, which swap the
             # global logging system): the killing tests run once more by themselves, and only a failure there too
             # makes the kill flaky.
-            tier, tests = entry["killed_by"], sorted(entry["killedBy"])
-            alone = copy.run(test_coverage.pattern(tests), self.limit_for(tier, tests), stop_at_first_failure=False,
-                             environment={})
+            killers = sorted(entry["killedBy"])
+            alone = copy.run(test_coverage.pattern(killers), self.limit_for(entry["killed_by"], killers),
+                             stop_at_first_failure=False, environment={})
             if set(alone.failed()) | set(alone.hung):
-                entry.update(status="flaky", flakyTests=tests, killed_by=None)
+                entry.update(status="flaky", flakyTests=killers, killed_by=None)
                 flaky += 1
         return {"tests": sum(len(tests) for tests in by_tier.values()), "failing": sorted(failing), "flaky": flaky,
                 "seconds": round(time.monotonic() - started, 1)}

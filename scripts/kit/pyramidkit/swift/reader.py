@@ -292,8 +292,13 @@ def program() -> Path:
     built = folder / "reader"
     if built.exists():
         return built
-    folder.mkdir(parents=True, exist_ok=True)
-    with open(folder / "lock", "w") as lock:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        lock = open(folder / "lock", "w")  # noqa: SIM115 (closed by the with below)
+    except OSError as error:
+        raise ReaderUnavailable(f"the kit's Swift reader is built into {folder.parent}, which cannot be written "
+                                f"({error.strerror}): set XDG_CACHE_HOME to a folder that can") from error
+    with lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # another process building the same reader: wait for it
         if built.exists():
             return built

@@ -200,6 +200,19 @@ class ProgramTests(unittest.TestCase):
             finally:
                 reader.program.cache_clear()
 
+    def test_a_cache_folder_that_cannot_be_written_is_said(self):
+        with tempfile.TemporaryDirectory() as folder:
+            (Path(folder) / "file").write_text("")
+            reader.program.cache_clear()
+            try:
+                with unittest.mock.patch.object(reader, "cache_folder", return_value=Path(folder) / "file" / "cache"):
+                    with self.assertRaises(reader.ReaderUnavailable) as raised:
+                        reader.program()
+                self.assertIn("cannot be written", str(raised.exception))
+                self.assertIn("XDG_CACHE_HOME", str(raised.exception))
+            finally:
+                reader.program.cache_clear()
+
     def test_the_program_is_built_once_and_its_files_read_in_one_run(self):
         built = reader.program()
         stamp = built.stat().st_mtime_ns
