@@ -199,12 +199,15 @@ def launches(target: dict, executables: set[str], programs: list[str], root: Pat
     if root is None or not programs:
         return None
     # A string literal that is a program's name, or starts with it and a space: a command line (`"math add 1 2"`, as
-    # swift-argument-parser's tests hand its examples to a helper that runs them).
-    literal = re.compile(r'"(' + "|".join(re.escape(program) for program in programs) + r')[ "]')
-    for path in sources(target, root):
-        found = literal.search(path.read_text(errors="replace"))
-        if found:
-            return f"{path.relative_to(root)} names {found[1]}"
+    # swift-argument-parser's tests hand its examples to a helper that runs them). The reader's literals: a name in a
+    # comment is none.
+    paths = sources(target, root)
+    for path, facts in reader.read(paths).items():
+        for _, text, whole in facts.strings:
+            named = next((program for program in programs
+                          if (text == program and whole) or text.startswith(f"{program} ")), None)
+            if named is not None:
+                return f"{path.relative_to(root)} names {named}"
     return None
 
 

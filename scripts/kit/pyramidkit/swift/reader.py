@@ -92,6 +92,7 @@ class SwiftFile:
     tests: tuple[tuple[int, str], ...]  # (line, what) of each declaration of tests
     types: tuple[tuple[str, str, bool], ...]  # (name, kind, whether `.init()` makes one)
     properties: tuple[tuple[str, str], ...]  # (name, declared type) of each variable declared with its type
+    strings: tuple[tuple[int, str, bool], ...]  # (line, first segment as written, whether it is the whole literal)
     errors: tuple[tuple[int, str], ...]
     noncode: tuple[tuple[int, int], ...]  # [start, end) character offsets of comments and literals
     imports: tuple[Import, ...]
@@ -362,6 +363,7 @@ def _facts(raw: dict, text: str) -> SwiftFile:
         tests=tuple((line, what) for line, what in raw["tests"]),
         types=tuple((name, kind, empty) for name, kind, empty in raw["types"]),
         properties=tuple((name, declared) for name, declared in raw["properties"]),
+        strings=tuple((line, text, whole) for line, text, whole in raw["strings"]),
         errors=tuple((line, message) for line, message in raw["errors"]),
         noncode=tuple((at(a), at(b)) for a, b in raw["noncode"]),
         imports=tuple(Import(line, module, tuple(attributes)) for line, module, attributes in raw["imports"]),

@@ -17,6 +17,8 @@
 //              one (an `init()` of its own; a struct, or a class that inherits nothing, without initializers whose
 //              stored properties all have values)
 //   properties [name, type] of each variable declared with its type (stored properties and locals)
+//   strings    [line, text, whole] of each string literal that starts with text: its first segment as written, and
+//              whether that is the whole literal (no interpolation after it)
 //   errors     [line, message] of what the parser could not read (a region the tools leave alone)
 //   noncode    [start, end) UTF-8 offsets of comments, string literals (their interpolations with them) and regex
 //              literals
@@ -104,6 +106,7 @@ final class FileReader: SyntaxVisitor {
     var branches: [JSON] = []
     var tests: [JSON] = []
     var types: [JSON] = []
+    var strings: [JSON] = []
     var properties: [JSON] = []
     var noncode: [JSON] = []
     var imports: [JSON] = []
@@ -195,7 +198,14 @@ final class FileReader: SyntaxVisitor {
         return .skipChildren
     }
 
-    override func visit(_ node: StringLiteralExprSyntax) -> SyntaxVisitorContinueKind { literal(node) }
+    override func visit(_ node: StringLiteralExprSyntax) -> SyntaxVisitorContinueKind {
+        if let first = node.segments.first?.as(StringSegmentSyntax.self) {
+            strings.append(
+                .array([.int(firstLine(node)), .string(first.content.text), .bool(node.segments.count == 1)])
+            )
+        }
+        return literal(node)
+    }
     override func visit(_ node: RegexLiteralExprSyntax) -> SyntaxVisitorContinueKind { literal(node) }
     override func visit(_ node: SimpleStringLiteralExprSyntax) -> SyntaxVisitorContinueKind { literal(node) }
 
@@ -727,7 +737,7 @@ func facts(of path: String, configuration: Configuration) -> JSON {
         ("path", .string(path)), ("compiled", .array(compiled)), ("unknown", .array(reader.unknown)),
         ("inactive", .array(reader.inactive)), ("branches", .array(reader.branches)), ("tests", .array(reader.tests)),
         ("types", .array(reader.types)),
-        ("properties", .array(reader.properties)),
+        ("properties", .array(reader.properties)), ("strings", .array(reader.strings)),
         ("errors", .array(errors)), ("noncode", .array(reader.noncode)), ("imports", .array(reader.imports)),
         ("inlined", .array(reader.inlined)), ("statements", .array(reader.statements)),
         ("bodies", .array(reader.bodies)),

@@ -286,12 +286,17 @@ class StarterTests(unittest.TestCase):
             (root / "Tests" / "DemoEndToEndTests").mkdir(parents=True)
             (root / "Tests" / "DemoEndToEndTests" / "T.swift").write_text('@Test func runs() { let p = product("demo-tool") }\n')
             (root / "Tests" / "Custom").mkdir()
-            (root / "Tests" / "Custom" / "U.swift").write_text('final class U: XCTestCase { let s = "demo-toolbox" }\n')
+            (root / "Tests" / "Custom" / "U.swift").write_text(
+                'final class U: XCTestCase { let s = "demo-toolbox" } // runs "demo-tool" by hand\n'
+                'let t = "a \\(x) demo-tool --help"\n')
             dumped = dump("DemoUnitTests", "DemoEndToEndTests", executables=["demo-tool"])
             dumped["targets"][1]["path"] = "Tests/Custom"
             found, said = starter.guess(dumped, root)
             self.assertEqual([tier.get("launchesPrograms") for tier in found["tiers"]], [None, True])
             self.assertTrue(any("Tests/DemoEndToEndTests/T.swift names demo-tool" in line for line in said), said)
+            (root / "Tests" / "DemoEndToEndTests" / "T.swift").write_text('@Test func runs() { run("demo-tool \\(n) 2") }\n')
+            found, said = starter.guess(dumped, root)
+            self.assertEqual([tier.get("launchesPrograms") for tier in found["tiers"]], [None, True], "a command line")
             found, said = starter.guess(dump("DemoUnitTests", "DemoEndToEndTests", executables=["other-tool"]), root)
             self.assertTrue(all("launchesPrograms" not in tier for tier in found["tiers"]))
             self.assertIn("no tier seen to launch the package's programs: the top tier, EndToEnd, is taken to", " ".join(said))
