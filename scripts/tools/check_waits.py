@@ -29,6 +29,9 @@ A wait that is bounded another way says so where it stands: `// bounded: WHY` on
 test's own gate that the test itself opens, a wait whose thread the test never joins): on its line or one of the
 three above it (a statement the formatter folds). Each such line is listed with
 --list. Exits 1 naming each unbounded wait, file:line, with what to use instead.
+
+The files are read as the compiler reads them, by the kit's Swift reader (pyramidkit/swift/reader.py: its calls,
+awaits, bindings and comments): a call written over two lines is one call, a brace in a comment is no closure.
 """
 
 from __future__ import annotations
@@ -36,22 +39,17 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import re
+from collections.abc import Callable
 from pathlib import Path
 
+from pyramidkit.swift import reader
+
 ROOT = Path(__file__).resolve().parents[2]
-CONTINUATION = re.compile(r"\bwith(?:Checked|Unsafe)(?:Throwing)?Continuation\b")
-UNTIMED_WAIT = re.compile(r"(?<!await )\b[\w.\]\)]+\.wait\(\)")
-BLOCKING = re.compile(r"\.(waitUntilExit|waitUntilStopped|readDataToEndOfFile|readToEnd)\(\)")
-ITERATOR_NEXT = re.compile(r"\bawait\s+(\w+)\.next\(\)")
-ITERATOR_MADE = r"\b(?:let|var)\s+NAME\s*=\s*[\w.]+\.makeAsyncIterator\(\)"
-STREAM_LOOP = re.compile(r"\bfor\s+(?:try\s+)?await\s+[^\n]*?\bin\s+(\w+)\s*\{")
-STREAM_MADE = r"\blet\s*\(\s*NAME\s*,[^\n]*\.makeStream\b"
-TASK_VALUE = re.compile(r"\bawait\s+(\w+)\.value\b")
-TASK_MADE = r"\b(?:let|var)\s+NAME\s*=\s*Task(?:\.detached)?\s*(?:<[^>]*>\s*)?[{(]"
-BOUNDING = re.compile(r"\b(?:withBoundedWait|boundedWait|boundedContinuation|boundedBlockingCall|boundedUntil)\b")
-BLOCKING_CALL = re.compile(r"\bBlockingCall\.run\b")
-SPIN = re.compile(r"\bwhile\b[^\n]*\{\s*await\s+Task\.yield\(\)\s*\}")
-SAID = re.compile(r"//\s*bounded:\s*\S")
+CONTINUATIONS = {"withCheckedContinuation", "withCheckedThrowingContinuation", "withUnsafeContinuation",
+                 "withUnsafeThrowingContinuation"}
+BLOCKING = {"waitUntilExit", "waitUntilStopped", "readDataToEndOfFile", "readToEnd"}
+BOUNDING = {"withBoundedWait", "boundedWait", "boundedContinuation", "boundedBlockingCall", "boundedUntil"}
+SAID = re.compile(r"^//\s*bounded:\s*\S")  # a comment's text, as the reader gives it
 ABOVE = 3  # how many lines above a wait its `// bounded:` may stand (a statement the formatter folds)
 INSTEAD = {
     "continuation": "boundedContinuation(\"what it waits for\") { continuation in ... }",
@@ -77,96 +75,60 @@ class Wait:
         return f"{self.file}:{self.line}: an unbounded {self.kind}: {self.text.strip()} (use {INSTEAD[self.kind]})"
 
 
-def code_only(text: str) -> str:
-    """`text` with its comments and string literals blanked (kept the same length, lines in place), so that neither
-    a word in a string nor one in a comment is taken for code."""
-    out, index, length = [], 0, len(text)
-    while index < length:
-        if text.startswith("//", index):
-            end = text.find("\n", index)
-            end = length if end < 0 else end
-            out.append(" " * (end - index))
-            index = end
-        elif text.startswith("/*", index):
-            end = text.find("*/", index + 2)
-            end = length if end < 0 else end + 2
-            out.append(re.sub(r"[^\n]", " ", text[index:end]))
-            index = end
-        elif text.startswith('"""', index):
-            end = text.find('"""', index + 3)
-            end = length if end < 0 else end + 3
-            out.append(re.sub(r"[^\n]", " ", text[index:end]))
-            index = end
-        elif text[index] == '"':
-            end = index + 1
-            while end < length and text[end] not in '"\n':
-                end += 2 if text[end] == "\\" else 1
-            end = min(end + 1, length)
-            out.append(" " * (end - index))
-            index = end
-        else:
-            out.append(text[index])
-            index += 1
-    return "".join(out)
+def last_part(callee: str) -> str:
+    """`semaphore.wait` → `wait`: the name a callee ends with."""
+    return callee.rsplit(".", 1)[-1]
 
 
-def bounded_spans(code: str) -> list[tuple[int, int]]:
-    """The character spans of every call of a bounding helper with its trailing closure: from the helper's name to
-    the brace that closes the closure its call ends with."""
-    spans = []
-    for found in BOUNDING.finditer(code):
-        opening = code.find("{", found.end())
-        if opening < 0:
-            continue
-        depth, index = 0, opening
-        while index < len(code):
-            depth += {"{": 1, "}": -1}.get(code[index], 0)
-            if depth == 0:
-                break
-            index += 1
-        spans.append((found.start(), index))
-    return spans
+def made_by(facts: reader.SwiftFile, test: Callable[[str], bool], position: int = 0) -> set[str]:
+    """The names the file binds to the value of a call whose callee passes `test` (the `position`-th name a pattern
+    binds: a tuple's first is the stream of `let (stream, continuation) = AsyncStream.makeStream(...)`)."""
+    return {binding.names[position] for binding in facts.bindings
+            if len(binding.names) > position and test(binding.callee)}
+
+
+def waits_of(name: str, facts: reader.SwiftFile, text: str) -> list[Wait]:
+    """Every wait of the kinds above in the Swift file `name` (its `facts`, its `text`), bounded ones left out."""
+    places: list[tuple[int, str, tuple[str, ...]]] = []
+    for call in facts.calls:
+        part = last_part(call.callee)
+        if part in CONTINUATIONS:
+            places.append((call.line, "continuation", call.around))
+        elif part == "wait" and "." in call.callee and call.arguments == 0 and not call.awaited:
+            places.append((call.line, "wait", call.around))  # `await x.wait()` is an actor's method
+        elif part in BLOCKING and "." in call.callee and call.arguments == 0:
+            places.append((call.line, "blocking", call.around))
+        elif call.callee == "BlockingCall.run":
+            places.append((call.line, "blocking call", call.around))
+    tasks = made_by(facts, lambda callee: callee in ("Task", "Task.detached"))
+    iterators = made_by(facts, lambda callee: last_part(callee) == "makeAsyncIterator")
+    streams = made_by(facts, lambda callee: last_part(callee) == "makeStream")
+    for wait in facts.awaits:
+        if wait.form == "while" and wait.awaited == "Task.yield()":
+            places.append((wait.line, "spin", wait.around))
+        elif wait.form == "for" and wait.awaited in streams:
+            places.append((wait.line, "stream loop", wait.around))
+        elif not wait.form and wait.awaited.endswith(".value") and wait.awaited[:-len(".value")] in tasks:
+            places.append((wait.line, "task value", wait.around))
+        elif not wait.form and wait.awaited.endswith(".next()") and wait.awaited[:-len(".next()")] in iterators:
+            places.append((wait.line, "stream element", wait.around))
+    lines = text.split("\n")
+    said = {line for line, comment in facts.comments if SAID.match(comment)}
+    found = [Wait(name, line, kind, lines[line - 1], any(line - ABOVE <= at <= line for at in said))
+             for line, kind, around in places if not BOUNDING.intersection(map(last_part, around))]
+    return sorted(set(found), key=lambda wait: (wait.line, wait.kind))
 
 
 def waits_in(name: str, text: str) -> list[Wait]:
-    """Every wait of the kinds above in the Swift file `name` whose text is `text`, bounded ones left out."""
-    code = code_only(text)
-    lines = text.split("\n")
-    spans = bounded_spans(code)
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line) + 1)
-    found: list[Wait] = []
-    tasks = {name for name in set(TASK_VALUE.findall(code)) if re.search(TASK_MADE.replace("NAME", re.escape(name)), code)}
-    task_values = re.compile(r"\bawait\s+(?:" + "|".join(sorted(tasks)) + r")\.value\b") if tasks else None
-    kinds = [("continuation", CONTINUATION), ("wait", UNTIMED_WAIT), ("blocking", BLOCKING),
-             ("blocking call", BLOCKING_CALL), ("spin", SPIN)]
-    if task_values:
-        kinds.append(("task value", task_values))
-    iterators = {name for name in set(ITERATOR_NEXT.findall(code))
-                 if re.search(ITERATOR_MADE.replace("NAME", re.escape(name)), code)}
-    if iterators:
-        kinds.append(("stream element", re.compile(r"\bawait\s+(?:" + "|".join(sorted(iterators)) + r")\.next\(\)")))
-    streams = {name for name in set(STREAM_LOOP.findall(code))
-               if re.search(STREAM_MADE.replace("NAME", re.escape(name)), code)}
-    if streams:
-        kinds.append(("stream loop", re.compile(r"\bfor\s+(?:try\s+)?await\s+[^\n]*?\bin\s+(?:"
-                                                + "|".join(sorted(streams)) + r")\s*\{")))
-    for kind, pattern in kinds:
-        for match in pattern.finditer(code):
-            if any(start <= match.start() < end for start, end in spans):
-                continue
-            number = next(index for index, start in enumerate(starts) if start > match.start())
-            here = lines[number - 1]
-            above = lines[max(0, number - 1 - ABOVE):number - 1]
-            found.append(Wait(name, number, kind, here, any(SAID.search(line) for line in [here, *above])))
-    return sorted(found, key=lambda wait: (wait.line, wait.kind))
+    """Every wait in Swift `text` that is in no file (a test's), as if it were the file `name`."""
+    return waits_of(name, reader.read_text(text), text)
 
 
 def all_waits(root: Path = ROOT) -> list[Wait]:
+    paths = sorted((root / "Tests").rglob("*.swift"))
     found: list[Wait] = []
-    for path in sorted((root / "Tests").rglob("*.swift")):
-        found += waits_in(str(path.relative_to(root)), path.read_text())
+    for path, facts in reader.read(paths).items():
+        found += waits_of(str(path.relative_to(root)), facts, path.read_text())
     return found
 
 

@@ -1,5 +1,6 @@
 """Tests of scripts/tools/check_waits.py: one planted wait of each kind is found on its line, the bounded forms and
-the marked ones are not, words in strings and comments are not code, and this repository's Tests/ hold none."""
+the marked ones are not, words in strings and comments are not code, a call over two lines is one call, and this
+repository's Tests/ hold none."""
 
 import unittest
 
@@ -90,6 +91,19 @@ while received < size {
 """
         found = [(wait.line, wait.kind) for wait in check_waits.waits_in("T.swift", text)]
         self.assertEqual(found, [(1, "blocking call"), (2, "spin"), (3, "spin")])
+
+    def test_a_wait_is_read_as_the_compiler_reads_it_over_lines_and_past_comments(self):
+        text = """semaphore
+    .wait()
+boundedWait("the stop") /* { */ {
+    process.waitUntilExit()
+}
+let task = Task { 1 }
+_ = await task
+    .value
+"""
+        found = [(wait.line, wait.kind) for wait in check_waits.waits_in("T.swift", text)]
+        self.assertEqual(found, [(2, "wait"), (7, "task value")])
 
     def test_a_marker_more_than_three_lines_above_does_not_count(self):
         text = "// bounded: far away\n\n\n\nsemaphore.wait()\n"

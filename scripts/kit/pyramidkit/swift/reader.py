@@ -74,6 +74,40 @@ class Body:
 
 
 @dataclasses.dataclass(frozen=True)
+class Call:
+    """A call on `line` (its last part's): `callee` as written without generic arguments or spaces
+    (`stream.makeAsyncIterator`), how many `arguments` (trailing closures counted), whether an `await` covers it, and
+    the callees of the calls whose arguments or closures hold it (`around`, innermost first)."""
+
+    line: int
+    callee: str
+    arguments: int
+    awaited: bool
+    around: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Await:
+    """An `await` of `awaited` (as written, spaces collapsed) on `line`, inside the calls `around`: `form` is "" for
+    an expression, "for" for a `for await` loop over `awaited`, "while" for an `await` that is the only statement of a
+    `while` loop (the loop's line)."""
+
+    line: int
+    awaited: str
+    around: tuple[str, ...]
+    form: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Binding:
+    """A `let` or `var` on `line` whose value is a call of `callee`: the `names` its pattern binds, in order."""
+
+    line: int
+    names: tuple[str, ...]
+    callee: str
+
+
+@dataclasses.dataclass(frozen=True)
 class Import:
     line: int
     module: str
@@ -99,6 +133,10 @@ class SwiftFile:
     inlined: tuple[int, ...]
     statements: tuple[Statement, ...]
     bodies: tuple[Body, ...]
+    calls: tuple[Call, ...]
+    awaits: tuple[Await, ...]
+    bindings: tuple[Binding, ...]
+    comments: tuple[tuple[int, str], ...]  # (line it starts on, text) of each comment
 
     def mask(self, length: int) -> list[bool]:
         """For each of the file's `length` characters, whether it is code (not in a comment or a literal)."""
@@ -371,7 +409,12 @@ def _facts(raw: dict, text: str) -> SwiftFile:
         statements=tuple(Statement(a, b, kind, used) for a, b, kind, used in raw["statements"]),
         bodies=tuple(Body(line, column(line, utf8), kind, returns, tuple(generics), body, last,
                           tuple((name, declared) for name, declared in parameters))
-                     for line, utf8, kind, returns, generics, body, last, parameters in raw["bodies"]))
+                     for line, utf8, kind, returns, generics, body, last, parameters in raw["bodies"]),
+        calls=tuple(Call(line, callee, count, awaited, tuple(around))
+                    for line, callee, count, awaited, around in raw["calls"]),
+        awaits=tuple(Await(line, awaited, tuple(around), form) for line, awaited, around, form in raw["awaits"]),
+        bindings=tuple(Binding(line, tuple(names), callee) for line, names, callee in raw["bindings"]),
+        comments=tuple((line, text) for line, text in raw["comments"]))
 
 
 def read(paths: Iterable[Path], configuration: Configuration | None = None) -> dict[Path, SwiftFile]:

@@ -36,6 +36,16 @@
 //              computed property with a body: the line and UTF-8 column just after its `{`, `returns` its declared
 //              type (null: none), `generics` its generic parameters' names, `text` its statements as written, the
 //              line of its `}`, and its parameters as [name inside the body, declared type]
+//   calls      [line, callee, arguments, awaited, around] of every call: the name it is made by as written, without
+//              generic arguments or spaces (`Task`, `stream.makeAsyncIterator`), on the line of its last part; how
+//              many arguments it is given (trailing closures counted); whether an `await` covers it; and the callees
+//              of the calls whose arguments or closures hold it, innermost first
+//   awaits     [line, awaited, around, form] of every `await` (form ""), every `for await` loop (form "for": its
+//              sequence, on the loop's line) and every `await` that is a `while` loop's only statement (form
+//              "while", on the loop's line): what is awaited as written, spaces collapsed, and the calls around it
+//   bindings   [line, names, callee] of every `let` or `var` whose value is a call (under `try` or `await` too): the
+//              names its pattern binds, in order, and the call's callee as in `calls`
+//   comments   [line, text] of every comment, on the line it starts
 //
 // The configuration: {"os": ["Linux"], "arch": ["x86_64"], "environment": ["gnu"], "runtime": ["_Native"],
 // "objectFormat": ["ELF"], "pointerBitWidth": 64, "endianness": "little", "language": [6], "compiler": [6, 3, 1],
@@ -113,6 +123,10 @@ final class FileReader: SyntaxVisitor {
     var inlined: [JSON] = []
     var statements: [JSON] = []
     var bodies: [JSON] = []
+    var calls: [JSON] = []
+    var awaits: [JSON] = []
+    var bindings: [JSON] = []
+    var comments: [JSON] = []
 
     init(tree: SourceFileSyntax, path: String, configuration: Configuration) {
         self.tree = tree
@@ -173,8 +187,9 @@ final class FileReader: SyntaxVisitor {
     func comment(_ piece: TriviaPiece, at offset: Int) -> Int {
         let end = offset + piece.sourceLength.utf8Length
         switch piece {
-        case .lineComment, .blockComment, .docLineComment, .docBlockComment:
+        case .lineComment(let text), .blockComment(let text), .docLineComment(let text), .docBlockComment(let text):
             noncode.append(.array([.int(offset), .int(end)]))
+            comments.append(.array([.int(line(AbsolutePosition(utf8Offset: offset))), .string(text)]))
         default: break
         }
         return end
@@ -553,7 +568,106 @@ final class FileReader: SyntaxVisitor {
         return .visitChildren
     }
 
+    /// The name a call is made by, as written: its tokens without generic arguments or spaces.
+    func callee(_ expression: ExprSyntax) -> String {
+        expression.tokens(viewMode: .sourceAccurate).filter { token in
+            var parent = token.parent
+            while let current = parent, current.id != expression.id {
+                if current.is(GenericArgumentClauseSyntax.self) { return false }
+                parent = current.parent
+            }
+            return true
+        }.map(\.text).joined()
+    }
+
+    /// `node`'s tokens as written, one space where trivia (spaces, newlines, comments) parts two, none before a `.`.
+    func spaced(_ node: some SyntaxProtocol) -> String {
+        var text = ""
+        var parted = false
+        for token in node.tokens(viewMode: .sourceAccurate) {
+            if !text.isEmpty, parted || !token.leadingTrivia.isEmpty, token.tokenKind != .period { text += " " }
+            text += token.text
+            parted = !token.trailingTrivia.isEmpty
+        }
+        return text
+    }
+
+    /// The callees of the calls whose arguments or closures hold `node`, innermost first.
+    func around(_ node: some SyntaxProtocol) -> JSON {
+        var names: [JSON] = []
+        var child = Syntax(node)
+        while let parent = child.parent {
+            if let call = parent.as(FunctionCallExprSyntax.self), call.calledExpression.id != child.id {
+                names.append(.string(callee(call.calledExpression)))
+            }
+            child = parent
+        }
+        return .array(names)
+    }
+
+    /// Whether an `await` covers `node`: one around it in the same expression (a closure is an expression of its own).
+    func awaited(_ node: some SyntaxProtocol) -> Bool {
+        var parent = node.parent
+        while let current = parent, !current.is(ClosureExprSyntax.self), !current.is(CodeBlockItemSyntax.self) {
+            if current.is(AwaitExprSyntax.self) { return true }
+            parent = current.parent
+        }
+        return false
+    }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        let named = node.calledExpression.as(MemberAccessExprSyntax.self).map { Syntax($0.declName) }
+        let count =
+            node.arguments.count + (node.trailingClosure == nil ? 0 : 1) + node.additionalTrailingClosures.count
+        calls.append(
+            .array([
+                .int(firstLine(named ?? Syntax(node))), .string(callee(node.calledExpression)), .int(count),
+                .bool(awaited(node)), around(node),
+            ]))
+        return .visitChildren
+    }
+
+    override func visit(_ node: AwaitExprSyntax) -> SyntaxVisitorContinueKind {
+        let item =
+            node.parent?.as(CodeBlockItemSyntax.self)
+            ?? node.parent?.as(ExpressionStmtSyntax.self)?.parent?.as(CodeBlockItemSyntax.self)
+        let list = item?.parent?.as(CodeBlockItemListSyntax.self)
+        let loop = list?.count == 1 ? list?.parent?.parent?.as(WhileStmtSyntax.self) : nil
+        awaits.append(
+            .array([
+                .int(firstLine(loop.map(Syntax.init) ?? Syntax(node))), .string(spaced(node.expression)), around(node),
+                .string(loop == nil ? "" : "while"),
+            ]))
+        return .visitChildren
+    }
+
+    override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind {
+        if node.awaitKeyword != nil {
+            awaits.append(
+                .array([.int(firstLine(node)), .string(spaced(node.sequence)), around(node), .string("for")]))
+        }
+        return .visitChildren
+    }
+
     override func visit(_ node: PatternBindingSyntax) -> SyntaxVisitorContinueKind {
+        var value = node.initializer?.value
+        while let wrapped = value?.as(TryExprSyntax.self)?.expression ?? value?.as(AwaitExprSyntax.self)?.expression {
+            value = wrapped
+        }
+        if let call = value?.as(FunctionCallExprSyntax.self) {
+            let names = node.pattern.tokens(viewMode: .sourceAccurate).filter {
+                if case .identifier = $0.tokenKind { return true } else { return false }
+            }
+            bindings.append(
+                .array([
+                    .int(firstLine(node)), .array(names.map { .string($0.text) }),
+                    .string(callee(call.calledExpression)),
+                ]))
+        }
+        return computedProperty(node)
+    }
+
+    func computedProperty(_ node: PatternBindingSyntax) -> SyntaxVisitorContinueKind {
         // A computed property written with its statements directly in braces (no `get`/`set`).
         if case .getter(let statements)? = node.accessorBlock?.accessors, let type = node.typeAnnotation?.type,
             let block = node.accessorBlock
@@ -740,7 +854,8 @@ func facts(of path: String, configuration: Configuration) -> JSON {
         ("properties", .array(reader.properties)), ("strings", .array(reader.strings)),
         ("errors", .array(errors)), ("noncode", .array(reader.noncode)), ("imports", .array(reader.imports)),
         ("inlined", .array(reader.inlined)), ("statements", .array(reader.statements)),
-        ("bodies", .array(reader.bodies)),
+        ("bodies", .array(reader.bodies)), ("calls", .array(reader.calls)), ("awaits", .array(reader.awaits)),
+        ("bindings", .array(reader.bindings)), ("comments", .array(reader.comments)),
     ])
 }
 

@@ -147,6 +147,33 @@ class DeclarationTests(unittest.TestCase):
         self.assertEqual([what for _, what in facts.tests], ["XCTestCase", "func test"])
         self.assertEqual(empty.kind, "func")
 
+    def test_calls_awaits_bindings_and_comments(self):
+        text = ("let load = Task<Void, Never> { try await loader.load() }\n"
+                "let (events, _, record) = AsyncStream<Int>.makeStream(of: Int.self)\n"
+                "for try await event in events { seen.append(event) }\n"
+                "while x < 1 { await Task.yield() }\n"
+                "while y { await Task.yield(); z() }\n"
+                "try await bounded(.seconds(2)) {\n"
+                "    gate  // a gate\n"
+                "        .wait()\n"
+                "}\n"
+                "_ = await worker\n    .value\n"
+                "let s = \"f() and await g()\" /* h() */\n")
+        facts = reader.read_text(text, LINUX)
+        self.assertEqual(facts.calls, (
+            reader.Call(1, "Task", 1, False, ()), reader.Call(1, "loader.load", 0, True, ("Task",)),
+            reader.Call(2, "AsyncStream.makeStream", 1, False, ()), reader.Call(3, "seen.append", 1, False, ()),
+            reader.Call(4, "Task.yield", 0, True, ()), reader.Call(5, "Task.yield", 0, True, ()),
+            reader.Call(5, "z", 0, False, ()), reader.Call(6, "bounded", 2, True, ()),
+            reader.Call(6, ".seconds", 1, True, ("bounded",)), reader.Call(8, "gate.wait", 0, False, ("bounded",))))
+        self.assertEqual(facts.awaits, (
+            reader.Await(1, "loader.load()", ("Task",), ""), reader.Await(3, "events", (), "for"),
+            reader.Await(4, "Task.yield()", (), "while"), reader.Await(5, "Task.yield()", (), ""),
+            reader.Await(6, "bounded(.seconds(2)) { gate.wait() }", (), ""), reader.Await(10, "worker.value", (), "")))
+        self.assertEqual(facts.bindings, (reader.Binding(1, ("load",), "Task"),
+                                          reader.Binding(2, ("events", "record"), "AsyncStream.makeStream")))
+        self.assertEqual(facts.comments, ((7, "// a gate"), (12, "/* h() */")))
+
     def test_what_the_parser_cannot_read_is_said_with_its_line(self):
         facts = reader.read_text("let a = 1\nfunc (\nlet b = 2\n", LINUX)
         self.assertTrue(facts.errors)
