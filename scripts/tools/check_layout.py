@@ -25,7 +25,8 @@ is not an NSObject, which build on Linux and not on Darwin (check_darwin_rules).
 `swift build --show-bin-path` when not given): poi-server's symbols (nm) hold none of the modules of NOT_LINKED,
 and on Linux its libraries (ldd) hold no libFoundationNetworking, URLSession's library there. The same checks must
 find all of them in poi, which links them, or the check could not see them and fails. CI runs it after the build.
-Python's standard library, and nm and ldd.
+Python's standard library, nm and ldd, and the kit's Swift reader (pyramidkit/swift/reader.py), which reads
+every Swift file once as the compiler parses it: its imports, declarations, calls, literals and `#if` branches.
 """
 
 from __future__ import annotations
@@ -65,7 +66,6 @@ LINKS_THEM = "poi"
 URLSESSION_LIBRARY = "libFoundationNetworking"
 DOCS = "docs/12-using-this-layout-as-a-template.md"
 BLOCK = re.compile(r"(<!-- check-layers -->\n```\n)(.*?)(```\n<!-- /check-layers -->)", re.S)
-IMPORT = re.compile(r"^\s*(?:@testable\s+)?(?:(?:public|package|internal|fileprivate|private)\s+)?import\s+(\w+)", re.M)
 
 
 def main(arguments: list[str]) -> int:
@@ -82,14 +82,14 @@ def main(arguments: list[str]) -> int:
         ["swift", "package", "dump-package"], cwd=root, capture_output=True, text=True, check=True
     ).stdout
     targets = {t["name"]: t for t in json.loads(dump)["targets"]}
+    swift = read_swift(root)
     layer = {name: index for index, names in enumerate(LAYERS) for name in names}
     findings = []
     for name, target in targets.items():
         declared = {next(iter(d.values()))[0] for d in target["dependencies"]}
         folder = root / (target.get("path") or f"{'Tests' if target['type'] == 'test' else 'Sources'}/{name}")
-        imported = set()
-        for source in folder.rglob("*.swift"):
-            imported |= {m for m in IMPORT.findall(source.read_text()) if m in targets}
+        imported = {found.module.split(".")[0] for path, facts in swift.items() if folder in path.parents
+                    for found in facts.imports} & set(targets)
         for missing in sorted(imported - declared):
             findings.append(f"{name} imports {missing} but does not declare it")
         for unused in sorted(declared - imported):
@@ -120,10 +120,10 @@ def main(arguments: list[str]) -> int:
             findings.append(f"{program} depends on {linked} (through {' -> '.join(path_to(program, linked, targets))}): "
                             "it links neither URLSession nor the gpsd client")
     findings += check_layer_table((root / DOCS).read_text())
-    findings += check_test_names(root)
-    findings += check_suite_names(root, targets)
-    findings += check_darwin_rules(root)
-    findings += check_platform_forks(root)
+    findings += check_test_names(root, swift)
+    findings += check_suite_names(root, targets, swift)
+    findings += check_darwin_rules(root, swift)
+    findings += check_platform_forks(root, swift)
     if findings:
         for finding in findings:
             print(f"check-layout: {finding}", file=sys.stderr)
@@ -260,36 +260,40 @@ def path_to(start: str, goal: str, targets: dict) -> list:
     return [start, goal]
 
 
-# A top-level type declaration, with the attributes and modifiers before it.
-TOP_LEVEL_TYPE = re.compile(r"^(?:@\w+(?:\([^\n]*\))?\s+)*(?:(?:public|internal|private|fileprivate|final)\s+)*"
-                            r"(?:struct|class|enum|actor|extension)\s+(\w+)([^\n{]*)", re.M)
+def read_swift(root: pathlib.Path) -> dict[pathlib.Path, reader.SwiftFile]:
+    """Every Swift file of FORK_FOLDERS (Sources/, Tests/, scripts/), read by the kit's Swift reader in one run."""
+    return reader.read([path for folder in FORK_FOLDERS for path in sorted((root / folder).rglob("*.swift"))
+                        if path.is_file()])
 
 
-def suite_names(text: str) -> set:
+def in_folder(swift: dict, folder: pathlib.Path) -> list:
+    """The facts of the files under `folder`, by path, in order."""
+    return sorted((path, facts) for path, facts in swift.items() if folder in path.parents)
+
+
+def suite_names(facts: reader.SwiftFile) -> set:
     """The test suites a file declares at its top level: a type or extension whose body holds a `@Test`, or an
     XCTestCase subclass."""
-    starts = [(m.start(), m.group(1), m.group(2)) for m in TOP_LEVEL_TYPE.finditer(text)]
-    names = set()
-    for index, (start, name, rest) in enumerate(starts):
-        body = text[start:starts[index + 1][0] if index + 1 < len(starts) else len(text)]
-        if "@Test" in body or re.search(r":\s*XCTestCase\b", rest):
-            names.add(name)
-    return names
+    tested = [line for line, what in facts.tests if what == "@Test"]
+    return {declared.name for declared in facts.declarations
+            if declared.depth == 0 and declared.kind in ("struct", "class", "enum", "actor", "extension")
+            and (any(declared.line <= line <= declared.last for line in tested) or "XCTestCase" in declared.inherits)}
 
 
-def check_suite_names(root: pathlib.Path, targets: dict) -> list:
+def check_suite_names(root: pathlib.Path, targets: dict, swift: dict | None = None) -> list:
     """No test suite's name is found in another test target's suite name, the same name included.
 
     `swift test --filter NAME` matches NAME anywhere in a test's identifier: a name used in two targets (or inside a
     longer one of another target) runs the tests of both. Where one subject is tested at two tiers, the higher
     tier's suite says its tier: `StubServerTests` (unit), `StubServerIntegrationTests`.
     """
+    swift = read_swift(root) if swift is None else swift
     owners: dict = {}
     for name, target in sorted(targets.items()):
         if target["type"] != "test":
             continue
-        for source in sorted((root / (target.get("path") or f"Tests/{name}")).rglob("*.swift")):
-            for suite in suite_names(source.read_text()):
+        for _, facts in in_folder(swift, root / (target.get("path") or f"Tests/{name}")):
+            for suite in suite_names(facts):
                 owners.setdefault(suite, set()).add(name)
     findings = []
     for suite, in_targets in sorted(owners.items()):
@@ -309,7 +313,7 @@ def check_suite_names(root: pathlib.Path, targets: dict) -> list:
 PLATFORMS_DOC = "docs/macos.md"
 # Where the package forks on the platform: Swift's `#if`/`#elseif` on os() or canImport(), Python's sys.platform, a
 # shell's uname, and code that reads Linux's /proc (a capability macOS lacks).
-RUNTIME_FORKS = [("*.swift", re.compile(r"\"/proc\b"), "/proc"), ("", re.compile(r"\buname -s\b"), "uname -s")]
+SHELL_FORK = (re.compile(r"\buname -s\b"), "uname -s")
 # Where forks are looked for.
 FORK_FOLDERS = ["Sources", "Tests", "scripts"]
 # A table cell's fork: `path` `condition` (for an import-only branch of any file, the path is `*`).
@@ -330,8 +334,8 @@ def _tests_the_platform(condition: str) -> bool:
 
 
 def code_lines(text: str) -> list:
-    """The lines of a Swift or shell source that are code: not a comment line (`//`, `#`)."""
-    return [line for line in text.splitlines() if not line.strip().startswith(("//", "#"))]
+    """The lines of a shell script that are code: not a comment line."""
+    return [line for line in text.splitlines() if not line.strip().startswith("#")]
 
 
 def python_platform_forks(text: str) -> bool:
@@ -352,12 +356,11 @@ def is_shell_script(path: pathlib.Path) -> bool:
     return first.startswith(b"#!") and (b"bash" in first or b"/sh" in first)
 
 
-def platform_forks(root: pathlib.Path) -> tuple:
+def platform_forks(root: pathlib.Path, swift: dict | None = None) -> tuple:
     """Every fork on the platform in the package's sources, tests and scripts: ({(file, condition)} of the forks in
     code, {condition} of the branches that only import a module)."""
     code, imports = set(), set()
-    swift = reader.read([path for folder in FORK_FOLDERS for path in sorted((root / folder).rglob("*.swift"))
-                         if path.is_file()])
+    swift = read_swift(root) if swift is None else swift
     for folder in FORK_FOLDERS:
         for path in sorted((root / folder).rglob("*")):
             if not path.is_file() or "__pycache__" in path.parts:
@@ -367,12 +370,13 @@ def platform_forks(root: pathlib.Path) -> tuple:
             if path.suffix == ".swift":
                 for condition, import_only in swift_forks(swift[path]):
                     (imports.add(condition) if import_only else code.add((where, condition)))
+                if any(text == "/proc" or text.startswith("/proc/") for _, text, _ in swift[path].strings):
+                    code.add((where, "/proc"))
             if python and python_platform_forks(path.read_text()):
                 code.add((where, "sys.platform"))
-            for pattern, search, condition in RUNTIME_FORKS:
-                applies = path.suffix == ".swift" if pattern == "*.swift" else is_shell_script(path)
-                if applies and any(search.search(line) for line in code_lines(path.read_text())):
-                    code.add((where, condition))
+            search, condition = SHELL_FORK
+            if is_shell_script(path) and any(search.search(line) for line in code_lines(path.read_text())):
+                code.add((where, condition))
     return code, imports
 
 
@@ -386,14 +390,14 @@ def table_forks(text: str) -> set:
     return listed
 
 
-def check_platform_forks(root: pathlib.Path) -> list:
+def check_platform_forks(root: pathlib.Path, swift: dict | None = None) -> list:
     """Every fork on the platform is a row of the table in PLATFORMS_DOC (its file and condition; an import-only
     branch of any file as `*`), and every row names a fork that is still there."""
     docs = root / PLATFORMS_DOC
     if not docs.is_file():
         return [f"{PLATFORMS_DOC} is missing: it holds the table of every platform fork"]
     listed = table_forks(docs.read_text())
-    code, imports = platform_forks(root)
+    code, imports = platform_forks(root, swift)
     wanted = code | {("*", condition) for condition in imports}
     findings = [f"{where}: the fork `{condition}` is not in the platform table of {PLATFORMS_DOC}"
                 for where, condition in sorted(wanted - listed)]
@@ -406,62 +410,55 @@ def check_platform_forks(root: pathlib.Path) -> list:
 # Darwin; XCTestObservation refines NSObjectProtocol there, so only an NSObject subclass conforms; and an SDK may
 # isolate XCTestObservation to the main actor, which a conformance on a class's own declaration would spread to the
 # whole class, so the conformance is an extension's, its methods `nonisolated` (they compile under either SDK).
-FIONBIO = re.compile(r"\bFIONBIO\b")
-OBSERVER = re.compile(r"\b(?:class|struct|actor|enum)\s+(\w+)\s*:([^{]*)\bXCTestObservation\b")
-OBSERVING_EXTENSION = re.compile(r"\bextension\s+([\w.]+)\s*:[^{]*\bXCTestObservation\b[^{]*\{")
-CLASS = re.compile(r"\bclass\s+(\w+)\s*:\s*(\w+)")
-WITNESS = re.compile(r"^\s*((?:\w+\s+)*)func\s+(\w+)", re.M)
 
 
-def braced(code: str, opening: int) -> str:
-    """The text between the brace at `opening` and the brace that closes it."""
-    depth = 0
-    for index in range(opening, len(code)):
-        depth += {"{": 1, "}": -1}.get(code[index], 0)
-        if depth == 0:
-            return code[opening + 1:index]
-    return code[opening + 1:]
-
-
-def check_darwin_rules(root: pathlib.Path) -> list:
+def check_darwin_rules(root: pathlib.Path, swift: dict | None = None) -> list:
     """What would not build on Darwin though it builds on Linux, or might not under an SDK that isolates a protocol:
     FIONBIO; an XCTestObservation conformance on a type's own declaration; one in an extension of a type that is no
     NSObject subclass, or with a method that is not `nonisolated`."""
+    swift = read_swift(root) if swift is None else swift
+    files = in_folder(swift, root / "Sources") + in_folder(swift, root / "Tests")
+    superclasses = {declared.name: declared.inherits[0] for _, facts in files for declared in facts.declarations
+                    if declared.kind == "class" and declared.inherits}
     findings = []
-    codes = {}
-    for folder in ("Sources", "Tests"):
-        for path in sorted((root / folder).rglob("*.swift")):
-            text = path.read_text()
-            codes[path.relative_to(root)] = "\n".join(line for line in text.splitlines()
-                                                      if not line.strip().startswith("//"))
-    superclasses = {name: parent for code in codes.values() for name, parent in CLASS.findall(code)}
-    for where, code in codes.items():
-        if FIONBIO.search(code):
+    for path, facts in files:
+        where = path.relative_to(root)
+        if "FIONBIO" in facts.references:
             findings.append(f"{where}: FIONBIO is a macro Swift does not import on Darwin: use fcntl and O_NONBLOCK")
-        for name, inherits in OBSERVER.findall(code):
-            if not re.match(r"\s*NSObject\b", inherits):
+        for declared in facts.declarations:
+            if "XCTestObservation" not in declared.inherits:
+                continue
+            name = declared.name.split(".")[-1]
+            first = declared.inherits[0] if declared.kind != "extension" else superclasses.get(name)
+            if first != "NSObject":
                 findings.append(f"{where}: {name} conforms to XCTestObservation, which on Darwin only an NSObject "
                                 "subclass can (NSObject first among what it inherits)")
-            findings.append(f"{where}: {name} conforms to XCTestObservation on its own declaration: declare it in an "
-                            "extension with nonisolated methods (an SDK that isolates the protocol would isolate the class)")
-        for match in OBSERVING_EXTENSION.finditer(code):
-            name = match[1].split(".")[-1]
-            if superclasses.get(name) != "NSObject":
-                findings.append(f"{where}: {name} conforms to XCTestObservation, which on Darwin only an NSObject "
-                                "subclass can (NSObject first among what it inherits)")
-            for modifiers, method in WITNESS.findall(braced(code, match.end() - 1)):
-                if "nonisolated" not in modifiers.split():
+            if declared.kind != "extension":
+                findings.append(f"{where}: {name} conforms to XCTestObservation on its own declaration: declare it in "
+                                "an extension with nonisolated methods (an SDK that isolates the protocol would isolate "
+                                "the class)")
+                continue
+            for method, modifiers in declared.functions:
+                if "nonisolated" not in modifiers:
                     findings.append(f"{where}: {name}.{method}, a method of its XCTestObservation conformance, is not "
                                     "nonisolated (an SDK that isolates the protocol would isolate it)")
     return findings
 
 
 # What starts a process from Swift: an exit test, Foundation's Process, the C library's spawn, fork and exec.
-LAUNCHES = re.compile(r"#expect\(processExitsWith|#require\(processExitsWith|\bProcess\s*\(|\bposix_spawnp?\s*\("
-                      r"|\bfork\s*\(|\bexecv[pe]*\s*\(")
+LAUNCHES = {"Process", "posix_spawn", "posix_spawnp", "fork", "execv", "execvp", "execve", "execvpe"}
+EXIT_TESTS = {"#expect", "#require"}  # with the label processExitsWith
 
 
-def check_test_names(root: pathlib.Path) -> list:
+def launch(facts: reader.SwiftFile) -> str | None:
+    """What the first call of the file that starts a process calls, if one does (LAUNCHES, an exit test)."""
+    for call in facts.calls:
+        if call.callee in LAUNCHES or (call.callee in EXIT_TESTS and call.labels[:1] == ("processExitsWith",)):
+            return f"{call.callee}({'processExitsWith:' if call.callee in EXIT_TESTS else ''})"
+    return None
+
+
+def check_test_names(root: pathlib.Path, swift: dict | None = None) -> list:
     """Chapter 12's rule for test files (docs/12-using-this-layout-as-a-template.md#naming-test-files), checked on
     Tests/Unit, Tests/Integration, Tests/EndToEnd and Tests/PortableTestSupportTests.
 
@@ -476,9 +473,11 @@ def check_test_names(root: pathlib.Path) -> list:
     (`one_letter_apart`). Any other file is a helper and holds no test. No file of the unit tier starts a process
     (`LAUNCHES`, outside comments): an exit test, `Process` or a spawn belongs in the integration tier (chapter 1).
     """
+    swift = read_swift(root) if swift is None else swift
+
     def types_in(folder: pathlib.Path) -> set:
-        sources = "\n".join(p.read_text() for p in folder.rglob("*.swift"))
-        return set(re.findall(r"\b(?:class|struct|enum|protocol|actor|typealias)\s+(\w+)", sources))
+        return {declared.name for _, facts in in_folder(swift, folder) for declared in facts.declarations
+                if declared.kind != "extension"}
 
     every_type, portable_types = types_in(root / "Sources"), types_in(root / "Sources" / PORTABLE)
     findings = one_letter_apart(sorted(path for tier in ["Unit", "Integration", "EndToEnd", f"{PORTABLE}Tests"]
@@ -488,22 +487,25 @@ def check_test_names(root: pathlib.Path) -> list:
         # The portable tests go with the portable sources into other packages: their subjects are its types.
         types = portable_types if tier == f"{PORTABLE}Tests" else every_type
         talk = {p.stem for p in (folder / "Talk").glob("*.swift")}
-        for path in sorted(folder.rglob("*.swift")):
-            name, text, where = path.stem, path.read_text(), path.relative_to(root)
-            code = "\n".join(line for line in text.splitlines() if not line.strip().startswith("//"))
-            if tier == "Unit" and (launch := LAUNCHES.search(code)):
-                findings.append(f"{where}: `{launch[0]}` starts a process, which no unit test does: the test belongs "
+        for path, facts in in_folder(swift, folder):
+            name, where = path.stem, path.relative_to(root)
+            if tier == "Unit" and (launched := launch(facts)):
+                findings.append(f"{where}: `{launched}` starts a process, which no unit test does: the test belongs "
                                 "in Tests/Integration (docs/01-the-pyramid.md)")
-            declares = re.search(rf"\b(?:final\s+)?(?:class|struct)\s+{name}\b", text)
-            is_xctest = re.search(rf"class\s+{name}\s*:\s*XCTestCase", text) and "import XCTest" in text
-            is_suite = declares and "import Testing" in text and "XCTestCase" not in text
+            modules = {found.module for found in facts.imports}
+            classes = {declared.name: declared.inherits for declared in facts.declarations
+                       if declared.kind in ("class", "struct")}
+            is_xctest = classes.get(name, ())[:1] == ("XCTestCase",) and "XCTest" in modules
+            is_suite = (name in classes and "Testing" in modules
+                        and not any("XCTestCase" in inherits for inherits in classes.values()))
+            holds_tests = any(what in ("@Test", "XCTestCase") for _, what in facts.tests)
             if path.parent.name == "Talk":
                 if not is_xctest:
                     findings.append(f"{where}: a Talk/ file is the talk's XCTest class {name}")
                 continue
             match = re.fullmatch(r"(\w+?)(IntegrationTests|XCTests|InputTests|Tests)", name)
             if not match:
-                if "@Test" in text or "XCTestCase" in text:
+                if holds_tests:
                     findings.append(f"{where}: holds tests, so its name ends in Tests or XCTests")
                 continue
             subject, kind = match.groups()

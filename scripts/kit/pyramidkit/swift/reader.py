@@ -77,13 +77,15 @@ class Body:
 class Call:
     """A call on `line` (its last part's): `callee` as written without generic arguments or spaces
     (`stream.makeAsyncIterator`), how many `arguments` (trailing closures counted), whether an `await` covers it, and
-    the callees of the calls whose arguments or closures hold it (`around`, innermost first)."""
+    the callees of the calls whose arguments or closures hold it (`around`, innermost first), and the `labels` of its
+    arguments in parentheses ("" for none). A macro's expansion is one too, its callee `#` and its name (`#expect`)."""
 
     line: int
     callee: str
     arguments: int
     awaited: bool
     around: tuple[str, ...]
+    labels: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -105,6 +107,22 @@ class Binding:
     line: int
     names: tuple[str, ...]
     callee: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Declaration:
+    """A struct, class, enum, actor, protocol, extension or typealias from `line` to `last`: its `name` (an
+    extension's, its type's as written), what it `inherits` or conforms to as written, in order, how many type
+    declarations hold it (`depth`, 0 at the top level), its `modifiers`, and its own `functions` (name, modifiers)."""
+
+    line: int
+    last: int
+    kind: str
+    name: str
+    inherits: tuple[str, ...]
+    depth: int
+    modifiers: tuple[str, ...]
+    functions: tuple[tuple[str, tuple[str, ...]], ...]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -137,6 +155,8 @@ class SwiftFile:
     awaits: tuple[Await, ...]
     bindings: tuple[Binding, ...]
     comments: tuple[tuple[int, str], ...]  # (line it starts on, text) of each comment
+    declarations: tuple[Declaration, ...]
+    references: frozenset[str]  # the names its expressions refer to
 
     def mask(self, length: int) -> list[bool]:
         """For each of the file's `length` characters, whether it is code (not in a comment or a literal)."""
@@ -410,11 +430,15 @@ def _facts(raw: dict, text: str) -> SwiftFile:
         bodies=tuple(Body(line, column(line, utf8), kind, returns, tuple(generics), body, last,
                           tuple((name, declared) for name, declared in parameters))
                      for line, utf8, kind, returns, generics, body, last, parameters in raw["bodies"]),
-        calls=tuple(Call(line, callee, count, awaited, tuple(around))
-                    for line, callee, count, awaited, around in raw["calls"]),
+        calls=tuple(Call(line, callee, count, awaited, tuple(around), tuple(labels))
+                    for line, callee, count, awaited, around, labels in raw["calls"]),
         awaits=tuple(Await(line, awaited, tuple(around), form) for line, awaited, around, form in raw["awaits"]),
         bindings=tuple(Binding(line, tuple(names), callee) for line, names, callee in raw["bindings"]),
-        comments=tuple((line, text) for line, text in raw["comments"]))
+        comments=tuple((line, text) for line, text in raw["comments"]),
+        declarations=tuple(Declaration(line, last, kind, name, tuple(inherits), depth, tuple(modifiers),
+                                       tuple((function, tuple(said)) for function, said in functions))
+                           for line, last, kind, name, inherits, depth, modifiers, functions in raw["declarations"]),
+        references=frozenset(raw["references"]))
 
 
 def read(paths: Iterable[Path], configuration: Configuration | None = None) -> dict[Path, SwiftFile]:

@@ -36,16 +36,22 @@
 //              computed property with a body: the line and UTF-8 column just after its `{`, `returns` its declared
 //              type (null: none), `generics` its generic parameters' names, `text` its statements as written, the
 //              line of its `}`, and its parameters as [name inside the body, declared type]
-//   calls      [line, callee, arguments, awaited, around] of every call: the name it is made by as written, without
-//              generic arguments or spaces (`Task`, `stream.makeAsyncIterator`), on the line of its last part; how
-//              many arguments it is given (trailing closures counted); whether an `await` covers it; and the callees
-//              of the calls whose arguments or closures hold it, innermost first
+//   calls      [line, callee, arguments, awaited, around, labels] of every call and macro expansion (`#expect`): the
+//              name it is made by as written, without generic arguments or spaces (`Task`,
+//              `stream.makeAsyncIterator`), on the line of its last part; how many arguments it is given (trailing
+//              closures counted); whether an `await` covers it; the callees of the calls whose arguments or closures
+//              hold it, innermost first; the labels of its arguments in parentheses ("" for none)
 //   awaits     [line, awaited, around, form] of every `await` (form ""), every `for await` loop (form "for": its
 //              sequence, on the loop's line) and every `await` that is a `while` loop's only statement (form
 //              "while", on the loop's line): what is awaited as written, spaces collapsed, and the calls around it
 //   bindings   [line, names, callee] of every `let` or `var` whose value is a call (under `try` or `await` too): the
 //              names its pattern binds, in order, and the call's callee as in `calls`
 //   comments   [line, text] of every comment, on the line it starts
+//   declarations [line, last line, kind, name, inherits, depth, modifiers, functions] of every struct, class, enum,
+//              actor, protocol, extension and typealias: an extension's name is its type's as written; what it
+//              inherits or conforms to, as written, in order; how many type declarations hold it (0: top level); its
+//              modifiers; its own functions as [name, modifiers]
+//   references the names the file's expressions refer to (`FIONBIO` in `UInt(FIONBIO)`), each once, sorted
 //
 // The configuration: {"os": ["Linux"], "arch": ["x86_64"], "environment": ["gnu"], "runtime": ["_Native"],
 // "objectFormat": ["ELF"], "pointerBitWidth": 64, "endianness": "little", "language": [6], "compiler": [6, 3, 1],
@@ -127,6 +133,8 @@ final class FileReader: SyntaxVisitor {
     var awaits: [JSON] = []
     var bindings: [JSON] = []
     var comments: [JSON] = []
+    var declarations: [JSON] = []
+    var references = Set<String>()
 
     init(tree: SourceFileSyntax, path: String, configuration: Configuration) {
         self.tree = tree
@@ -268,21 +276,33 @@ final class FileReader: SyntaxVisitor {
     }
 
     override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+        declaration(
+            node, kind: "struct", name: node.name.text, inherits: node.inheritanceClause, modifiers: node.modifiers,
+            members: node.memberBlock)
         declared(node.name, kind: "struct", members: node.memberBlock, inherits: false)
         return .visitChildren
     }
 
     override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+        declaration(
+            node, kind: "enum", name: node.name.text, inherits: node.inheritanceClause, modifiers: node.modifiers,
+            members: node.memberBlock)
         declared(node.name, kind: "enum", members: node.memberBlock, inherits: false)
         return .visitChildren
     }
 
     override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
+        declaration(
+            node, kind: "actor", name: node.name.text, inherits: node.inheritanceClause, modifiers: node.modifiers,
+            members: node.memberBlock)
         declared(node.name, kind: "actor", members: node.memberBlock, inherits: false)
         return .visitChildren
     }
 
     override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+        declaration(
+            node, kind: "extension", name: node.extendedType.trimmedDescription, inherits: node.inheritanceClause,
+            modifiers: node.modifiers, members: node.memberBlock)
         let name = TokenSyntax.identifier(node.extendedType.trimmedDescription)
         declared(name, kind: "extension", members: node.memberBlock, inherits: true)
         return .visitChildren
@@ -301,6 +321,9 @@ final class FileReader: SyntaxVisitor {
     }
 
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        declaration(
+            node, kind: "class", name: node.name.text, inherits: node.inheritanceClause, modifiers: node.modifiers,
+            members: node.memberBlock)
         declared(node.name, kind: "class", members: node.memberBlock, inherits: node.inheritanceClause != nil)
         let inherited = node.inheritanceClause?.inheritedTypes.map(\.type.trimmedDescription) ?? []
         if inherited.contains("XCTestCase") || inherited.contains("XCTest.XCTestCase") {
@@ -622,8 +645,62 @@ final class FileReader: SyntaxVisitor {
         calls.append(
             .array([
                 .int(firstLine(named ?? Syntax(node))), .string(callee(node.calledExpression)), .int(count),
-                .bool(awaited(node)), around(node),
+                .bool(awaited(node)), around(node), .array(node.arguments.map { .string($0.label?.text ?? "") }),
             ]))
+        return .visitChildren
+    }
+
+    override func visit(_ node: MacroExpansionExprSyntax) -> SyntaxVisitorContinueKind {
+        let count =
+            node.arguments.count + (node.trailingClosure == nil ? 0 : 1) + node.additionalTrailingClosures.count
+        calls.append(
+            .array([
+                .int(firstLine(node)), .string("#" + node.macroName.text), .int(count), .bool(awaited(node)),
+                around(node), .array(node.arguments.map { .string($0.label?.text ?? "") }),
+            ]))
+        return .visitChildren
+    }
+
+    override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
+        references.insert(node.baseName.text)
+        return .visitChildren
+    }
+
+    /// A type's declaration (or an extension's) for `declarations`.
+    func declaration(
+        _ node: some SyntaxProtocol, kind: String, name: String, inherits: InheritanceClauseSyntax?,
+        modifiers: DeclModifierListSyntax, members: MemberBlockSyntax?
+    ) {
+        var depth = 0
+        var parent = node.parent
+        while let current = parent {
+            if current.isProtocol((any DeclGroupSyntax).self) { depth += 1 }
+            parent = current.parent
+        }
+        let functions: [JSON] =
+            members?.members.compactMap { member in
+                member.decl.as(FunctionDeclSyntax.self).map { function in
+                    .array([.string(function.name.text), .array(function.modifiers.map { .string($0.name.text) })])
+                }
+            } ?? []
+        declarations.append(
+            .array([
+                .int(firstLine(node)), .int(lastLine(node)), .string(kind), .string(name),
+                .array(inherits?.inheritedTypes.map { .string($0.type.trimmedDescription) } ?? []), .int(depth),
+                .array(modifiers.map { .string($0.name.text) }), .array(functions),
+            ]))
+    }
+
+    override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
+        declaration(
+            node, kind: "protocol", name: node.name.text, inherits: node.inheritanceClause, modifiers: node.modifiers,
+            members: node.memberBlock)
+        return .visitChildren
+    }
+
+    override func visit(_ node: TypeAliasDeclSyntax) -> SyntaxVisitorContinueKind {
+        declaration(
+            node, kind: "typealias", name: node.name.text, inherits: nil, modifiers: node.modifiers, members: nil)
         return .visitChildren
     }
 
@@ -856,6 +933,8 @@ func facts(of path: String, configuration: Configuration) -> JSON {
         ("inlined", .array(reader.inlined)), ("statements", .array(reader.statements)),
         ("bodies", .array(reader.bodies)), ("calls", .array(reader.calls)), ("awaits", .array(reader.awaits)),
         ("bindings", .array(reader.bindings)), ("comments", .array(reader.comments)),
+        ("declarations", .array(reader.declarations)),
+        ("references", .array(reader.references.sorted().map(JSON.string))),
     ])
 }
 

@@ -162,10 +162,11 @@ class DeclarationTests(unittest.TestCase):
         facts = reader.read_text(text, LINUX)
         self.assertEqual(facts.calls, (
             reader.Call(1, "Task", 1, False, ()), reader.Call(1, "loader.load", 0, True, ("Task",)),
-            reader.Call(2, "AsyncStream.makeStream", 1, False, ()), reader.Call(3, "seen.append", 1, False, ()),
+            reader.Call(2, "AsyncStream.makeStream", 1, False, (), ("of",)),
+            reader.Call(3, "seen.append", 1, False, (), ("",)),
             reader.Call(4, "Task.yield", 0, True, ()), reader.Call(5, "Task.yield", 0, True, ()),
-            reader.Call(5, "z", 0, False, ()), reader.Call(6, "bounded", 2, True, ()),
-            reader.Call(6, ".seconds", 1, True, ("bounded",)), reader.Call(8, "gate.wait", 0, False, ("bounded",))))
+            reader.Call(5, "z", 0, False, ()), reader.Call(6, "bounded", 2, True, (), ("",)),
+            reader.Call(6, ".seconds", 1, True, ("bounded",), ("",)), reader.Call(8, "gate.wait", 0, False, ("bounded",))))
         self.assertEqual(facts.awaits, (
             reader.Await(1, "loader.load()", ("Task",), ""), reader.Await(3, "events", (), "for"),
             reader.Await(4, "Task.yield()", (), "while"), reader.Await(5, "Task.yield()", (), ""),
@@ -173,6 +174,25 @@ class DeclarationTests(unittest.TestCase):
         self.assertEqual(facts.bindings, (reader.Binding(1, ("load",), "Task"),
                                           reader.Binding(2, ("events", "record"), "AsyncStream.makeStream")))
         self.assertEqual(facts.comments, ((7, "// a gate"), (12, "/* h() */")))
+
+    def test_declarations_references_and_macros(self):
+        text = ("final class Reset: NSObject, Sendable {\n    struct Inner {}\n}\n"
+                "extension Outer.Reset: XCTestObservation {\n"
+                "    nonisolated func started(_ x: Int) { _ = UInt(FIONBIO) }\n}\n"
+                "public typealias T = Int\nprotocol P: AnyObject { func f() }\n"
+                "@Test func x() async { await #expect(processExitsWith: .failure) {} }\n"
+                "// Process() in a comment\n")
+        facts = reader.read_text(text, LINUX)
+        self.assertEqual(facts.declarations, (
+            reader.Declaration(1, 3, "class", "Reset", ("NSObject", "Sendable"), 0, ("final",), ()),
+            reader.Declaration(2, 2, "struct", "Inner", (), 1, (), ()),
+            reader.Declaration(4, 6, "extension", "Outer.Reset", ("XCTestObservation",), 0, (),
+                               (("started", ("nonisolated",)),)),
+            reader.Declaration(7, 7, "typealias", "T", (), 0, ("public",), ()),
+            reader.Declaration(8, 8, "protocol", "P", ("AnyObject",), 0, (), (("f", ()),))))
+        self.assertEqual(facts.references, {"UInt", "FIONBIO", "failure"})
+        self.assertEqual([(call.callee, call.labels, call.awaited) for call in facts.calls],
+                         [("UInt", ("",), False), ("#expect", ("processExitsWith",), True)])
 
     def test_what_the_parser_cannot_read_is_said_with_its_line(self):
         facts = reader.read_text("let a = 1\nfunc (\nlet b = 2\n", LINUX)
