@@ -34,6 +34,7 @@ from pathlib import Path
 
 from pyramidkit.docs import markers
 from pyramidkit.run import running
+from pyramidkit.swift import reader
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -135,8 +136,18 @@ def stale_snippet_lines(chapter: Path) -> list[str]:
 
 # The chapters that teach one of the talk's techniques: each quotes its test in both libraries.
 TECHNIQUE_CHAPTERS = range(2, 12)
-XCTEST_FORM = re.compile(r"\bXCT\w+\(|\bwait\(for:")
-SWIFT_TESTING_FORM = re.compile(r"^\s*@Test\b", re.M)
+
+
+def xctest_form(facts: reader.SwiftFile) -> bool:
+    """Whether Swift (the reader's facts of a snippet) is written with XCTest: a call of an `XCT…` function or of
+    `wait(for:…)`."""
+    return any(call.callee.startswith("XCT") or (call.callee == "wait" and call.labels[:1] == ("for",))
+               for call in facts.calls)
+
+
+def swift_testing_form(facts: reader.SwiftFile) -> bool:
+    """Whether Swift (the reader's facts of a snippet) is written with Swift Testing: a `@Test`."""
+    return any(what == "@Test" for _, what in facts.tests)
 
 
 def missing_test_quotes(chapter: Path) -> list[str]:
@@ -148,8 +159,9 @@ def missing_test_quotes(chapter: Path) -> list[str]:
         return []
     text = chapter.read_text()
     quoted = [match for match in SNIPPET.finditer(text) if "Tests/" in match.group(1)]
-    xctest = [match.start() for match in quoted if XCTEST_FORM.search(match.group(2))]
-    swift_testing = [match.start() for match in quoted if SWIFT_TESTING_FORM.search(match.group(2))]
+    read = reader.read_texts(match.group(2) for match in quoted)
+    xctest = [match.start() for match, facts in zip(quoted, read) if xctest_form(facts)]
+    swift_testing = [match.start() for match, facts in zip(quoted, read) if swift_testing_form(facts)]
     missing = []
     if not xctest:
         missing.append("no test quoted in XCTest (a from: block of a file under Tests/ with XCT…( or wait(for:)")

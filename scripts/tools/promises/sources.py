@@ -27,6 +27,8 @@ import json
 import re
 from pathlib import Path
 
+from pyramidkit.swift import reader
+
 ROOT = Path(__file__).resolve().parents[3]
 OPENAPI = ROOT / "docs" / "api" / "openapi.json"
 REPORT_SCHEMA = ROOT / "docs" / "api" / "nearby-report.schema.json"
@@ -190,19 +192,24 @@ def report_promises(schema: dict) -> list[Promise]:
 # MARK: The server's limits
 
 
-def limit_promises(swift: str) -> list[Promise]:
-    """The limits of `StubServer.Configuration`: each `public var` whose default is a number or a duration."""
+def is_limit(value: str) -> bool:
+    """Whether a default as written is a number (`16 * 1024`, `1_000`) or a duration in seconds (`.seconds(5)`)."""
+    if value.startswith(".seconds(") and value.endswith(")"):
+        return value[len(".seconds("):-1].isdigit()
+    return value[:1].isdigit() and all(character.isdigit() or character in "_ *" for character in value)
+
+
+def limit_promises(facts: reader.SwiftFile) -> list[Promise]:
+    """The limits of `StubServer.Configuration` (the facts of its file, the kit's Swift reader's): each `public var`
+    whose default is a number or a duration."""
     source = "Sources/POIServer/StubServer.swift"
-    body = swift.split("public struct Configuration", 1)[-1]
-    found = []
-    for name, value in re.findall(r"^\s+public var (\w+)(?:: [\w.]+)? = ([\d_ *]+|\.seconds\(\d+\))\s*$", body,
-                                  re.MULTILINE):
-        found.append(Promise(f"StubServer.Configuration.{name} = {value}", source))
-    return found
+    return [Promise(f"StubServer.Configuration.{name} = {value}", source)
+            for declared in facts.declarations if declared.kind == "struct" and declared.name == "Configuration"
+            for name, modifiers, value in declared.variables if "public" in modifiers and is_limit(value)]
 
 
 def documents_promises(root: Path = ROOT) -> list[Promise]:
     """The promises of the files in the tree: the OpenAPI document, the report's schema, the server's limits."""
     return (openapi_promises(json.loads((root / OPENAPI.relative_to(ROOT)).read_text()))
             + report_promises(json.loads((root / REPORT_SCHEMA.relative_to(ROOT)).read_text()))
-            + limit_promises((root / CONFIGURATION.relative_to(ROOT)).read_text()))
+            + limit_promises(reader.read_text((root / CONFIGURATION.relative_to(ROOT)).read_text())))

@@ -107,6 +107,12 @@ class TestQuoteTests(unittest.TestCase):
         source = self.XCTEST.replace("../Tests/Unit/A.swift", "../Sources/A.swift")
         self.assertIn("XCTest", self.missing("07-a.md", source + self.SWIFT_TESTING + "### What changed\n")[0])
 
+    def test_a_form_counts_in_code_not_in_a_comment_or_a_string(self):
+        said = self.XCTEST.replace("    XCTAssertEqual(a, 1)", '    // XCTAssertEqual(a, 1)\n    print("XCTFail(")')
+        self.assertIn("XCTest", self.missing("05-a.md", said + self.SWIFT_TESTING + "### What changed\n")[0])
+        waits = self.XCTEST.replace("XCTAssertEqual(a, 1)", "wait(\n        for: [done], timeout: 1)")
+        self.assertEqual(self.missing("05-a.md", waits + self.SWIFT_TESTING + "### What changed\n"), [])
+
     def test_chapters_outside_the_techniques_are_not_asked(self):
         for name in ["01-a.md", "12-a.md", "workshop.md"]:
             self.assertEqual(self.missing(name, "nothing"), [])

@@ -9,6 +9,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
+from pyramidkit.swift import reader
+
 from tools.promises import command as promises
 from tools.promises import sources as promise_sources
 
@@ -124,10 +126,13 @@ class DocumentPromiseTests(unittest.TestCase):
     def test_the_server_limits_are_the_configuration_defaults_that_are_numbers_or_durations(self):
         swift = ("public struct Configuration: Sendable {\n    public var host = \"127.0.0.1\"\n"
                  "    public var idleTimeout: Duration = .seconds(5)\n    public var maximumRequestSize = 16 * 1024\n"
-                 "    public var sleep: @Sendable (Duration) -> Void = { _ in }\n}\n")
-        keys = [promise.key for promise in promise_sources.limit_promises(swift)]
+                 "    public var sleep: @Sendable (Duration) -> Void = { _ in }\n"
+                 "    // public var commented = 5\n    var notPublic = 7\n    public var\n        wrapped = 1_000\n}\n"
+                 "struct Other { public var limit = 3 }\n")
+        keys = [promise.key for promise in promise_sources.limit_promises(reader.read_text(swift))]
         self.assertEqual(keys, ["StubServer.Configuration.idleTimeout = .seconds(5)",
-                                "StubServer.Configuration.maximumRequestSize = 16 * 1024"])
+                                "StubServer.Configuration.maximumRequestSize = 16 * 1024",
+                                "StubServer.Configuration.wrapped = 1_000"])
 
 
 class TableTests(unittest.TestCase):

@@ -68,5 +68,6 @@ class ManifestTests(unittest.TestCase):
     def test_the_folders_tests_are_counted_by_attribute(self):
         with tempfile.TemporaryDirectory() as folder:
             (Path(folder) / "ATests.swift").write_text(
-                '@Test func a() {}\n@Test("b", arguments: [1, 2]) func b(_ n: Int) {}\n@TestScoping\n')
+                '@Test func a() {}\n@Test("b", arguments: [1, 2]) func b(_ n: Int) {}\n@TestScoping\n'
+                '// @Test in a comment\nlet said = "@Test in a string"\n')
             self.assertEqual(fresh.tests_in(Path(folder)), 2)

@@ -113,7 +113,8 @@ class Binding:
 class Declaration:
     """A struct, class, enum, actor, protocol, extension or typealias from `line` to `last`: its `name` (an
     extension's, its type's as written), what it `inherits` or conforms to as written, in order, how many type
-    declarations hold it (`depth`, 0 at the top level), its `modifiers`, and its own `functions` (name, modifiers)."""
+    declarations hold it (`depth`, 0 at the top level), its `modifiers`, its own `functions` (name, modifiers) and
+    its own `variables` (name, modifiers, value as written or "")."""
 
     line: int
     last: int
@@ -123,6 +124,7 @@ class Declaration:
     depth: int
     modifiers: tuple[str, ...]
     functions: tuple[tuple[str, tuple[str, ...]], ...]
+    variables: tuple[tuple[str, tuple[str, ...], str], ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -436,8 +438,10 @@ def _facts(raw: dict, text: str) -> SwiftFile:
         bindings=tuple(Binding(line, tuple(names), callee) for line, names, callee in raw["bindings"]),
         comments=tuple((line, text) for line, text in raw["comments"]),
         declarations=tuple(Declaration(line, last, kind, name, tuple(inherits), depth, tuple(modifiers),
-                                       tuple((function, tuple(said)) for function, said in functions))
-                           for line, last, kind, name, inherits, depth, modifiers, functions in raw["declarations"]),
+                                       tuple((function, tuple(said)) for function, said in functions),
+                                       tuple((variable, tuple(said), value) for variable, said, value in variables))
+                           for line, last, kind, name, inherits, depth, modifiers, functions, variables
+                           in raw["declarations"]),
         references=frozenset(raw["references"]))
 
 
@@ -457,11 +461,20 @@ def read(paths: Iterable[Path], configuration: Configuration | None = None) -> d
     return found
 
 
-def read_text(text: str, configuration: Configuration | None = None) -> SwiftFile:
-    """The facts of Swift `text` that is in no file (a test's, an operator's line)."""
+def read_texts(texts: Iterable[str], configuration: Configuration | None = None) -> list[SwiftFile]:
+    """The facts of each Swift text that is in no file (a test's, a chapter's snippet, an operator's line), in order,
+    read in one run of the reader."""
+    texts = list(texts)
     folder = cache_folder() / "texts"
     folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=folder) as scratch:
-        path = Path(scratch) / "source.swift"
-        path.write_text(text)
-        return read([path], configuration)[path]
+        paths = [Path(scratch) / f"source{index}.swift" for index in range(len(texts))]
+        for path, text in zip(paths, texts):
+            path.write_text(text)
+        found = read(paths, configuration)
+        return [found[path] for path in paths]
+
+
+def read_text(text: str, configuration: Configuration | None = None) -> SwiftFile:
+    """The facts of Swift `text` that is in no file."""
+    return read_texts([text], configuration)[0]

@@ -50,7 +50,8 @@
 //   declarations [line, last line, kind, name, inherits, depth, modifiers, functions] of every struct, class, enum,
 //              actor, protocol, extension and typealias: an extension's name is its type's as written; what it
 //              inherits or conforms to, as written, in order; how many type declarations hold it (0: top level); its
-//              modifiers; its own functions as [name, modifiers]
+//              modifiers; its own functions as [name, modifiers]; its own variables as [name, modifiers, value as
+//              written or ""]
 //   references the names the file's expressions refer to (`FIONBIO` in `UInt(FIONBIO)`), each once, sorted
 //
 // The configuration: {"os": ["Linux"], "arch": ["x86_64"], "environment": ["gnu"], "runtime": ["_Native"],
@@ -683,11 +684,23 @@ final class FileReader: SyntaxVisitor {
                     .array([.string(function.name.text), .array(function.modifiers.map { .string($0.name.text) })])
                 }
             } ?? []
+        var variables: [JSON] = []
+        for member in members?.members ?? [] {
+            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+            for binding in variable.bindings {
+                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
+                variables.append(
+                    .array([
+                        .string(name), .array(variable.modifiers.map { .string($0.name.text) }),
+                        .string(binding.initializer?.value.trimmedDescription ?? ""),
+                    ]))
+            }
+        }
         declarations.append(
             .array([
                 .int(firstLine(node)), .int(lastLine(node)), .string(kind), .string(name),
                 .array(inherits?.inheritedTypes.map { .string($0.type.trimmedDescription) } ?? []), .int(depth),
-                .array(modifiers.map { .string($0.name.text) }), .array(functions),
+                .array(modifiers.map { .string($0.name.text) }), .array(functions), .array(variables),
             ]))
     }
 

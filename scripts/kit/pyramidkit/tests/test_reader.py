@@ -176,7 +176,7 @@ class DeclarationTests(unittest.TestCase):
         self.assertEqual(facts.comments, ((7, "// a gate"), (12, "/* h() */")))
 
     def test_declarations_references_and_macros(self):
-        text = ("final class Reset: NSObject, Sendable {\n    struct Inner {}\n}\n"
+        text = ("final class Reset: NSObject, Sendable {\n    struct Inner { public var a = 16 * 1024; var b: Int }\n}\n"
                 "extension Outer.Reset: XCTestObservation {\n"
                 "    nonisolated func started(_ x: Int) { _ = UInt(FIONBIO) }\n}\n"
                 "public typealias T = Int\nprotocol P: AnyObject { func f() }\n"
@@ -185,7 +185,7 @@ class DeclarationTests(unittest.TestCase):
         facts = reader.read_text(text, LINUX)
         self.assertEqual(facts.declarations, (
             reader.Declaration(1, 3, "class", "Reset", ("NSObject", "Sendable"), 0, ("final",), ()),
-            reader.Declaration(2, 2, "struct", "Inner", (), 1, (), ()),
+            reader.Declaration(2, 2, "struct", "Inner", (), 1, (), (), (("a", ("public",), "16 * 1024"), ("b", (), ""))),
             reader.Declaration(4, 6, "extension", "Outer.Reset", ("XCTestObservation",), 0, (),
                                (("started", ("nonisolated",)),)),
             reader.Declaration(7, 7, "typealias", "T", (), 0, ("public",), ()),
