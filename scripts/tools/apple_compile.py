@@ -6,10 +6,13 @@ Apple's SDK, every warning an error.
 Three kinds of code compile on a Mac and not here, or here and not on a Mac, and no Linux build sees them:
 
 - the Darwin side of every branch on the system (`#if canImport(Darwin)`, the `#else` of `#if os(Linux)`,
-  `#if os(macOS)`): a copy of the package has its conditions read as a Mac reads them (Glibc and Musl absent, the
-  system macOS, not Linux), so that every such branch is the one compiled, and `import Darwin` imports a stand-in
-  (scripts/ci/darwin/sdk/Darwin.swift: Glibc's POSIX calls, and the names only Darwin has, as its headers give them);
-  `canImport(FoundationNetworking)` is left as it is, as Linux's URLSession is there (those branches are imports);
+  `#if os(macOS)`): a copy of the package has its `#if`s settled as a Mac's build settles them, by the compiler's
+  rules (the kit's Swift reader, SwiftIfConfig: the system macOS, Glibc and Musl absent, Darwin and CoreLocation
+  present, each target's defines and the package's traits as SwiftPM gives them), the branches a Mac leaves out and
+  every directive blanked (lines kept in place), an `#if` the reader cannot settle left as written; `import Darwin`
+  imports a stand-in (scripts/ci/darwin/sdk/Darwin.swift: Glibc's POSIX calls, and the names only Darwin has, as its
+  headers give them); `canImport(FoundationNetworking)` stays true, as Linux's URLSession is there (those branches
+  are imports), and the runtime and object format stay this machine's (Objective-C's runtime is not here);
 - code under `#if canImport(CoreLocation)`, which only Apple's SDK has: a stand-in CoreLocation, of the few
   declarations the package uses with the signatures Apple's SDK gives them (scripts/ci/darwin/sdk/CoreLocation.swift);
 - a call that Darwin's SDK marks `noasync` (`DispatchSemaphore.wait`, `DispatchGroup.wait`, `DispatchWorkItem.wait`;
@@ -28,13 +31,16 @@ own. CI's `apple` stage (scripts/ci/stage).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import re
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+from pyramidkit.run import starter
 from pyramidkit.run.errors import KitError, UsageError
+from pyramidkit.swift import reader
 
 ROOT = Path(__file__).resolve().parents[2]
 SDK = ROOT / "scripts" / "ci" / "darwin" / "sdk"
@@ -44,11 +50,9 @@ SDK = ROOT / "scripts" / "ci" / "darwin" / "sdk"
 LINKED = {"StandInDarwin": "Darwin.swift", "CoreLocation": "CoreLocation.swift"}
 IMPORTED_EVERYWHERE = "DarwinNoasync"
 DIAGNOSTIC = re.compile(r"^(?P<place>/[^:\n]+:\d+:\d+): (?P<kind>error|warning): (?P<message>.*)$", re.M)
-# How a Mac's compiler reads the conditions that name a system; Darwin and CoreLocation it finds as the stand-ins.
-AS_ON_A_MAC = [(re.compile(r"\bcanImport\((?:Glibc|Musl)\)"), "false"), (re.compile(r"\bcanImport\(Darwin\)"), "true"),
-               (re.compile(r"\bos\(Linux\)"), "false"), (re.compile(r"\bos\(macOS\)"), "true")]
-CONDITION = re.compile(r"^([ \t]*#(?:if|elseif)\b)(.*)$", re.M)
-IMPORT_DARWIN = re.compile(r"^([ \t]*(?:@\w+ )?(?:(?:public|package|internal|fileprivate|private) )?import )Darwin$", re.M)
+# What a Mac has that this machine does not, and what it lacks: Darwin and CoreLocation it finds as the stand-ins.
+ON_A_MAC = {"Darwin", "CoreLocation"}
+NOT_ON_A_MAC = {"Glibc", "Musl"}
 COPIED = ("Package.swift", "Sources", "Tests")
 
 
@@ -72,31 +76,54 @@ def standins(folder: Path) -> list[str]:
             IMPORTED_EVERYWHERE]
 
 
-def as_on_a_mac(source: str) -> str:
-    """`source` with each `#if` and `#elseif` condition that names a system read as a Mac reads it, and `import
+def mac_configuration(root: Path | None = None) -> reader.Configuration:
+    """The build of the package at `root` on a Mac, as far as the stand-ins let this machine build it: the system
+    macOS, Darwin and CoreLocation importable, Glibc and Musl not; the rest this machine's debug build."""
+    host = reader.host_configuration(root=root)
+    return dataclasses.replace(host, os=("macOS", "OSX"), environment=(),
+                               importable=tuple(sorted(set(host.importable) - NOT_ON_A_MAC | ON_A_MAC)))
+
+
+def as_on_a_mac(source: str, facts: reader.SwiftFile) -> str:
+    """`source` (the reader's `facts` of it, read with `mac_configuration`) as a Mac's build compiles it: each line a
+    Mac leaves out (a branch, a directive) blanked, an `#if` the reader could not settle kept whole, and `import
     Darwin` importing the stand-in; every line keeps its place, so that a diagnostic's line is the package's."""
-    def condition(match: re.Match) -> str:
-        text = match[2]
-        for pattern, value in AS_ON_A_MAC:
-            text = pattern.sub(value, text)
-        return match[1] + text
-    return IMPORT_DARWIN.sub(lambda match: match[1] + "StandInDarwin", CONDITION.sub(condition, source))
+    kept = set(facts.compiled)
+    for first, last, _ in facts.unknown:
+        if facts.left_out_by(first) is None:
+            kept |= set(range(first, last + 1))
+    darwin = {found.line for found in facts.imports if found.module.split(".")[0] == "Darwin"}
+    lines = source.split("\n")
+    for number, text in enumerate(lines, start=1):
+        if number not in kept:
+            lines[number - 1] = ""
+        elif number in darwin:
+            at = text.find("Darwin", text.find("import ") + len("import "))
+            lines[number - 1] = text[:at] + "StandInDarwin" + text[at + len("Darwin"):]
+    return "\n".join(lines)
+
+
+def swift_as_on_a_mac(package: Path) -> dict[Path, str]:
+    """Each Swift file of the Sources and Tests of `package`, by its path, as a Mac's build compiles it
+    (`as_on_a_mac`), every file read by the kit's reader as its target's build on a Mac settles its `#if`s."""
+    swift = [path for top in COPIED[1:] for path in sorted((package / top).rglob("*.swift")) if path.is_file()]
+    facts = starter.read_package(package, swift, mac_configuration(package))
+    return {path: as_on_a_mac(path.read_text(), facts[path]) for path in swift}
 
 
 def copy_as_on_a_mac(package: Path, copy: Path) -> None:
-    """The manifest, Sources and Tests of `package` in `copy`, each Swift file's conditions read as a Mac reads them;
-    a file is written only when it changed (its time kept, so the build there is incremental), and a file the
-    package no longer has is removed."""
+    """The manifest, Sources and Tests of `package` in `copy`, each Swift file of Sources and Tests as a Mac's build
+    compiles it (`as_on_a_mac`; the manifest, which SwiftPM reads here, as it is); a file is written only when it
+    changed (its time kept, so the build there is incremental), and a file the package no longer has is removed."""
     wanted: set[Path] = set()
+    mac = swift_as_on_a_mac(package)
     for top in COPIED:
         origin = package / top
         files = [origin] if origin.is_file() else sorted(path for path in origin.rglob("*") if path.is_file())
         for path in files:
             relative = path.relative_to(package)
             wanted.add(relative)
-            content = path.read_bytes()
-            if path.suffix == ".swift":
-                content = as_on_a_mac(content.decode()).encode()
+            content = mac[path].encode() if path in mac else path.read_bytes()
             target = copy / relative
             if not target.is_file() or target.read_bytes() != content:
                 target.parent.mkdir(parents=True, exist_ok=True)

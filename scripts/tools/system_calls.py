@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -144,9 +143,9 @@ def poll_findings(where: str, lines: list[bytes], occurrences: list[index_store.
 
 
 def read_index(store: Path, root: Path, compiled_root: Path, library: Path | None, reading: Reading,
-               build: str, as_compiled: Callable[[str], str] | None = None) -> None:
+               build: str, as_compiled: dict[Path, str] | None = None) -> None:
     """Adds to `reading` what the index `store` holds of the Swift files of Sources/ and Tests/ under
-    `compiled_root` (the package itself, or a copy of it whose every file is `as_compiled` of the package's), said
+    `compiled_root` (the package itself, or a copy of it whose every file is `as_compiled` of the package's, by path), said
     with their places in the package at `root`."""
     index = index_store.IndexStore(store, library)
     newest = index.newest_units(compiled_root)
@@ -158,7 +157,7 @@ def read_index(store: Path, root: Path, compiled_root: Path, library: Path | Non
             if unit is None:
                 reading.findings.append(f"{relative}: not in the {build} build's index: build first")
             elif compiled.stat().st_mtime > unit.compiled or (
-                    as_compiled is not None and compiled.read_text() != as_compiled(path.read_text())):
+                    as_compiled is not None and compiled.read_text() != as_compiled.get(path)):
                 reading.findings.append(f"{relative}: changed since the {build} build's index was written: build first")
                 del newest[relative]  # its index says what the file was: no finding is read from it
     for relative, unit in sorted(newest.items()):
@@ -258,7 +257,7 @@ def main(arguments: list[str]) -> int:
     library = index_store.library_path()
     reading = Reading()
     read_index(native, ROOT, ROOT, library, reading, "native")
-    read_index(apple, ROOT, copy, library, reading, "apple-compile", apple_compile.as_on_a_mac)
+    read_index(apple, ROOT, copy, library, reading, "apple-compile", apple_compile.swift_as_on_a_mac(ROOT))
     rows = table((ROOT / DOCS).read_text())
     findings = reading.findings + table_findings(rows, reading.uses)
     if options.list:

@@ -12,6 +12,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
+from pyramidkit.swift import reader
+
 from tools import apple_compile
 
 MANIFEST = """// swift-tools-version: 6.2
@@ -147,14 +149,20 @@ class AsOnAMacTests(unittest.TestCase):
     def test_conditions_are_read_as_a_mac_reads_them(self):
         source = ("#if canImport(Glibc)\n    import Glibc\n#elseif canImport(Musl)\n    import Musl\n"
                   "#elseif canImport(Darwin)\n    import Darwin\n#endif\n"
-                  "    #if os(Linux) || canImport(FoundationNetworking)\n#elseif os(macOS) && !os(Linux)\n"
+                  "#if os(Linux) || canImport(FoundationNetworking)\n    let a = 1\n"
+                  "#elseif os(macOS) && !os(Linux)\n    let a = 2\n#endif\n"
                   "let text = \"canImport(Glibc) os(Linux)\"  // not a condition\n"
-                  "@preconcurrency public import Darwin\nimport DarwinFoundation\n")
-        self.assertEqual(apple_compile.as_on_a_mac(source).splitlines(), [
-            "#if false", "    import Glibc", "#elseif false", "    import Musl", "#elseif true",
-            "    import StandInDarwin", "#endif", "    #if false || canImport(FoundationNetworking)",
-            "#elseif true && !false", 'let text = "canImport(Glibc) os(Linux)"  // not a condition',
-            "@preconcurrency public import StandInDarwin", "import DarwinFoundation"])
+                  "@preconcurrency public import Darwin\nimport DarwinFoundation\n"
+                  "#if os(\n    Linux)\n    let b = 1\n#else\n    let b = 2\n#endif\n"
+                  "#if hasFeature(Unknown)\n    let c = 1\n#endif\n")
+        facts = reader.read_text(source, apple_compile.mac_configuration())
+        self.assertEqual(apple_compile.as_on_a_mac(source, facts).split("\n"), [
+            "", "", "", "", "", "    import StandInDarwin", "",
+            "", "    let a = 1", "", "", "",
+            'let text = "canImport(Glibc) os(Linux)"  // not a condition',
+            "@preconcurrency public import StandInDarwin", "import DarwinFoundation",
+            "", "", "", "", "    let b = 2", "",
+            "#if hasFeature(Unknown)", "    let c = 1", "#endif", ""])
 
     def test_the_copy_is_rewritten_where_it_changed_and_loses_what_the_package_lost(self):
         package = Path(tempfile.mkdtemp(prefix="apple-compile-package-"))
@@ -162,11 +170,11 @@ class AsOnAMacTests(unittest.TestCase):
         (package / "Sources" / "A").mkdir(parents=True)
         (package / "Tests").mkdir()
         (package / "Package.swift").write_text("// manifest\n")
-        (package / "Sources" / "A" / "A.swift").write_text("#if os(Linux)\n#endif\n")
+        (package / "Sources" / "A" / "A.swift").write_text("#if os(Linux)\nlet a = 1\n#endif\n")
         (package / "Sources" / "A" / "B.swift").write_text("let b = 1\n")
         copy = package / ".build-apple" / "package"
         apple_compile.copy_as_on_a_mac(package, copy)
-        self.assertEqual((copy / "Sources" / "A" / "A.swift").read_text(), "#if false\n#endif\n")
+        self.assertEqual((copy / "Sources" / "A" / "A.swift").read_text(), "\n\n\n")
         kept = (copy / "Sources" / "A" / "A.swift").stat().st_mtime_ns
         os.utime(copy / "Sources" / "A" / "A.swift", ns=(kept - 10**9, kept - 10**9))
         (package / "Sources" / "A" / "B.swift").unlink()

@@ -244,9 +244,11 @@ class PlantedPackageTests(unittest.TestCase):
             root = Path(folder)
             store = self.compile(root, MENDED)
             reading = calls.Reading()
-            calls.read_index(store, root, root, None, reading, "apple-compile", lambda text: text)
+            files = sorted((root / "Sources").rglob("*.swift"))
+            calls.read_index(store, root, root, None, reading, "apple-compile", {path: path.read_text() for path in files})
             self.assertEqual(reading.findings, [])
-            calls.read_index(store, root, root, None, reading, "apple-compile", lambda text: text + "// changed\n")
+            calls.read_index(store, root, root, None, reading, "apple-compile",
+                             {path: path.read_text() + "// changed\n" for path in files})
             self.assertEqual(reading.findings, ["Sources/Planted/Planted.swift: changed since the apple-compile "
                                                 "build's index was written: build first"])
 

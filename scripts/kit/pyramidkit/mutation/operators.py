@@ -8,7 +8,6 @@ compile (swift_source finds those). The one-token operators and the line operato
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from pyramidkit.mutation import bug_operators
 from pyramidkit.mutation.package import MutatedPackage
@@ -184,22 +183,7 @@ def all_mutants(package: MutatedPackage, modules: list[str] | None) -> list[Muta
     paths = [path for path in sorted(sources.rglob("*.swift"))
              if path.relative_to(sources).parts[0] not in package.excluded_modules
              and not (modules and path.relative_to(sources).parts[0] not in modules)]
-    try:
-        dump = starter.dump_package(package.root) if paths else {}
-    except ValueError:
-        dump = {}  # a manifest SwiftPM cannot read: no trait, no define set (the build that follows says why)
-    targets = {str(Path(target.get("path") or f"Sources/{target['name']}")): target
-               for target in dump.get("targets", []) if isinstance(target, dict) and "name" in target}
-    own = {folder.name for folder in sources.iterdir() if folder.is_dir()} if sources.is_dir() else set()
-    importable = own | {target["name"] for target in targets.values()}
-    base = reader.host_configuration(root=package.root).with_conditions((), importable)
-    by_module: dict[str, list[Path]] = {}
-    for path in paths:
-        by_module.setdefault(path.relative_to(sources).parts[0], []).append(path)
-    facts: dict[Path, reader.SwiftFile] = {}
-    for module, found_here in by_module.items():
-        target = targets.get(f"Sources/{module}", {})
-        facts.update(reader.read(found_here, base.for_target(target, starter.traits_on(dump))))
+    facts = starter.read_package(package.root, paths)
     known = reader.Known.of(facts.values())
     found = []
     for path in paths:

@@ -317,6 +317,34 @@ def dump_package(root: Path) -> dict:
     return json.loads(completed.stdout)
 
 
+def read_package(root: Path, paths: list[Path], base: reader.Configuration | None = None) -> dict[Path, reader.SwiftFile]:
+    """The reader's facts of `paths` (Swift files of the package at `root`), each `#if` as the build of the target
+    that holds the file settles it: `base` (this machine's debug build of the package when not given) with the
+    package's own modules importable, its enabled traits and the target's defines set, the features the target's
+    settings enable on (`swift package dump-package` says them); a file of no target, as `base` has it. One run of
+    the reader a target. A manifest SwiftPM cannot read: no trait and no define (the build that follows says why)."""
+    try:
+        dump = dump_package(root) if paths else {}
+    except ValueError:
+        dump = {}
+    targets = [target for target in dump.get("targets", []) if isinstance(target, dict) and "name" in target]
+    sources = root / "Sources"
+    own = {folder.name for folder in sources.iterdir() if folder.is_dir()} if sources.is_dir() else set()
+    base = (base or reader.host_configuration(root=root)).with_conditions((), own | {t["name"] for t in targets})
+    folders = {root / (t.get("path") or f"{'Tests' if t.get('type') == 'test' else 'Sources'}/{t['name']}"): t
+               for t in targets}
+    by_target: dict[str, list[Path]] = {}
+    for path in paths:
+        holding = max((folder for folder in folders if folder in path.parents), key=lambda f: len(f.parts), default=None)
+        by_target.setdefault(folders[holding]["name"] if holding is not None else "", []).append(path)
+    on = traits_on(dump)
+    facts: dict[Path, reader.SwiftFile] = {}
+    for name, found_here in by_target.items():
+        target = next((t for t in targets if t["name"] == name), {})
+        facts.update(reader.read(found_here, base.for_target(target, on)))
+    return facts
+
+
 def write(root: Path, config: dict) -> Path:
     """Writes `root/pyramid.json`; refuses to replace one (what a person corrected would be lost)."""
     path = root / FILE
