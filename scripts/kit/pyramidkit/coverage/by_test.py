@@ -28,6 +28,7 @@ from pathlib import Path
 
 from pyramidkit.coverage import by_tier as tier_coverage
 from pyramidkit.run import bounded, layout, listing
+from pyramidkit.swift import reader
 
 LINES_FILE = "lines-by-test.json"
 # A test may take this long on its own before it counts as hung; its functions are then those it ran until then.
@@ -45,12 +46,11 @@ def exit_test_functions(root: Path) -> set[str]:
     exit test starts usually ends in a trap, which writes no profile, so what it ran is unknown and such a test is
     run for every mutant of its tier."""
     names = set()
-    for path in sorted((root / "Tests").rglob("*.swift")):
-        text = path.read_text()
-        for found in re.finditer(r"processExitsWith", text):
-            functions = re.findall(r"\bfunc\s+(\w+)\s*\(", text[:found.start()])
-            if functions:
-                names.add(functions[-1])
+    for facts in reader.read(sorted((root / "Tests").rglob("*.swift"))).values():
+        for call in facts.calls:
+            body = facts.body_around(call.line)
+            if call.callee in ("#expect", "#require") and call.labels[:1] == ("processExitsWith",) and body:
+                names.add(body.name)
     return names
 
 

@@ -61,7 +61,8 @@ class Statement:
 class Body:
     """A function's, initializer's, subscript's or computed property's body: it opens on `line`, `column` (0-based,
     characters) just after its `{`; `returns` its declared type (None: nothing); `generics` its generic parameters;
-    `text` its statements as written; it closes on `last`; `parameters` are (name in the body, declared type)."""
+    `text` its statements as written; it closes on `last`; `parameters` are (name in the body, declared type); `name`
+    the function's or property's (`init` for an initializer)."""
 
     line: int
     column: int
@@ -71,6 +72,7 @@ class Body:
     text: str
     last: int
     parameters: tuple[tuple[str, str], ...]
+    name: str = ""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -430,8 +432,8 @@ def _facts(raw: dict, text: str) -> SwiftFile:
         inlined=tuple(raw["inlined"]),
         statements=tuple(Statement(a, b, kind, used) for a, b, kind, used in raw["statements"]),
         bodies=tuple(Body(line, column(line, utf8), kind, returns, tuple(generics), body, last,
-                          tuple((name, declared) for name, declared in parameters))
-                     for line, utf8, kind, returns, generics, body, last, parameters in raw["bodies"]),
+                          tuple((parameter, declared) for parameter, declared in parameters), name)
+                     for line, utf8, kind, returns, generics, body, last, parameters, name in raw["bodies"]),
         calls=tuple(Call(line, callee, count, awaited, tuple(around), tuple(labels))
                     for line, callee, count, awaited, around, labels in raw["calls"]),
         awaits=tuple(Await(line, awaited, tuple(around), form) for line, awaited, around, form in raw["awaits"]),

@@ -35,7 +35,8 @@
 //   bodies     [line, column, kind, returns, generics, text, last line, parameters] of each function, initializer or
 //              computed property with a body: the line and UTF-8 column just after its `{`, `returns` its declared
 //              type (null: none), `generics` its generic parameters' names, `text` its statements as written, the
-//              line of its `}`, and its parameters as [name inside the body, declared type]
+//              line of its `}`, its parameters as [name inside the body, declared type], and its name (`init`
+//              for an initializer)
 //   calls      [line, callee, arguments, awaited, around, labels] of every call and macro expansion (`#expect`): the
 //              name it is made by as written, without generic arguments or spaces (`Task`,
 //              `stream.makeAsyncIterator`), on the line of its last part; how many arguments it is given (trailing
@@ -554,8 +555,8 @@ final class FileReader: SyntaxVisitor {
     }
 
     func body(
-        _ block: CodeBlockSyntax?, kind: String, returns: TypeSyntax?, generics: GenericParameterClauseSyntax?,
-        parameters: FunctionParameterListSyntax? = nil
+        _ block: CodeBlockSyntax?, kind: String, name: String, returns: TypeSyntax?,
+        generics: GenericParameterClauseSyntax?, parameters: FunctionParameterListSyntax? = nil
     ) {
         guard let block else { return }
         let brace = block.leftBrace.endPositionBeforeTrailingTrivia
@@ -571,7 +572,7 @@ final class FileReader: SyntaxVisitor {
             .array([
                 .int(location.line), .int(location.column - 1), .string(kind), returned,
                 .array(names), .string(block.statements.trimmedDescription),
-                .int(lastLine(block)), .array(typed),
+                .int(lastLine(block)), .array(typed), .string(name),
             ]))
     }
 
@@ -580,14 +581,14 @@ final class FileReader: SyntaxVisitor {
             tests.append(.array([.int(firstLine(node.name)), .string("func test")]))
         }
         body(
-            node.body, kind: "func", returns: node.signature.returnClause?.type, generics: node.genericParameterClause,
-            parameters: node.signature.parameterClause.parameters)
+            node.body, kind: "func", name: node.name.text, returns: node.signature.returnClause?.type,
+            generics: node.genericParameterClause, parameters: node.signature.parameterClause.parameters)
         return .visitChildren
     }
 
     override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
         body(
-            node.body, kind: "init", returns: nil, generics: node.genericParameterClause,
+            node.body, kind: "init", name: "init", returns: nil, generics: node.genericParameterClause,
             parameters: node.signature.parameterClause.parameters)
         return .visitChildren
     }
@@ -768,7 +769,7 @@ final class FileReader: SyntaxVisitor {
                 .array([
                     .int(location.line), .int(location.column - 1), .string("var"),
                     .string(type.trimmedDescription), .array([]), .string(statements.trimmedDescription),
-                    .int(lastLine(block)), .array([]),
+                    .int(lastLine(block)), .array([]), .string(node.pattern.trimmedDescription),
                 ]))
         }
         return .visitChildren

@@ -141,9 +141,11 @@ class SelectionTests(unittest.TestCase):
             root = Path(folder)
             (root / "Tests" / "Unit").mkdir(parents=True)
             (root / "Tests" / "Unit" / "T.swift").write_text(
-                "@Test func plain() {}\n@Test func crashes() async {\n  await #expect(processExitsWith: .failure) {}\n}\n")
+                "@Test func plain() {}\n@Test func crashes() async {\n  await #expect(processExitsWith: .failure) {}\n}\n"
+                "// processExitsWith in a comment\n@Test func said() { let text = \"processExitsWith\" }\n"
+                "@Test func late() async {\n  func helper() {}\n  await #require(\n    processExitsWith: .success) {}\n}\n")
             (root / "Sources").mkdir()
-            self.assertEqual(test_coverage.exit_test_functions(root), {"crashes"})
+            self.assertEqual(test_coverage.exit_test_functions(root), {"crashes", "late"})
             per_test = {"UnitTests.S/plain()": {}, "UnitTests.S/crashes()": {}}
             test_coverage.save(per_test, {}, root, root)
             loaded, _ = test_coverage.load(root, root)
