@@ -19,7 +19,7 @@ The same check settles the schema before its first build (`settle`): module by m
 rejects are put back until each module checks clean, where a build stops at the first module with an error and took
 a build for each round.
 
-Python's standard library only; tested by pyramidkit/tests/test_precheck.py.
+Python's standard library and the kit's Swift reader (the bodies); tested by pyramidkit/tests/test_precheck.py.
 """
 
 from __future__ import annotations
@@ -36,12 +36,11 @@ from typing import Callable
 
 from pyramidkit.mutation import swift_source as generation
 from pyramidkit.mutation.schema_sites import module_folder, standalone
+from pyramidkit.swift import reader
 
-# The first line of a declaration whose body is checked against its signature alone: a function, an initializer, a
-# subscript, a computed property with its type written (no `=`: a stored property's closure is not one).
-BODY = re.compile(r"\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|internal|fileprivate|package|open|static|class|"
-                  r"final|override|mutating|nonmutating|nonisolated|convenience|required|dynamic)\s+)*"
-                  r"(?:(?:func|init|deinit|subscript)\b|var\s+\w+\s*:[^=]*\{\s*$)")
+# The bodies checked against their signature alone (the reader's kinds): a function, an initializer, a deinitializer,
+# a subscript, a computed property with its type written (a stored property's closure is none of them).
+CHECKED = {"func", "init", "deinit", "subscript", "var", "accessors"}
 ERROR = re.compile(r"^(.*?\.swift):(\d+):\d+: error: (.*)$", re.MULTILINE)
 # What the command SwiftPM wrote does that a check does not: build products, and how the build runs. The rest (the
 # module's name, its search paths, language mode, features and conditions) is kept.
@@ -53,41 +52,16 @@ DROPPED = {"-emit-dependencies", "-emit-module", "-incremental", "-c", "-enable-
            "-emit-module-interface", "-whole-module-optimization", "-wmo"}
 
 
-def declarations(source: str) -> list[tuple[int, int]]:
-    """The outermost bodies of `source` checked on their own: (first line, last line), 1-based, the declaration's
-    first line to its closing brace. None of them holds `some` before its body opens."""
-    lines = source.split("\n")
-    code = [generation.code_only(line) for line in lines]
-    found: list[tuple[int, int]] = []
-    number = 1
-    while number <= len(lines):
-        if not BODY.match(code[number - 1]):
-            number += 1
-            continue
-        depth, opened, signature, end = 0, False, "", None
-        for at in range(number, len(lines) + 1):
-            text = code[at - 1]
-            if not opened:
-                signature += " " + text.split("{")[0]
-            if not opened and at > number and BODY.match(text):
-                break  # the next declaration, before this one opened a body: a requirement
-            for character in text:
-                if character == "{":
-                    depth, opened = depth + 1, True
-                elif character == "}":
-                    depth -= 1
-                    if not opened or depth == 0:
-                        end = at if opened else None  # closed: the body; or the type around a requirement
-                        break
-            if end is not None or (not opened and depth < 0):
-                break
-        if end is None:  # a protocol's requirement, or a body that does not close: nothing to check
-            number += 1
-            continue
-        if not re.search(r"\bsome\b", signature):
-            found.append((number, end))
-        number = end + 1  # an outermost body holds whatever is declared inside it
-    return found
+def declarations(facts: reader.SwiftFile) -> list[tuple[int, int]]:
+    """The outermost bodies of a file (the reader's `facts` of it) checked on their own: (first line, last line),
+    1-based, the declaration's first line to its closing brace. None of them holds `some` in its signature."""
+    spans = sorted((body.first, body.last, body.opaque) for body in facts.bodies if body.kind in CHECKED)
+    found: list[tuple[int, int, bool]] = []
+    for first, last, opaque in spans:
+        if found and first <= found[-1][1]:
+            continue  # inside the body before it: an outermost body holds whatever is declared inside it
+        found.append((first, last, opaque))
+    return [(first, last) for first, last, opaque in found if not opaque]
 
 
 def command_of(arguments: list[str], files: list[str]) -> list[str]:
@@ -156,9 +130,9 @@ class Precheck:
         arguments = self.arguments.get(name)
         if arguments is None:
             return {}
-        sources = {str(path.relative_to(self.root)): path.read_text()
-                   for path in sorted((self.root / folder).rglob("*.swift"))}
-        bodies = {file: declarations(text) for file, text in sources.items()}
+        paths = sorted((self.root / folder).rglob("*.swift"))
+        sources = {str(path.relative_to(self.root)): path.read_text() for path in paths}
+        bodies = {str(path.relative_to(self.root)): declarations(facts) for path, facts in reader.read(paths).items()}
 
         def body_of(file: str, line: int) -> tuple[int, int] | None:
             return next((span for span in bodies.get(file, []) if span[0] <= line <= span[1]), None)

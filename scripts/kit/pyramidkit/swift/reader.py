@@ -62,7 +62,9 @@ class Body:
     """A function's, initializer's, subscript's or computed property's body: it opens on `line`, `column` (0-based,
     characters) just after its `{`; `returns` its declared type (None: nothing); `generics` its generic parameters;
     `text` its statements as written; it closes on `last`; `parameters` are (name in the body, declared type); `name`
-    the function's or property's (`init` for an initializer)."""
+    the function's or property's (`init` for an initializer); its declaration starts on `first`, and its signature
+    holds `some` when `opaque`. `kind`: func, init, var (a getter's statements in braces), and deinit, subscript,
+    accessors (a typed property's get/set block)."""
 
     line: int
     column: int
@@ -73,6 +75,8 @@ class Body:
     last: int
     parameters: tuple[tuple[str, str], ...]
     name: str = ""
+    first: int = 0
+    opaque: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -432,8 +436,9 @@ def _facts(raw: dict, text: str) -> SwiftFile:
         inlined=tuple(raw["inlined"]),
         statements=tuple(Statement(a, b, kind, used) for a, b, kind, used in raw["statements"]),
         bodies=tuple(Body(line, column(line, utf8), kind, returns, tuple(generics), body, last,
-                          tuple((parameter, declared) for parameter, declared in parameters), name)
-                     for line, utf8, kind, returns, generics, body, last, parameters, name in raw["bodies"]),
+                          tuple((parameter, declared) for parameter, declared in parameters), name, first, opaque)
+                     for line, utf8, kind, returns, generics, body, last, parameters, name, first, opaque
+                     in raw["bodies"]),
         calls=tuple(Call(line, callee, count, awaited, tuple(around), tuple(labels))
                     for line, callee, count, awaited, around, labels in raw["calls"]),
         awaits=tuple(Await(line, awaited, tuple(around), form) for line, awaited, around, form in raw["awaits"]),

@@ -35,8 +35,10 @@
 //   bodies     [line, column, kind, returns, generics, text, last line, parameters] of each function, initializer or
 //              computed property with a body: the line and UTF-8 column just after its `{`, `returns` its declared
 //              type (null: none), `generics` its generic parameters' names, `text` its statements as written, the
-//              line of its `}`, its parameters as [name inside the body, declared type], and its name (`init`
-//              for an initializer)
+//              line of its `}`, its parameters as [name inside the body, declared type], its name (`init` for an
+//              initializer), the line its declaration starts on (attributes included), and whether its signature
+//              holds `some` (an opaque type: the body decides it). Also, with kind `deinit`, `subscript` and
+//              `accessors` (a typed property's `get`/`set` block), the bodies of those declarations
 //   calls      [line, callee, arguments, awaited, around, labels] of every call and macro expansion (`#expect`): the
 //              name it is made by as written, without generic arguments or spaces (`Task`,
 //              `stream.makeAsyncIterator`), on the line of its last part; how many arguments it is given (trailing
@@ -554,12 +556,26 @@ final class FileReader: SyntaxVisitor {
         return text == "Void" || text == "()" || text == "Swift.Void"
     }
 
+    /// A body for `bodies`: `block` (a code block or an accessor block) of the declaration `declaration`.
     func body(
-        _ block: CodeBlockSyntax?, kind: String, name: String, returns: TypeSyntax?,
-        generics: GenericParameterClauseSyntax?, parameters: FunctionParameterListSyntax? = nil
+        _ block: (some SyntaxProtocol)?, of declaration: some SyntaxProtocol, kind: String, name: String,
+        returns: TypeSyntax?, generics: GenericParameterClauseSyntax?, parameters: FunctionParameterListSyntax? = nil,
+        signature: (some SyntaxProtocol)?
     ) {
-        guard let block else { return }
-        let brace = block.leftBrace.endPositionBeforeTrailingTrivia
+        guard let block, let brace = block.firstToken(viewMode: .sourceAccurate)?.endPositionBeforeTrailingTrivia
+        else { return }
+        if case .accessors(let list)? = block.as(AccessorBlockSyntax.self)?.accessors,
+            list.allSatisfy({ $0.body == nil })
+        {
+            return  // a requirement's `{ get set }`: no body
+        }
+        let statements =
+            block.as(CodeBlockSyntax.self)?.statements.trimmedDescription
+            ?? block.as(AccessorBlockSyntax.self).map { accessors in
+                accessors.trimmedDescription.dropFirst().dropLast().trimmingSpaces()
+            } ?? ""
+        let opaque =
+            signature?.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.some) } ?? false
         let location = converter.location(for: brace)
         let names = generics?.parameters.map { JSON.string($0.name.text) } ?? []
         let returned: JSON = returns.map { isVoid($0) ? .null : .string($0.trimmedDescription) } ?? .null
@@ -571,8 +587,8 @@ final class FileReader: SyntaxVisitor {
         bodies.append(
             .array([
                 .int(location.line), .int(location.column - 1), .string(kind), returned,
-                .array(names), .string(block.statements.trimmedDescription),
-                .int(lastLine(block)), .array(typed), .string(name),
+                .array(names), .string(statements), .int(lastLine(block)), .array(typed), .string(name),
+                .int(firstLine(declaration)), .bool(opaque),
             ]))
     }
 
@@ -581,15 +597,31 @@ final class FileReader: SyntaxVisitor {
             tests.append(.array([.int(firstLine(node.name)), .string("func test")]))
         }
         body(
-            node.body, kind: "func", name: node.name.text, returns: node.signature.returnClause?.type,
-            generics: node.genericParameterClause, parameters: node.signature.parameterClause.parameters)
+            node.body, of: node, kind: "func", name: node.name.text, returns: node.signature.returnClause?.type,
+            generics: node.genericParameterClause, parameters: node.signature.parameterClause.parameters,
+            signature: node.signature)
+        return .visitChildren
+    }
+
+    override func visit(_ node: DeinitializerDeclSyntax) -> SyntaxVisitorContinueKind {
+        body(
+            node.body, of: node, kind: "deinit", name: "deinit", returns: nil, generics: nil,
+            signature: Optional<TokenSyntax>.none)
+        return .visitChildren
+    }
+
+    override func visit(_ node: SubscriptDeclSyntax) -> SyntaxVisitorContinueKind {
+        body(
+            node.accessorBlock, of: node, kind: "subscript", name: "subscript", returns: node.returnClause.type,
+            generics: node.genericParameterClause, parameters: node.parameterClause.parameters,
+            signature: node.returnClause)
         return .visitChildren
     }
 
     override func visit(_ node: InitializerDeclSyntax) -> SyntaxVisitorContinueKind {
         body(
-            node.body, kind: "init", name: "init", returns: nil, generics: node.genericParameterClause,
-            parameters: node.signature.parameterClause.parameters)
+            node.body, of: node, kind: "init", name: "init", returns: nil, generics: node.genericParameterClause,
+            parameters: node.signature.parameterClause.parameters, signature: node.signature)
         return .visitChildren
     }
 
@@ -770,9 +802,20 @@ final class FileReader: SyntaxVisitor {
                     .int(location.line), .int(location.column - 1), .string("var"),
                     .string(type.trimmedDescription), .array([]), .string(statements.trimmedDescription),
                     .int(lastLine(block)), .array([]), .string(node.pattern.trimmedDescription),
+                    .int(firstLine(node.parent?.parent ?? Syntax(node))), .bool(type.is(SomeOrAnyTypeSyntax.self)),
                 ]))
+        } else if case .accessors? = node.accessorBlock?.accessors, let type = node.typeAnnotation?.type {
+            body(
+                node.accessorBlock, of: node.parent?.parent ?? Syntax(node), kind: "accessors",
+                name: node.pattern.trimmedDescription, returns: type, generics: nil, signature: type)
         }
         return .visitChildren
+    }
+}
+
+extension StringProtocol {
+    func trimmingSpaces() -> String {
+        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 }
 

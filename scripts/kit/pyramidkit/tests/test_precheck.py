@@ -11,6 +11,7 @@ from pathlib import Path
 
 from pyramidkit.mutation import precheck
 from pyramidkit.mutation.swift_source import Mutant
+from pyramidkit.swift import reader
 
 SOURCE = """import Foundation
 
@@ -53,14 +54,20 @@ class DeclarationTests(unittest.TestCase):
     def test_the_outermost_bodies_with_their_type_written_are_checked_on_their_own(self):
         # first(), second() over its three lines of signature (inner() is inside it), the typed computed property;
         # not the stored properties, the closure of one, nor a body whose type is opaque (`some`).
-        self.assertEqual(precheck.declarations(SOURCE), [(9, 12), (14, 20), (22, 24)])
+        self.assertEqual(precheck.declarations(reader.read_text(SOURCE)), [(9, 12), (14, 20), (22, 24)])
+
+    def test_subscripts_deinitializers_accessors_and_attributes_above_count_and_opaque_parameters_do_not(self):
+        source = ("final class C {\n    deinit { print(1) }\n    subscript(i: Int) -> Int {\n        get { i }\n"
+                  "        set {}\n    }\n    var c: Int {\n        get { 1 }\n    }\n    @MainActor\n"
+                  "    func f() -> Int {\n        1\n    }\n    func g(_ x: some P) {}\n}\n")
+        self.assertEqual(precheck.declarations(reader.read_text(source)), [(2, 2), (3, 6), (7, 9), (10, 13)])
 
     def test_a_requirement_without_a_body_is_no_body(self):
         source = "protocol P {\n    func f() -> Int\n    func g()\n}\nfunc h() {\n    f()\n}\n"
-        self.assertEqual(precheck.declarations(source), [(5, 7)])
+        self.assertEqual(precheck.declarations(reader.read_text(source)), [(5, 7)])
         # The last requirement, then the protocol's closing brace, then a type that opens a body further on.
         source = "protocol P {\n    func f() -> Int\n}\nextension Q {\n    func h() {\n        f()\n    }\n}\n"
-        self.assertEqual(precheck.declarations(source), [(5, 7)])
+        self.assertEqual(precheck.declarations(reader.read_text(source)), [(5, 7)])
 
 
 class CommandTests(unittest.TestCase):
