@@ -9,7 +9,8 @@ a claim) and some test files added (docs/steps/*.swift, compiled into the Worksh
 so they never run in the tiers); for each step the script prints what changed since the step before (a diff), builds,
 runs the step's tests, and checks what the chapter says of the step: which tests pass, which fail, and how long
 they take (the eleven-second wait takes at least ten seconds; the mock scheduler a fraction of one). Your files
-are never touched (scripts/kit/pyramidkit/run/scratch.py). CI replays every step. Python's standard library only.
+are never touched (scripts/kit/pyramidkit/run/scratch.py). CI replays every step. Python's standard library, and the
+kit's Swift reader (a test's source, shown before its run).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import difflib
+import functools
 import re
 import sys
 import time
@@ -25,6 +27,7 @@ from pathlib import Path
 from pyramidkit.proofs import held, universe
 from pyramidkit.run import config as kit_config
 from pyramidkit.run import scratch
+from pyramidkit.swift import reader
 
 ROOT = Path(__file__).resolve().parents[2]
 STEP_TESTS = ROOT / "docs" / "steps"
@@ -139,20 +142,27 @@ def diff(before: dict[str, str], after: dict[str, str], root: Path) -> list[str]
     return lines
 
 
+@functools.cache
+def test_functions() -> dict[str, list[str]]:
+    """Each test function of the step tests and the package's tests, by name, as written from its declaration's first
+    line to its closing brace, its indentation taken off (the first found of a name: the step tests come first)."""
+    paths = [*sorted(STEP_TESTS.glob("*.swift")), *sorted((ROOT / "Tests").rglob("*.swift"))]
+    found: dict[str, list[str]] = {}
+    for path, facts in reader.read(paths).items():
+        lines = path.read_text().splitlines()
+        for body in facts.bodies:
+            if body.kind == "func" and body.name not in found:
+                indent = len(lines[body.first - 1]) - len(lines[body.first - 1].lstrip())
+                found[body.name] = [line[indent:] for line in lines[body.first - 1:body.last]]
+    return found
+
+
 def test_source(pattern: str) -> list[str]:
     """The source of the test a pattern names (`…/testName$`), from the step tests or the package's tests."""
     name = pattern.rstrip("$").rsplit("/", 1)[-1]
     if name == pattern.rstrip("$"):  # a whole class: its name is enough
         return []
-    for path in [*sorted(STEP_TESTS.glob("*.swift")), *sorted((ROOT / "Tests").rglob("*.swift"))]:
-        lines = path.read_text().splitlines()
-        for index, line in enumerate(lines):
-            if f"func {name}(" in line:
-                indent = len(line) - len(line.lstrip())
-                end = next(k for k in range(index + 1, len(lines))
-                           if lines[k].strip() == "}" and len(lines[k]) - len(lines[k].lstrip()) == indent)
-                return [entry[indent:] for entry in lines[index:end + 1]]
-    return []
+    return test_functions().get(name.removesuffix("()"), [])
 
 
 def step_tests(extra: tuple[str, ...] = ()) -> dict[str, str]:
