@@ -1,6 +1,6 @@
 """Swift as the compiler reads it: the kit's one reader of Swift source (issue 60).
 
-`read(paths)` gives each file's facts (`SwiftFile`): the lines the build at hand compiles (`#if` by the compiler's
+`read(paths)` gives each file's facts (`SwiftFile`, facts.py): the lines the build at hand compiles (`#if` by the compiler's
 own rules, through SwiftIfConfig), the `#if`s this build's configuration cannot settle (reported, never guessed),
 what the parser could not read, where comments and literals are, the imports, the declarations whose bodies other
 modules copy, every statement with whether its value is used, and every body with its declared type.
@@ -32,6 +32,17 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
+from pyramidkit.swift import facts
+from pyramidkit.swift.facts import Await as Await
+from pyramidkit.swift.facts import Binding as Binding
+from pyramidkit.swift.facts import Body as Body
+from pyramidkit.swift.facts import Call as Call
+from pyramidkit.swift.facts import Declaration as Declaration
+from pyramidkit.swift.facts import Import as Import
+from pyramidkit.swift.facts import Known as Known
+from pyramidkit.swift.facts import Statement as Statement
+from pyramidkit.swift.facts import SwiftFile
+
 # The program's source, shipped in this folder of the kit (an installed kit has it too).
 SOURCE = Path(str(importlib.resources.files("pyramidkit.swift") / "reader.swift"))
 LIBRARIES = ["SwiftSyntax", "SwiftParser", "SwiftParserDiagnostics", "SwiftDiagnostics", "SwiftIfConfig"]
@@ -43,176 +54,6 @@ class ReaderUnavailable(Exception):
     (pyramidkit/run/errors.py, which the kit's other errors come from, is a room above this one)."""
 
     status = 2
-
-
-@dataclasses.dataclass(frozen=True)
-class Statement:
-    """A statement from `first` to `last` line: `kind` is call, try, assign, discard, throw or other; `needed`: removed,
-    the code does not type-check (its value is the value of the body that holds it, or it ends a path that must
-    end: the last statement of a guard's else or of a body that returns a value)."""
-
-    first: int
-    last: int
-    kind: str
-    needed: bool
-
-
-@dataclasses.dataclass(frozen=True)
-class Body:
-    """A function's, initializer's, subscript's or computed property's body: it opens on `line`, `column` (0-based,
-    characters) just after its `{`; `returns` its declared type (None: nothing); `generics` its generic parameters;
-    `text` its statements as written; it closes on `last`; `parameters` are (name in the body, declared type); `name`
-    the function's or property's (`init` for an initializer); its declaration starts on `first`, and its signature
-    holds `some` when `opaque`. `kind`: func, init, var (a getter's statements in braces), and deinit, subscript,
-    accessors (a typed property's get/set block)."""
-
-    line: int
-    column: int
-    kind: str
-    returns: str | None
-    generics: tuple[str, ...]
-    text: str
-    last: int
-    parameters: tuple[tuple[str, str], ...]
-    name: str = ""
-    first: int = 0
-    opaque: bool = False
-
-
-@dataclasses.dataclass(frozen=True)
-class Call:
-    """A call on `line` (its last part's): `callee` as written without generic arguments or spaces
-    (`stream.makeAsyncIterator`), how many `arguments` (trailing closures counted), whether an `await` covers it, and
-    the callees of the calls whose arguments or closures hold it (`around`, innermost first), and the `labels` of its
-    arguments in parentheses ("" for none). A macro's expansion is one too, its callee `#` and its name (`#expect`)."""
-
-    line: int
-    callee: str
-    arguments: int
-    awaited: bool
-    around: tuple[str, ...]
-    labels: tuple[str, ...] = ()
-
-
-@dataclasses.dataclass(frozen=True)
-class Await:
-    """An `await` of `awaited` (as written, spaces collapsed) on `line`, inside the calls `around`: `form` is "" for
-    an expression, "for" for a `for await` loop over `awaited`, "while" for an `await` that is the only statement of a
-    `while` loop (the loop's line)."""
-
-    line: int
-    awaited: str
-    around: tuple[str, ...]
-    form: str
-
-
-@dataclasses.dataclass(frozen=True)
-class Binding:
-    """A `let` or `var` on `line` whose value is a call of `callee`: the `names` its pattern binds, in order."""
-
-    line: int
-    names: tuple[str, ...]
-    callee: str
-
-
-@dataclasses.dataclass(frozen=True)
-class Declaration:
-    """A struct, class, enum, actor, protocol, extension or typealias from `line` to `last`: its `name` (an
-    extension's, its type's as written), what it `inherits` or conforms to as written, in order, how many type
-    declarations hold it (`depth`, 0 at the top level), its `modifiers`, its own `functions` (name, modifiers) and
-    its own `variables` (name, modifiers, value as written or "")."""
-
-    line: int
-    last: int
-    kind: str
-    name: str
-    inherits: tuple[str, ...]
-    depth: int
-    modifiers: tuple[str, ...]
-    functions: tuple[tuple[str, tuple[str, ...]], ...]
-    variables: tuple[tuple[str, tuple[str, ...], str], ...] = ()
-
-
-@dataclasses.dataclass(frozen=True)
-class Import:
-    line: int
-    module: str
-    attributes: tuple[str, ...]
-
-
-@dataclasses.dataclass(frozen=True)
-class SwiftFile:
-    """One file's facts (reader.swift says each)."""
-
-    path: str
-    compiled: frozenset[int]
-    unknown: tuple[tuple[int, int, str], ...]
-    inactive: tuple[tuple[int, int, str], ...]  # (first line, last line, condition) of each branch left out
-    branches: tuple[tuple[int, str, bool], ...]  # (line, condition, imports only) of each #if and #elseif
-    tests: tuple[tuple[int, str], ...]  # (line, what) of each declaration of tests
-    types: tuple[tuple[str, str, bool], ...]  # (name, kind, whether `.init()` makes one)
-    properties: tuple[tuple[str, str], ...]  # (name, declared type) of each variable declared with its type
-    strings: tuple[tuple[int, str, bool], ...]  # (line, first segment as written, whether it is the whole literal)
-    errors: tuple[tuple[int, str], ...]
-    noncode: tuple[tuple[int, int], ...]  # [start, end) character offsets of comments and literals
-    imports: tuple[Import, ...]
-    inlined: tuple[int, ...]
-    statements: tuple[Statement, ...]
-    bodies: tuple[Body, ...]
-    calls: tuple[Call, ...]
-    awaits: tuple[Await, ...]
-    bindings: tuple[Binding, ...]
-    comments: tuple[tuple[int, str], ...]  # (line it starts on, text) of each comment
-    declarations: tuple[Declaration, ...]
-    references: frozenset[str]  # the names its expressions refer to
-
-    def mask(self, length: int) -> list[bool]:
-        """For each of the file's `length` characters, whether it is code (not in a comment or a literal)."""
-        mask = [True] * length
-        for start, end in self.noncode:
-            mask[start:end] = [False] * (end - start)
-        return mask
-
-    def body_around(self, line: int) -> Body | None:
-        """The innermost function, initializer or computed property whose body holds `line`."""
-        around = [body for body in self.bodies if body.line <= line <= body.last]
-        return max(around, key=lambda body: body.line) if around else None
-
-    def left_out_by(self, line: int) -> str | None:
-        """The condition of the innermost `#if` branch this build leaves out that holds `line`, if one does."""
-        around = [(first, condition) for first, last, condition in self.inactive if first <= line <= last]
-        return max(around)[1] if around else None
-
-    def statement_on(self, line: int) -> Statement | None:
-        """The innermost statement that begins and ends on `line`, if one does."""
-        found = [s for s in self.statements if s.first == s.last == line]
-        return found[-1] if found else None
-
-
-@dataclasses.dataclass(frozen=True)
-class Known:
-    """What a package's files declare, for the operators: the types `.init()` makes (an `init()` of their own, or a
-    struct's memberwise one with no arguments), and the type of each variable name declared with one (a name declared
-    with two types is left out: which one an argument means is not known)."""
-
-    empty_inits: frozenset[str]
-    variables: dict[str, str]
-
-    @staticmethod
-    def of(files: Iterable[SwiftFile]) -> Known:
-        files = list(files)
-        empty = {name for facts in files for name, _, made in facts.types if made}
-        typed: dict[str, set[str]] = {}
-        for facts in files:
-            for name, declared in facts.properties:
-                typed.setdefault(name, set()).add(declared)
-        return Known(frozenset(empty), {name: next(iter(kinds)) for name, kinds in typed.items() if len(kinds) == 1})
-
-    def types_at(self, facts: SwiftFile, line: int) -> dict[str, str]:
-        """The declared type of each name at `line` of `facts`' file: the parameters of the body around it over the
-        variables declared anywhere."""
-        body = facts.body_around(line)
-        return {**self.variables, **(dict(body.parameters) if body is not None else {})}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -398,60 +239,6 @@ def _output(command: list[str]) -> str:
     return output + errors if status == 0 else ""
 
 
-def _characters(text: str) -> list[int] | None:
-    """For each UTF-8 offset of `text`, the character offset it falls in; None when the two are the same."""
-    if text.isascii():
-        return None
-    offsets = []
-    for index, character in enumerate(text):
-        offsets += [index] * len(character.encode())
-    offsets.append(len(text))
-    return offsets
-
-
-def _facts(raw: dict, text: str) -> SwiftFile:
-    if "unreadable" in raw:
-        raise ReaderUnavailable(f"{raw['path']}: {raw['unreadable']}")
-    characters = _characters(text)
-    lines = text.split("\n")
-
-    def at(offset: int) -> int:
-        return offset if characters is None else characters[min(offset, len(characters) - 1)]
-
-    def column(line: int, utf8: int) -> int:
-        return len(lines[line - 1].encode()[:utf8].decode(errors="replace")) if line <= len(lines) else utf8
-
-    return SwiftFile(
-        path=raw["path"], compiled=frozenset(raw["compiled"]),
-        unknown=tuple((a, b, why) for a, b, why in raw["unknown"]),
-        inactive=tuple((a, b, condition) for a, b, condition in raw["inactive"]),
-        branches=tuple((line, condition, imports) for line, condition, imports in raw["branches"]),
-        tests=tuple((line, what) for line, what in raw["tests"]),
-        types=tuple((name, kind, empty) for name, kind, empty in raw["types"]),
-        properties=tuple((name, declared) for name, declared in raw["properties"]),
-        strings=tuple((line, text, whole) for line, text, whole in raw["strings"]),
-        errors=tuple((line, message) for line, message in raw["errors"]),
-        noncode=tuple((at(a), at(b)) for a, b in raw["noncode"]),
-        imports=tuple(Import(line, module, tuple(attributes)) for line, module, attributes in raw["imports"]),
-        inlined=tuple(raw["inlined"]),
-        statements=tuple(Statement(a, b, kind, used) for a, b, kind, used in raw["statements"]),
-        bodies=tuple(Body(line, column(line, utf8), kind, returns, tuple(generics), body, last,
-                          tuple((parameter, declared) for parameter, declared in parameters), name, first, opaque)
-                     for line, utf8, kind, returns, generics, body, last, parameters, name, first, opaque
-                     in raw["bodies"]),
-        calls=tuple(Call(line, callee, count, awaited, tuple(around), tuple(labels))
-                    for line, callee, count, awaited, around, labels in raw["calls"]),
-        awaits=tuple(Await(line, awaited, tuple(around), form) for line, awaited, around, form in raw["awaits"]),
-        bindings=tuple(Binding(line, tuple(names), callee) for line, names, callee in raw["bindings"]),
-        comments=tuple((line, text) for line, text in raw["comments"]),
-        declarations=tuple(Declaration(line, last, kind, name, tuple(inherits), depth, tuple(modifiers),
-                                       tuple((function, tuple(said)) for function, said in functions),
-                                       tuple((variable, tuple(said), value) for variable, said, value in variables))
-                           for line, last, kind, name, inherits, depth, modifiers, functions, variables
-                           in raw["declarations"]),
-        references=frozenset(raw["references"]))
-
-
 def read(paths: Iterable[Path], configuration: Configuration | None = None) -> dict[Path, SwiftFile]:
     """Every file's facts, read in one run of the reader, by the path given."""
     paths = list(paths)
@@ -464,7 +251,10 @@ def read(paths: Iterable[Path], configuration: Configuration | None = None) -> d
         raise ReaderUnavailable(f"the kit's Swift reader stopped (status {status}): {errors.strip()[-2000:]}")
     found = {}
     for path, line in zip(paths, output.splitlines()):
-        found[path] = _facts(json.loads(line), Path(path).read_text())
+        raw = json.loads(line)
+        if "unreadable" in raw:
+            raise ReaderUnavailable(f"{raw['path']}: {raw['unreadable']}")
+        found[path] = facts.parse(raw, Path(path).read_text())
     return found
 
 
