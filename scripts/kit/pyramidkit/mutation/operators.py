@@ -15,15 +15,19 @@ from pyramidkit.mutation.swift_source import Mutant, code_only, one_condition
 from pyramidkit.run import starter
 from pyramidkit.swift import reader
 
-# Operators that replace one token: name, pattern, replacement for each matched text.
+# Operators that replace one token: name, replacement for each token. The infix operators are the reader's (an
+# expression's, never a generic clause's `<`, a same-type requirement's `==`, an operator function's name or one in an
+# attribute); the Boolean literals too (outside attributes).
 TOKEN_OPERATORS = [
-    ("relational-boundary", r"(?<!func )(?<= )(<=|>=|<|>)(?= )", {"<": "<=", "<=": "<", ">": ">=", ">=": ">"}),
-    ("relational-negation", r"(?<!func )(?<= )(<=|>=|<|>)(?= )", {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}),
-    ("equality", r"(?<!func )(?<= )(==|!=)(?= )", {"==": "!=", "!=": "=="}),
-    ("logical", r"(?<= )(&&|\|\|)(?= )", {"&&": "||", "||": "&&"}),
-    ("arithmetic", r"(?<!func )(?<= )([+\-*/])(?= )", {"+": "-", "-": "+", "*": "/", "/": "*"}),
-    ("boolean-literal", r"\b(true|false)\b", {"true": "false", "false": "true"}),
+    ("relational-boundary", {"<": "<=", "<=": "<", ">": ">=", ">=": ">"}),
+    ("relational-negation", {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}),
+    ("equality", {"==": "!=", "!=": "=="}),
+    ("logical", {"&&": "||", "||": "&&"}),
+    ("arithmetic", {"+": "-", "-": "+", "*": "/", "/": "*"}),
+    ("boolean-literal", {"true": "false", "false": "true"}),
 ]
+# Where an integer literal is compared with or given (after `<`, `>`, `<=`, `==`, `=`...): shifted by one.
+COMPARED = ("<", ">", "=")
 STATEMENT_START = re.compile(r"^\s*(return|let|var|guard|if|else|for|while|switch|case|default|throw|try|await|defer|"
                              r"import|public|private|internal|fileprivate|static|func|init|struct|class|enum|extension|"
                              r"protocol|@|#|\}|\{|\)|\]|\.|//)")
@@ -42,65 +46,39 @@ def mutants_of(file: str, text: str, facts: reader.SwiftFile | None = None,
     for line in lines:
         codes.append(_code_with_literals(line, mask[offset:offset + len(line)]))
         offset += len(line) + 1
+    tokens: dict[int, list[tuple[int, str, bool]]] = {}  # by line: (column, text, joins strings or arrays)
+    for operator in facts.operators:
+        joins = "string" in (operator.left, operator.right) or "array" in (operator.left, operator.right)
+        tokens.setdefault(operator.line, []).append((operator.column, operator.text, joins))
+    shifted: dict[int, list[tuple[int, str]]] = {}
+    for literal in facts.literals:
+        if literal.kind == "boolean":
+            tokens.setdefault(literal.line, []).append((literal.column, literal.text, False))
+        elif literal.text.isdigit() and literal.after.endswith(COMPARED):
+            shifted.setdefault(literal.line, []).append((literal.column, literal.text))
     offset = 0
     for number, line in enumerate(lines, start=1):
         line_mask = mask[offset:offset + len(line)]
         offset += len(line) + 1
         if number not in compiled or not any(line_mask):
             continue
-        attributes = _attribute_spans(line, line_mask)
-        for name, pattern, replacements in TOKEN_OPERATORS:
-            for match in re.finditer(pattern, line):
-                if not all(line_mask[match.start():match.end()]):
+        here = sorted(tokens.get(number, []))
+        for name, replacements in TOKEN_OPERATORS:
+            for column, token, joins in here:
+                if token not in replacements or not all(line_mask[column:column + len(token)]):
                     continue
-                if any(start <= match.start() < end for start, end in attributes):
-                    continue
-                if name == "arithmetic" and _joins_collections(line, match):
-                    continue
-                if name.startswith(("relational", "equality")) and _in_a_type(line, match):
-                    continue
-                mutated = line[:match.start()] + replacements[match[0]] + line[match.end():]
-                found.append(Mutant(file, number, name, line, mutated, match.start(), len(match[0])))
+                if name == "arithmetic" and joins:
+                    continue  # strings or arrays joined: swapped, it never compiles
+                mutated = line[:column] + replacements[token] + line[column + len(token):]
+                found.append(Mutant(file, number, name, line, mutated, column, len(token)))
         before = next((code for code in reversed(codes[:number - 1]) if code), "")
         after = next((code for code in codes[number:] if code), "")
-        found += _line_mutants(file, number, line, line_mask, attributes, _continued(before, after),
+        constants = [(column, text) for column, text in sorted(shifted.get(number, []))
+                     if all(line_mask[column:column + len(text)])]
+        found += _line_mutants(file, number, line, line_mask, constants, _continued(before, after),
                                facts.statement_on(number))
     found += bug_operators.mutants_of(file, text, mask, facts, known)
     return sorted(found, key=lambda m: m.line)
-
-
-def _in_a_type(line: str, match: re.Match) -> bool:
-    """Whether a `<`, `>`, `==` or `!=` belongs to a type, not an expression: a generic parameter list closed on a
-    line of its own (`> {`), or a same-type requirement (`where Value == Character`, also after a closing bracket:
-    `) where Value == T? {`). Swapped there, it never compiles (swift-property-based had both, swift-argument-parser
-    31 of the second). A `where` of a `for`, a `case` or a `catch` is an expression's, and `where:` a label."""
-    before = line[:match.start()]
-    if not before.strip():
-        return True
-    clause = re.search(r"\bwhere\b(?!\s*:)", before)
-    return match[0] == "==" and clause is not None and not re.search(r"\b(?:for|case|catch)\b", before[:clause.start()])
-
-
-def _attribute_spans(line: str, line_mask: list[bool]) -> list[tuple[int, int]]:
-    """Where the attributes of `line` are (`@available(macOS 10.15, *)`, `@Option(name: .long)`), as spans of the
-    line: a mutant there changes a declaration's attribute, not what the code does, and rarely compiles."""
-    spans = []
-    for match in re.finditer(r"@\w+", line):
-        if not all(line_mask[match.start():match.end()]):
-            continue
-        end = match.end()
-        if end < len(line) and line[end] == "(":
-            depth = 0
-            for index in range(end, len(line)):
-                if line_mask[index]:
-                    depth += {"(": 1, ")": -1}.get(line[index], 0)
-                if depth == 0:
-                    end = index + 1
-                    break
-            else:
-                end = len(line)
-        spans.append((match.start(), end))
-    return spans
 
 
 # A line that goes on from the line before it (which ends in an operator, a `=`, an opening bracket, a comma, `return`,
@@ -133,14 +111,7 @@ def _continued(before: str, after: str) -> bool:
     return bool(CONTINUED_FROM.search(before) or CONTINUED_ON.match(after))
 
 
-def _joins_collections(line: str, match: re.Match) -> bool:
-    """Whether a `+` or `-` joins strings or arrays (`"a" + b`, `[x] + list`): arithmetic swapped there never
-    compiles, and the type checker can take minutes to say so."""
-    before, after = line[:match.start()].rstrip(), line[match.end():].lstrip()
-    return before.endswith(('"', "]")) or after.startswith(('"', "["))
-
-
-def _line_mutants(file: str, number: int, line: str, line_mask: list[bool], attributes: list[tuple[int, int]],
+def _line_mutants(file: str, number: int, line: str, line_mask: list[bool], constants: list[tuple[int, str]],
                   continued: bool, statement: reader.Statement | None) -> list[Mutant]:
     found = []
     code = code_only(line, line_mask).rstrip()
@@ -161,16 +132,14 @@ def _line_mutants(file: str, number: int, line: str, line_mask: list[bool], attr
     if guard and not re.search(r"\b(let|var|case)\b", guard[2]) and all(line_mask[len(guard[1]):guard.end(2)]):
         negated = f"!({one_condition(guard[2])})"
         found.append(Mutant(file, number, "negated-condition", line, f"{guard[1]}{negated}{guard[3]}"))
-    # An integer constant compared with: shifted by one.
-    for match in re.finditer(r"(?<=[<>=] )(\d+)\b(?!\.)", line):
-        if all(line_mask[match.start():match.end()]) and not any(start <= match.start() < end
-                                                                  for start, end in attributes):
-            shifted = line[:match.start()] + str(int(match[1]) + 1) + line[match.end():]
-            found.append(Mutant(file, number, "constant-shift", line, shifted, match.start(), len(match[1])))
+    # An integer constant compared with or given (the reader's literals, decimal digits only): shifted by one.
+    for column, text in constants:
+        shifted = line[:column] + str(int(text) + 1) + line[column + len(text):]
+        found.append(Mutant(file, number, "constant-shift", line, shifted, column, len(text)))
     return found
 
 
-OPERATORS = [name for name, _, _ in TOKEN_OPERATORS] + [
+OPERATORS = [name for name, _ in TOKEN_OPERATORS] + [
     "removed-call", "removed-throw", "negated-condition", "constant-shift"] + bug_operators.OPERATORS
 
 

@@ -99,6 +99,30 @@ class Declaration:
 
 
 @dataclasses.dataclass(frozen=True)
+class Operator:
+    """An infix operator of an expression on `line`, from `column` (0-based, characters): `text` as written, and its
+    neighbours, `left` and `right`: `string` (a string literal), `array` (an array literal) or `other`."""
+
+    line: int
+    column: int
+    text: str
+    left: str
+    right: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Literal:
+    """A Boolean or integer literal (`kind` `boolean` or `integer`) on `line`, from `column` (0-based, characters),
+    `text` as written, after the token `after`."""
+
+    line: int
+    column: int
+    text: str
+    kind: str
+    after: str
+
+
+@dataclasses.dataclass(frozen=True)
 class Import:
     line: int
     module: str
@@ -130,6 +154,8 @@ class SwiftFile:
     comments: tuple[tuple[int, str], ...]  # (line it starts on, text) of each comment
     declarations: tuple[Declaration, ...]
     references: frozenset[str]  # the names its expressions refer to
+    operators: tuple[Operator, ...] = ()
+    literals: tuple[Literal, ...] = ()
 
     def mask(self, length: int) -> list[bool]:
         """For each of the file's `length` characters, whether it is code (not in a comment or a literal)."""
@@ -231,4 +257,8 @@ def parse(raw: dict, text: str) -> SwiftFile:
                                        tuple((variable, tuple(said), value) for variable, said, value in variables))
                            for line, last, kind, name, inherits, depth, modifiers, functions, variables
                            in raw["declarations"]),
-        references=frozenset(raw["references"]))
+        references=frozenset(raw["references"]),
+        operators=tuple(Operator(line, column(line, utf8), text, left, right)
+                        for line, utf8, text, left, right in raw["operators"]),
+        literals=tuple(Literal(line, column(line, utf8), text, kind, after)
+                       for line, utf8, text, kind, after in raw["literals"]))

@@ -40,6 +40,8 @@ from pyramidkit.swift.facts import Call as Call
 from pyramidkit.swift.facts import Declaration as Declaration
 from pyramidkit.swift.facts import Import as Import
 from pyramidkit.swift.facts import Known as Known
+from pyramidkit.swift.facts import Literal as Literal
+from pyramidkit.swift.facts import Operator as Operator
 from pyramidkit.swift.facts import Statement as Statement
 from pyramidkit.swift.facts import SwiftFile
 

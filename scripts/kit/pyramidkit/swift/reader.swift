@@ -56,6 +56,11 @@
 //              modifiers; its own functions as [name, modifiers]; its own variables as [name, modifiers, value as
 //              written or ""]
 //   references the names the file's expressions refer to (`FIONBIO` in `UInt(FIONBIO)`), each once, sorted
+//   operators  [line, column, operator, left, right] of every infix operator between two operands of an expression
+//              (not a generic clause's `<`, a same-type requirement's `==`, nor one in an attribute), its UTF-8 column
+//              0-based, and what its neighbours are: `string` (a string literal), `array` (an array literal), `other`
+//   literals   [line, column, text, kind, after] of every Boolean and integer literal outside attributes: kind
+//              `boolean` or `integer`, and the text of the token before it
 //
 // The configuration: {"os": ["Linux"], "arch": ["x86_64"], "environment": ["gnu"], "runtime": ["_Native"],
 // "objectFormat": ["ELF"], "pointerBitWidth": 64, "endianness": "little", "language": [6], "compiler": [6, 3, 1],
@@ -139,6 +144,8 @@ final class FileReader: SyntaxVisitor {
     var comments: [JSON] = []
     var declarations: [JSON] = []
     var references = Set<String>()
+    var operators: [JSON] = []
+    var literals: [JSON] = []
 
     init(tree: SourceFileSyntax, path: String, configuration: Configuration) {
         self.tree = tree
@@ -700,6 +707,55 @@ final class FileReader: SyntaxVisitor {
         return .visitChildren
     }
 
+    /// Whether `node` is part of an attribute (`@available(macOS 10.15, *)`, `@Option(name: .long)`).
+    func inAttribute(_ node: some SyntaxProtocol) -> Bool {
+        var parent = node.parent
+        while let current = parent {
+            if current.is(AttributeSyntax.self) { return true }
+            parent = current.parent
+        }
+        return false
+    }
+
+    /// The line and 0-based UTF-8 column of a token.
+    func place(_ token: TokenSyntax) -> (Int, Int) {
+        let location = converter.location(for: token.positionAfterSkippingLeadingTrivia)
+        return (location.line, location.column - 1)
+    }
+
+    override func visit(_ node: BinaryOperatorExprSyntax) -> SyntaxVisitorContinueKind {
+        guard !inAttribute(node), let list = node.parent?.as(ExprListSyntax.self) else { return .visitChildren }
+        let elements = Array(list)
+        guard let index = elements.firstIndex(where: { $0.id == ExprSyntax(node).id }) else { return .visitChildren }
+        func neighbour(_ at: Int) -> JSON {
+            guard elements.indices.contains(at) else { return .string("other") }
+            if elements[at].is(StringLiteralExprSyntax.self) { return .string("string") }
+            if elements[at].is(ArrayExprSyntax.self) { return .string("array") }
+            return .string("other")
+        }
+        let (line, column) = place(node.operator)
+        operators.append(
+            .array([.int(line), .int(column), .string(node.operator.text), neighbour(index - 1), neighbour(index + 1)]))
+        return .visitChildren
+    }
+
+    func literal(_ token: TokenSyntax, kind: String, of node: some SyntaxProtocol) {
+        guard !inAttribute(node) else { return }
+        let (line, column) = place(token)
+        let before = token.previousToken(viewMode: .sourceAccurate)?.text ?? ""
+        literals.append(.array([.int(line), .int(column), .string(token.text), .string(kind), .string(before)]))
+    }
+
+    override func visit(_ node: BooleanLiteralExprSyntax) -> SyntaxVisitorContinueKind {
+        literal(node.literal, kind: "boolean", of: node)
+        return .visitChildren
+    }
+
+    override func visit(_ node: IntegerLiteralExprSyntax) -> SyntaxVisitorContinueKind {
+        literal(node.literal, kind: "integer", of: node)
+        return .visitChildren
+    }
+
     /// A type's declaration (or an extension's) for `declarations`.
     func declaration(
         _ node: some SyntaxProtocol, kind: String, name: String, inherits: InheritanceClauseSyntax?,
@@ -992,6 +1048,7 @@ func facts(of path: String, configuration: Configuration) -> JSON {
         ("bindings", .array(reader.bindings)), ("comments", .array(reader.comments)),
         ("declarations", .array(reader.declarations)),
         ("references", .array(reader.references.sorted().map(JSON.string))),
+        ("operators", .array(reader.operators)), ("literals", .array(reader.literals)),
     ])
 }
 

@@ -108,6 +108,14 @@ class OperatorTests(unittest.TestCase):
         self.assertEqual(sorted(found), [(3, "arithmetic"), (3, "constant-shift"), (4, "constant-shift"),
                                          (4, "default-body"), (4, "relational-boundary"), (4, "relational-negation")])
 
+    def test_the_syntax_tree_says_what_is_an_operator_and_a_literal_of_an_expression(self):
+        # An attribute over lines, operators without spaces, a literal that is no decimal number, a generic clause.
+        text = ("@Flag(\n    default: true\n) var verbose: Bool\nlet a = b+1\nlet n = 0x10, m = 1_000\n"
+                "func g<T>(x: T) -> T where T: P { x }\nlet s = \"\\(a + 1)\" + text\n")
+        found = [(m.line, m.operator, m.mutated.strip()) for m in operators.mutants_of("Sources/X/X.swift", text)
+                 if m.operator in ("boolean-literal", "arithmetic", "constant-shift", "relational-boundary")]
+        self.assertEqual(found, [(4, "arithmetic", "let a = b-1")])
+
     def test_negated_guard_and_constant_shift(self):
         self.assertEqual(mutations("guard a > 0 else { return }", "negated-condition"), ["guard !(a > 0) else { return }"])
         self.assertEqual(mutations("guard let a else { return }", "negated-condition"), [])
