@@ -20,6 +20,22 @@ class Statement:
     last: int
     kind: str
     needed: bool
+    alone: bool = False  # the only code on its lines
+
+
+@dataclasses.dataclass(frozen=True)
+class Guard:
+    """A `guard`: its conditions from `line`, `column` to `last`, `end` (0-based columns, characters, the end
+    excluded), each condition as written, whether one `binds` (`let`, `var`, `case`, `#available`), and the line of
+    its `else`."""
+
+    line: int
+    column: int
+    last: int
+    end: int
+    conditions: tuple[str, ...]
+    binds: bool
+    otherwise: int
 
 
 @dataclasses.dataclass(frozen=True)
@@ -156,6 +172,7 @@ class SwiftFile:
     references: frozenset[str]  # the names its expressions refer to
     operators: tuple[Operator, ...] = ()
     literals: tuple[Literal, ...] = ()
+    guards: tuple[Guard, ...] = ()
 
     def mask(self, length: int) -> list[bool]:
         """For each of the file's `length` characters, whether it is code (not in a comment or a literal)."""
@@ -242,7 +259,7 @@ def parse(raw: dict, text: str) -> SwiftFile:
         noncode=tuple((at(a), at(b)) for a, b in raw["noncode"]),
         imports=tuple(Import(line, module, tuple(attributes)) for line, module, attributes in raw["imports"]),
         inlined=tuple(raw["inlined"]),
-        statements=tuple(Statement(a, b, kind, used) for a, b, kind, used in raw["statements"]),
+        statements=tuple(Statement(a, b, kind, used, alone) for a, b, kind, used, alone in raw["statements"]),
         bodies=tuple(Body(line, column(line, utf8), kind, returns, tuple(generics), body, last,
                           tuple((parameter, declared) for parameter, declared in parameters), name, first, opaque)
                      for line, utf8, kind, returns, generics, body, last, parameters, name, first, opaque
@@ -261,4 +278,6 @@ def parse(raw: dict, text: str) -> SwiftFile:
         operators=tuple(Operator(line, column(line, utf8), text, left, right)
                         for line, utf8, text, left, right in raw["operators"]),
         literals=tuple(Literal(line, column(line, utf8), text, kind, after)
-                       for line, utf8, text, kind, after in raw["literals"]))
+                       for line, utf8, text, kind, after in raw["literals"]),
+        guards=tuple(Guard(line, column(line, start), last, column(last, end), tuple(conditions), binds, otherwise)
+                     for line, start, last, end, conditions, binds, otherwise in raw["guards"]))

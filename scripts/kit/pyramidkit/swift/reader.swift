@@ -25,7 +25,7 @@
 //   imports    [line, module, attributes] of every `import` (compiled or not: `compiled` says)
 //   inlined    lines of declarations marked @_transparent, @inlinable or @_alwaysEmitIntoClient (their bodies are
 //              compiled into the modules that call them)
-//   statements [first line, last line, kind, needed] of every statement: kind `call` (a call, nothing around it),
+//   statements [first line, last line, kind, needed, alone] of every statement: kind `call` (a call, nothing around it),
 //              `try` (a call under try or await), `assign`, `discard` (`_ = ...`), `throw`, `other`; needed: removed,
 //              the code no longer type-checks, as the compiler's rules say without types: its value is the value of
 //              the body around it (a single-expression function or getter that returns a value, a branch of an if
@@ -61,6 +61,9 @@
 //              0-based, and what its neighbours are: `string` (a string literal), `array` (an array literal), `other`
 //   literals   [line, column, text, kind, after] of every Boolean and integer literal outside attributes: kind
 //              `boolean` or `integer`, and the text of the token before it
+//   guards     [line, column, last line, end column, conditions, binds, else line] of every `guard`: where its
+//              conditions start and end (UTF-8 columns, 0-based), each condition as written, whether one of them
+//              binds or matches (`let`, `var`, `case`, `#available`), and the line of its `else`
 //
 // The configuration: {"os": ["Linux"], "arch": ["x86_64"], "environment": ["gnu"], "runtime": ["_Native"],
 // "objectFormat": ["ELF"], "pointerBitWidth": 64, "endianness": "little", "language": [6], "compiler": [6, 3, 1],
@@ -145,6 +148,7 @@ final class FileReader: SyntaxVisitor {
     var declarations: [JSON] = []
     var references = Set<String>()
     var operators: [JSON] = []
+    var guards: [JSON] = []
     var literals: [JSON] = []
 
     init(tree: SourceFileSyntax, path: String, configuration: Configuration) {
@@ -351,6 +355,33 @@ final class FileReader: SyntaxVisitor {
                     valueUsed(node) || mustEnd(node) || initializes(node) || setsWhatMustBeSet(node)
                         || onlyTryOfADo(node)
                 ),
+                .bool(alone(node)),
+            ]))
+        return .visitChildren
+    }
+
+    /// Whether `node`'s code is the only code on its lines: the token before it ends on a line above, the token
+    /// after it starts on a line below (comments are no tokens).
+    func alone(_ node: some SyntaxProtocol) -> Bool {
+        guard let first = node.firstToken(viewMode: .sourceAccurate),
+            let last = node.lastToken(viewMode: .sourceAccurate)
+        else { return false }
+        let before = first.previousToken(viewMode: .sourceAccurate).map { line($0.endPositionBeforeTrailingTrivia) }
+        let after = last.nextToken(viewMode: .sourceAccurate).flatMap {
+            $0.tokenKind == .endOfFile ? nil : firstLine($0)
+        }
+        return (before ?? 0) < firstLine(node) && (after ?? Int.max) > lastLine(node)
+    }
+
+    override func visit(_ node: GuardStmtSyntax) -> SyntaxVisitorContinueKind {
+        let binds = node.conditions.contains { !$0.condition.is(ExprSyntax.self) }
+        let (line, start) = place(node.conditions.firstToken(viewMode: .sourceAccurate) ?? node.guardKeyword)
+        let end = converter.location(for: node.conditions.endPositionBeforeTrailingTrivia)
+        let conditions = node.conditions.map { JSON.string($0.condition.trimmedDescription) }
+        guards.append(
+            .array([
+                .int(line), .int(start), .int(end.line), .int(end.column - 1), .array(conditions), .bool(binds),
+                .int(firstLine(node.elseKeyword)),
             ]))
         return .visitChildren
     }
@@ -1049,6 +1080,7 @@ func facts(of path: String, configuration: Configuration) -> JSON {
         ("declarations", .array(reader.declarations)),
         ("references", .array(reader.references.sorted().map(JSON.string))),
         ("operators", .array(reader.operators)), ("literals", .array(reader.literals)),
+        ("guards", .array(reader.guards)),
     ])
 }
 

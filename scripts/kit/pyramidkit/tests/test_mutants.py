@@ -116,6 +116,14 @@ class OperatorTests(unittest.TestCase):
                  if m.operator in ("boolean-literal", "arithmetic", "constant-shift", "relational-boundary")]
         self.assertEqual(found, [(4, "arithmetic", "let a = b-1")])
 
+    def test_a_statement_alone_on_its_line_is_removed_and_a_guard_negated_as_the_tree_has_them(self):
+        text = ("func f() {\n    state.withLock { $0.done = true }\n    if x { foo() }\n    a(); b()\n"
+                "    guard method == \"GET\" else { return }\n    guard a,\n        b else { return }\n}\n")
+        found = [(m.line, m.operator, m.mutated.strip()) for m in operators.mutants_of("Sources/X/X.swift", text)
+                 if m.operator in ("removed-call", "negated-condition")]
+        self.assertEqual(found, [(2, "removed-call", "()"),
+                                 (5, "negated-condition", 'guard !(method == "GET") else { return }')])
+
     def test_negated_guard_and_constant_shift(self):
         self.assertEqual(mutations("guard a > 0 else { return }", "negated-condition"), ["guard !(a > 0) else { return }"])
         self.assertEqual(mutations("guard let a else { return }", "negated-condition"), [])
