@@ -85,16 +85,10 @@ def mutants_of(file: str, text: str, mask: list[bool], facts: reader.SwiftFile,
     found: list[Mutant] = []
     found += _default_bodies(file, lines, facts, known.empty_inits)
     found += _parameter_mutants(file, lines, codes, compiled)
-    required = _required_properties("\n".join(codes))
     for number, (line, code) in enumerate(zip(lines, codes), start=1):
         if number not in compiled or not code.strip():
             continue
-        following = next((c.strip() for c in codes[number:] if c.strip()), "")
-        assigned = re.match(r"\s*self\.(\w+)\s*=[^=]", code)
-        statement = facts.statement_on(number)
-        if (not (assigned and assigned[1] in required and _in_initializer(codes, number)) and statement is not None
-                and not statement.needed):
-            found += _deleted_statements(file, number, line, code, following)
+        found += _deleted_statements(file, number, line, facts)
         found += _swapped_arguments(file, number, line, code, known.types_at(facts, number))
         found += _collection_selections(file, number, line, code)
     found += _removed_entries(file, lines, codes, compiled)
@@ -132,48 +126,28 @@ def _default_bodies(file: str, lines: list[str], facts: reader.SwiftFile, empty_
 
 # MARK: deleted-statement
 
-ASSIGNMENT = re.compile(r"^\s*(?:self\.)?[A-Za-z_][\w.]*(?:\[[^\]]*\])?\s*(?:[-+*/|&]?=)\s*(?!=)\S")
-EFFECT_CALL = re.compile(r"^\s*(?:_\s*=\s*)?(?:try[?!]?\s+)?(?:await\s+)?[\w.?!]+\(.*\)\s*$")
-CONTINUES = re.compile(r"^(\.|\?\?|&&|\|\||[-+*/]\s|\)|\]|:|else\b|catch\b)")
+DELETED = {"assign", "discard", "try"}  # the reader's kinds of statement a deletion leaves type-correct
 
 
-def _balanced(code: str) -> bool:
-    return all(code.count(a) == code.count(b) for a, b in ("()", "[]", "{}"))
-
-
-def _deleted_statements(file: str, number: int, line: str, code: str, following: str) -> list[Mutant]:
-    stripped = code.strip()
-    if not _balanced(code) or CONTINUES.match(following) or stripped.endswith((",", "=", "(", "[", "{", "in")):
+def _deleted_statements(file: str, number: int, line: str, facts: reader.SwiftFile) -> list[Mutant]:
+    """The statement alone on line `number` deleted, when it sets something or makes a call for its effect (`x = …`,
+    `_ = f()`, `try f()`, `await f()`) and the code still type-checks without it (the reader's `needed`: not a
+    value the body returns, not a property an initializer must set); a one-line `defer`'s work deleted, the `defer`
+    kept (a schema can keep the work behind a check)."""
+    here = [each for each in facts.statements if each.first == each.last == number]
+    statement = next((each for each in here if each.alone), None)
+    if statement is None or statement.needed:
         return []
-    indent_end = len(code) - len(code.lstrip())
-    end = len(code.rstrip())
-    defer = re.fullmatch(r"(\s*defer \{ )(.+?)( \}\s*)", code)
-    if defer:  # the deferred work deleted, the defer kept: a schema can keep the work behind a check
-        start, stop = len(defer[1]), len(defer[1]) + len(defer[2])
-        return [Mutant(file, number, "deleted-statement", line, line[:start] + line[stop:], start, stop - start)]
-    is_assignment = bool(ASSIGNMENT.match(code)) and not re.match(r"\s*(let|var|case|if|guard|while)\b", code)
-    is_effect = bool(EFFECT_CALL.match(code)) and re.match(r"\s*(_\s*=|try|await)", code) is not None
-    if not (is_assignment or is_effect):
+    if statement.kind == "defer":
+        work = next((each for each in here if not each.alone and each.column > statement.column), None)
+        if work is None or work.needed:
+            return []
+        return [Mutant(file, number, "deleted-statement", line, line[:work.column] + line[work.end:], work.column,
+                       work.end - work.column)]
+    if statement.kind not in DELETED:
         return []
-    return [Mutant(file, number, "deleted-statement", line, line[:indent_end] + line[end:], indent_end,
-                   end - indent_end)]
-
-
-def _required_properties(code: str) -> set[str]:
-    """Stored properties an initializer must set: a `let` or a `var` declared with a type and no value. Deleting
-    their assignment in an initializer never compiles, so it is not made."""
-    return set(re.findall(r"^[ \t]*(?:(?:public|internal|private|fileprivate|package|nonisolated)[ \t]+)*"
-                          r"(?:let|var)[ \t]+(\w+)[ \t]*:[ \t]*[^={\n]+$", code, re.MULTILINE))
-
-
-def _in_initializer(codes: list[str], number: int) -> bool:
-    """Whether line `number` is inside an `init` rather than a `func` (the nearer declaration above it)."""
-    for code in reversed(codes[:number - 1]):
-        if re.search(r"(?<![\w.])init[?!]?\s*[(<]", code):
-            return True
-        if re.search(r"(?<![\w.])func\s", code) or re.search(r"\bvar\s+\w+\s*:[^=]*\{\s*$", code):
-            return False  # a method, or a computed property
-    return False
+    return [Mutant(file, number, "deleted-statement", line, line[:statement.column] + line[statement.end:],
+                   statement.column, statement.end - statement.column)]
 
 
 # MARK: swapped-arguments
@@ -377,6 +351,10 @@ def _removed_entries(file: str, lines: list[str], codes: list[str], compiled: se
         if number in compiled and not inside_literal:
             found += _one_line_entries(file, number, line, code)
     return found
+
+
+def _balanced(code: str) -> bool:
+    return all(code.count(a) == code.count(b) for a, b in ("()", "[]", "{}"))
 
 
 def _closes_next(codes: list[str], number: int) -> bool:

@@ -21,6 +21,8 @@ class Statement:
     kind: str
     needed: bool
     alone: bool = False  # the only code on its lines
+    column: int = 0  # where it starts on `first` (0-based, characters)
+    end: int = 0  # where it ends on `last` (0-based, characters, excluded)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -259,7 +261,8 @@ def parse(raw: dict, text: str) -> SwiftFile:
         noncode=tuple((at(a), at(b)) for a, b in raw["noncode"]),
         imports=tuple(Import(line, module, tuple(attributes)) for line, module, attributes in raw["imports"]),
         inlined=tuple(raw["inlined"]),
-        statements=tuple(Statement(a, b, kind, used, alone) for a, b, kind, used, alone in raw["statements"]),
+        statements=tuple(Statement(a, b, kind, used, alone, column(a, start), column(b, end))
+                         for a, b, kind, used, alone, start, end in raw["statements"]),
         bodies=tuple(Body(line, column(line, utf8), kind, returns, tuple(generics), body, last,
                           tuple((parameter, declared) for parameter, declared in parameters), name, first, opaque)
                      for line, utf8, kind, returns, generics, body, last, parameters, name, first, opaque

@@ -25,7 +25,7 @@
 //   imports    [line, module, attributes] of every `import` (compiled or not: `compiled` says)
 //   inlined    lines of declarations marked @_transparent, @inlinable or @_alwaysEmitIntoClient (their bodies are
 //              compiled into the modules that call them)
-//   statements [first line, last line, kind, needed, alone] of every statement: kind `call` (a call, nothing around it),
+//   statements [first line, last line, kind, needed, alone, column, end column] of every statement: kind `call` (a call, nothing around it),
 //              `try` (a call under try or await), `assign`, `discard` (`_ = ...`), `throw`, `other`; needed: removed,
 //              the code no longer type-checks, as the compiler's rules say without types: its value is the value of
 //              the body around it (a single-expression function or getter that returns a value, a branch of an if
@@ -355,7 +355,8 @@ final class FileReader: SyntaxVisitor {
                     valueUsed(node) || mustEnd(node) || initializes(node) || setsWhatMustBeSet(node)
                         || onlyTryOfADo(node)
                 ),
-                .bool(alone(node)),
+                .bool(alone(node)), .int(place(node.firstToken(viewMode: .sourceAccurate) ?? .endOfFileToken()).1),
+                .int(converter.location(for: node.endPositionBeforeTrailingTrivia).column - 1),
             ]))
         return .visitChildren
     }
@@ -394,7 +395,8 @@ final class FileReader: SyntaxVisitor {
             if expression.is(TryExprSyntax.self) || expression.is(AwaitExprSyntax.self) { return "try" }
             if let infix = expression.as(InfixOperatorExprSyntax.self) {
                 if infix.operator.is(AssignmentExprSyntax.self) {
-                    return infix.leftOperand.is(DiscardAssignmentExprSyntax.self) ? "discard" : "assign"
+                    return infix.leftOperand.is(DiscardAssignmentExprSyntax.self)
+                        ? discarded(infix.rightOperand) : "assign"
                 }
                 if let name = infix.operator.as(BinaryOperatorExprSyntax.self)?.operator.text,
                     ["+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="].contains(name)
@@ -405,7 +407,7 @@ final class FileReader: SyntaxVisitor {
             if let sequence = expression.as(SequenceExprSyntax.self), sequence.elements.count >= 3 {
                 let elements = Array(sequence.elements)
                 if elements[1].is(AssignmentExprSyntax.self) {
-                    return elements[0].is(DiscardAssignmentExprSyntax.self) ? "discard" : "assign"
+                    return elements[0].is(DiscardAssignmentExprSyntax.self) ? discarded(elements[2]) : "assign"
                 }
                 if let name = elements[1].as(BinaryOperatorExprSyntax.self)?.operator.text, name.hasSuffix("="),
                     !["==", "!=", "<=", ">=", "===", "!=="].contains(name)
@@ -415,7 +417,19 @@ final class FileReader: SyntaxVisitor {
             }
         }
         if item.as(StmtSyntax.self)?.is(ThrowStmtSyntax.self) == true { return "throw" }
+        if item.as(StmtSyntax.self)?.is(DeferStmtSyntax.self) == true { return "defer" }
         return "other"
+    }
+
+    /// `discard` for `_ = value` where the value makes a call (its effect is what the statement is for), `other`
+    /// where it does not (deleting `_ = name` changes nothing).
+    func discarded(_ value: ExprSyntax) -> String {
+        if value.is(FunctionCallExprSyntax.self) || value.is(MacroExpansionExprSyntax.self) { return "discard" }
+        let calls = value.tokens(viewMode: .sourceAccurate).contains { token in
+            token.parent?.is(FunctionCallExprSyntax.self) == true
+                || token.parent?.parent?.is(FunctionCallExprSyntax.self) == true
+        }
+        return calls ? "discard" : "other"
     }
 
     /// Whether the statement's value is the value of what holds it: the one statement of a function's or getter's
@@ -492,10 +506,22 @@ final class FileReader: SyntaxVisitor {
             let elements = Array(sequence.elements)
             if elements[1].is(AssignmentExprSyntax.self) { target = elements[0] }
         }
-        guard let name = target?.as(DeclReferenceExprSyntax.self)?.baseName else { return false }
-        if name.tokenKind == .keyword(.self) {
-            return item.ancestorOrSelf(mapping: { $0.as(InitializerDeclSyntax.self) }) != nil
+        guard let target else { return false }
+        // `(descriptor, self.port) = …`: each element is set.
+        let targets = target.as(TupleExprSyntax.self).map { $0.elements.map(\.expression) } ?? [target]
+        return targets.contains { sets($0, in: item) }
+    }
+
+    /// Whether setting `target` in the statement `item` is what must be set (`setsWhatMustBeSet`).
+    func sets(_ target: ExprSyntax, in item: CodeBlockItemSyntax) -> Bool {
+        let initializer = item.ancestorOrSelf(mapping: { $0.as(InitializerDeclSyntax.self) }) != nil
+        if let member = target.as(MemberAccessExprSyntax.self),
+            member.base?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self), initializer
+        {
+            return storedWithoutValue(member.declName.baseName.text, around: item)
         }
+        guard let name = target.as(DeclReferenceExprSyntax.self)?.baseName else { return false }
+        if name.tokenKind == .keyword(.self) { return initializer }
         var scope: Syntax? = item.parent
         while let current = scope {
             if let list = current.as(CodeBlockItemListSyntax.self) {
@@ -509,12 +535,30 @@ final class FileReader: SyntaxVisitor {
                     }
                 }
             }
-            if current.is(FunctionDeclSyntax.self) || current.is(InitializerDeclSyntax.self)
-                || current.is(ClosureExprSyntax.self) || current.is(AccessorDeclSyntax.self)
+            if current.is(InitializerDeclSyntax.self) { return storedWithoutValue(name.text, around: current) }
+            if current.is(FunctionDeclSyntax.self) || current.is(ClosureExprSyntax.self)
+                || current.is(AccessorDeclSyntax.self)
             {
                 return false
             }
             scope = current.parent
+        }
+        return false
+    }
+
+    /// Whether the type around `node` declares a stored property `name` that has no value until an initializer sets
+    /// it: a `let` without one, or a `var` without one whose type is not optional.
+    func storedWithoutValue(_ name: String, around node: some SyntaxProtocol) -> Bool {
+        guard let members = node.ancestorOrSelf(mapping: { $0.asProtocol((any DeclGroupSyntax).self)?.memberBlock })
+        else { return false }
+        for member in members.members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+            for binding in variable.bindings
+            where binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name {
+                let optional = binding.typeAnnotation?.type.is(OptionalTypeSyntax.self) ?? false
+                return binding.initializer == nil && binding.accessorBlock == nil
+                    && !(optional && variable.bindingSpecifier.tokenKind == .keyword(.var))
+            }
         }
         return false
     }

@@ -74,6 +74,14 @@ class DeletedStatementTests(unittest.TestCase):
         self.assertEqual(mutations("  _ = try? socket.close()", "deleted-statement"), [""])
         self.assertEqual(mutations("  await task.value()", "deleted-statement"), [""])
 
+    def test_what_an_initializer_must_set_is_found_through_modifiers_tuples_and_bare_names(self):
+        source = ("final class C {\n  private nonisolated(unsafe) let a: Int\n  private let b: Int?\n  let port: Int\n"
+                  "  var d: Int?\n  init(a: Int) {\n    self.a = a\n    b = nil\n    (port, d) = try make()\n"
+                  "    d = 1  // said\n    _ = name\n    _ = f()\n  }\n}")
+        found = [(m.line, m.mutated) for m in operators.mutants_of("Sources/X/X.swift", source)
+                 if m.operator == "deleted-statement"]
+        self.assertEqual(found, [(10, "      // said"), (12, "    ")])
+
     def test_an_initializer_must_set_a_property_without_a_value_so_that_deletion_is_not_made(self):
         source = ("struct S {\n  let a: Int\n  var b: Int\n  var c = 0\n"
                   "  init(a: Int) {\n    self.a = a\n    self.b = a\n    self.c = a\n  }\n"
