@@ -21,6 +21,7 @@ Python's standard library only; tested by scripts/kit/pyramidkit/tests/test_bug_
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from pyramidkit.mutation.swift_source import Mutant, bracket_spans, code_only
 from pyramidkit.swift import reader
@@ -84,7 +85,7 @@ def mutants_of(file: str, text: str, mask: list[bool], facts: reader.SwiftFile,
         offset += len(line) + 1
     found: list[Mutant] = []
     found += _default_bodies(file, lines, facts, known.empty_inits)
-    found += _parameter_mutants(file, lines, codes, compiled)
+    found += _parameter_mutants(file, lines, facts, compiled, lambda number, column: mask[starts[number - 1] + column])
     for number, (line, code) in enumerate(zip(lines, codes), start=1):
         if number not in compiled or not code.strip():
             continue
@@ -195,43 +196,21 @@ def _is_number(text: str) -> bool:
 
 # MARK: swapped-variable and injected-default
 
-PARAMETER = re.compile(r"(?:(\w+)\s+)?(\w+)\s*:\s*(?:inout\s+|@\w+\s+)*([\w.<>\[\]?: ]+?)\s*(?:=\s*([^,)]+?))?\s*(?=[,)])")
-
-
-def _parameter_mutants(file: str, lines: list[str], codes: list[str], compiled: set[int]) -> list[Mutant]:
-    """A parameter's first read in its function's body replaced by another parameter of the same type, and by
-    the default the parameter declares (what a function that ignores the injected dependency does)."""
+def _parameter_mutants(file: str, lines: list[str], facts: reader.SwiftFile, compiled: set[int],
+                       is_code: Callable[[int, int], bool]) -> list[Mutant]:
+    """A parameter's first read in its function's body (the reader's: not a member, not a label, never after a
+    declaration that shadows it or a setting of it; in code, not in a string's interpolation) replaced by another
+    parameter of the same declared type, and by the default the parameter declares (what a function that ignores the
+    injected dependency does)."""
     found = []
-    joined = "\n".join(codes)
-    line_starts = [0]
-    for code in codes:
-        line_starts.append(line_starts[-1] + len(code) + 1)
-    for match in re.finditer(r"(?<![\w.])(func\s+\w+|init)\s*(<[^>]*>)?\s*\(", joined):
-        arguments = bracket_spans(joined, match.end() - 1)
-        brace = _body_start(joined, match.end())
-        if not arguments or brace is None:
+    for body in facts.bodies:
+        if body.kind not in ("func", "init"):
             continue
-        closing = arguments[-1][1]
-        parameters = []  # (internal name, type, default)
-        for start, stop in arguments:
-            parameter = PARAMETER.fullmatch(joined[start:stop].strip() + ")")
-            if parameter is None:
-                parameter = PARAMETER.match(joined[start:stop].strip() + ",")
-            if parameter and parameter[2] != "_":
-                parameters.append((parameter[2], parameter[3].strip(), (parameter[4] or "").strip()))
-        if not parameters or closing > brace:
-            continue
-        body_end = _block_end(joined, brace)
-        for name, kind, default in parameters:
-            use = _first_read(joined, brace + 1, body_end, name)
-            if use is None:
+        for name, kind, default, number, column in body.reads:
+            if number not in compiled or not is_code(number, column):
                 continue
-            number = next(n for n in range(len(codes)) if line_starts[n + 1] > use) + 1
-            if number not in compiled:
-                continue
-            column = use - line_starts[number - 1]
             line = lines[number - 1]
-            others = [other for other, other_kind, _ in parameters if other != name and other_kind == kind]
+            others = [other for other, other_kind in body.parameters if other not in (name, "_") and other_kind == kind]
             for other in others[:1]:
                 found.append(Mutant(file, number, "swapped-variable", line,
                                     line[:column] + other + line[column + len(name):], column, len(name)))
@@ -241,26 +220,6 @@ def _parameter_mutants(file: str, lines: list[str], codes: list[str], compiled: 
     return found
 
 
-def _body_start(code: str, start: int) -> int | None:
-    """The index of the `{` that opens the body of the declaration starting at `start`, or None (a protocol's
-    requirement, which has no body)."""
-    depth = 0
-    for index in range(start, len(code)):
-        c = code[index]
-        if c in "([<":
-            depth += 1
-        elif c in ")]>":
-            if c == ">" and code[index - 1] == "-":
-                continue  # the arrow of a return type
-            depth -= 1
-        elif c == "{" and depth <= 0:
-            return index
-        elif c == "}" or (depth <= 0 and code.startswith(("func ", "var ", "let ", "init(", "case "), index)
-                          and index > start and not code[index - 1].isalnum()):
-            return None
-    return None
-
-
 def _block_end(code: str, brace: int) -> int:
     depth = 0
     for index in range(brace, len(code)):
@@ -268,20 +227,6 @@ def _block_end(code: str, brace: int) -> int:
         if depth == 0:
             return index
     return len(code)
-
-
-def _first_read(code: str, start: int, end: int, name: str) -> int | None:
-    """Where `name` is first read in code[start:end]: a whole word, not a member (`.name`), not a label
-    (`name:`), not assigned to, not shadowed before."""
-    for match in re.finditer(rf"(?<![\w.$]){re.escape(name)}(?!\w)", code[start:end]):
-        before = code[start:start + match.start()].rstrip()
-        after = code[start + match.end():end].lstrip()
-        if after.startswith(":") and not after.startswith("::"):
-            continue  # a label, or a declaration
-        if re.search(r"\b(let|var|case)\s*$", before) or re.match(r"=(?!=)", after):
-            return None  # shadowed or assigned: leave this parameter alone
-        return start + match.start()
-    return None
 
 
 # MARK: collection-selection

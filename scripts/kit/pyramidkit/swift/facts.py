@@ -60,6 +60,7 @@ class Body:
     name: str = ""
     first: int = 0
     opaque: bool = False
+    reads: tuple[tuple[str, str, str, int, int], ...] = ()  # (parameter, type, default, line, column) first read
 
 
 @dataclasses.dataclass(frozen=True)
@@ -264,8 +265,10 @@ def parse(raw: dict, text: str) -> SwiftFile:
         statements=tuple(Statement(a, b, kind, used, alone, column(a, start), column(b, end))
                          for a, b, kind, used, alone, start, end in raw["statements"]),
         bodies=tuple(Body(line, column(line, utf8), kind, returns, tuple(generics), body, last,
-                          tuple((parameter, declared) for parameter, declared in parameters), name, first, opaque)
-                     for line, utf8, kind, returns, generics, body, last, parameters, name, first, opaque
+                          tuple((parameter, declared) for parameter, declared in parameters), name, first, opaque,
+                          tuple((parameter, declared, default, at, column(at, utf8_at))
+                                for parameter, declared, default, at, utf8_at in reads))
+                     for line, utf8, kind, returns, generics, body, last, parameters, name, reads, first, opaque
                      in raw["bodies"]),
         calls=tuple(Call(line, callee, count, awaited, tuple(around), tuple(labels))
                     for line, callee, count, awaited, around, labels in raw["calls"]),

@@ -37,7 +37,8 @@
 //              type (null: none), `generics` its generic parameters' names, `text` its statements as written, the
 //              line of its `}`, its parameters as [name inside the body, declared type], its name (`init` for an
 //              initializer), the line its declaration starts on (attributes included), and whether its signature
-//              holds `some` (an opaque type: the body decides it). Also, with kind `deinit`, `subscript` and
+//              holds `some` (an opaque type: the body decides it), and [name, type, default as written or "", line,
+//              column] of the first read of each parameter in the body (none where it is shadowed or set first). Also, with kind `deinit`, `subscript` and
 //              `accessors` (a typed property's `get`/`set` block), the bodies of those declarations
 //   calls      [line, callee, arguments, awaited, around, labels] of every call and macro expansion (`#expect`): the
 //              name it is made by as written, without generic arguments or spaces (`Task`,
@@ -638,6 +639,33 @@ final class FileReader: SyntaxVisitor {
         return text == "Void" || text == "()" || text == "Swift.Void"
     }
 
+    /// Where the parameter `name` is first read in `body`: a reference to it (not a member's name, not a label),
+    /// unless a declaration or a closure's parameter shadows it, or it is set, first (then none).
+    func firstRead(of name: String, in body: some SyntaxProtocol) -> TokenSyntax? {
+        for token in body.tokens(viewMode: .sourceAccurate) where token.text == name {
+            guard let parent = token.parent else { continue }
+            if parent.is(IdentifierPatternSyntax.self) || parent.is(ClosureShorthandParameterSyntax.self)
+                || parent.is(ClosureParameterSyntax.self)
+            {
+                return nil
+            }
+            guard let reference = parent.as(DeclReferenceExprSyntax.self) else { continue }
+            if let member = reference.parent?.as(MemberAccessExprSyntax.self), member.declName.id == reference.id {
+                continue
+            }
+            if let list = reference.parent?.as(ExprListSyntax.self) {
+                let elements = Array(list)
+                if let at = elements.firstIndex(where: { $0.id == ExprSyntax(reference).id }), at + 1 < elements.count,
+                    elements[at + 1].is(AssignmentExprSyntax.self)
+                {
+                    return nil
+                }
+            }
+            return token
+        }
+        return nil
+    }
+
     /// A body for `bodies`: `block` (a code block or an accessor block) of the declaration `declaration`.
     func body(
         _ block: (some SyntaxProtocol)?, of declaration: some SyntaxProtocol, kind: String, name: String,
@@ -666,10 +694,21 @@ final class FileReader: SyntaxVisitor {
                 let name = (parameter.secondName ?? parameter.firstName).text
                 return .array([.string(name), .string(parameter.type.trimmedDescription)])
             } ?? []
+        let reads: [JSON] =
+            parameters?.compactMap { parameter in
+                let name = (parameter.secondName ?? parameter.firstName).text
+                guard name != "_", let read = firstRead(of: name, in: block) else { return nil }
+                let (line, column) = place(read)
+                return .array([
+                    .string(name), .string(parameter.type.trimmedDescription),
+                    .string(parameter.defaultValue?.value.trimmedDescription ?? ""), .int(line), .int(column),
+                ])
+            } ?? []
         bodies.append(
             .array([
                 .int(location.line), .int(location.column - 1), .string(kind), returned,
                 .array(names), .string(statements), .int(lastLine(block)), .array(typed), .string(name),
+                .array(reads),
                 .int(firstLine(declaration)), .bool(opaque),
             ]))
     }
@@ -932,7 +971,7 @@ final class FileReader: SyntaxVisitor {
                 .array([
                     .int(location.line), .int(location.column - 1), .string("var"),
                     .string(type.trimmedDescription), .array([]), .string(statements.trimmedDescription),
-                    .int(lastLine(block)), .array([]), .string(node.pattern.trimmedDescription),
+                    .int(lastLine(block)), .array([]), .string(node.pattern.trimmedDescription), .array([]),
                     .int(firstLine(node.parent?.parent ?? Syntax(node))), .bool(type.is(SomeOrAnyTypeSyntax.self)),
                 ]))
         } else if case .accessors? = node.accessorBlock?.accessors, let type = node.typeAnnotation?.type {

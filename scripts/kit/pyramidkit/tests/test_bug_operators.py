@@ -131,6 +131,13 @@ class SwapTests(unittest.TestCase):
         self.assertEqual(mutations(source, "swapped-variable"), ["return a + a"])
 
 
+    def test_a_parameter_s_first_read_is_the_tree_s_whole_default_and_never_a_label_a_shadow_or_a_string(self):
+        source = ("init(codes: [Code] = [.success, .usage], name: String, summary: String) {\n"
+                  "    self.codes = codes\n    print(summary: \"\\(summary)\")\n    run { name in name }\n}\n")
+        self.assertEqual(mutations(source, "injected-default"), ["self.codes = [.success, .usage]"])
+        self.assertEqual(mutations(source, "swapped-variable"), [])
+
+
 class CollectionSelectionTests(unittest.TestCase):
     def test_first_last_min_max(self):
         self.assertEqual(mutations("let p = places.first", "collection-selection"), ["let p = places.last"])
