@@ -35,7 +35,6 @@ EMPTY_VALUES = {
     "Int64": "0", "UInt": "0", "UInt8": "0", "UInt16": "0", "UInt32": "0", "UInt64": "0", "Double": "0",
     "Float": "0", "TimeInterval": "0", "Duration": ".zero", "Data": "Data()",
 }
-SIMPLE_ARGUMENT = re.compile(r"(?:self\.)?[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*|-?\d+(?:\.\d+)?")
 KEYWORDS = {"self", "Self", "super", "true", "false", "nil", "try", "await", "return", "let", "var", "in", "is", "as",
             "if", "else", "guard", "case", "switch", "for", "while", "func", "init", "throw", "throws", "some", "any"}
 
@@ -85,12 +84,15 @@ def mutants_of(file: str, text: str, mask: list[bool], facts: reader.SwiftFile,
         offset += len(line) + 1
     found: list[Mutant] = []
     found += _default_bodies(file, lines, facts, known.empty_inits)
-    found += _parameter_mutants(file, lines, facts, compiled, lambda number, column: mask[starts[number - 1] + column])
+    def is_code(number: int, column: int) -> bool:
+        return mask[starts[number - 1] + column]
+
+    found += _parameter_mutants(file, lines, facts, compiled, is_code)
+    found += _swapped_arguments(file, lines, facts, compiled, is_code, known)
     for number, (line, code) in enumerate(zip(lines, codes), start=1):
         if number not in compiled or not code.strip():
             continue
         found += _deleted_statements(file, number, line, facts)
-        found += _swapped_arguments(file, number, line, code, known.types_at(facts, number))
         found += _collection_selections(file, number, line, code)
     found += _removed_entries(file, lines, codes, compiled)
     return sorted(found, key=lambda m: (m.line, OPERATORS.index(m.operator), m.column))
@@ -154,44 +156,34 @@ def _deleted_statements(file: str, number: int, line: str, facts: reader.SwiftFi
 # MARK: swapped-arguments
 
 
-def _swapped_arguments(file: str, number: int, line: str, code: str, declared: dict[str, str]) -> list[Mutant]:
-    """Two neighbouring arguments exchanged where both hold the same type as declared (`declared`: the parameters of
-    the function around the call, the variables declared with a type; `self.x` is `x`), or are both integer or both
-    decimal literals: a String where a UInt goes never compiles, and an argument whose type is not written cannot be
-    known to fit."""
+def _swapped_arguments(file: str, lines: list[str], facts: reader.SwiftFile, compiled: set[int],
+                       is_code: Callable[[int, int], bool], known: reader.Known) -> list[Mutant]:
+    """Two neighbouring arguments of a call (the reader's: never a declaration's parameters nor a condition) exchanged,
+    on one line, where both hold the same type as declared (the parameters of the function around the call, the
+    variables declared with a type; `self.x` is `x`), or are both integer or both decimal literals: a String where a
+    UInt goes never compiles, and an argument whose type is not written cannot be known to fit."""
     found = []
-    for call in re.finditer(r"[\w)\]?!]\(", code):
-        if re.search(r"\b(func|init|if|guard|while|switch|case|catch)\s*\w*$", code[:call.start() + 1]):
-            continue
-        spans = bracket_spans(code, call.end() - 1)
-        if not spans or len(spans) < 2:
-            continue
-        values = []
-        for start, stop in spans:
-            text = code[start:stop]
-            label = re.match(r"\s*(\w+\s*:\s*)?", text)
-            value_start = start + (label.end() if label else 0)
-            value = code[value_start:stop].rstrip()
-            values.append((value_start, value_start + len(value), value))
-        for (a_start, a_stop, a), (b_start, b_stop, b) in zip(values, values[1:]):
-            if (a == b or not SIMPLE_ARGUMENT.fullmatch(a) or not SIMPLE_ARGUMENT.fullmatch(b)
-                    or a in KEYWORDS or b in KEYWORDS or not _same_type(a, b, declared)):
+    for call in facts.calls:
+        for a, b in zip(call.values, call.values[1:]):
+            number = a.line
+            if not (a.line == a.last == b.line == b.last) or number not in compiled or not is_code(number, a.column):
                 continue
-            mutated = line[:a_start] + b + line[a_stop:b_start] + a + line[b_stop:]
-            found.append(Mutant(file, number, "swapped-arguments", line, mutated, a_start, b_stop - a_start))
+            if a.text == b.text or a.text in KEYWORDS or b.text in KEYWORDS or a.kind != b.kind:
+                continue
+            if a.kind not in ("name", "integer", "decimal") or (
+                    a.kind == "name" and not _same_type(a.text, b.text, known.types_at(facts, number))):
+                continue
+            line = lines[number - 1]
+            mutated = line[:a.column] + b.text + line[a.end:b.column] + a.text + line[b.end:]
+            found.append(Mutant(file, number, "swapped-arguments", line, mutated, a.column, b.end - a.column))
     return found
 
 
 def _same_type(a: str, b: str, declared: dict[str, str]) -> bool:
-    if _is_number(a) or _is_number(b):
-        return _is_number(a) and _is_number(b) and ("." in a) == ("." in b)
+    """Whether the names `a` and `b` are declared of one type (`self.x` is `x`; a longer path is not known)."""
     a_type = declared.get(a.removeprefix("self.")) if a.count(".") <= int(a.startswith("self.")) else None
     b_type = declared.get(b.removeprefix("self.")) if b.count(".") <= int(b.startswith("self.")) else None
     return a_type is not None and a_type == b_type
-
-
-def _is_number(text: str) -> bool:
-    return bool(re.fullmatch(r"-?\d+(\.\d+)?", text))
 
 
 # MARK: swapped-variable and injected-default

@@ -64,6 +64,19 @@ class Body:
 
 
 @dataclasses.dataclass(frozen=True)
+class Value:
+    """An argument's value from `line`, `column` to `last`, `end` (0-based columns, characters, the end excluded):
+    `kind` name (`x`, `self.x`, `a.b`), integer, decimal (a number, negative too) or other; `text` as written."""
+
+    line: int
+    column: int
+    last: int
+    end: int
+    kind: str
+    text: str
+
+
+@dataclasses.dataclass(frozen=True)
 class Call:
     """A call on `line` (its last part's): `callee` as written without generic arguments or spaces
     (`stream.makeAsyncIterator`), how many `arguments` (trailing closures counted), whether an `await` covers it, and
@@ -76,6 +89,7 @@ class Call:
     awaited: bool
     around: tuple[str, ...]
     labels: tuple[str, ...] = ()
+    values: tuple[Value, ...] = ()  # the arguments in parentheses, in order
 
 
 @dataclasses.dataclass(frozen=True)
@@ -270,8 +284,10 @@ def parse(raw: dict, text: str) -> SwiftFile:
                                 for parameter, declared, default, at, utf8_at in reads))
                      for line, utf8, kind, returns, generics, body, last, parameters, name, reads, first, opaque
                      in raw["bodies"]),
-        calls=tuple(Call(line, callee, count, awaited, tuple(around), tuple(labels))
-                    for line, callee, count, awaited, around, labels in raw["calls"]),
+        calls=tuple(Call(line, callee, count, awaited, tuple(around), tuple(labels),
+                         tuple(Value(a, column(a, start), b, column(b, end), kind, said)
+                               for a, start, b, end, kind, said in values))
+                    for line, callee, count, awaited, around, labels, values in raw["calls"]),
         awaits=tuple(Await(line, awaited, tuple(around), form) for line, awaited, around, form in raw["awaits"]),
         bindings=tuple(Binding(line, tuple(names), callee) for line, names, callee in raw["bindings"]),
         comments=tuple((line, text) for line, text in raw["comments"]),

@@ -44,7 +44,8 @@
 //              name it is made by as written, without generic arguments or spaces (`Task`,
 //              `stream.makeAsyncIterator`), on the line of its last part; how many arguments it is given (trailing
 //              closures counted); whether an `await` covers it; the callees of the calls whose arguments or closures
-//              hold it, innermost first; the labels of its arguments in parentheses ("" for none)
+//              hold it, innermost first; the labels of its arguments in parentheses ("" for none); and their
+//              values as [line, column, last line, end column, kind, text] (kind: name, integer, decimal, other)
 //   awaits     [line, awaited, around, form] of every `await` (form ""), every `for await` loop (form "for": its
 //              sequence, on the loop's line) and every `await` that is a `while` loop's only statement (form
 //              "while", on the loop's line): what is awaited as written, spaces collapsed, and the calls around it
@@ -801,8 +802,45 @@ final class FileReader: SyntaxVisitor {
             .array([
                 .int(firstLine(named ?? Syntax(node))), .string(callee(node.calledExpression)), .int(count),
                 .bool(awaited(node)), around(node), .array(node.arguments.map { .string($0.label?.text ?? "") }),
+                .array(node.arguments.map { value($0.expression) }),
             ]))
         return .visitChildren
+    }
+
+    /// An argument's value for `calls`: [line, column, last line, end column, kind, text]: kind `name` (a name, or
+    /// names joined by dots: `self.x`), `integer`, `decimal` (a number, negative too), `other`.
+    func value(_ expression: ExprSyntax) -> JSON {
+        let first = expression.firstToken(viewMode: .sourceAccurate) ?? .endOfFileToken()
+        let (line, column) = place(first)
+        let end = converter.location(for: expression.endPositionBeforeTrailingTrivia)
+        var number: ExprSyntax? = expression
+        if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
+            number = prefix.expression
+        }
+        var kind = "other"
+        if number?.is(IntegerLiteralExprSyntax.self) == true {
+            kind = "integer"
+        } else if number?.is(FloatLiteralExprSyntax.self) == true {
+            kind = "decimal"
+        } else if names(expression) {
+            kind = "name"
+        }
+        return .array([
+            .int(line), .int(column), .int(end.line), .int(end.column - 1), .string(kind),
+            .string(expression.trimmedDescription),
+        ])
+    }
+
+    /// Whether `expression` is a name or names joined by dots (`x`, `self.x`, `a.b`), no call, no keyword but `self`.
+    func names(_ expression: ExprSyntax) -> Bool {
+        if let reference = expression.as(DeclReferenceExprSyntax.self) {
+            if case .identifier = reference.baseName.tokenKind { return reference.argumentNames == nil }
+            return reference.baseName.tokenKind == .keyword(.self)
+        }
+        if let member = expression.as(MemberAccessExprSyntax.self), let base = member.base {
+            if case .identifier = member.declName.baseName.tokenKind { return names(base) }
+        }
+        return false
     }
 
     override func visit(_ node: MacroExpansionExprSyntax) -> SyntaxVisitorContinueKind {
@@ -812,6 +850,7 @@ final class FileReader: SyntaxVisitor {
             .array([
                 .int(firstLine(node)), .string("#" + node.macroName.text), .int(count), .bool(awaited(node)),
                 around(node), .array(node.arguments.map { .string($0.label?.text ?? "") }),
+                .array(node.arguments.map { value($0.expression) }),
             ]))
         return .visitChildren
     }
