@@ -89,11 +89,11 @@ def mutants_of(file: str, text: str, mask: list[bool], facts: reader.SwiftFile,
 
     found += _parameter_mutants(file, lines, facts, compiled, is_code)
     found += _swapped_arguments(file, lines, facts, compiled, is_code, known)
+    found += _collection_selections(file, lines, facts, compiled, is_code, known)
     for number, (line, code) in enumerate(zip(lines, codes), start=1):
         if number not in compiled or not code.strip():
             continue
         found += _deleted_statements(file, number, line, facts)
-        found += _collection_selections(file, number, line, code)
     found += _removed_entries(file, lines, codes, compiled)
     return sorted(found, key=lambda m: (m.line, OPERATORS.index(m.operator), m.column))
 
@@ -223,41 +223,43 @@ def _block_end(code: str, brace: int) -> int:
 
 # MARK: collection-selection
 
-SELECTIONS = [
-    (r"(?<=\.)first(?=\b(?!\())", "last"), (r"(?<=\.)last(?=\b(?!\())", "first"),
-    (r"(?<=\.)first(?=\(where:)", "last"), (r"(?<=\.)last(?=\(where:)", "first"),
-    (r"(?<=\.)min(?=\()", "max"), (r"(?<=\.)max(?=\()", "min"),
-    (r"(?<![\w.])min(?=\()", "max"), (r"(?<![\w.])max(?=\()", "min"),
-]
+SWAPPED = {"first": "last", "last": "first", "min": "max", "max": "min"}
+DROPPED = ("filter", "sorted", "dropFirst")  # a step of a chain that can go: the same kind of sequence without it
 
 
-def _collection_selections(file: str, number: int, line: str, code: str) -> list[Mutant]:
+def _collection_selections(file: str, lines: list[str], facts: reader.SwiftFile, compiled: set[int],
+                           is_code: Callable[[int, int], bool], known: reader.Known) -> list[Mutant]:
+    """From the reader's members and calls: `first` <-> `last` (read, or called with `where:` or a trailing closure;
+    never on a variable declared a Set, which has no `last`), `min` <-> `max` (called), a `filter`, `sorted` or
+    `dropFirst` on one line dropped (parentheses or a trailing closure, not both), `prefix(n)`/`suffix(n)` -> `n - 1`."""
     found = []
-    for pattern, replacement in SELECTIONS:
-        for match in re.finditer(pattern, code):
-            found.append(Mutant(file, number, "collection-selection", line,
-                                line[:match.start()] + replacement + line[match.end():], match.start(),
-                                match.end() - match.start()))
-    for match in re.finditer(r"\.(filter|sorted|dropFirst)\s*[({]", code):
-        opener = match.end() - 1
-        closer = _block_end(code.replace("(", "{").replace(")", "}"), opener)
-        if closer >= len(code):
+    for member in facts.members:
+        number, at, name = member.line, member.column + 1, member.name
+        if number not in compiled or not is_code(number, member.column):
             continue
-        stop = closer + 1
-        if code[opener] == "(" and code[stop:stop + 2].lstrip().startswith("{"):
-            continue  # a trailing closure after the parentheses: left alone
-        found.append(Mutant(file, number, "collection-selection", line, line[:match.start()] + line[stop:],
-                            match.start(), stop - match.start()))
-    for match in re.finditer(r"\b(prefix|suffix)\(", code):
-        spans = bracket_spans(code, match.end() - 1)
-        if spans and len(spans) == 1:
-            start, stop = spans[0]
-            argument = code[start:stop].strip()
-            if argument and not argument.startswith(("while", "upTo", "through")) and ":" not in argument:
-                start += len(code[start:stop]) - len(code[start:stop].lstrip())
-                found.append(Mutant(file, number, "collection-selection", line,
-                                    line[:start] + f"{argument} - 1" + line[start + len(argument):], start,
-                                    len(argument)))
+        line = lines[number - 1]
+        declared = known.types_at(facts, number).get(member.base.removeprefix("self."), "")
+        swapped = (name in ("first", "last") and (member.call in ("", "trailing") or member.label == "where")
+                   and not declared.startswith("Set")) or (name in ("min", "max") and member.call)
+        if swapped:
+            found.append(Mutant(file, number, "collection-selection", line,
+                                line[:at] + SWAPPED[name] + line[at + len(name):], at, len(name)))
+        elif name in DROPPED and member.call in ("parens", "trailing") and member.last == number:
+            found.append(Mutant(file, number, "collection-selection", line, line[:member.column] + line[member.end:],
+                                member.column, member.end - member.column))
+    for call in facts.calls:
+        number, name = call.line, call.callee.rsplit(".", 1)[-1]
+        if number not in compiled or not is_code(number, call.at):
+            continue
+        line = lines[number - 1]
+        if call.callee in ("min", "max"):
+            found.append(Mutant(file, number, "collection-selection", line,
+                                line[:call.at] + SWAPPED[name] + line[call.at + len(name):], call.at, len(name)))
+        elif name in ("prefix", "suffix") and call.labels == ("",) and call.values[0].line == call.values[0].last:
+            value = call.values[0]
+            found.append(Mutant(file, number, "collection-selection", line,
+                                line[:value.column] + f"{value.text} - 1" + line[value.end:], value.column,
+                                value.end - value.column))
     return found
 
 

@@ -90,6 +90,7 @@ class Call:
     around: tuple[str, ...]
     labels: tuple[str, ...] = ()
     values: tuple[Value, ...] = ()  # the arguments in parentheses, in order
+    at: int = 0  # the column of its callee's last token (characters, 0-based)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -156,6 +157,22 @@ class Literal:
 
 
 @dataclasses.dataclass(frozen=True)
+class Member:
+    """A member read from a base (`items.first`, `list.filter { … }`): its `.` on `line`, `column` (0-based,
+    characters), its `name`, the `base` as written, how it is called (`call`: "" not called, parens, trailing,
+    both), its first argument's `label`, and where the member, or the call of it, ends (`last`, `end`, excluded)."""
+
+    line: int
+    column: int
+    name: str
+    base: str
+    call: str
+    label: str
+    last: int
+    end: int
+
+
+@dataclasses.dataclass(frozen=True)
 class Import:
     line: int
     module: str
@@ -190,6 +207,7 @@ class SwiftFile:
     operators: tuple[Operator, ...] = ()
     literals: tuple[Literal, ...] = ()
     guards: tuple[Guard, ...] = ()
+    members: tuple[Member, ...] = ()
 
     def mask(self, length: int) -> list[bool]:
         """For each of the file's `length` characters, whether it is code (not in a comment or a literal)."""
@@ -286,8 +304,8 @@ def parse(raw: dict, text: str) -> SwiftFile:
                      in raw["bodies"]),
         calls=tuple(Call(line, callee, count, awaited, tuple(around), tuple(labels),
                          tuple(Value(a, column(a, start), b, column(b, end), kind, said)
-                               for a, start, b, end, kind, said in values))
-                    for line, callee, count, awaited, around, labels, values in raw["calls"]),
+                               for a, start, b, end, kind, said in values), column(line, at))
+                    for line, callee, count, awaited, around, labels, values, at in raw["calls"]),
         awaits=tuple(Await(line, awaited, tuple(around), form) for line, awaited, around, form in raw["awaits"]),
         bindings=tuple(Binding(line, tuple(names), callee) for line, names, callee in raw["bindings"]),
         comments=tuple((line, text) for line, text in raw["comments"]),
@@ -302,4 +320,6 @@ def parse(raw: dict, text: str) -> SwiftFile:
         literals=tuple(Literal(line, column(line, utf8), text, kind, after)
                        for line, utf8, text, kind, after in raw["literals"]),
         guards=tuple(Guard(line, column(line, start), last, column(last, end), tuple(conditions), binds, otherwise)
-                     for line, start, last, end, conditions, binds, otherwise in raw["guards"]))
+                     for line, start, last, end, conditions, binds, otherwise in raw["guards"]),
+        members=tuple(Member(line, column(line, start), name, base, call, label, last, column(last, end))
+                      for line, start, name, base, call, label, last, end in raw["members"]))

@@ -42,6 +42,7 @@ from pyramidkit.swift.facts import Guard as Guard
 from pyramidkit.swift.facts import Import as Import
 from pyramidkit.swift.facts import Known as Known
 from pyramidkit.swift.facts import Literal as Literal
+from pyramidkit.swift.facts import Member as Member
 from pyramidkit.swift.facts import Operator as Operator
 from pyramidkit.swift.facts import Statement as Statement
 from pyramidkit.swift.facts import SwiftFile

@@ -45,7 +45,8 @@
 //              `stream.makeAsyncIterator`), on the line of its last part; how many arguments it is given (trailing
 //              closures counted); whether an `await` covers it; the callees of the calls whose arguments or closures
 //              hold it, innermost first; the labels of its arguments in parentheses ("" for none); and their
-//              values as [line, column, last line, end column, kind, text] (kind: name, integer, decimal, other)
+//              values as [line, column, last line, end column, kind, text] (kind: name, integer, decimal, other);
+//              the column of its callee's last token
 //   awaits     [line, awaited, around, form] of every `await` (form ""), every `for await` loop (form "for": its
 //              sequence, on the loop's line) and every `await` that is a `while` loop's only statement (form
 //              "while", on the loop's line): what is awaited as written, spaces collapsed, and the calls around it
@@ -63,6 +64,10 @@
 //              0-based, and what its neighbours are: `string` (a string literal), `array` (an array literal), `other`
 //   literals   [line, column, text, kind, after] of every Boolean and integer literal outside attributes: kind
 //              `boolean` or `integer`, and the text of the token before it
+//   members    [line, column, name, base, call, label, last line, end column] of every member read from a base
+//              (`items.first`, `list.filter { … }`): the column of its `.`, the base as written, how it is called
+//              ("" not called, `parens`, `trailing`, `both`), its first argument's label, and where the member, or
+//              the call of it, ends
 //   guards     [line, column, last line, end column, conditions, binds, else line] of every `guard`: where its
 //              conditions start and end (UTF-8 columns, 0-based), each condition as written, whether one of them
 //              binds or matches (`let`, `var`, `case`, `#available`), and the line of its `else`
@@ -151,6 +156,7 @@ final class FileReader: SyntaxVisitor {
     var references = Set<String>()
     var operators: [JSON] = []
     var guards: [JSON] = []
+    var members: [JSON] = []
     var literals: [JSON] = []
 
     init(tree: SourceFileSyntax, path: String, configuration: Configuration) {
@@ -803,6 +809,7 @@ final class FileReader: SyntaxVisitor {
                 .int(firstLine(named ?? Syntax(node))), .string(callee(node.calledExpression)), .int(count),
                 .bool(awaited(node)), around(node), .array(node.arguments.map { .string($0.label?.text ?? "") }),
                 .array(node.arguments.map { value($0.expression) }),
+                .int(place(node.calledExpression.lastToken(viewMode: .sourceAccurate) ?? .endOfFileToken()).1),
             ]))
         return .visitChildren
     }
@@ -850,7 +857,26 @@ final class FileReader: SyntaxVisitor {
             .array([
                 .int(firstLine(node)), .string("#" + node.macroName.text), .int(count), .bool(awaited(node)),
                 around(node), .array(node.arguments.map { .string($0.label?.text ?? "") }),
-                .array(node.arguments.map { value($0.expression) }),
+                .array(node.arguments.map { value($0.expression) }), .int(place(node.macroName).1),
+            ]))
+        return .visitChildren
+    }
+
+    override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
+        guard let base = node.base, !inAttribute(node) else { return .visitChildren }
+        let call = node.parent?.as(FunctionCallExprSyntax.self).flatMap { $0.calledExpression.id == node.id ? $0 : nil }
+        var form = ""
+        if let call {
+            let parens = call.leftParen != nil
+            let trailing = call.trailingClosure != nil
+            form = parens && trailing ? "both" : trailing ? "trailing" : "parens"
+        }
+        let (line, column) = place(node.period)
+        let end = converter.location(for: (call.map(Syntax.init) ?? Syntax(node)).endPositionBeforeTrailingTrivia)
+        members.append(
+            .array([
+                .int(line), .int(column), .string(node.declName.baseName.text), .string(base.trimmedDescription),
+                .string(form), .string(call?.arguments.first?.label?.text ?? ""), .int(end.line), .int(end.column - 1),
             ]))
         return .visitChildren
     }
@@ -1202,7 +1228,7 @@ func facts(of path: String, configuration: Configuration) -> JSON {
         ("declarations", .array(reader.declarations)),
         ("references", .array(reader.references.sorted().map(JSON.string))),
         ("operators", .array(reader.operators)), ("literals", .array(reader.literals)),
-        ("guards", .array(reader.guards)),
+        ("guards", .array(reader.guards)), ("members", .array(reader.members)),
     ])
 }
 

@@ -153,6 +153,14 @@ class CollectionSelectionTests(unittest.TestCase):
         self.assertEqual(mutations("xs.prefix(while: ok)", "collection-selection"), [])
 
 
+    def test_a_set_has_no_last_and_a_chain_over_lines_is_read_as_the_tree_has_it(self):
+        source = ("struct S {\n  var seen: Set<Int>\n  var list: [Int]\n  func f() -> Bool {\n"
+                  "    seen.first == list.first\n  }\n}\nlet a = items\n  .filter { $0 > 1 }\n"
+                  "let b = \"\\(xs.min())\"\n")
+        self.assertEqual(mutations(source, "collection-selection"),
+                         ["seen.first == list.last", ""])
+
+
 class RemovedEntryTests(unittest.TestCase):
     def test_an_entry_of_a_literal_over_several_lines(self):
         source = "let table = [\n  200: \"OK\",\n  404: \"Not Found\",\n]"
