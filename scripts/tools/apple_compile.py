@@ -38,8 +38,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from pyramidkit.run import starter
 from pyramidkit.run.errors import KitError, UsageError
+from pyramidkit.swift import package as swift_package
 from pyramidkit.swift import reader
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -107,7 +107,7 @@ def swift_as_on_a_mac(package: Path) -> dict[Path, str]:
     """Each Swift file of the Sources and Tests of `package`, by its path, as a Mac's build compiles it
     (`as_on_a_mac`), every file read by the kit's reader as its target's build on a Mac settles its `#if`s."""
     swift = [path for top in COPIED[1:] for path in sorted((package / top).rglob("*.swift")) if path.is_file()]
-    facts = starter.read_package(package, swift, mac_configuration(package))
+    facts = swift_package.read_package(package, swift, mac_configuration(package))
     return {path: as_on_a_mac(path.read_text(), facts[path]) for path in swift}
 
 

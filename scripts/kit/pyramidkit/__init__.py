@@ -28,6 +28,7 @@ __version__ = "0.1.0"
 # The modules a tool built on the kit may import (scripts/tools/tests/test_kit_surface.py holds this package's tools to it).
 PUBLIC = (
     "pyramidkit.swift.reader",  # Swift read as the compiler reads it: #if, statements, bodies, imports, tests
+    "pyramidkit.swift.package",  # a package as SwiftPM describes it, its files read as each target's build reads them
     "pyramidkit.run.errors",  # the errors the kit raises, their exit statuses, and how a command ends on one
     "pyramidkit.run.config",  # pyramid.json: the tiers, the test product, the budgets
     "pyramidkit.run.bounds",  # the hang bounds a run is held to

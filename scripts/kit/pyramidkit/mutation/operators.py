@@ -10,7 +10,7 @@ from __future__ import annotations
 from pyramidkit.mutation import bug_operators
 from pyramidkit.mutation.package import MutatedPackage
 from pyramidkit.mutation.swift_source import Mutant
-from pyramidkit.run import starter
+from pyramidkit.swift import package as swift_package
 from pyramidkit.swift import reader
 
 # Operators that replace one token: name, replacement for each token. The infix operators are the reader's (an
@@ -106,7 +106,7 @@ def all_mutants(package: MutatedPackage, modules: list[str] | None) -> list[Muta
     paths = [path for path in sorted(sources.rglob("*.swift"))
              if path.relative_to(sources).parts[0] not in package.excluded_modules
              and not (modules and path.relative_to(sources).parts[0] not in modules)]
-    facts = starter.read_package(package.root, paths)
+    facts = swift_package.read_package(package.root, paths)
     known = reader.Known.of(facts.values())
     found = []
     for path in paths:

@@ -967,7 +967,7 @@ class FastPathTests(unittest.TestCase):
         with unittest.mock.patch.object(command, "Engine", Engine), \
                 unittest.mock.patch.object(command, "cores", return_value=3), \
                 unittest.mock.patch.object(command.side_by_side, "can_run_side_by_side", return_value=side_by_side), \
-                unittest.mock.patch.object(operators.starter, "dump_package", return_value={}), \
+                unittest.mock.patch.object(operators.swift_package, "dump_package", return_value={}), \
                 unittest.mock.patch.object(command.subprocess, "run", run), contextlib.redirect_stderr(err):
             try:
                 command.main(["--package-path", str(self.root), *arguments])

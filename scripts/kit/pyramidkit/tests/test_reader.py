@@ -13,6 +13,7 @@ from pathlib import Path
 
 from pyramidkit.mutation import operators
 from pyramidkit.swift import reader
+from pyramidkit.swift.facts import Value
 
 LINUX = reader.Configuration(
     os=("Linux",), arch=("x86_64",), environment=("gnu",), runtime=("_Native", "_multithreaded"),
@@ -160,13 +161,18 @@ class DeclarationTests(unittest.TestCase):
                 "_ = await worker\n    .value\n"
                 "let s = \"f() and await g()\" /* h() */\n")
         facts = reader.read_text(text, LINUX)
-        self.assertEqual(facts.calls, (
+        def said(calls):
+            return [(c.line, c.callee, c.arguments, c.awaited, c.around, c.labels) for c in calls]
+
+        self.assertEqual(said(facts.calls), said((
             reader.Call(1, "Task", 1, False, ()), reader.Call(1, "loader.load", 0, True, ("Task",)),
             reader.Call(2, "AsyncStream.makeStream", 1, False, (), ("of",)),
             reader.Call(3, "seen.append", 1, False, (), ("",)),
             reader.Call(4, "Task.yield", 0, True, ()), reader.Call(5, "Task.yield", 0, True, ()),
             reader.Call(5, "z", 0, False, ()), reader.Call(6, "bounded", 2, True, (), ("",)),
-            reader.Call(6, ".seconds", 1, True, ("bounded",), ("",)), reader.Call(8, "gate.wait", 0, False, ("bounded",))))
+            reader.Call(6, ".seconds", 1, True, ("bounded",), ("",)), reader.Call(8, "gate.wait", 0, False, ("bounded",)))))
+        stream = facts.calls[2]
+        self.assertEqual((stream.at, stream.values), (43, (Value(2, 58, 2, 66, "other", "Int.self"),)))
         self.assertEqual(facts.awaits, (
             reader.Await(1, "loader.load()", ("Task",), ""), reader.Await(3, "events", (), "for"),
             reader.Await(4, "Task.yield()", (), "while"), reader.Await(5, "Task.yield()", (), ""),
