@@ -10,12 +10,13 @@
                        dropFirst() removed
   removed-entry        an entry of an array or dictionary literal removed (a header, a table row, an option)
 
-Each operator reads one file's text with the code mask of scripts/kit/pyramidkit/mutation/swift_source.py (never inside a comment or a
-string literal, never in a branch of #if this machine does not compile) and returns Mutants of one line each, so
-that line numbers never move. A mutant that changes a span of the line records its column and length, which the
+Each operator takes its nodes from the kit's Swift reader (pyramidkit/swift/reader.py: bodies, statements, calls and
+their arguments, members, literals' entries, parameters' first reads), never inside a comment or a string literal,
+never in a branch of #if this machine does not compile, and returns Mutants of one line each, so that line numbers
+never move. A mutant that changes a span of the line records its column and length, which the
 schemata (scripts/kit/pyramidkit/mutation/schemata.py) rewrite into a choice made when the tests run. Whether a mutant type-checks is the
 compiler's call: one that does not is counted apart ("not compiled"), never as killed.
-Python's standard library only; tested by scripts/kit/pyramidkit/tests/test_bug_operators.py.
+Python's standard library and the kit's reader; tested by scripts/kit/pyramidkit/tests/test_bug_operators.py.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from pyramidkit.mutation.swift_source import Mutant, bracket_spans, code_only
+from pyramidkit.mutation.swift_source import Mutant
 from pyramidkit.swift import reader
 
 OPERATORS = ["default-body", "deleted-statement", "swapped-arguments", "swapped-variable", "injected-default",
@@ -77,24 +78,23 @@ def mutants_of(file: str, text: str, mask: list[bool], facts: reader.SwiftFile,
     compiled = set(facts.compiled)
     known = reader.Known.of([facts]) if known is None else known
     lines = text.split("\n")
-    codes, starts, offset = [], [], 0
+    starts, offset = [], 0
     for line in lines:
-        codes.append(code_only(line, mask[offset:offset + len(line)]))
         starts.append(offset)
         offset += len(line) + 1
-    found: list[Mutant] = []
-    found += _default_bodies(file, lines, facts, known.empty_inits)
+
     def is_code(number: int, column: int) -> bool:
         return mask[starts[number - 1] + column]
 
+    found: list[Mutant] = []
+    found += _default_bodies(file, lines, facts, known.empty_inits)
     found += _parameter_mutants(file, lines, facts, compiled, is_code)
     found += _swapped_arguments(file, lines, facts, compiled, is_code, known)
     found += _collection_selections(file, lines, facts, compiled, is_code, known)
-    for number, (line, code) in enumerate(zip(lines, codes), start=1):
-        if number not in compiled or not code.strip():
-            continue
-        found += _deleted_statements(file, number, line, facts)
-    found += _removed_entries(file, lines, codes, compiled)
+    for number in sorted(compiled):
+        if number <= len(lines):
+            found += _deleted_statements(file, number, lines[number - 1], facts)
+    found += _removed_entries(file, lines, facts, compiled)
     return sorted(found, key=lambda m: (m.line, OPERATORS.index(m.operator), m.column))
 
 
@@ -212,15 +212,6 @@ def _parameter_mutants(file: str, lines: list[str], facts: reader.SwiftFile, com
     return found
 
 
-def _block_end(code: str, brace: int) -> int:
-    depth = 0
-    for index in range(brace, len(code)):
-        depth += {"{": 1, "}": -1}.get(code[index], 0)
-        if depth == 0:
-            return index
-    return len(code)
-
-
 # MARK: collection-selection
 
 SWAPPED = {"first": "last", "last": "first", "min": "max", "max": "min"}
@@ -266,64 +257,29 @@ def _collection_selections(file: str, lines: list[str], facts: reader.SwiftFile,
 # MARK: removed-entry
 
 
-def _removed_entries(file: str, lines: list[str], codes: list[str], compiled: set[int]) -> list[Mutant]:
-    """Entries of array and dictionary literals: a line of its own inside a literal written over several lines,
-    or one of two or more entries of a literal on one line."""
+def _removed_entries(file: str, lines: list[str], facts: reader.SwiftFile, compiled: set[int]) -> list[Mutant]:
+    """Entries of array and dictionary literals (the reader's: in code, never a type's brackets, a subscript or a
+    parameter list): in a literal written over several lines, a line that holds whole entries and nothing else,
+    removed; in a literal on one line, each of two or more entries, with its comma."""
     found = []
-    stack: list[str] = []  # per open bracket: "literal", or "other"
-    for number, code in enumerate(codes, start=1):
-        line = lines[number - 1]
-        inside_literal = bool(stack) and stack[-1] == "literal"
-        stripped = code.strip()
-        if (inside_literal and number in compiled and stripped and stripped[0] not in "])}"
-                and _balanced(code) and (stripped.endswith(",") or _closes_next(codes, number))):
-            found.append(Mutant(file, number, "removed-entry", line, ""))
-        for index, c in enumerate(code):
-            if c == "[":
-                before = code[:index].rstrip()
-                literal = not before or before[-1] in "=(:,[" or before.endswith(("return", "in"))
-                stack.append("literal" if literal and not _is_type(code, index) else "other")
-            elif c in "({":
-                stack.append("other")
-            elif c in ")]}" and stack:
-                stack.pop()
-        if number in compiled and not inside_literal:
-            found += _one_line_entries(file, number, line, code)
-    return found
-
-
-def _balanced(code: str) -> bool:
-    return all(code.count(a) == code.count(b) for a, b in ("()", "[]", "{}"))
-
-
-def _closes_next(codes: list[str], number: int) -> bool:
-    following = next((c.strip() for c in codes[number:] if c.strip()), "")
-    return following.startswith("]")
-
-
-def _is_type(code: str, index: int) -> bool:
-    """Whether the `[` at `index` opens a type (`[String: Int]` after a colon of a declaration) rather than a
-    value."""
-    before = code[:index].rstrip()
-    return (before.endswith(":") and re.search(r"\b(let|var)\s+\w+\s*:$", before) is not None) or (
-        before.endswith("->"))
-
-
-def _one_line_entries(file: str, number: int, line: str, code: str) -> list[Mutant]:
-    found = []
-    for match in re.finditer(r"(?:[=(:,]|return|in)\s*\[", code):
-        opener = match.end() - 1
-        if _is_type(code, opener):
+    for first, last, elements in facts.entries:
+        if first != last:
+            by_line: dict[int, list[tuple[int, int, int, int, bool, bool]]] = {}
+            for element in elements:
+                by_line.setdefault(element[0], []).append(element)
+            for line, here in sorted(by_line.items()):
+                whole = all(element[2] == line for element in here) and here[0][4] and here[-1][5]
+                if whole and line in compiled:
+                    found.append(Mutant(file, line, "removed-entry", lines[line - 1], ""))
             continue
-        spans = bracket_spans(code, opener)  # a literal's entries split as a call's arguments are
-        if spans is None or len(spans) < 2 or not all(code[a:b].strip() for a, b in spans):
-            continue
-        for position, (start, stop) in enumerate(spans):
-            if position + 1 < len(spans):
-                cut_start, cut_stop = start + (len(code[start:stop]) - len(code[start:stop].lstrip())), stop + 1
-                cut_stop += len(code[cut_stop:]) - len(code[cut_stop:].lstrip())
+        for index, (line, column, _, end, _, _) in enumerate(elements):
+            if line not in compiled or len(elements) < 2:
+                continue
+            if index + 1 < len(elements):
+                cut_start, cut_stop = column, elements[index + 1][1]
             else:
-                cut_start, cut_stop = spans[position - 1][1], stop
-            found.append(Mutant(file, number, "removed-entry", line, line[:cut_start] + line[cut_stop:],
-                                cut_start, cut_stop - cut_start))
+                cut_start, cut_stop = elements[index - 1][3], end
+            text = lines[line - 1]
+            found.append(Mutant(file, line, "removed-entry", text, text[:cut_start] + text[cut_stop:], cut_start,
+                                cut_stop - cut_start))
     return found

@@ -208,6 +208,10 @@ class SwiftFile:
     literals: tuple[Literal, ...] = ()
     guards: tuple[Guard, ...] = ()
     members: tuple[Member, ...] = ()
+    # (first line, last line, elements) of each array and dictionary literal; an element: (line, column, last line,
+    # end column, starts, ends): its span without its comma, whether no code is before it on its first line, and
+    # none after it (and its comma) on its last
+    entries: tuple[tuple[int, int, tuple[tuple[int, int, int, int, bool, bool], ...]], ...] = ()
 
     def mask(self, length: int) -> list[bool]:
         """For each of the file's `length` characters, whether it is code (not in a comment or a literal)."""
@@ -322,4 +326,7 @@ def parse(raw: dict, text: str) -> SwiftFile:
         guards=tuple(Guard(line, column(line, start), last, column(last, end), tuple(conditions), binds, otherwise)
                      for line, start, last, end, conditions, binds, otherwise in raw["guards"]),
         members=tuple(Member(line, column(line, start), name, base, call, label, last, column(last, end))
-                      for line, start, name, base, call, label, last, end in raw["members"]))
+                      for line, start, name, base, call, label, last, end in raw["members"]),
+        entries=tuple((first, last, tuple((a, column(a, start), b, column(b, end), starts, ends)
+                                          for a, start, b, end, starts, ends in elements))
+                      for first, last, elements in raw["entries"]))

@@ -68,6 +68,9 @@
 //              (`items.first`, `list.filter { … }`): the column of its `.`, the base as written, how it is called
 //              ("" not called, `parens`, `trailing`, `both`), its first argument's label, and where the member, or
 //              the call of it, ends
+//   entries    [first line, last line, elements] of every array and dictionary literal outside attributes: each
+//              element as [line, column, last line, end column, starts, ends], its span without its comma, whether
+//              no code is before it on its first line, and none after it (and its comma) on its last
 //   guards     [line, column, last line, end column, conditions, binds, else line] of every `guard`: where its
 //              conditions start and end (UTF-8 columns, 0-based), each condition as written, whether one of them
 //              binds or matches (`let`, `var`, `case`, `#available`), and the line of its `else`
@@ -157,6 +160,7 @@ final class FileReader: SyntaxVisitor {
     var operators: [JSON] = []
     var guards: [JSON] = []
     var members: [JSON] = []
+    var entries: [JSON] = []
     var literals: [JSON] = []
 
     init(tree: SourceFileSyntax, path: String, configuration: Configuration) {
@@ -881,6 +885,35 @@ final class FileReader: SyntaxVisitor {
         return .visitChildren
     }
 
+    /// A literal's elements for `entries`: each from its first node to its last, and its comma.
+    func literal(_ node: some ExprSyntaxProtocol, elements: [(Syntax, Syntax, TokenSyntax?)]) {
+        guard !inAttribute(node) else { return }
+        let spans: [JSON] = elements.map { first, last, comma in
+            let (line, column) = place(first.firstToken(viewMode: .sourceAccurate) ?? .endOfFileToken())
+            let end = converter.location(for: last.endPositionBeforeTrailingTrivia)
+            let before = first.firstToken(viewMode: .sourceAccurate)?.previousToken(viewMode: .sourceAccurate)
+            let after = (comma ?? last.lastToken(viewMode: .sourceAccurate))?.nextToken(viewMode: .sourceAccurate)
+            let startsLine = (before.map { self.line($0.endPositionBeforeTrailingTrivia) } ?? 0) < line
+            let endsLine = (after.map { firstLine($0) } ?? Int.max) > end.line
+            return .array([
+                .int(line), .int(column), .int(end.line), .int(end.column - 1), .bool(startsLine), .bool(endsLine),
+            ])
+        }
+        entries.append(.array([.int(firstLine(node)), .int(lastLine(node)), .array(spans)]))
+    }
+
+    override func visit(_ node: ArrayExprSyntax) -> SyntaxVisitorContinueKind {
+        literal(node, elements: node.elements.map { (Syntax($0.expression), Syntax($0.expression), $0.trailingComma) })
+        return .visitChildren
+    }
+
+    override func visit(_ node: DictionaryExprSyntax) -> SyntaxVisitorContinueKind {
+        if case .elements(let list) = node.content {
+            literal(node, elements: list.map { (Syntax($0.key), Syntax($0.value), $0.trailingComma) })
+        }
+        return .visitChildren
+    }
+
     override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
         references.insert(node.baseName.text)
         return .visitChildren
@@ -1228,7 +1261,7 @@ func facts(of path: String, configuration: Configuration) -> JSON {
         ("declarations", .array(reader.declarations)),
         ("references", .array(reader.references.sorted().map(JSON.string))),
         ("operators", .array(reader.operators)), ("literals", .array(reader.literals)),
-        ("guards", .array(reader.guards)), ("members", .array(reader.members)),
+        ("guards", .array(reader.guards)), ("members", .array(reader.members)), ("entries", .array(reader.entries)),
     ])
 }
 

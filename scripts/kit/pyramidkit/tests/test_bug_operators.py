@@ -163,14 +163,23 @@ class CollectionSelectionTests(unittest.TestCase):
 
 class RemovedEntryTests(unittest.TestCase):
     def test_an_entry_of_a_literal_over_several_lines(self):
-        source = "let table = [\n  200: \"OK\",\n  404: \"Not Found\",\n]"
+        source = ("let table = [\n  200: \"OK\",\n  404: \"Not Found\",\n  500: [\n    1,\n  ].count, 501: \"a\",\n"
+                  "]")
         found = [m for m in operators.mutants_of("Sources/X/X.swift", source) if m.operator == "removed-entry"]
-        self.assertEqual([(m.line, m.mutated) for m in found], [(2, ""), (3, "")])
+        self.assertEqual([(m.line, m.mutated) for m in found], [(2, ""), (3, ""), (5, "")])
 
     def test_each_entry_of_a_literal_on_one_line(self):
-        self.assertEqual(mutations("options: [a, b, c],", "removed-entry"),
-                         ["options: [b, c],", "options: [a, c],", "options: [a, b],"])
+        self.assertEqual(mutations("f(options: [a, b, c], x: 1)", "removed-entry"),
+                         ["f(options: [b, c], x: 1)", "f(options: [a, c], x: 1)", "f(options: [a, b], x: 1)"])
+        self.assertEqual(mutations('let h = ["a": 1, "b": f(x, y)]', "removed-entry"),
+                         ['let h = ["b": f(x, y)]', 'let h = ["a": 1]'])
         self.assertEqual(mutations("let x = [only]", "removed-entry"), [])
+
+    def test_a_line_that_goes_on_with_an_entry_is_not_an_entry_of_its_own(self):
+        source = 'let help = [\n    lines\n        .joined(separator: "\\n"),\n    "a"\n        + "b",\n    c, d,\n]'
+        found = [(m.line, m.mutated) for m in operators.mutants_of("Sources/X/X.swift", source)
+                 if m.operator == "removed-entry"]
+        self.assertEqual(found, [(6, "")])
 
     def test_types_subscripts_and_parameters_are_not_literals(self):
         for source in ["let t: [String: Int] = f()", "let v = table[key]", "func f(\n  a: Int,\n  b: Int\n) {}"]:
