@@ -24,6 +24,14 @@ struct GPSDLocationFetcherTests {
     static let emptyPoll = #"{"class":"POLL","time":"2026-11-21T11:30:35.612Z","active":0,"tpv":[],"gst":[],"sky":[]}"#
     static let polledFix = #"{"class":"POLL","active":1,"tpv":[\#(fix)],"gst":[],"sky":[]}"#
 
+    @Test("A fetcher keeps the gpsd address it is given; the default is the local gpsd's")
+    func address() {
+        let given = GPSDLocationFetcher(host: "gps.example", port: 2_948)
+        #expect((given.host, given.port) == ("gps.example", 2_948))
+        let local = GPSDLocationFetcher()
+        #expect((local.host, local.port) == ("127.0.0.1", GPSDLocationFetcher.defaultPort))
+    }
+
     /// A delegate that hands the fetcher's one answer to an async caller.
     final class Answer: LocationFetcherDelegate {
         let continuation: CheckedContinuation<Result<[Coordinate], any Error>, Never>

@@ -20,6 +20,15 @@ struct CommandDescriptionTests {
         exitCodes: [.success, .usage, .timeout]
     )
 
+    @Test("The usage line names the command, its options, and its arguments last when it takes any")
+    func usageLine() {
+        let copier = CommandDescription(
+            name: "copy", helpCommand: "copy --help", abstract: "copies.", options: [Self.json],
+            arguments: "SOURCE DESTINATION")
+        #expect(copier.usage == "copy [--json] SOURCE DESTINATION")
+        #expect(copier.arguments == "SOURCE DESTINATION")
+    }
+
     @Test(
         "--help and -h ask for the help where an option stands, not as an option's value and not after --",
         arguments: [

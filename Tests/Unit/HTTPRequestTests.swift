@@ -12,6 +12,12 @@ struct HTTPRequestTests {
         HTTPRequest.parse(Array(text.utf8))
     }
 
+    @Test("A head made in code keeps the version it is given, and says 1.1 when given none")
+    func madeInCode() {
+        #expect(HTTPRequest(method: "GET", path: "/", version: "1.0").version == "1.0")
+        #expect(HTTPRequest(method: "GET", path: "/").version == "1.1")
+    }
+
     @Test("A whole GET head gives the method, the decoded path and query, and lower-cased headers")
     func complete() {
         let result = Self.parse(

@@ -12,7 +12,7 @@ struct HTTPStatusTests {
             (431, "Request Header Fields Too Large"), (502, "Bad Gateway"), (503, "Service Unavailable"),
             (504, "Gateway Timeout"), (199, "Informational"), (302, "Redirection"), (299, "Success"),
             (418, "Client Error"), (599, "Server Error"), (600, "Unknown Status"),
-            (99, "Unknown Status"),
+            (99, "Unknown Status"), (100, "Informational"), (300, "Redirection"), (399, "Redirection"),
         ]
     )
     func reasonPhrase(code: Int, phrase: String) {
