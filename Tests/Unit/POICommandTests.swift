@@ -19,6 +19,14 @@ struct POICommandTests {
     /// the same test bodies).
     static let poi = ProgramUnderTest.poi(.inProcess)
 
+    @Test("poi's help lists every command, help and --version among them")
+    func commandsListed() throws {
+        let lines = try #require(POICommand.help(nil)).split(separator: "\n").map(String.init)
+        #expect(lines.contains("  poi help [COMMAND]    (also: poi --help [COMMAND])"))
+        #expect(lines.contains("  poi --version"))
+        #expect(lines.contains { $0.hasPrefix("  poi nearby") } && lines.contains { $0.hasPrefix("  poi featured") })
+    }
+
     /// What a run that wrote `standardOutput` and nothing on standard error, with status 0, gives.
     static func succeeded(printing standardOutput: String) -> BuiltProduct.Result {
         BuiltProduct.Result(status: ExitCode.success.rawValue, standardOutput: standardOutput, standardError: "")

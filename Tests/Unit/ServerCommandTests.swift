@@ -66,6 +66,13 @@ struct ServerCommandTests {
                 "Endpoints: GET /locations?lat=..&long=..[&radius=METRES][&limit=N][&fault=NAME], GET /health"))
     }
 
+    @Test("The help shows both examples, each on a line of its own")
+    func helpExamples() {
+        let lines = ServerCommand.help.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(lines.contains("poi-server --port 8080"))
+        #expect(lines.contains("poi-server --fault slow --slow-ms 500"))
+    }
+
     @Test("poi-server's help promises the exit statuses it can end with, no fewer")
     func promisedExitStatuses() {
         let listed = ServerCommand.help.split(separator: "Exit status:\n").last?.split(separator: "\n").compactMap {
