@@ -21,7 +21,6 @@ Python's standard library and the kit's reader; tested by scripts/kit/pyramidkit
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from pyramidkit.mutation.swift_source import Mutant
@@ -36,39 +35,26 @@ EMPTY_VALUES = {
     "Int64": "0", "UInt": "0", "UInt8": "0", "UInt16": "0", "UInt32": "0", "UInt64": "0", "Double": "0",
     "Float": "0", "TimeInterval": "0", "Duration": ".zero", "Data": "Data()",
 }
+# The empty value of a shape of type the reader tells apart; "none": no value one writes simply (a tuple, a function,
+# an opaque or existential type).
+SHAPES = {"optional": "nil", "array": "[]", "dictionary": "[:]", "none": None}
 KEYWORDS = {"self", "Self", "super", "true", "false", "nil", "try", "await", "return", "let", "var", "in", "is", "as",
             "if", "else", "guard", "case", "switch", "for", "while", "func", "init", "throw", "throws", "some", "any"}
 
 
-def empty_value(return_type: str, empty_inits: frozenset[str] = frozenset()) -> str | None:
-    """What `return` gives for a body replaced by a default, or None where no such value is written simply: `.init()`
-    only for a type the package declares with an `init()` (`empty_inits`, the reader's), which it then has."""
-    spelled = return_type.strip()
-    if spelled.endswith("?"):
-        return "nil"
-    if spelled in EMPTY_VALUES:
-        return EMPTY_VALUES[spelled]
-    if spelled.startswith("[") and spelled.endswith("]"):
-        return "[:]" if _top_level(spelled[1:-1], ":") else "[]"
-    if re.fullmatch(r"(Array|Set|ArraySlice)<.+>", spelled):
-        return "[]"
-    if re.fullmatch(r"Dictionary<.+>", spelled):
-        return "[:]"
-    if spelled in ("Never", "Self") or spelled.startswith(("some ", "any ", "(")) or "->" in spelled:
+def empty_value(shape: str, empty_inits: frozenset[str] = frozenset()) -> str | None:
+    """What `return` gives for a body replaced by a default, from its return type's shape as the reader read it
+    (optional, array, dictionary, none, or the type as written), or None where no such value is written simply:
+    `.init()` only for a type the package declares with an `init()` (`empty_inits`, the reader's), which it then has."""
+    if shape in SHAPES:
+        return SHAPES[shape]
+    if shape in EMPTY_VALUES:
+        return EMPTY_VALUES[shape]
+    if shape in ("Never", "Self"):
         return None
-    if spelled.split(".")[-1] in empty_inits:
+    if shape.split(".")[-1] in empty_inits:
         return ".init()"
     return None
-
-
-def _top_level(text: str, character: str) -> bool:
-    """Whether `character` occurs in `text` outside every bracket, parenthesis and angle bracket."""
-    depth = 0
-    for c in text:
-        depth += {"[": 1, "(": 1, "<": 1, "]": -1, ")": -1, ">": -1}.get(c, 0)
-        if c == character and depth == 0:
-            return True
-    return False
 
 
 def mutants_of(file: str, text: str, mask: list[bool], facts: reader.SwiftFile,
@@ -117,7 +103,8 @@ def _default_bodies(file: str, lines: list[str], facts: reader.SwiftFile, empty_
                 continue  # empty already
             inserted = " return;"  # the body emptied: what follows is never run
         else:
-            value = None if body.returns.rstrip("?!") in body.generics else empty_value(body.returns, empty_inits)
+            generic = body.returns.rstrip("?!") in body.generics or body.shape is None
+            value = None if generic else empty_value(body.shape or "", empty_inits)
             if value is None or statements in (value, f"return {value}"):
                 continue
             inserted = f" return {value};"

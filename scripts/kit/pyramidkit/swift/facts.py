@@ -61,6 +61,7 @@ class Body:
     first: int = 0
     opaque: bool = False
     reads: tuple[tuple[str, str, str, int, int], ...] = ()  # (parameter, type, default, line, column) first read
+    shape: str | None = None  # the return type for an empty value: optional, array, dictionary, none, or as written
 
 
 @dataclasses.dataclass(frozen=True)
@@ -303,8 +304,8 @@ def parse(raw: dict, text: str) -> SwiftFile:
         bodies=tuple(Body(line, column(line, utf8), kind, returns, tuple(generics), body, last,
                           tuple((parameter, declared) for parameter, declared in parameters), name, first, opaque,
                           tuple((parameter, declared, default, at, column(at, utf8_at))
-                                for parameter, declared, default, at, utf8_at in reads))
-                     for line, utf8, kind, returns, generics, body, last, parameters, name, reads, first, opaque
+                                for parameter, declared, default, at, utf8_at in reads), shape)
+                     for line, utf8, kind, returns, generics, body, last, parameters, name, reads, first, opaque, shape
                      in raw["bodies"]),
         calls=tuple(Call(line, callee, count, awaited, tuple(around), tuple(labels),
                          tuple(Value(a, column(a, start), b, column(b, end), kind, said)

@@ -38,8 +38,10 @@
 //              line of its `}`, its parameters as [name inside the body, declared type], its name (`init` for an
 //              initializer), the line its declaration starts on (attributes included), and whether its signature
 //              holds `some` (an opaque type: the body decides it), and [name, type, default as written or "", line,
-//              column] of the first read of each parameter in the body (none where it is shadowed or set first). Also, with kind `deinit`, `subscript` and
-//              `accessors` (a typed property's `get`/`set` block), the bodies of those declarations
+//              column] of the first read of each parameter in the body (none where it is shadowed or set first), and
+//              what its return type is for an empty value (`shape`: optional, array, dictionary, none, or the type
+//              as written; null: none). Also, with kind `deinit`, `subscript` and `accessors` (a typed property's
+//              `get`/`set` block), the bodies of those declarations
 //   calls      [line, callee, arguments, awaited, around, labels] of every call and macro expansion (`#expect`): the
 //              name it is made by as written, without generic arguments or spaces (`Task`,
 //              `stream.makeAsyncIterator`), on the line of its last part; how many arguments it is given (trailing
@@ -650,6 +652,31 @@ final class FileReader: SyntaxVisitor {
         return text == "Void" || text == "()" || text == "Swift.Void"
     }
 
+    /// What a declared return type is, for a body's empty value: "optional", "array" (also a set, an array slice),
+    /// "dictionary", "none" where no empty value is written simply (a tuple, a function, `some` or `any`, a metatype,
+    /// a pack), or else the type as written (`String`, `Logger.Level`, `Box<Int>`).
+    func shape(of type: TypeSyntax) -> String {
+        if type.is(OptionalTypeSyntax.self) || type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+            return "optional"
+        }
+        if type.is(ArrayTypeSyntax.self) { return "array" }
+        if type.is(DictionaryTypeSyntax.self) { return "dictionary" }
+        if let attributed = type.as(AttributedTypeSyntax.self) { return shape(of: attributed.baseType) }
+        if let named = type.as(IdentifierTypeSyntax.self) {
+            if named.genericArgumentClause != nil {
+                switch named.name.text {
+                case "Optional": return "optional"
+                case "Array", "Set", "ArraySlice", "ContiguousArray": return "array"
+                case "Dictionary": return "dictionary"
+                default: break
+                }
+            }
+            return named.trimmedDescription
+        }
+        if type.is(MemberTypeSyntax.self) { return type.trimmedDescription }
+        return "none"
+    }
+
     /// Where the parameter `name` is first read in `body`: a reference to it (not a member's name, not a label),
     /// unless a declaration or a closure's parameter shadows it, or it is set, first (then none).
     func firstRead(of name: String, in body: some SyntaxProtocol) -> TokenSyntax? {
@@ -700,6 +727,7 @@ final class FileReader: SyntaxVisitor {
         let location = converter.location(for: brace)
         let names = generics?.parameters.map { JSON.string($0.name.text) } ?? []
         let returned: JSON = returns.map { isVoid($0) ? .null : .string($0.trimmedDescription) } ?? .null
+        let shaped: JSON = returns.map { isVoid($0) ? .null : .string(shape(of: $0)) } ?? .null
         let typed: [JSON] =
             parameters?.map { parameter in
                 let name = (parameter.secondName ?? parameter.firstName).text
@@ -720,7 +748,7 @@ final class FileReader: SyntaxVisitor {
                 .int(location.line), .int(location.column - 1), .string(kind), returned,
                 .array(names), .string(statements), .int(lastLine(block)), .array(typed), .string(name),
                 .array(reads),
-                .int(firstLine(declaration)), .bool(opaque),
+                .int(firstLine(declaration)), .bool(opaque), shaped,
             ]))
     }
 
@@ -1071,6 +1099,7 @@ final class FileReader: SyntaxVisitor {
                     .string(type.trimmedDescription), .array([]), .string(statements.trimmedDescription),
                     .int(lastLine(block)), .array([]), .string(node.pattern.trimmedDescription), .array([]),
                     .int(firstLine(node.parent?.parent ?? Syntax(node))), .bool(type.is(SomeOrAnyTypeSyntax.self)),
+                    .string(shape(of: type)),
                 ]))
         } else if case .accessors? = node.accessorBlock?.accessors, let type = node.typeAnnotation?.type {
             body(

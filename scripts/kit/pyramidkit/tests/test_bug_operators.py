@@ -21,6 +21,12 @@ class DefaultBodyTests(unittest.TestCase):
             "func rows() -> [Row] {\n  a\n}": "func rows() -> [Row] { return [];",
             "func table() -> [String: Int] {\n  a\n}": "func table() -> [String: Int] { return [:];",
             "func find() -> Place? {\n  a\n}": "func find() -> Place? { return nil;",
+            "func find() -> Optional<Place> {\n  a\n}": "func find() -> Optional<Place> { return nil;",
+            "func ids() -> Set<Int> {\n  a\n}": "func ids() -> Set<Int> { return [];",
+            "func byName() -> Dictionary<String, [Int]> {\n  a\n}":
+                "func byName() -> Dictionary<String, [Int]> { return [:];",
+            "func nested() -> [String: [Int: Int]] {\n  a\n}": "func nested() -> [String: [Int: Int]] { return [:];",
+            "func grid() -> [[Int]] {\n  a\n}": "func grid() -> [[Int]] { return [];",
             "struct Report {}\nfunc make() -> Report {\n  a\n}": "func make() -> Report { return .init();",
             "struct Report { init() {} }\nfunc make() -> Report {\n  a\n}": "func make() -> Report { return .init();",
         }
@@ -63,6 +69,9 @@ class DefaultBodyTests(unittest.TestCase):
         self.assertEqual(mutations("protocol P {\n  func f() -> Int\n  var g: Int { get }\n}", "default-body"), [])
         self.assertEqual(mutations("func fail() -> Never {\n  fatalError()\n}", "default-body"), [])
         self.assertEqual(mutations("func view() -> some View {\n  a\n}", "default-body"), [])
+        for returned in ("any Error", "(Int, Int)", "() -> Void", "@Sendable () -> Void", "Int.Type"):
+            with self.subTest(returned=returned):
+                self.assertEqual(mutations(f"func f() -> {returned} {{\n  a\n}}", "default-body"), [])
 
 
 class DeletedStatementTests(unittest.TestCase):

@@ -148,6 +148,15 @@ class DeclarationTests(unittest.TestCase):
         self.assertEqual([what for _, what in facts.tests], ["XCTestCase", "func test"])
         self.assertEqual(empty.kind, "func")
 
+    def test_a_return_type_s_shape_for_its_empty_value(self):
+        shapes = {"Int?": "optional", "Optional<Int>": "optional", "[Int]": "array", "Set<Int>": "array",
+                  "[String: Int]": "dictionary", "Dictionary<String, [Int]>": "dictionary", "Logger.Level": "Logger.Level",
+                  "Box<Int>": "Box<Int>", "some P": "none", "any Error": "none", "(Int, Int)": "none",
+                  "() -> Void": "none", "Int.Type": "none"}
+        text = "".join(f"func f{index}() -> {spelled} {{ a }}\n" for index, spelled in enumerate(shapes))
+        facts = reader.read_text(text + "var v: [Int] { [] }\nfunc g() {}\n", LINUX)
+        self.assertEqual([body.shape for body in facts.bodies], [*shapes.values(), "array", None])
+
     def test_calls_awaits_bindings_and_comments(self):
         text = ("let load = Task<Void, Never> { try await loader.load() }\n"
                 "let (events, _, record) = AsyncStream<Int>.makeStream(of: Int.self)\n"
