@@ -109,8 +109,8 @@ def _default_bodies(file: str, lines: list[str], facts: reader.SwiftFile, empty_
                 continue
             inserted = f" return {value};"
         line = lines[body.line - 1]
-        found.append(Mutant(file, body.line, "default-body", line,
-                            line[:body.column] + inserted + line[body.column:], body.column, 0))
+        found.append(Mutant(file, body.line, "default-body", line, line[:body.column] + inserted + line[body.column:],
+                            body.column, 0, body.implicit if body.returns is not None else None))
     return found
 
 

@@ -1,6 +1,6 @@
 """Where a mutant schema can hold a mutant, read from the Swift source: the mutants it cannot hold (unholdable),
-where a removed literal entry is held (entry_site), where a one-expression body's value starts (expression_start),
-and each mutant alone in its source, as the rebuild engine builds it (standalone).
+where a removed literal entry is held (entry_site), and each mutant alone in its source, as the rebuild engine
+builds it (standalone).
 
 Python's standard library only; tested by pyramidkit/tests/test_schemata.py.
 """
@@ -17,20 +17,14 @@ from pyramidkit.run.mistake import Changes, MistakeError, Reader
 
 def unholdable(mutants: list[generation.Mutant], sources: dict[str, str]) -> set[generation.Mutant]:
     """The mutants a schema does not hold: a mutant that changes a method (min, max, first(where:), a dropped
-    filter), a default body of a function whose body is one expression that cannot be given a `return` (none is
-    found, or a whole-line mutant rewrites its line), a statement removed that holds the only `try` of its `do`
-    block (alone, the `catch` has nothing left to catch, and a typed one no error to read), and a span that overlaps
-    another mutant's span on the same line (the later one is rebuilt instead, a swap of arguments after the rest)."""
+    filter), a default body whose one expression, which it must give a `return`, a whole-line mutant rewrites, and a
+    span that overlaps another mutant's span on the same line (the later one is rebuilt instead, a swap of arguments
+    after the rest)."""
     unheld: set[generation.Mutant] = set()
     whole_lines = {(m.file, m.line) for m in mutants if m.column < 0}
     for mutant in mutants:
-        if mutant.operator in ("deleted-statement", "removed-call") and \
-                only_try_of_a_do(sources.get(mutant.file, ""), mutant.line):
-            unheld.add(mutant)  # the schema keeps the `try` it removes: its `catch` would still have an error to catch
-        if mutant.operator == "default-body" and implicit_return(sources.get(mutant.file, ""), mutant):
-            expression = expression_start(sources.get(mutant.file, ""), mutant)
-            if expression is None or (mutant.file, expression[0]) in whole_lines:
-                unheld.add(mutant)  # no expression, or one a whole-line mutant rewrites: rebuilt
+        if mutant.returns_at is not None and (mutant.file, mutant.returns_at[0]) in whole_lines:
+            unheld.add(mutant)  # a default before an expression a whole-line mutant rewrites: rebuilt
     spans: dict[tuple[str, int], list[tuple[int, int, bool]]] = defaultdict(list)
     # A swap of two arguments claims its span last: a variable read in one of them is held, and the swap, which
     # would move that choice inside its own, is rebuilt (a choice inside a choice may turn a String into a C pointer
@@ -141,21 +135,6 @@ def entry_site(mutant: generation.Mutant, source: str) -> tuple[int, int, str] |
     return None
 
 
-def implicit_return(source: str, mutant: generation.Mutant) -> bool:
-    """Whether the body that opens at the mutant's column returns a value without a `return` statement."""
-    if "return;" in mutant.mutated[mutant.column:mutant.column + 9]:
-        return False  # a body that returns nothing has no return to lose
-    lines = source.split("\n")
-    body, depth = [], 0
-    for text in [lines[mutant.line - 1][mutant.column - 1:], *lines[mutant.line:]]:
-        code = generation.code_only(text)
-        body.append(code)
-        depth += code.count("{") - code.count("}")
-        if depth <= 0:
-            break
-    return re.search(r"\breturn\b", "\n".join(body)) is None
-
-
 def standalone(mutant: generation.Mutant, source: str) -> str:
     """The source with the mutant alone in it, as the rebuild engine builds it. The default of a body of one
     expression also gets the `return` the schema gives it (`{ return 0; return a + 1 }`): without it, the value that
@@ -170,64 +149,13 @@ def standalone(mutant: generation.Mutant, source: str) -> str:
         # schema wrote before it, or it would follow that default's early return as a statement
         indent = len(mutant.mutated) - len(mutant.mutated.lstrip())
         lines[mutant.line - 1] = mutant.mutated[:indent] + "return " + mutant.mutated[indent:]
-    if mutant.operator == "default-body" and implicit_return(source, mutant):
-        start = expression_start(source, mutant)
-        if start is not None:
-            number, column = start
-            if number == mutant.line:
-                column += len(mutant.mutated) - len(mutant.original)
-            text = lines[number - 1]
-            lines[number - 1] = text[:column] + "return " + text[column:]
-    return "\n".join(lines)
-
-
-def only_try_of_a_do(source: str, number: int) -> bool:
-    """Whether line `number` holds a `try` and is directly inside a `do {` block that has no other `try` before its
-    `} catch`."""
-    lines = source.split("\n")
-    if not 0 < number <= len(lines):
-        return False
-
-    code = generation.code_only
-
-    if not re.search(r"\btry\b", code(lines[number - 1])):
-        return False
-    indent = len(lines[number - 1]) - len(lines[number - 1].lstrip())
-    opening = None
-    for index in range(number - 2, -1, -1):
-        text = lines[index]
-        if text.strip() and len(text) - len(text.lstrip()) < indent:
-            opening = index if re.match(r"\s*do\s*\{\s*$", code(text)) else None
-            break
-    if opening is None:
-        return False
-    for index in range(opening + 1, len(lines)):
-        text = code(lines[index])
-        if re.match(r"\s*\}\s*catch\b", text):
-            return True
-        if index != number - 1 and re.search(r"\btry\b", text):
-            return False
-    return False
-
-
-def expression_start(source: str, mutant: generation.Mutant) -> tuple[int, int] | None:
-    """Where the one expression of the body that opens at the mutant's column starts: its line (1-based) and
-    column, the first character of code after the `{`. A schema holds such a body's default by writing `return `
-    there, after its own early return (a statement before the expression would end its implicit return)."""
-    lines = source.split("\n")
-    for number in range(mutant.line, len(lines) + 1):
+    if mutant.returns_at is not None:
+        number, column = mutant.returns_at
+        if number == mutant.line:
+            column += len(mutant.mutated) - len(mutant.original)
         text = lines[number - 1]
-        offset = mutant.column if number == mutant.line else 0
-        mask = generation.code_mask(text)
-        for column in range(offset, len(text)):
-            if text[column].isspace():
-                continue
-            if text.startswith("//", column) or not (mask[column] or text[column] == '"'):
-                break  # a comment: the next line (a string literal starts an expression, as code does)
-            if text[column] == "}" or re.match(r"(get|set|willSet|didSet)\b", text[column:]):
-                return None
-            return number, column
-    return None
+        lines[number - 1] = text[:column] + "return " + text[column:]
+    return "\n".join(lines)
 
 
 def _overlap(start: int, stop: int, a: int, b: int, wraps: bool, other_wraps: bool) -> bool:

@@ -29,8 +29,6 @@ from collections import defaultdict
 from pyramidkit.mutation import swift_source as generation
 from pyramidkit.mutation.schema_sites import (
     entry_site,
-    expression_start,
-    implicit_return,
     module_folder,
     selection_form,
     unholdable,
@@ -65,9 +63,8 @@ class Schema:
         # A held default of a one-expression body: where `return ` goes before its expression (line, column).
         self.returns: dict[generation.Mutant, tuple[int, int]] = {}
         for mutant in mutants:
-            if mutant.operator == "default-body" and mutant not in self.unheld and \
-                    implicit_return(sources.get(mutant.file, ""), mutant):
-                self.returns[mutant] = expression_start(sources[mutant.file], mutant) or (0, 0)
+            if mutant.returns_at is not None and mutant not in self.unheld:
+                self.returns[mutant] = mutant.returns_at
         # Mutants whose two values the compiler found of different types in the schema: they cannot compile alone.
         self.mismatched: set[generation.Mutant] = set()
         self.written: dict[str, str] = {}

@@ -130,6 +130,9 @@ class Mutant:
     # for a mistake that rewrites the line). scripts/kit/pyramidkit/mutation/schemata.py needs it; the key and the reports do not.
     column: int = dataclasses.field(default=-1, compare=False)
     length: int = dataclasses.field(default=0, compare=False)
+    # A default body of one expression that returns its value without `return`: where that expression starts (line,
+    # column), the reader's; the schema writes `return ` there (mutation/schemata.py). None for every other mutant.
+    returns_at: tuple[int, int] | None = dataclasses.field(default=None, compare=False)
 
     @property
     def replacement(self) -> str:

@@ -62,6 +62,7 @@ class Body:
     opaque: bool = False
     reads: tuple[tuple[str, str, str, int, int], ...] = ()  # (parameter, type, default, line, column) first read
     shape: str | None = None  # the return type for an empty value: optional, array, dictionary, none, or as written
+    implicit: tuple[int, int] | None = None  # where its one expression starts when it returns it without `return`
 
 
 @dataclasses.dataclass(frozen=True)
@@ -304,9 +305,10 @@ def parse(raw: dict, text: str) -> SwiftFile:
         bodies=tuple(Body(line, column(line, utf8), kind, returns, tuple(generics), body, last,
                           tuple((parameter, declared) for parameter, declared in parameters), name, first, opaque,
                           tuple((parameter, declared, default, at, column(at, utf8_at))
-                                for parameter, declared, default, at, utf8_at in reads), shape)
-                     for line, utf8, kind, returns, generics, body, last, parameters, name, reads, first, opaque, shape
-                     in raw["bodies"]),
+                                for parameter, declared, default, at, utf8_at in reads), shape,
+                          (implicit[0], column(*implicit)) if implicit else None)
+                     for line, utf8, kind, returns, generics, body, last, parameters, name, reads, first, opaque, shape,
+                     implicit in raw["bodies"]),
         calls=tuple(Call(line, callee, count, awaited, tuple(around), tuple(labels),
                          tuple(Value(a, column(a, start), b, column(b, end), kind, said)
                                for a, start, b, end, kind, said in values), column(line, at))

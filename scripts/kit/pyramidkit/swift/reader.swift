@@ -40,7 +40,8 @@
 //              holds `some` (an opaque type: the body decides it), and [name, type, default as written or "", line,
 //              column] of the first read of each parameter in the body (none where it is shadowed or set first), and
 //              what its return type is for an empty value (`shape`: optional, array, dictionary, none, or the type
-//              as written; null: none). Also, with kind `deinit`, `subscript` and `accessors` (a typed property's
+//              as written; null: none), and where its one expression starts, [line, column], when it returns
+//              that value without `return` (null otherwise). Also, with kind `deinit`, `subscript` and `accessors` (a typed property's
 //              `get`/`set` block), the bodies of those declarations
 //   calls      [line, callee, arguments, awaited, around, labels] of every call and macro expansion (`#expect`): the
 //              name it is made by as written, without generic arguments or spaces (`Task`,
@@ -652,6 +653,19 @@ final class FileReader: SyntaxVisitor {
         return text == "Void" || text == "()" || text == "Swift.Void"
     }
 
+    /// Where the one expression of `statements` starts ([line, UTF-8 column]), or null.
+    ///
+    /// Only when the expression is all the body holds and the body returns its value without `return` (an
+    /// implicit return): a schema holds such a body's default by writing `return ` there, after its own.
+    func implicitReturn(_ statements: CodeBlockItemListSyntax?) -> JSON {
+        guard let statements, statements.count == 1, let only = statements.first,
+            only.item.is(ExprSyntax.self) || only.item.as(StmtSyntax.self)?.is(ExpressionStmtSyntax.self) == true,
+            let token = only.item.firstToken(viewMode: .sourceAccurate)
+        else { return .null }
+        let (line, column) = place(token)
+        return .array([.int(line), .int(column)])
+    }
+
     /// What a declared return type is, for a body's empty value: "optional", "array" (also a set, an array slice),
     /// "dictionary", "none" where no empty value is written simply (a tuple, a function, `some` or `any`, a metatype,
     /// a pack), or else the type as written (`String`, `Logger.Level`, `Box<Int>`).
@@ -728,6 +742,10 @@ final class FileReader: SyntaxVisitor {
         let names = generics?.parameters.map { JSON.string($0.name.text) } ?? []
         let returned: JSON = returns.map { isVoid($0) ? .null : .string($0.trimmedDescription) } ?? .null
         let shaped: JSON = returns.map { isVoid($0) ? .null : .string(shape(of: $0)) } ?? .null
+        let getter: CodeBlockItemListSyntax? =
+            if case .getter(let list)? = block.as(AccessorBlockSyntax.self)?.accessors { list } else { nil }
+        let statementsOnly = block.as(CodeBlockSyntax.self)?.statements ?? getter
+        let implicit = returns.map(isVoid) ?? true ? .null : implicitReturn(statementsOnly)
         let typed: [JSON] =
             parameters?.map { parameter in
                 let name = (parameter.secondName ?? parameter.firstName).text
@@ -748,7 +766,7 @@ final class FileReader: SyntaxVisitor {
                 .int(location.line), .int(location.column - 1), .string(kind), returned,
                 .array(names), .string(statements), .int(lastLine(block)), .array(typed), .string(name),
                 .array(reads),
-                .int(firstLine(declaration)), .bool(opaque), shaped,
+                .int(firstLine(declaration)), .bool(opaque), shaped, implicit,
             ]))
     }
 
@@ -1099,7 +1117,7 @@ final class FileReader: SyntaxVisitor {
                     .string(type.trimmedDescription), .array([]), .string(statements.trimmedDescription),
                     .int(lastLine(block)), .array([]), .string(node.pattern.trimmedDescription), .array([]),
                     .int(firstLine(node.parent?.parent ?? Syntax(node))), .bool(type.is(SomeOrAnyTypeSyntax.self)),
-                    .string(shape(of: type)),
+                    .string(shape(of: type)), implicitReturn(statements),
                 ]))
         } else if case .accessors? = node.accessorBlock?.accessors, let type = node.typeAnnotation?.type {
             body(

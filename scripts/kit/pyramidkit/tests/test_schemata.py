@@ -12,6 +12,7 @@ from pyramidkit.mutation import (
     schema_sites,
     schemata,
 )
+from pyramidkit.mutation.swift_source import Mutant
 from pyramidkit.run.mistake import MistakeError
 
 FILE = "Sources/X/X.swift"
@@ -289,7 +290,6 @@ class NewOperatorRewriteTests(unittest.TestCase):
         schema, _ = schema_of(two, "deleted-statement")
         self.assertEqual(len(schema.ids), 2)
         self.assertEqual(schema.unheld, set())  # another try is left in the block: held
-        self.assertFalse(schema_sites.only_try_of_a_do("func f() {\n    try g() // do {\n}", 2))
 
     def test_the_one_expression_of_a_body_that_returns_a_value_is_never_removed_and_its_default_is_held(self):
         schema, files = schema_of("func f() -> Int {\n  g(a)\n}")
@@ -299,13 +299,22 @@ class NewOperatorRewriteTests(unittest.TestCase):
         self.assertTrue(schema.included(body))
         self.assertTrue(files[FILE].split("\n")[1].lstrip().startswith("return "))
 
-    def test_a_body_whose_first_line_a_whole_line_mutant_rewrites_is_rebuilt(self):
-        # Two statements (the last never returns): the call may go, and the body's default is rebuilt instead.
+    def test_a_body_of_two_statements_returns_nothing_implicitly_and_both_are_held(self):
+        # The last statement never returns: no `return` goes before the first, the call may go, and both are held.
         schema, files = schema_of("func f() -> Int {\n  g(a)\n  fatalError()\n}")
         body = [m for m in schema.ids if m.operator == "default-body"]
+        self.assertEqual([m.returns_at for m in body], [None])
         self.assertTrue(any(m.line == 2 and m.column < 0 for m in schema.ids))  # removed-call on g(a)
-        self.assertEqual(set(body), schema.unheld & set(body))
+        self.assertEqual(schema.unheld, set())
         self.assertNotIn("return g", files[FILE])
+
+    def test_a_body_whose_expression_a_whole_line_mutant_rewrites_is_rebuilt(self):
+        schema, _ = schema_of("func f() -> Int {\n  a ? g(b) : 1\n}")
+        (body,) = [m for m in schema.ids if m.operator == "default-body"]
+        self.assertEqual(body.returns_at, (2, 2))
+        self.assertEqual(schema.unheld, set())
+        rewritten = Mutant(FILE, 2, "removed-call", "  a ? g(b) : 1", "  ()")  # none the operators make today
+        self.assertEqual(schema_sites.unholdable([body, rewritten], {}), {body})
 
     def test_a_string_literal_is_the_expression_a_default_s_return_goes_before(self):
         schema, files = schema_of('var usage: String {\n    "[\\(spelling)]"\n}', "default-body")
