@@ -247,17 +247,21 @@ def _collection_selections(file: str, lines: list[str], facts: reader.SwiftFile,
 def _removed_entries(file: str, lines: list[str], facts: reader.SwiftFile, compiled: set[int]) -> list[Mutant]:
     """Entries of array and dictionary literals (the reader's: in code, never a type's brackets, a subscript or a
     parameter list): in a literal written over several lines, a line that holds whole entries and nothing else,
-    removed; in a literal on one line, each of two or more entries, with its comma."""
+    removed; in a literal on one line, each of two or more entries, with its comma. Each says where a schema holds
+    it: after the literal's `]`, a call that removes its entries (`held_at`)."""
     found = []
-    for first, last, elements in facts.entries:
-        if first != last:
-            by_line: dict[int, list[tuple[int, int, int, int, bool, bool]]] = {}
-            for element in elements:
-                by_line.setdefault(element[0], []).append(element)
+    for literal in facts.entries:
+        elements = literal.elements
+        if literal.first != literal.last:
+            by_line: dict[int, list[int]] = {}
+            for index, element in enumerate(elements):
+                by_line.setdefault(element[0], []).append(index)
             for line, here in sorted(by_line.items()):
-                whole = all(element[2] == line for element in here) and here[0][4] and here[-1][5]
+                whole = all(elements[index][2] == line for index in here) and elements[here[0]][4] and \
+                    elements[here[-1]][5]
                 if whole and line in compiled:
-                    found.append(Mutant(file, line, "removed-entry", lines[line - 1], ""))
+                    found.append(Mutant(file, line, "removed-entry", lines[line - 1], "",
+                                        held_at=_held_removal(literal, here)))
             continue
         for index, (line, column, _, end, _, _) in enumerate(elements):
             if line not in compiled or len(elements) < 2:
@@ -268,5 +272,16 @@ def _removed_entries(file: str, lines: list[str], facts: reader.SwiftFile, compi
                 cut_start, cut_stop = elements[index - 1][3], end
             text = lines[line - 1]
             found.append(Mutant(file, line, "removed-entry", text, text[:cut_start] + text[cut_stop:], cut_start,
-                                cut_stop - cut_start))
+                                cut_stop - cut_start, held_at=_held_removal(literal, [index])))
     return found
+
+
+def _held_removal(literal: reader.Entries, indices: list[int]) -> tuple[int, int, str]:
+    """Where and how a schema holds the removal of a literal's elements at `indices`: just after its `]`, a call of
+    the schema's support for each (by key for a dictionary; by index for an array, the last first, so that each
+    index is still the element's)."""
+    if literal.keys:
+        calls = "".join(f".__pyramidRemoving(ID, key: {literal.keys[index]})" for index in indices)
+    else:
+        calls = "".join(f".__pyramidRemoving(ID, at: {index})" for index in sorted(indices, reverse=True))
+    return literal.closing[0], literal.closing[1], calls

@@ -78,14 +78,16 @@ def _line_mutants(file: str, number: int, line: str, constants: list[tuple[int, 
     # expression): removed. A throw the same way.
     removed = {"call": "removed-call", "throw": "removed-throw"}
     if statement is not None and statement.alone and not statement.needed and statement.kind in removed:
-        found.append(Mutant(file, number, removed[statement.kind], line, f"{indent}()"))
+        found.append(Mutant(file, number, removed[statement.kind], line, f"{indent}()",
+                            parts=((statement.column, statement.end),)))
     # A guard's conditions on one line, without a binding, negated (a list of conditions as one, joined by &&: `!(a,
     # b)` is a tuple, which never compiles).
     if guard is not None and not guard.binds:
         conditions = guard.conditions[0] if len(guard.conditions) == 1 else " && ".join(
             f"({condition})" for condition in guard.conditions)
         found.append(Mutant(file, number, "negated-condition", line,
-                            f"{line[:guard.column]}!({conditions}){line[guard.end:]}"))
+                            f"{line[:guard.column]}!({conditions}){line[guard.end:]}",
+                            parts=tuple((start, end) for _, start, _, end in guard.spans)))
     # An integer constant compared with or given (the reader's literals, decimal digits only): shifted by one.
     for column, text in constants:
         shifted = line[:column] + str(int(text) + 1) + line[column + len(text):]

@@ -1,6 +1,6 @@
-"""Where a mutant schema can hold a mutant, read from the Swift source: the mutants it cannot hold (unholdable),
-where a removed literal entry is held (entry_site), and each mutant alone in its source, as the rebuild engine
-builds it (standalone).
+"""Where a mutant schema can hold a mutant: the mutants it cannot hold (unholdable), and each mutant alone in its
+source, as the rebuild engine builds it (standalone). Where a removed literal entry and a one-expression body's
+`return` are held, the reader said when the mutant was made (Mutant.held_at, Mutant.returns_at).
 
 Python's standard library only; tested by pyramidkit/tests/test_schemata.py.
 """
@@ -8,7 +8,6 @@ Python's standard library only; tested by pyramidkit/tests/test_schemata.py.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections import defaultdict
 
 from pyramidkit.mutation import swift_source as generation
@@ -33,7 +32,7 @@ def unholdable(mutants: list[generation.Mutant], sources: dict[str, str]) -> set
         if mutant in unheld:
             continue
         if mutant.operator == "removed-entry":
-            continue  # held at its literal's closing bracket, or not (entry_site)
+            continue  # held at its literal's closing bracket (Mutant.held_at), or not
         if mutant.operator == "collection-selection":
             token = mutant.original[mutant.column:mutant.column + mutant.length]
             if token.startswith((".", "min", "max", "first", "last")) and \
@@ -67,71 +66,6 @@ def selection_form(line: str, column: int, length: int) -> tuple[int, int, str] 
     if token in ("min", "max") and follows == "(":
         dotted = column > 0 and line[column - 1] == "."
         return column, column + length + 1, "extreme-method" if dotted else "extreme"
-    return None
-
-
-def entry_site(mutant: generation.Mutant, source: str) -> tuple[int, int, str] | None:
-    """Where and how a schema holds a removed literal entry: the line and column just after the `]` that closes
-    the literal, and the call written there, `.__pyramidRemoving(ID, at: INDEX)` for an array, `.__pyramidRemoving(ID, key:
-    KEY)` for a dictionary (ID stands for the mutant's number). None when the entry is not one whole element of
-    the literal, so that removing that element would not be the mutant."""
-    lines = source.split("\n")
-    if not 0 < mutant.line <= len(lines):
-        return None
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line) + 1)
-    mask = generation.code_mask(source)
-    line_start = starts[mutant.line - 1]
-    original = lines[mutant.line - 1]
-    if mutant.column < 0:  # the whole line: its first character of code
-        indent = len(original) - len(original.lstrip())
-        position = line_start + indent
-    else:
-        position = line_start + mutant.column + (len(original[mutant.column:]) - len(original[mutant.column:].lstrip()))
-        if original[mutant.column:].lstrip().startswith(","):
-            position = line_start + mutant.column  # the last entry: its cut starts at the comma before it
-    # The opening bracket: back from the entry, at depth 0.
-    depth, opening = 0, None
-    for index in range(position - 1, -1, -1):
-        if not mask[index]:
-            continue
-        c = source[index]
-        if c in ")]}":
-            depth += 1
-        elif c in "([{":
-            if depth == 0:
-                opening = index if c == "[" else None
-                break
-            depth -= 1
-    if opening is None:
-        return None
-    # The elements, split at the literal's top-level commas, up to its closing bracket.
-    elements = generation.bracket_spans(source, opening, mask)
-    if elements is None:
-        return None
-    closing = elements[-1][1]
-    elements = [(a, b) for a, b in elements if source[a:b].strip()]
-    mutated = source[:line_start] + mutant.mutated + source[line_start + len(original):]
-    squeezed = re.sub(r"\s+", "", mutated)
-    for index, (a, b) in enumerate(elements):
-        cut = (a, b + 1) if index + 1 < len(elements) else (elements[index - 1][1] if index else a, b)
-        if re.sub(r"\s+", "", source[:cut[0]] + source[cut[1]:]) != squeezed:
-            continue
-        text = source[a:b]
-        text_mask = mask[a:b]
-        depth, colon = 0, None
-        for offset, c in enumerate(text):
-            if not text_mask[offset]:
-                continue
-            depth += 1 if c in "([{" else -1 if c in ")]}" else 0
-            if c == ":" and depth == 0:
-                colon = offset
-                break
-        call = f".__pyramidRemoving(ID, key: {text[:colon].strip()})" if colon is not None else \
-            f".__pyramidRemoving(ID, at: {index})"
-        closing_line = next(number for number in range(len(starts) - 1) if starts[number + 1] > closing)
-        return closing_line + 1, closing - starts[closing_line] + 1, call
     return None
 
 

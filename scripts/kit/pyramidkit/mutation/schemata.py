@@ -28,7 +28,6 @@ from collections import defaultdict
 
 from pyramidkit.mutation import swift_source as generation
 from pyramidkit.mutation.schema_sites import (
-    entry_site,
     module_folder,
     selection_form,
     unholdable,
@@ -54,7 +53,7 @@ class Schema:
         self.entries: dict[tuple[str, int], list[tuple[int, generation.Mutant, str]]] = defaultdict(list)
         for mutant in mutants:
             if mutant.operator == "removed-entry" and mutant not in self.unheld:
-                site = entry_site(mutant, sources.get(mutant.file, ""))
+                site = mutant.held_at
                 if site is None:
                     self.unheld.add(mutant)
                 else:
@@ -155,17 +154,21 @@ class Schema:
                 declared.append(operator_declarations(replacement, token, cases))
             line = line[:column] + replacement + line[column + length:]
             done.append((column, original_length, len(replacement) - length))
-        for mutant in whole_line:
+        for mutant in whole_line:  # one a line: a removed call or throw, or a guard's conditions negated
             number = self.ids[mutant]
-            if mutant.operator == "negated-condition":
-                guard = re.fullmatch(r"(\s*guard )(.+?)( else \{.*)", line)
-                if guard:
-                    line = f"{guard[1]}__PyramidMutant.flip({number}, {generation.one_condition(guard[2])}){guard[3]}"
+
+            def moved(column: int) -> int:  # where a column of the line as written is once its spans are rewritten
+                return column + sum(change for at, size, change in done if at + size <= column)
+
+            spans = [(moved(start), moved(end)) for start, end in mutant.parts]
+            if not spans:
+                continue
+            start, end = spans[0][0], spans[-1][1]
+            if mutant.operator == "negated-condition":  # `!(a, b)` never compiles: the conditions joined by &&
+                joined = line[start:end] if len(spans) == 1 else " && ".join(f"({line[a:b]})" for a, b in spans)
+                line = f"{line[:start]}__PyramidMutant.flip({number}, {joined}){line[end:]}"
             else:  # removed-call, removed-throw: the line's code runs unless the mutant is active
-                mask = generation.code_mask(line)
-                end = max((i + 1 for i, code in enumerate(mask) if code and not line[i].isspace()), default=0)
-                indent = line[:len(line) - len(line.lstrip())]
-                line = f"{indent}if __PyramidMutant.active != {number} {{ {line[len(indent):end]} }}{line[end:]}"
+                line = f"{line[:start]}if __PyramidMutant.active != {number} {{ {line[start:end]} }}{line[end:]}"
         return line, declared
 
     def span_rewrite(self, token: str, here: list[generation.Mutant]) -> str:

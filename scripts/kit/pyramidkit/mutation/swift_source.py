@@ -107,16 +107,6 @@ def bracket_spans(text: str, open_index: int, mask: list[bool] | None = None) ->
     return None
 
 
-def one_condition(conditions: str) -> str:
-    """A condition list without bindings (`a, b || c`, a guard's) as one Boolean expression that holds when all of
-    them hold: `(a) && (b || c)`; one condition as it is. Negating the list then negates the whole of it, where
-    `!(a, b)` does not compile."""
-    parts = bracket_spans(f"({conditions})", 0)
-    if parts is None or len(parts) < 2:
-        return conditions
-    return " && ".join(f"({conditions[a - 1:b - 1].strip()})" for a, b in parts)
-
-
 @dataclasses.dataclass(frozen=True)
 class Mutant:
     """One mistake: in `file` at `line`, `original` (the whole line) becomes `mutated`."""
@@ -133,6 +123,12 @@ class Mutant:
     # A default body of one expression that returns its value without `return`: where that expression starts (line,
     # column), the reader's; the schema writes `return ` there (mutation/schemata.py). None for every other mutant.
     returns_at: tuple[int, int] | None = dataclasses.field(default=None, compare=False)
+    # A removed literal entry: where a schema holds it (the line and column just after its literal's `]`) and the
+    # calls it writes there (`ID` stands for the mutant's number). None for every other mutant.
+    held_at: tuple[int, int, str] | None = dataclasses.field(default=None, compare=False)
+    # A mutant that rewrites its line: the spans of the line it changes, the reader's (a removed call's or throw's
+    # code, without a comment after it; a guard's conditions, one span each). A schema wraps them.
+    parts: tuple[tuple[int, int], ...] = dataclasses.field(default=(), compare=False)
 
     @property
     def replacement(self) -> str:

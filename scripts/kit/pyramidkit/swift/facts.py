@@ -28,8 +28,8 @@ class Statement:
 @dataclasses.dataclass(frozen=True)
 class Guard:
     """A `guard`: its conditions from `line`, `column` to `last`, `end` (0-based columns, characters, the end
-    excluded), each condition as written, whether one `binds` (`let`, `var`, `case`, `#available`), and the line of
-    its `else`."""
+    excluded), each condition as written, whether one `binds` (`let`, `var`, `case`, `#available`), the line of its
+    `else`, and where each condition is (`spans`)."""
 
     line: int
     column: int
@@ -38,6 +38,7 @@ class Guard:
     conditions: tuple[str, ...]
     binds: bool
     otherwise: int
+    spans: tuple[tuple[int, int, int, int], ...] = ()  # each condition's (line, column, last line, end column)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -175,6 +176,20 @@ class Member:
 
 
 @dataclasses.dataclass(frozen=True)
+class Entries:
+    """An array or dictionary literal from line `first` to `last`: each element as (line, column, last line, end
+    column, starts, ends), its span without its comma, whether no code is before it on its first line and none after
+    it (and its comma) on its last; where the literal ends (line, column just after its `]`); a dictionary's keys as
+    written (none for an array)."""
+
+    first: int
+    last: int
+    elements: tuple[tuple[int, int, int, int, bool, bool], ...]
+    closing: tuple[int, int]
+    keys: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
 class Import:
     line: int
     module: str
@@ -210,10 +225,7 @@ class SwiftFile:
     literals: tuple[Literal, ...] = ()
     guards: tuple[Guard, ...] = ()
     members: tuple[Member, ...] = ()
-    # (first line, last line, elements) of each array and dictionary literal; an element: (line, column, last line,
-    # end column, starts, ends): its span without its comma, whether no code is before it on its first line, and
-    # none after it (and its comma) on its last
-    entries: tuple[tuple[int, int, tuple[tuple[int, int, int, int, bool, bool], ...]], ...] = ()
+    entries: tuple[Entries, ...] = ()
 
     def mask(self, length: int) -> list[bool]:
         """For each of the file's `length` characters, whether it is code (not in a comment or a literal)."""
@@ -326,10 +338,12 @@ def parse(raw: dict, text: str) -> SwiftFile:
                         for line, utf8, text, left, right in raw["operators"]),
         literals=tuple(Literal(line, column(line, utf8), text, kind, after)
                        for line, utf8, text, kind, after in raw["literals"]),
-        guards=tuple(Guard(line, column(line, start), last, column(last, end), tuple(conditions), binds, otherwise)
-                     for line, start, last, end, conditions, binds, otherwise in raw["guards"]),
+        guards=tuple(Guard(line, column(line, start), last, column(last, end), tuple(conditions), binds, otherwise,
+                           tuple((a, column(a, c), b, column(b, d)) for a, c, b, d in spans))
+                     for line, start, last, end, conditions, binds, otherwise, spans in raw["guards"]),
         members=tuple(Member(line, column(line, start), name, base, call, label, last, column(last, end))
                       for line, start, name, base, call, label, last, end in raw["members"]),
-        entries=tuple((first, last, tuple((a, column(a, start), b, column(b, end), starts, ends)
-                                          for a, start, b, end, starts, ends in elements))
-                      for first, last, elements in raw["entries"]))
+        entries=tuple(Entries(first, last, tuple((a, column(a, start), b, column(b, end), starts, ends)
+                                                 for a, start, b, end, starts, ends in elements),
+                              (closing, column(closing, utf8)), tuple(keys))
+                      for first, last, elements, closing, utf8, keys in raw["entries"]))

@@ -38,6 +38,7 @@ from pyramidkit.swift.facts import Binding as Binding
 from pyramidkit.swift.facts import Body as Body
 from pyramidkit.swift.facts import Call as Call
 from pyramidkit.swift.facts import Declaration as Declaration
+from pyramidkit.swift.facts import Entries as Entries
 from pyramidkit.swift.facts import Guard as Guard
 from pyramidkit.swift.facts import Import as Import
 from pyramidkit.swift.facts import Known as Known

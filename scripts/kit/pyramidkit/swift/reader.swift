@@ -73,10 +73,12 @@
 //              the call of it, ends
 //   entries    [first line, last line, elements] of every array and dictionary literal outside attributes: each
 //              element as [line, column, last line, end column, starts, ends], its span without its comma, whether
-//              no code is before it on its first line, and none after it (and its comma) on its last
+//              no code is before it on its first line, and none after it (and its comma) on its last; then the
+//              line and UTF-8 column just after its closing `]`, and a dictionary's keys as written ([] for an array)
 //   guards     [line, column, last line, end column, conditions, binds, else line] of every `guard`: where its
 //              conditions start and end (UTF-8 columns, 0-based), each condition as written, whether one of them
-//              binds or matches (`let`, `var`, `case`, `#available`), and the line of its `else`
+//              binds or matches (`let`, `var`, `case`, `#available`), the line of its `else`, and each
+//              condition's [line, column, last line, end column]
 //
 // The configuration: {"os": ["Linux"], "arch": ["x86_64"], "environment": ["gnu"], "runtime": ["_Native"],
 // "objectFormat": ["ELF"], "pointerBitWidth": 64, "endianness": "little", "language": [6], "compiler": [6, 3, 1],
@@ -394,10 +396,15 @@ final class FileReader: SyntaxVisitor {
         let (line, start) = place(node.conditions.firstToken(viewMode: .sourceAccurate) ?? node.guardKeyword)
         let end = converter.location(for: node.conditions.endPositionBeforeTrailingTrivia)
         let conditions = node.conditions.map { JSON.string($0.condition.trimmedDescription) }
+        let spans: [JSON] = node.conditions.map { element in
+            let (first, column) = place(element.condition.firstToken(viewMode: .sourceAccurate) ?? node.guardKeyword)
+            let last = converter.location(for: element.condition.endPositionBeforeTrailingTrivia)
+            return .array([.int(first), .int(column), .int(last.line), .int(last.column - 1)])
+        }
         guards.append(
             .array([
                 .int(line), .int(start), .int(end.line), .int(end.column - 1), .array(conditions), .bool(binds),
-                .int(firstLine(node.elseKeyword)),
+                .int(firstLine(node.elseKeyword)), .array(spans),
             ]))
         return .visitChildren
     }
@@ -931,8 +938,11 @@ final class FileReader: SyntaxVisitor {
         return .visitChildren
     }
 
-    /// A literal's elements for `entries`: each from its first node to its last, and its comma.
-    func literal(_ node: some ExprSyntaxProtocol, elements: [(Syntax, Syntax, TokenSyntax?)]) {
+    /// A literal's elements for `entries`: each from its first node to its last, and its comma; where the literal
+    /// ends (just after its `]`) and, for a dictionary, each element's key as written.
+    func literal(
+        _ node: some ExprSyntaxProtocol, elements: [(Syntax, Syntax, TokenSyntax?)], keys: [String] = []
+    ) {
         guard !inAttribute(node) else { return }
         let spans: [JSON] = elements.map { first, last, comma in
             let (line, column) = place(first.firstToken(viewMode: .sourceAccurate) ?? .endOfFileToken())
@@ -945,7 +955,12 @@ final class FileReader: SyntaxVisitor {
                 .int(line), .int(column), .int(end.line), .int(end.column - 1), .bool(startsLine), .bool(endsLine),
             ])
         }
-        entries.append(.array([.int(firstLine(node)), .int(lastLine(node)), .array(spans)]))
+        let closing = converter.location(for: node.endPositionBeforeTrailingTrivia)
+        entries.append(
+            .array([
+                .int(firstLine(node)), .int(lastLine(node)), .array(spans), .int(closing.line),
+                .int(closing.column - 1), .array(keys.map(JSON.string)),
+            ]))
     }
 
     override func visit(_ node: ArrayExprSyntax) -> SyntaxVisitorContinueKind {
@@ -955,7 +970,9 @@ final class FileReader: SyntaxVisitor {
 
     override func visit(_ node: DictionaryExprSyntax) -> SyntaxVisitorContinueKind {
         if case .elements(let list) = node.content {
-            literal(node, elements: list.map { (Syntax($0.key), Syntax($0.value), $0.trailingComma) })
+            literal(
+                node, elements: list.map { (Syntax($0.key), Syntax($0.value), $0.trailingComma) },
+                keys: list.map(\.key.trimmedDescription))
         }
         return .visitChildren
     }
