@@ -34,6 +34,7 @@ from pyramidkit.mutation.schema_sites import (
 )
 from pyramidkit.mutation.schema_support import operator_declarations, operator_name, support
 from pyramidkit.run import layout
+from pyramidkit.swift import reader
 
 VARIABLE = "PYRAMID_MUTANT"
 
@@ -47,6 +48,7 @@ class Schema:
         # Where a launched program without PYRAMID_MUTANT reads its run's mutant (scratch.active_folder): "" for none.
         self.active_folder = ""
         self.dropped: set[tuple[str, int]] = set()  # (file, line) left as they were
+        self.read: dict[str, reader.SwiftFile] = {}  # the reader's facts of a source, read when an error needs them
         # Mutants no rewriting expresses: rebuilt one at a time.
         self.unheld = unholdable(mutants, sources)
         # A removed literal entry is held at the literal's closing bracket: (file, line) -> [(column, mutant, text)].
@@ -320,6 +322,12 @@ class Schema:
         holding = [(end - start, mutants) for start, end, mutants in self._spans(file, number) if start < column <= end]
         return min(holding, key=lambda held: held[0])[1] if holding else set()
 
+    def _facts(self, file: str) -> reader.SwiftFile:
+        """The reader's facts of a source as the code is (read once, when an error first needs them)."""
+        if file not in self.read:
+            self.read[file] = reader.read_text(self.sources.get(file, ""))
+        return self.read[file]
+
     def _flow_above(self, file: str, number: int, message: str) -> set[generation.Mutant]:
         """For an error of control flow at line `number`: the mutants above it, within the declaration that holds
         the line, that make a statement conditional (a removed call or throw, a deleted statement, a `true` that may
@@ -327,8 +335,9 @@ class Schema:
         before it is set: the nearest such statement that sets it. A missing return, or a body that falls through:
         a `while true`, else the nearest such statement that returns, throws or stops. Otherwise the nearest line
         that has any. The lines' other mutants stay held."""
-        lines = self.sources.get(file, "").split("\n")
-        start = next((at for at in range(min(number, len(lines)), 0, -1) if DECLARATION.match(lines[at - 1])), 1)
+        facts = self._facts(file)
+        around = facts.body_around(number)
+        start = around.first if around is not None else 1
         candidates: dict[int, set[generation.Mutant]] = defaultdict(set)
         for mutant in self.ids:
             if mutant.file == file and start <= mutant.line <= number and mutant.operator in FLOW \
@@ -336,15 +345,17 @@ class Schema:
                 candidates[mutant.line].add(mutant)
         named = re.search(r"'(\w+)' (?:used|captured by a closure) before being initialized", message)
         if named:
-            sets = re.compile(rf"\b{named[1]}\b[^=]*=(?!=)")
-            chosen = [line for line in candidates if sets.search(lines[line - 1])]
+            chosen = [line for line in candidates
+                      if any(named[1] in statement.sets for statement in facts.statements if statement.first == line)]
         elif re.search(r"missing return|must not fall through", message):
-            chosen = [line for line in candidates if re.search(r"\bwhile\s+true\b", lines[line - 1])
+            loops = {literal.line for literal in facts.literals if literal.text == "true" and literal.after == "while"}
+            chosen = [line for line in candidates if line in loops
                       and any(m.operator == "boolean-literal" for m in candidates[line])]
             if chosen:
                 return {m for line in chosen for m in candidates[line] if m.operator == "boolean-literal"}
-            chosen = [line for line in candidates
-                      if re.search(r"\b(?:return|throw|fatalError|preconditionFailure|exit)\b", lines[line - 1])]
+            ending = {statement.first for statement in facts.statements if statement.kind in ("return", "throw")}
+            ending |= {call.line for call in facts.calls if call.callee in NEVER_RETURN}
+            chosen = [line for line in candidates if line in ending]
         else:
             chosen = []
         line = max(chosen or candidates, default=None)
@@ -352,31 +363,16 @@ class Schema:
 
     def _branch_statements(self, file: str, number: int) -> set[generation.Mutant]:
         """For branches of an `if` or `switch` expression that the compiler found of different types, named at line
-        `number`: the mutants that wrap a statement (a deleted statement, a removed call) in any branch of that
-        expression, the nearest line first. Wrapped, a branch's value is a statement and the branch's type `()`; the
-        compiler may name the other branch. The expression's lines: from `number`, up and down, as long as the braces
-        opened and closed on the way leave the line's own block open or that block's neighbours (`} else {`)."""
-        lines = self.sources.get(file, "").split("\n")
-        if not 0 < number <= len(lines):
+        `number`: the mutants that wrap a statement (a deleted statement, a removed call) in any branch of the
+        innermost such expression around the line (the reader's), the nearest line first. Wrapped, a branch's value
+        is a statement and the branch's type `()`; the compiler may name the other branch."""
+        around = [(first, last) for first, last in self._facts(file).choices if first <= number <= last]
+        if not around:
             return set()
-        inside = [number]
-        depth = 0
-        for at in range(number + 1, len(lines) + 1):  # down: a `}` that closes the block the line is in, then more
-            code = generation.code_only(lines[at - 1])
-            depth += code.count("{") - code.count("}")
-            if depth < 0 and not code.rstrip().endswith("{"):
-                break
-            inside.append(at)
-        depth = 0
-        for at in range(number - 1, 0, -1):  # up: as far as the line that opens the expression's first branch
-            code = generation.code_only(lines[at - 1])
-            depth += code.count("}") - code.count("{")
-            if depth < 0:
-                break
-            inside.append(at)
+        first, last = min(around, key=lambda span: span[1] - span[0])
         candidates: dict[int, set[generation.Mutant]] = defaultdict(set)
         for mutant in self.ids:
-            if mutant.file == file and mutant.line in inside and mutant.operator in STATEMENTS \
+            if mutant.file == file and first <= mutant.line <= last and mutant.operator in STATEMENTS \
                     and mutant in self.as_written:
                 candidates[mutant.line].add(mutant)
         if not candidates:
@@ -436,11 +432,8 @@ def _closing(line: str, opening: int, pair: str) -> int:
 CONTROL_ERROR = re.compile(r"missing return|before being initialized|must not fall through|not initialized|"
                            r"without initializing")
 FLOW = {"removed-call", "removed-throw", "deleted-statement", "boolean-literal"}
-# The first line of a declaration with a body (a function, an initializer, a computed property): where the search
-# for a FLOW mutant above an error stops.
-DECLARATION = re.compile(r"\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|internal|fileprivate|package|open|static|"
-                         r"class|final|override|mutating|nonmutating|nonisolated|convenience|required|lazy)\s+)*"
-                         r"(?:(?:func|init|deinit|subscript)\b|var\b.*\{\s*$)")
+# Calls that never return: a path that ends in one ends.
+NEVER_RETURN = {"fatalError", "preconditionFailure", "exit"}
 # What the compiler says of an `if` or `switch` expression whose branches have no type in common, and the mutants that
 # can bring it by making a branch's value a statement.
 BRANCHES = re.compile(r"branches have mismatching types")

@@ -12,7 +12,8 @@ from collections.abc import Iterable
 
 @dataclasses.dataclass(frozen=True)
 class Statement:
-    """A statement from `first` to `last` line: `kind` is call, try, assign, discard, throw or other; `needed`: removed,
+    """A statement from `first` to `last` line: `kind` is call, try, assign, discard, throw, return, defer or other
+    (`sets`: the names of an assignment's left side); `needed`: removed,
     the code does not type-check (its value is the value of the body that holds it, or it ends a path that must
     end: the last statement of a guard's else or of a body that returns a value)."""
 
@@ -23,6 +24,7 @@ class Statement:
     alone: bool = False  # the only code on its lines
     column: int = 0  # where it starts on `first` (0-based, characters)
     end: int = 0  # where it ends on `last` (0-based, characters, excluded)
+    sets: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -226,6 +228,7 @@ class SwiftFile:
     guards: tuple[Guard, ...] = ()
     members: tuple[Member, ...] = ()
     entries: tuple[Entries, ...] = ()
+    choices: tuple[tuple[int, int], ...] = ()  # (first, last line) of each `if`/`switch` expression whose value is used
 
     def mask(self, length: int) -> list[bool]:
         """For each of the file's `length` characters, whether it is code (not in a comment or a literal)."""
@@ -312,8 +315,8 @@ def parse(raw: dict, text: str) -> SwiftFile:
         noncode=tuple((at(a), at(b)) for a, b in raw["noncode"]),
         imports=tuple(Import(line, module, tuple(attributes)) for line, module, attributes in raw["imports"]),
         inlined=tuple(raw["inlined"]),
-        statements=tuple(Statement(a, b, kind, used, alone, column(a, start), column(b, end))
-                         for a, b, kind, used, alone, start, end in raw["statements"]),
+        statements=tuple(Statement(a, b, kind, used, alone, column(a, start), column(b, end), tuple(sets))
+                         for a, b, kind, used, alone, start, end, sets in raw["statements"]),
         bodies=tuple(Body(line, column(line, utf8), kind, returns, tuple(generics), body, last,
                           tuple((parameter, declared) for parameter, declared in parameters), name, first, opaque,
                           tuple((parameter, declared, default, at, column(at, utf8_at))
@@ -346,4 +349,5 @@ def parse(raw: dict, text: str) -> SwiftFile:
         entries=tuple(Entries(first, last, tuple((a, column(a, start), b, column(b, end), starts, ends)
                                                  for a, start, b, end, starts, ends in elements),
                               (closing, column(closing, utf8)), tuple(keys))
-                      for first, last, elements, closing, utf8, keys in raw["entries"]))
+                      for first, last, elements, closing, utf8, keys in raw["entries"]),
+        choices=tuple((first, last) for first, last in raw["choices"]))

@@ -25,8 +25,9 @@
 //   imports    [line, module, attributes] of every `import` (compiled or not: `compiled` says)
 //   inlined    lines of declarations marked @_transparent, @inlinable or @_alwaysEmitIntoClient (their bodies are
 //              compiled into the modules that call them)
-//   statements [first line, last line, kind, needed, alone, column, end column] of every statement: kind `call` (a call, nothing around it),
-//              `try` (a call under try or await), `assign`, `discard` (`_ = ...`), `throw`, `other`; needed: removed,
+//   statements [first line, last line, kind, needed, alone, column, end column, sets] of every statement: kind
+//              `call` (a call, nothing around it), `try` (a call under try or await), `assign` (`sets`: the names
+//              of its left side), `discard` (`_ = ...`), `throw`, `return`, `defer`, `other`; needed: removed,
 //              the code no longer type-checks, as the compiler's rules say without types: its value is the value of
 //              the body around it (a single-expression function or getter that returns a value, a branch of an if
 //              or switch expression), or it ends a path that must end (the last statement of a guard's else or of a
@@ -79,6 +80,8 @@
 //              conditions start and end (UTF-8 columns, 0-based), each condition as written, whether one of them
 //              binds or matches (`let`, `var`, `case`, `#available`), the line of its `else`, and each
 //              condition's [line, column, last line, end column]
+//   choices    [first line, last line] of every `if` or `switch` expression whose value is used (its branches'
+//              values must have one type)
 //
 // The configuration: {"os": ["Linux"], "arch": ["x86_64"], "environment": ["gnu"], "runtime": ["_Native"],
 // "objectFormat": ["ELF"], "pointerBitWidth": 64, "endianness": "little", "language": [6], "compiler": [6, 3, 1],
@@ -164,6 +167,7 @@ final class FileReader: SyntaxVisitor {
     var references = Set<String>()
     var operators: [JSON] = []
     var guards: [JSON] = []
+    var choices: [JSON] = []
     var members: [JSON] = []
     var entries: [JSON] = []
     var literals: [JSON] = []
@@ -374,7 +378,31 @@ final class FileReader: SyntaxVisitor {
                 ),
                 .bool(alone(node)), .int(place(node.firstToken(viewMode: .sourceAccurate) ?? .endOfFileToken()).1),
                 .int(converter.location(for: node.endPositionBeforeTrailingTrivia).column - 1),
+                .array(assignedNames(node.item)),
             ]))
+        return .visitChildren
+    }
+
+    /// The names an assignment sets: each identifier of its left side (`self.count = 0`: self, count).
+    func assignedNames(_ item: CodeBlockItemSyntax.Item) -> [JSON] {
+        guard kind(of: item) == "assign", let expression = item.as(ExprSyntax.self) else { return [] }
+        let left =
+            expression.as(InfixOperatorExprSyntax.self)?.leftOperand
+            ?? expression.as(SequenceExprSyntax.self)?.elements.first
+        return left?.tokens(viewMode: .sourceAccurate).compactMap { token in
+            if case .identifier(let name) = token.tokenKind { return JSON.string(name) } else { return nil }
+        } ?? []
+    }
+
+    override func visit(_ node: IfExprSyntax) -> SyntaxVisitorContinueKind {
+        if node.parent?.is(IfExprSyntax.self) != true, expressionUsed(node) {  // an `else if` is its chain's
+            choices.append(.array([.int(firstLine(node)), .int(lastLine(node))]))
+        }
+        return .visitChildren
+    }
+
+    override func visit(_ node: SwitchExprSyntax) -> SyntaxVisitorContinueKind {
+        if expressionUsed(node) { choices.append(.array([.int(firstLine(node)), .int(lastLine(node))])) }
         return .visitChildren
     }
 
@@ -439,6 +467,7 @@ final class FileReader: SyntaxVisitor {
             }
         }
         if item.as(StmtSyntax.self)?.is(ThrowStmtSyntax.self) == true { return "throw" }
+        if item.as(StmtSyntax.self)?.is(ReturnStmtSyntax.self) == true { return "return" }
         if item.as(StmtSyntax.self)?.is(DeferStmtSyntax.self) == true { return "defer" }
         return "other"
     }
@@ -1326,6 +1355,7 @@ func facts(of path: String, configuration: Configuration) -> JSON {
         ("references", .array(reader.references.sorted().map(JSON.string))),
         ("operators", .array(reader.operators)), ("literals", .array(reader.literals)),
         ("guards", .array(reader.guards)), ("members", .array(reader.members)), ("entries", .array(reader.entries)),
+        ("choices", .array(reader.choices)),
     ])
 }
 

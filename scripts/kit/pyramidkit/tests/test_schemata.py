@@ -204,6 +204,15 @@ class WhichPlaceTests(unittest.TestCase):
         schema, _ = schema_of(source)
         self.assertEqual({m.line for m in schema.ids if m.operator in schemata.STATEMENTS}, {10})
 
+    def test_branches_of_mismatching_types_put_back_the_nearest_wrapped_statement_inside_the_expression(self):
+        source = ("func f() -> Int {\n    let v =\n        if c {\n            run {\n                g()\n"
+                  "                k()\n            }\n        } else {\n            2\n        }\n    h()\n    return v\n}")
+        schema, _ = schema_of(source, "removed-call")
+        self.assertEqual(sorted(m.line for m in schema.ids), [5, 6, 11])
+        log = f"/x/{FILE}:3:9: error: branches have mismatching types 'Int' and '()'"
+        self.assertEqual(schema.drop_errors(log), 1)
+        self.assertEqual({m.line for m in schema.ids if not schema.included(m)}, {5}, "h() is outside the expression")
+
     def test_a_constant_used_before_it_is_set_is_the_conditional_statement_that_sets_it(self):
         source = "func f() -> Int {\n    let (x, y): (Int, Int)\n    x = g()\n    h()\n    return x\n}"
         schema, _ = schema_of(source)
