@@ -31,7 +31,8 @@ killed / (mutants - not compiled - equivalent).
 Python's standard library only; the mutant generation is tested by scripts/kit/pyramidkit/tests/test_mutants.py.
 
 The modules, each with one job, imported only downwards: package.py (the package mutated, handed down),
-swift_source.py and bug_operators.py (reading Swift, the bug-shaped operators), operators.py (every mutant),
+swift_source.py (the Mutant), bug_operators.py (the bug-shaped operators), operators.py (every mutant, from the
+reader's facts),
 sampling.py (--limit), selection.py (--in-diff, --shard), ignore.py (the ignore file), schema_sites.py and schemata.py (the schemata), engine.py (the
 runs), reports.py (the report, the docs' tables, the annotations), stryker.py (Stryker's report schema),
 command.py (the command line), merge.py (`pyramid merge`: shards' reports joined). This module is their face: the

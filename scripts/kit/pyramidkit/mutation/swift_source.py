@@ -1,110 +1,13 @@
-"""Swift lines as the schemata rewrite them: which characters of a line are code (not a comment, not a string
-literal), a bracket's elements, and the Mutant, one mistake in one line. Which lines a build compiles, and whatever
-else is read of a whole file, is the reader's (pyramidkit/swift/reader.py), which reads files as the compiler does.
+"""The Mutant, one mistake in one line, with what the reader said of its place when it was made (where a schema holds
+it). Every reading of Swift is the reader's (pyramidkit/swift/reader.py), which reads files as the compiler does.
 
-Shared by the operators (scripts/kit/pyramidkit/mutation/mutants.py, scripts/kit/pyramidkit/mutation/bug_operators.py) and the schemata (scripts/kit/pyramidkit/mutation/schemata.py), so
-that none of them imports another's module to read Swift. Python's standard library only.
+Shared by the operators (scripts/kit/pyramidkit/mutation/operators.py, scripts/kit/pyramidkit/mutation/bug_operators.py) and the schemata
+(scripts/kit/pyramidkit/mutation/schemata.py), so that none of them imports another's module. Python's standard library only.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
-
-
-def code_mask(text: str) -> list[bool]:
-    """For each character, whether it is code: not inside a comment (// or nested /* */) or a string literal
-    ("..." with its interpolations, \"\"\"...\"\"\", raw #"..."# of any number of #)."""
-    mask = [True] * len(text)
-    i, n = 0, len(text)
-    while i < n:
-        if text.startswith("//", i):
-            end = text.find("\n", i)
-            end = n if end < 0 else end
-            mask[i:end] = [False] * (end - i)
-            i = end
-        elif text.startswith("/*", i):
-            depth, j = 1, i + 2
-            while j < n and depth:
-                if text.startswith("/*", j):
-                    depth, j = depth + 1, j + 2
-                elif text.startswith("*/", j):
-                    depth, j = depth - 1, j + 2
-                else:
-                    j += 1
-            mask[i:j] = [False] * (j - i)
-            i = j
-        elif text[i] == '"' or (text[i] == "#" and re.match(r'#+"', text[i:])):
-            j = _string_end(text, i)
-            mask[i:j] = [False] * (j - i)
-            i = j
-        else:
-            i += 1
-    return mask
-
-
-def _string_end(text: str, start: int) -> int:
-    """The index just after the string literal that starts at `start`."""
-    hashes = len(text[start:]) - len(text[start:].lstrip("#"))
-    quote_at = start + hashes
-    multiline = text.startswith('"""', quote_at)
-    opener = '"""' if multiline else '"'
-    closer = opener + "#" * hashes
-    escape = "\\" + "#" * hashes
-    i = quote_at + len(opener)
-    while i < len(text):
-        if text.startswith(escape + "(", i):
-            i = _interpolation_end(text, i + len(escape) + 1)
-        elif text.startswith(escape, i):
-            i += len(escape) + 1
-        elif text.startswith(closer, i):
-            return i + len(closer)
-        elif not multiline and text[i] == "\n":
-            return i
-        else:
-            i += 1
-    return len(text)
-
-
-def _interpolation_end(text: str, i: int) -> int:
-    """The index just after the `)` that closes an interpolation whose body starts at `i`."""
-    depth = 1
-    while i < len(text) and depth:
-        if text[i] == '"' or (text[i] == "#" and re.match(r'#+"', text[i:])):
-            i = _string_end(text, i)
-            continue
-        depth += {"(": 1, ")": -1}.get(text[i], 0)
-        i += 1
-    return i
-
-
-def code_only(text: str, mask: list[bool] | None = None) -> str:
-    """`text` with every character outside code (comments, strings) made a space, so that a pattern searched in it
-    finds code only; columns do not move. `mask` is `code_mask(text)` (computed when not given)."""
-    mask = code_mask(text) if mask is None else mask
-    return "".join(c if m else " " for c, m in zip(text, mask))
-
-
-def bracket_spans(text: str, open_index: int, mask: list[bool] | None = None) -> list[tuple[int, int]] | None:
-    """The spans of the top-level elements (a call's arguments, a literal's entries) of the bracket at
-    `open_index`, split at its top-level commas; the last span ends at the closing bracket. None when it does not
-    close in `text`. With a `mask` (`code_mask`), characters outside code (comments, strings) are passed over."""
-    depth, start, spans = 0, open_index + 1, []
-    for index in range(open_index, len(text)):
-        if mask is not None and not mask[index]:
-            continue
-        c = text[index]
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-            if depth == 0:
-                spans.append((start, index))
-                return spans
-        elif c == "," and depth == 1:
-            spans.append((start, index))
-            start = index + 1
-    return None
 
 
 @dataclasses.dataclass(frozen=True)
