@@ -162,7 +162,8 @@ def _swapped_arguments(file: str, lines: list[str], facts: reader.SwiftFile, com
                 continue
             line = lines[number - 1]
             mutated = line[:a.column] + b.text + line[a.end:b.column] + a.text + line[b.end:]
-            found.append(Mutant(file, number, "swapped-arguments", line, mutated, a.column, b.end - a.column))
+            found.append(Mutant(file, number, "swapped-arguments", line, mutated, a.column, b.end - a.column,
+                                parts=((a.column, a.end), (b.column, b.end))))
     return found
 
 

@@ -183,10 +183,9 @@ class Schema:
             return f" if __PyramidMutant.active == {number} {{ return {value} }};{then}"
         if first.operator == "deleted-statement":
             return f"if __PyramidMutant.active != {number} {{ {token} }}"
-        if first.operator == "swapped-arguments":
-            swap = re.fullmatch(r"([\w.\-]+)(,\s*(?:\w+\s*:\s*)?)([\w.\-]+)", token)
-            assert swap, token  # unholdable() keeps the others out
-            a, middle, b = swap.groups()
+        if first.operator == "swapped-arguments":  # the two values' spans, the reader's; nothing inside is rewritten
+            (a_start, a_end), (b_start, b_end) = [(start - first.column, end - first.column) for start, end in first.parts]
+            a, middle, b = token[a_start:a_end], token[a_end:b_start], token[b_start:b_end]
             return f"__PyramidMutant.pick({number}, {a}, {b}){middle}__PyramidMutant.pick({number}, {b}, {a})"
         expression = token  # a value chosen in place: a parameter, its default, a prefix's length
         for mutant in here:

@@ -29,8 +29,8 @@ class Mutant:
     # A removed literal entry: where a schema holds it (the line and column just after its literal's `]`) and the
     # calls it writes there (`ID` stands for the mutant's number). None for every other mutant.
     held_at: tuple[int, int, str] | None = dataclasses.field(default=None, compare=False)
-    # A mutant that rewrites its line: the spans of the line it changes, the reader's (a removed call's or throw's
-    # code, without a comment after it; a guard's conditions, one span each). A schema wraps them.
+    # The spans of the line a mutant changes, the reader's: a removed call's or throw's code (without a comment after
+    # it), a guard's conditions (one span each), two swapped arguments' values. A schema rewrites them.
     parts: tuple[tuple[int, int], ...] = dataclasses.field(default=(), compare=False)
 
     @property
