@@ -24,7 +24,8 @@ It fails (status 1), naming each place, on:
   (`swift build --build-tests`, `scripts/tool apple-compile`), so that no verdict is a stale one.
 
 --list prints every name with its uses and the row that holds it. CI's `apple` stage runs it after apple-compile.
-Python's standard library, and the toolchain's libIndexStore (tools/index_store.py).
+Python's standard library, the toolchain's libIndexStore (tools/index_store.py) and the kit's reader of Swift (a
+pollfd's events, the comments that say why).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pyramidkit.run.errors import KitError, UsageError
+from pyramidkit.swift import reader
 
 from tools import apple_compile, index_store
 
@@ -49,10 +51,10 @@ SEAM = {"Sources/POISockets/SystemCalls.swift", "Sources/POISockets/DarwinEmulat
 OVERLAYS = ("s:5Glibc", "s:4Musl", "s:6Darwin", "s:13StandInDarwin")
 KINDS = {index_store.FUNCTION, index_store.VARIABLE, index_store.ENUM_CONSTANT}
 EVENTS, REVENTS = "c:@S@pollfd@FI@events", "c:@S@pollfd@FI@revents"
-NUMBER_ALONE = re.compile(r"(?:Int16\(\s*)?(?:0[xob])?[0-9a-fA-F_]+\s*\)?")
 NAMES = re.compile(r"`([^`]+)`")
-# A pollfd that asks for no event on purpose says why, on its line or the line above (the emulation's own tests).
-ON_PURPOSE = re.compile(r"//\s*no event:\s*\S")
+# A pollfd that asks for no event on purpose says why in a comment that begins so, on its line or the line above
+# (the emulation's own tests): `// no event: WHY`.
+ON_PURPOSE = "no event:"
 SAME = ("same", "different")
 
 
@@ -101,45 +103,71 @@ def library_name(occurrence: index_store.Occurrence) -> str | None:
     return name.split(":", 1)[1] if name.startswith(("getter:", "setter:")) else name  # a variable's accessors
 
 
-def events_text(lines: list[bytes], start: index_store.Occurrence, end: index_store.Occurrence | None) -> str:
-    """The source of a `pollfd`'s events, from after the field's name at `start` to the next field's at `end` (a
-    memberwise initializer's `revents:`), or to the end of the line (an assignment)."""
-    line = lines[start.line - 1]
-    begin = start.column - 1 + len(b"events")
-    if end is not None and end.line == start.line:
-        text = line[begin:end.column - 1]
-    elif end is not None:
-        text = b" ".join([line[begin:], *lines[start.line:end.line - 1], lines[end.line - 1][:end.column - 1]])
-    else:
-        text = line[begin:]
-    return text.decode(errors="replace").strip().lstrip(":=").strip().rstrip(",").strip()
+def events_value(facts: reader.SwiftFile, lines: list[bytes], at: index_store.Occurrence) -> tuple[str, bool] | None:
+    """The events a `pollfd` is given where the index names its field (`at`): as written, and whether they are a
+    number alone (an integer literal, or one made an Int16). Read from the reader's facts of the file: a memberwise
+    initializer's `events:` argument, or an assignment's integer literal; None when the reader finds neither."""
+    text = lines[at.line - 1].decode(errors="replace")
+    column = len(lines[at.line - 1][:at.column - 1].decode(errors="replace"))  # the index's UTF-8 column, in characters
+    int16 = [call for call in facts.calls if call.line == at.line and call.callee == "Int16" and len(call.values) == 1
+             and call.values[0].kind == "integer"]
+    if not at.roles & index_store.WRITE:
+        given = sorted((call.values[call.labels.index("events")] for call in facts.calls if call.line == at.line
+                        and "events" in call.labels and len(call.labels) == len(call.values)),
+                       key=lambda value: value.column)
+        value = next((value for value in given if value.column > column), None)
+        if value is None:
+            return None
+        made = any(value.column <= call.at < value.end and call.values[0].end + 1 == value.end for call in int16)
+        return value.text, value.kind == "integer" or made
+    statement = next((each for each in facts.statements if each.first == each.last == at.line and each.kind == "assign"
+                      and "events" in each.sets), None)
+    if statement is None:
+        return None
+    literal = next((each for each in facts.literals if each.line == at.line and each.kind == "integer"
+                    and each.column > column and each.after in ("=", "(")), None)
+    if literal is None:
+        return text[column + len("events"):statement.end].strip().lstrip("=").strip(), False
+    end = literal.column + len(literal.text)
+    wrapped = [call.at for call in int16 if call.values[0].column == literal.column]
+    made = literal.after == "(" and bool(wrapped)
+    start = wrapped[0] if made else literal.column
+    return text[start:statement.end], statement.end == end + int(made) and (literal.after == "=" or made)
 
 
-def poll_findings(where: str, lines: list[bytes], occurrences: list[index_store.Occurrence]) -> tuple[set[str], list[str]]:
+def poll_findings(where: str, lines: list[bytes], occurrences: list[index_store.Occurrence],
+                  facts: reader.SwiftFile | None = None) -> tuple[set[str], list[str]]:
     """Each `pollfd` of a file whose events name no event Darwin reports: the places its events are given, and the
-    findings."""
+    findings. `facts`: the reader's of the file's `lines` (read here when not given and needed)."""
     found, seen = [], set()
     for index, occurrence in enumerate(occurrences):
         if occurrence.usr != EVENTS or occurrence.roles & index_store.READ:
             continue
+        if facts is None:
+            facts = reader.read_text(b"\n".join(lines).decode(errors="replace"))
         seen.add(f"{where}:{occurrence.line}:{occurrence.column}")
         assigned = bool(occurrence.roles & index_store.WRITE)
         end = None if assigned else next((later for later in occurrences[index + 1:] if later.usr == REVENTS), None)
         inside = [later for later in occurrences[index + 1:]
                   if (later.line, later.column) < ((end.line, end.column) if end else (occurrence.line + 1, 0))]
         constants = {name for name in map(library_name, inside) if name}
-        text = events_text(lines, occurrence, end)
         place = f"{where}:{occurrence.line}"
-        if any(ON_PURPOSE.search(lines[line - 1].decode(errors="replace")) for line in (occurrence.line - 1, occurrence.line)
-               if line >= 1):
+        if any(_on_purpose(comment) for line, comment in facts.comments if line in (occurrence.line - 1, occurrence.line)):
             continue
-        if NUMBER_ALONE.fullmatch(text):
-            found.append(f"{place}: poll is asked for no event ({text}): Darwin watches the descriptor for nothing "
+        value = events_value(facts, lines, occurrence)
+        if value is not None and value[1]:
+            found.append(f"{place}: poll is asked for no event ({value[0]}): Darwin watches the descriptor for nothing "
                          "and reports not even a hang-up (xnu's poll_nocancel); ask for POLLIN or POLLOUT")
         elif constants == {"POLLHUP"}:
             found.append(f"{place}: poll is asked for POLLHUP alone, which Darwin may never report (NixOS/nix#13847): "
                          "ask for POLLIN, which reports the hang-up too")
     return seen, found
+
+
+def _on_purpose(comment: str) -> bool:
+    """Whether a comment's text (as the reader gives it, with its `//`) says why a pollfd asks for no event."""
+    said = comment.removeprefix("//").strip()
+    return said.startswith(ON_PURPOSE) and bool(said.removeprefix(ON_PURPOSE).strip())
 
 
 def read_index(store: Path, root: Path, compiled_root: Path, library: Path | None, reading: Reading,
@@ -160,14 +188,16 @@ def read_index(store: Path, root: Path, compiled_root: Path, library: Path | Non
                     as_compiled is not None and compiled.read_text() != as_compiled.get(path)):
                 reading.findings.append(f"{relative}: changed since the {build} build's index was written: build first")
                 del newest[relative]  # its index says what the file was: no finding is read from it
-    for relative, unit in sorted(newest.items()):
+    read = {relative: [index.occurrences(record) for record in unit.records] for relative, unit in newest.items()
+            if (compiled_root / relative).is_file() and (root / relative).is_file()}  # a file that is gone: none
+    # The reader's facts of every file that gives a pollfd its events, read in one run.
+    facts = reader.read([compiled_root / relative for relative, records in read.items()
+                         if any(occurrence.usr == EVENTS for occurrences in records for occurrence in occurrences)])
+    for relative, records in sorted(read.items()):
         where = str(relative)
-        if not (compiled_root / relative).is_file() or not (root / relative).is_file():
-            continue  # a file that is gone
         lines = (compiled_root / relative).read_bytes().splitlines()
-        for record in unit.records:
-            occurrences = index.occurrences(record)
-            seen, found = poll_findings(where, lines, occurrences)
+        for occurrences in records:
+            seen, found = poll_findings(where, lines, occurrences, facts.get(compiled_root / relative))
             reading.pollers |= seen
             reading.findings += [each for each in found if each not in reading.findings]
             for occurrence in occurrences:
