@@ -38,7 +38,7 @@ import PackageDescription
 let package = Package(
     name: "Fresh",
     targets: [
-        .target(name: "Fresh"),
+        .target(name: "Fresh"),{copied}
 {tests}
     ]
 )
@@ -128,29 +128,32 @@ def same_report(installed: dict, launched: dict) -> list[str]:
             for tier in sorted(set(mine) | set(theirs)) if mine.get(tier) != theirs.get(tier)]
 
 
+def manifest(copied: bool = False) -> str:
+    """The package's manifest: Fresh and the three tier targets, with `copied` the Copied target too, which the unit
+    tier then depends on."""
+    also = ', "Copied"' if copied else ""
+    entries = [f'        .testTarget(name: "{target}", dependencies: ["Fresh"{also if tier == "Unit" else ""}]),'
+               for tier, target in TIERS.items()]
+    return MANIFEST.format(copied='\n        .target(name: "Copied"),' if copied else "", tests="\n".join(entries))
+
+
 def add_tiers(package: Path) -> None:
     """The three tier targets in place of the fresh package's one test target."""
     shutil.rmtree(package / "Tests")
-    entries = []
     for tier, target in TIERS.items():
         (package / "Tests" / target).mkdir(parents=True)
         (package / "Tests" / target / f"{tier}Tests.swift").write_text(TESTS.format(tier=tier))
-        entries.append(f'        .testTarget(name: "{target}", dependencies: ["Fresh"]),')
-    (package / "Package.swift").write_text(MANIFEST.format(tests="\n".join(entries)))
+    (package / "Package.swift").write_text(manifest())
 
 
 def check_copied_bodies(pyramid: Path, package: Path) -> list[str]:
     """`COPIED` added to the package (its own git repository), then its mutants run by each engine and the survivors
     checked: every mutant must be killed. The package is put back as it was after."""
-    manifest = (package / "Package.swift").read_text()
     try:
         for name, text in COPIED.items():
             (package / name).parent.mkdir(parents=True, exist_ok=True)
             (package / name).write_text(text)
-        (package / "Package.swift").write_text(manifest.replace(
-            '        .target(name: "Fresh"),\n', '        .target(name: "Fresh"),\n        .target(name: "Copied"),\n').replace(
-            f'.testTarget(name: "{TIERS["Unit"]}", dependencies: ["Fresh"])',
-            f'.testTarget(name: "{TIERS["Unit"]}", dependencies: ["Fresh", "Copied"])'))
+        (package / "Package.swift").write_text(manifest(copied=True))
         problems = []
         for engine in ("rebuild", "schemata"):
             report = package / f"mutants-{engine}.json"
@@ -169,7 +172,7 @@ def check_copied_bodies(pyramid: Path, package: Path) -> list[str]:
                                 f"killed: {alive}")
         return problems
     finally:
-        (package / "Package.swift").write_text(manifest)
+        (package / "Package.swift").write_text(manifest())
         shutil.rmtree(package / "Sources" / "Copied", ignore_errors=True)
         (package / "Tests" / TIERS["Unit"] / "CopiedTests.swift").unlink(missing_ok=True)
 
