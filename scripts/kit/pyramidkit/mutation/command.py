@@ -355,8 +355,10 @@ def _run(options: argparse.Namespace, package: MutatedPackage, chosen: Chosen) -
     if confirmation["tests"]:
         progress(f"   kills confirmed: the {confirmation['tests']} killing tests run once more with no mutant "
                  f"({confirmation['seconds']:.0f} s): "
-                 + (f"{len(confirmation['failing'])} fail without one too, {confirmation['flaky']} kills theirs alone "
-                    "(flaky, not counted)" if confirmation["failing"] else "each passes"))
+                 + (f"{len(confirmation['failing'])} fail run together with no mutant (tests that share a process's "
+                    "state can fail each other); run again by themselves for each kill: "
+                    + (f"{confirmation['flaky']} kills flaky, not counted" if confirmation["flaky"] else
+                       "they pass, every kill stands") if confirmation["failing"] else "each passes"))
     report = make_report([results[index] for index in sorted(results)], package.tiers, engine.setup_seconds)
     report["confirmation"] = confirmation
     report["complete"] = len(results) == len(mutants)  # not when interrupted: `pyramid merge` refuses such a shard
