@@ -696,10 +696,25 @@ final class FileReader: SyntaxVisitor {
     func implicitReturn(_ statements: CodeBlockItemListSyntax?) -> JSON {
         guard let statements, statements.count == 1, let only = statements.first,
             only.item.is(ExprSyntax.self) || only.item.as(StmtSyntax.self)?.is(ExpressionStmtSyntax.self) == true,
-            let token = only.item.firstToken(viewMode: .sourceAccurate)
+            !returnsItself(only), let token = only.item.firstToken(viewMode: .sourceAccurate)
         else { return .null }
         let (line, column) = place(token)
         return .array([.int(line), .int(column)])
+    }
+
+    /// Whether `item` holds a `return` of the body it is in, outside every closure and nested declaration.
+    ///
+    /// Such an item (an `if` or `switch` statement whose branches return) is a statement, not the body's value.
+    func returnsItself(_ item: CodeBlockItemSyntax) -> Bool {
+        item.tokens(viewMode: .sourceAccurate).contains { token in
+            guard token.tokenKind == .keyword(.return) else { return false }
+            var parent = token.parent
+            while let current = parent, current.id != item.id {
+                if current.is(ClosureExprSyntax.self) || current.is(DeclSyntax.self) { return false }
+                parent = current.parent
+            }
+            return true
+        }
     }
 
     /// What a declared return type is, for a body's empty value: "optional", "array" (also a set, an array slice),

@@ -331,6 +331,21 @@ class NewOperatorRewriteTests(unittest.TestCase):
         self.assertEqual(schema.unheld, set())
         self.assertNotIn("return g", files[FILE])
 
+    def test_a_switch_or_if_whose_branches_return_is_a_statement_not_the_body_s_value(self):
+        # swift-log's `naturalIntegralValue`, `==` and `description`: a `return` written before such a statement left
+        # the rest unreachable, and three held defaults never compiled.
+        for source in ("var n: Int {\n    switch self {\n    case .a:\n        return 0\n    default:\n        return 1\n"
+                       "    }\n}",
+                       "func f() -> String? {\n    if a {\n        return nil\n    } else {\n        return b\n    }\n}"):
+            with self.subTest(source=source):
+                schema, files = schema_of(source, "default-body")
+                (body,) = schema.ids
+                self.assertIsNone(body.returns_at)
+                self.assertNotIn("return switch", files[FILE])
+                self.assertNotIn("return if", files[FILE])
+        schema, _ = schema_of("func f() -> [Int] {\n    xs.map { x in\n        return x + 1\n    }\n}", "default-body")
+        self.assertEqual([m.returns_at for m in schema.ids], [(2, 4)], "a closure's return is the closure's")
+
     def test_a_body_whose_expression_a_whole_line_mutant_rewrites_is_rebuilt(self):
         schema, _ = schema_of("func f() -> Int {\n  a ? g(b) : 1\n}")
         (body,) = [m for m in schema.ids if m.operator == "default-body"]
